@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: MIT
+# Sleipnir's two commands: `make demo` and `make check` (see README.md).
+# Each step installs or builds only what is missing; heavy artifacts are
+# cached under ~/.cache/sleipnir (override with SLEIPNIR_CACHE).
+
+export SLEIPNIR_START := $(shell date +%s)
+
+.PHONY: all setup build check demo bench clean
+
+all: build
+
+setup:
+	@scripts/setup-host.sh
+
+build: setup
+	@scripts/build.sh
+
+check: build
+	@scripts/run-tests.py
+
+demo: build
+	@scripts/demo.sh
+
+bench: build
+	@scripts/bench.sh
+
+clean:
+	rm -rf build
+	$(MAKE) -s -C . -f scripts/kbuild.mk clean

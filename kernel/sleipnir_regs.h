@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Sleipnir: register map of ARM Mali Midgard GPUs (job-manager
+ * generation). All registers are 32 bits wide; 64-bit quantities are split
+ * into a _LO register and a _HI register at the next word.
+ */
+#ifndef __SLEIPNIR_REGS_H__
+#define __SLEIPNIR_REGS_H__
+
+#include <linux/bits.h>
+
+/* ---- GPU control block (0x0000-0x0fff, "gpu" interrupt) ---- */
+
+#define SLP_GPU_ID			0x000
+#define   SLP_GPU_ID_PRODUCT		GENMASK(31, 16)
+#define   SLP_GPU_ID_MAJOR		GENMASK(15, 12)
+#define   SLP_GPU_ID_MINOR		GENMASK(11, 4)
+#define   SLP_GPU_ID_STATUS		GENMASK(3, 0)
+#define   SLP_GPU_ID_REVISION		GENMASK(15, 0)
+/* The Mali-T604 reports an odd product id; treat it as 0x0600. */
+#define   SLP_PRODUCT_T604_RAW		0x6956
+#define   SLP_PRODUCT_T604		0x0600
+
+#define SLP_GPU_L2_FEATURES		0x004
+#define SLP_GPU_CORE_FEATURES		0x008
+#define SLP_GPU_TILER_FEATURES		0x00c
+#define SLP_GPU_MEM_FEATURES		0x010
+#define SLP_GPU_MMU_FEATURES		0x014
+#define   SLP_MMU_FEATURES_VA_BITS	GENMASK(7, 0)
+#define   SLP_MMU_FEATURES_PA_BITS	GENMASK(15, 8)
+#define SLP_GPU_AS_PRESENT		0x018
+#define SLP_GPU_JS_PRESENT		0x01c
+
+/* GPU interrupt registers; bits below. */
+#define SLP_GPU_INT_RAWSTAT		0x020
+#define SLP_GPU_INT_CLEAR		0x024
+#define SLP_GPU_INT_MASK		0x028
+#define SLP_GPU_INT_STAT		0x02c
+#define   SLP_GPU_IRQ_FAULT		BIT(0)
+#define   SLP_GPU_IRQ_MULTIPLE_FAULT	BIT(7)
+#define   SLP_GPU_IRQ_RESET_COMPLETED	BIT(8)
+#define   SLP_GPU_IRQ_POWER_CHANGED	BIT(9)
+#define   SLP_GPU_IRQ_POWER_CHANGED_ALL	BIT(10)
+#define   SLP_GPU_IRQ_PERFCNT_SAMPLED	BIT(16)
+#define   SLP_GPU_IRQ_CACHES_CLEANED	BIT(17)
+#define   SLP_GPU_IRQ_ALL		(SLP_GPU_IRQ_FAULT |		\
+					 SLP_GPU_IRQ_MULTIPLE_FAULT |	\
+					 SLP_GPU_IRQ_RESET_COMPLETED |	\
+					 SLP_GPU_IRQ_POWER_CHANGED |	\
+					 SLP_GPU_IRQ_POWER_CHANGED_ALL | \
+					 SLP_GPU_IRQ_PERFCNT_SAMPLED |	\
+					 SLP_GPU_IRQ_CACHES_CLEANED)
+#define   SLP_GPU_IRQ_ERRORS		(SLP_GPU_IRQ_FAULT |		\
+					 SLP_GPU_IRQ_MULTIPLE_FAULT)
+
+#define SLP_GPU_CMD			0x030
+#define   SLP_GPU_CMD_SOFT_RESET	0x01
+#define   SLP_GPU_CMD_PERFCNT_CLEAR	0x03
+#define   SLP_GPU_CMD_PERFCNT_SAMPLE	0x04
+#define   SLP_GPU_CMD_CLEAN_CACHES	0x07
+#define   SLP_GPU_CMD_CLEAN_INV_CACHES	0x08
+#define SLP_GPU_STATUS			0x034
+#define SLP_GPU_FAULT_STATUS		0x03c
+#define   SLP_FAULT_STATUS_EXCEPTION	GENMASK(7, 0)
+#define SLP_GPU_FAULT_ADDRESS_LO	0x040
+#define SLP_GPU_FAULT_ADDRESS_HI	0x044
+
+#define SLP_GPU_THREAD_MAX_THREADS	0x0a0
+#define SLP_GPU_THREAD_MAX_WG_SIZE	0x0a4
+#define SLP_GPU_THREAD_MAX_BARRIER_SIZE	0x0a8
+#define SLP_GPU_THREAD_FEATURES		0x0ac
+#define SLP_GPU_TEXTURE_FEATURES(n)	(0x0b0 + 4 * (n))
+#define   SLP_TEXTURE_FEATURES_COUNT	4
+#define SLP_GPU_JS_FEATURES(n)		(0x0c0 + 4 * (n))
+#define   SLP_JS_COUNT_MAX		16
+
+/* Per-unit power control: presence, ready, power on/off, in transition. */
+#define SLP_GPU_SHADER_PRESENT_LO	0x100
+#define SLP_GPU_SHADER_PRESENT_HI	0x104
+#define SLP_GPU_TILER_PRESENT_LO	0x110
+#define SLP_GPU_TILER_PRESENT_HI	0x114
+#define SLP_GPU_L2_PRESENT_LO		0x120
+#define SLP_GPU_L2_PRESENT_HI		0x124
+#define SLP_GPU_SHADER_READY_LO		0x140
+#define SLP_GPU_TILER_READY_LO		0x150
+#define SLP_GPU_L2_READY_LO		0x160
+#define SLP_GPU_SHADER_PWRON_LO		0x180
+#define SLP_GPU_TILER_PWRON_LO		0x190
+#define SLP_GPU_L2_PWRON_LO		0x1a0
+#define SLP_GPU_SHADER_PWROFF_LO	0x1c0
+#define SLP_GPU_TILER_PWROFF_LO		0x1d0
+#define SLP_GPU_L2_PWROFF_LO		0x1e0
+#define SLP_GPU_SHADER_PWRTRANS_LO	0x200
+#define SLP_GPU_TILER_PWRTRANS_LO	0x210
+#define SLP_GPU_L2_PWRTRANS_LO		0x220
+
+#define SLP_GPU_COHERENCY_FEATURES	0x300
+#define SLP_GPU_THREAD_TLS_ALLOC	0x310
+
+/* Implementation-specific configuration, written by the errata code. */
+#define SLP_GPU_JM_CONFIG		0xf00
+#define   SLP_JM_THROTTLE_LIMIT		GENMASK(8, 3)
+#define SLP_GPU_SHADER_CONFIG		0xf04
+#define   SLP_SC_SDC_DISABLE_OQ_DISCARD	BIT(6)
+#define   SLP_SC_LS_PAUSEBUFFER_DISABLE	BIT(16)
+#define   SLP_SC_LS_ALLOW_ATTR_TYPES	BIT(16)
+#define   SLP_SC_LS_ATTR_CHECK_DISABLE	BIT(18)
+#define   SLP_SC_ENABLE_TEXGRD_FLAGS	BIT(25)
+#define SLP_GPU_TILER_CONFIG		0xf08
+#define   SLP_TC_CLOCK_GATE_OVERRIDE	BIT(0)
+
+/* ---- Job control block (0x1000-0x1fff, "job" interrupt) ---- */
+
+#define SLP_JOB_INT_RAWSTAT		0x1000
+#define SLP_JOB_INT_CLEAR		0x1004
+#define SLP_JOB_INT_MASK		0x1008
+#define SLP_JOB_INT_STAT		0x100c
+/* Bit n: slot n finished; bit 16 + n: slot n failed. */
+#define   SLP_JOB_IRQ_DONE(n)		BIT(n)
+#define   SLP_JOB_IRQ_FAILED(n)		BIT(16 + (n))
+#define SLP_JOB_INT_JS_STATE		0x1010
+
+#define SLP_JS_BASE			0x1800
+#define SLP_JS_STRIDE			0x80
+#define SLP_JS_REG(n, off)		(SLP_JS_BASE + SLP_JS_STRIDE * (n) + (off))
+#define SLP_JS_HEAD_LO(n)		SLP_JS_REG(n, 0x00)
+#define SLP_JS_TAIL_LO(n)		SLP_JS_REG(n, 0x08)
+#define SLP_JS_STATUS(n)		SLP_JS_REG(n, 0x24)
+
+/* ---- MMU block (0x2000-0x2fff, "mmu" interrupt) ---- */
+
+#define SLP_MMU_INT_RAWSTAT		0x2000
+#define SLP_MMU_INT_CLEAR		0x2004
+#define SLP_MMU_INT_MASK		0x2008
+#define SLP_MMU_INT_STAT		0x200c
+/* Bit n: page fault in address space n; bit 16 + n: other fault in AS n. */
+#define   SLP_MMU_IRQ_PAGE_FAULT(n)	BIT(n)
+#define   SLP_MMU_IRQ_BUS_ERROR(n)	BIT(16 + (n))
+
+#define SLP_AS_BASE			0x2400
+#define SLP_AS_STRIDE			0x40
+#define SLP_AS_COUNT_MAX		16
+#define SLP_AS_REG(n, off)		(SLP_AS_BASE + SLP_AS_STRIDE * (n) + (off))
+#define SLP_AS_FAULTSTATUS(n)		SLP_AS_REG(n, 0x1c)
+#define SLP_AS_FAULTADDRESS_LO(n)	SLP_AS_REG(n, 0x20)
+#define SLP_AS_FAULTADDRESS_HI(n)	SLP_AS_REG(n, 0x24)
+
+#endif /* __SLEIPNIR_REGS_H__ */

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The Sleipnir GPU model core: a Mali Midgard (T6xx-T8xx) job-manager GPU in
+ * plain C11, with no QEMU dependency, so host tests can drive it directly.
+ *
+ * The host (QEMU's glue in qemu/hw/, or a host test) gives the model a few
+ * services through struct sgpu_host and calls three entry points:
+ *
+ *   sgpu_mmio_read() / sgpu_mmio_write()  from the CPU's thread, for every
+ *                                         32-bit register access;
+ *   sgpu_run()                            from a worker thread, whenever the
+ *                                         model asked for it through kick().
+ *
+ * Threading contract: the model keeps its own lock. MMIO calls never wait for
+ * a job to finish (jobs run only inside sgpu_run()), so a vCPU is never
+ * stalled by GPU work, and no job completes inside an MMIO write. Host
+ * callbacks may be called with the model's lock held, from either thread; they
+ * must not call back into the model.
+ */
+#ifndef SLEIPNIR_SGPU_H
+#define SLEIPNIR_SGPU_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The size of the register window (one 64 KiB page, as on RK3399). */
+#define SGPU_MMIO_SIZE 0x10000
+
+enum sgpu_irq_line {
+	SGPU_IRQ_JOB,
+	SGPU_IRQ_MMU,
+	SGPU_IRQ_GPU,
+	SGPU_IRQ_COUNT,
+};
+
+struct sgpu_host {
+	void *opaque;
+	/*
+	 * Physical memory access for the GPU's bus masters (page-table walker,
+	 * job manager, shader cores). Returns false when any part of
+	 * [pa, pa + len) is not backed by RAM; the model then reports a bus
+	 * fault and never touches the buffer's contents in memory.
+	 */
+	bool (*mem_read)(void *opaque, uint64_t pa, void *buf, size_t len);
+	bool (*mem_write)(void *opaque, uint64_t pa, const void *buf, size_t len);
+	/* Sets a level-triggered interrupt line. */
+	void (*set_irq)(void *opaque, enum sgpu_irq_line line, bool level);
+	/* A monotonic clock in nanoseconds (drives timestamps and watchdogs). */
+	uint64_t (*now_ns)(void *opaque);
+	/* Work is pending: arrange for sgpu_run() to be called on a worker. */
+	void (*kick)(void *opaque);
+	/*
+	 * Optional. A guest programming error (bad descriptor, bad register
+	 * value): QEMU's glue maps it to LOG_GUEST_ERROR.
+	 */
+	void (*guest_error)(void *opaque, const char *fmt, va_list ap);
+	/* Optional. A named trace event with a formatted message. */
+	void (*trace)(void *opaque, const char *event, const char *fmt,
+		      va_list ap);
+};
+
+/* Products the model can be: GPU_ID and feature registers follow from it. */
+enum sgpu_product {
+	SGPU_T604,
+	SGPU_T628,
+	SGPU_T720,
+	SGPU_T760,
+	SGPU_T820,
+	SGPU_T830,
+	SGPU_T860,
+	SGPU_T880,
+	SGPU_PRODUCT_COUNT,
+};
+
+struct sgpu_config {
+	enum sgpu_product product;
+	/* GPU_ID[15:0]: major[15:12], minor[11:4], status[3:0]. */
+	uint16_t revision;
+	/* Number of shader cores, 1..16 (SHADER_PRESENT = low bits set). */
+	unsigned int shader_cores;
+	/*
+	 * Test aid: when set, a WRITE_VALUE job of type SGPU_TEST_HANG_TYPE
+	 * never completes until the slot is stopped, so drivers' timeout and
+	 * reset paths can be tested before shaders run. Off on real boards.
+	 */
+	bool test_hang_jobs;
+};
+
+/* The WRITE_VALUE type that hangs a slot when test_hang_jobs is set. */
+#define SGPU_TEST_HANG_TYPE 0x48414e47u /* "HANG" */
+
+struct sgpu;
+
+/* Looks a product up by its lower-case marketing name ("t860"); -1 if none. */
+int sgpu_product_from_name(const char *name);
+const char *sgpu_product_name(enum sgpu_product product);
+
+/*
+ * Creates a model in its power-on reset state. Returns NULL and fills err
+ * (if given) when the configuration is invalid.
+ */
+struct sgpu *sgpu_create(const struct sgpu_config *config,
+			 const struct sgpu_host *host, char *err,
+			 size_t err_size);
+void sgpu_destroy(struct sgpu *gpu);
+
+/* Hard reset, as at power-on (QEMU system reset). */
+void sgpu_reset(struct sgpu *gpu);
+
+/* 32-bit register access at offset (< SGPU_MMIO_SIZE, 4-byte aligned). */
+uint32_t sgpu_mmio_read(struct sgpu *gpu, uint32_t offset);
+void sgpu_mmio_write(struct sgpu *gpu, uint32_t offset, uint32_t value);
+
+/*
+ * Runs pending GPU work (job chains on the slots) for up to about budget_ns
+ * of host time. Returns true when work remains, in which case the host
+ * should call it again (the model has also called kick()).
+ */
+bool sgpu_run(struct sgpu *gpu, uint64_t budget_ns);
+
+/* Current level of an interrupt line (for hosts that poll, and for tests). */
+bool sgpu_irq_level(struct sgpu *gpu, enum sgpu_irq_line line);
+
+/*
+ * Counters for tests and benchmarks (not guest-visible). All counts are
+ * since sgpu_create(); resets do not clear them.
+ */
+struct sgpu_stats {
+	uint64_t jobs_run;        /* job descriptors that completed */
+	uint64_t chains_started;
+	uint64_t chains_done;     /* chains that ended with JS_STATUS DONE */
+	uint64_t chains_failed;   /* ended with a fault code (> 0x3F) */
+	uint64_t chains_stopped;  /* ended STOPPED or TERMINATED */
+	uint64_t mmu_faults;      /* address-space faults reported */
+	uint64_t mmu_faults_queued; /* of those, raised while one was pending */
+	uint64_t page_walks;
+	uint64_t tlb_hits;
+	uint64_t gpu_active_cycles; /* at the model's nominal clock */
+	uint64_t perfcnt_samples;
+	uint64_t guest_errors;
+};
+
+void sgpu_get_stats(struct sgpu *gpu, struct sgpu_stats *stats);
+
+#endif

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Assembles the board's initramfs: busybox, the guest kernel's DRM modules
+# (drm, drm_shmem_helper, gpu-sched, panfrost and what they depend on), our
+# sleipnir.ko, and our aarch64 programs staged by `meson install`.
+# Usage: build-initramfs.sh KERNEL_CACHE_DIR SLEIPNIR_KO GUEST_STAGE_DIR OUTPUT
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kcache=$1 ko=$2 stage=$3 out=$4
+abi=$(cat "$kcache/abi")
+kroot="$kcache/root"
+kmods="$kroot/lib/modules/$abi"
+
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+
+mkdir -p "$root/bin" "$root/lib/modules/$abi/extra" "$root/opt/sleipnir" "$root/run/sleipnir"
+cp "$kroot/bin/busybox" "$root/bin/busybox"
+install -m 755 "$SLEIPNIR_ROOT/scripts/guest-init.sh" "$root/init"
+
+# Copy a module and, recursively, the modules it depends on.
+declare -A copied=()
+copy_module() {
+	local name=$1 path dep
+	[ -n "${copied[$name]:-}" ] && return 0
+	copied[$name]=1
+	path=$(find "$kmods/kernel" -name "$name.ko" -o -name "$name.ko.xz" | head -1)
+	[ -n "$path" ] || path=$(find "$kmods/kernel" -name "${name//_/-}.ko" | head -1)
+	[ -n "$path" ] || die "guest module $name not found"
+	mkdir -p "$root/$(dirname "${path#$kroot/}")"
+	cp "$path" "$root/${path#$kroot/}"
+	for dep in $(modinfo -F depends "$path" | tr ',' ' '); do
+		copy_module "$dep"
+	done
+}
+for m in drm drm_shmem_helper gpu-sched panfrost; do
+	copy_module "$m"
+done
+cp "$ko" "$root/lib/modules/$abi/extra/"
+for dep in $(modinfo -F depends "$ko" | tr ',' ' '); do
+	copy_module "$dep"
+done
+cp "$kmods"/modules.builtin* "$kmods"/modules.order "$root/lib/modules/$abi/" 2>/dev/null || true
+depmod -b "$root" "$abi"
+
+if [ -d "$stage" ]; then
+	cp -a "$stage/." "$root/"
+fi
+
+mkdir -p "$(dirname "$out")"
+(cd "$root" && find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc --quiet --owner=0:0) |
+	gzip -1 >"$out.tmp"
+mv "$out.tmp" "$out"
+say "initramfs: $(du -h "$out" | cut -f1) ($(basename "$out"))"

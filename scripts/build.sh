@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Builds everything: host code (under ASan/UBSan, for the tests), the aarch64
+# guest programs, the kernel module, QEMU with the GPU model, and the board
+# image in build/board/.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$SLEIPNIR_ROOT"
+
+build=build
+board=$build/board
+mkdir -p "$board"
+
+say "building host code (ASan + UBSan)"
+[ -e $build/host/build.ninja ] ||
+	meson setup $build/host -Db_sanitize=address,undefined >/dev/null
+ninja -C $build/host >$build/host.log 2>&1 || { cat $build/host.log; die "host build failed"; }
+
+say "cross-building guest programs (aarch64)"
+[ -e $build/aarch64/build.ninja ] ||
+	meson setup $build/aarch64 --cross-file meson/aarch64-linux-gnu.ini \
+		--prefix /opt/sleipnir >/dev/null
+ninja -C $build/aarch64 >$build/aarch64.log 2>&1 || { cat $build/aarch64.log; die "guest build failed"; }
+rm -rf $build/stage
+DESTDIR="$SLEIPNIR_ROOT/$build/stage" meson install -C $build/aarch64 --quiet --no-rebuild >/dev/null
+
+kcache=$(scripts/fetch-guest-kernel.sh)
+say "building sleipnir.ko against Debian's $(cat "$kcache/abi") headers"
+make -s -f scripts/kbuild.mk KCACHE="$kcache" modules >$build/kbuild.log 2>&1 ||
+	{ cat $build/kbuild.log; die "kernel module build failed"; }
+
+qemu=$(scripts/build-qemu.sh)
+ln -sfn "$qemu" $board/qemu-system-aarch64
+ln -sfn "$kcache/root/boot/vmlinuz-$(cat "$kcache/abi")" $board/vmlinuz
+# Test-only modules go into the image beside our driver.
+mkdir -p $build/stage/opt/sleipnir/kmod $build/stage/opt/sleipnir/bin
+cp tests/kmod/*.ko $build/stage/opt/sleipnir/kmod/
+install -m 755 tests/guest/*.sh $build/stage/opt/sleipnir/bin/ 2>/dev/null || true
+
+say "assembling the board image"
+scripts/build-initramfs.sh "$kcache" kernel/sleipnir.ko $build/stage $board/initramfs.cpio.gz
+say "build done"

@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: MIT
+# Shared helpers for Sleipnir's build scripts: cache location, progress lines, hashing.
+
+SLEIPNIR_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SLEIPNIR_CACHE=${SLEIPNIR_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sleipnir}
+SLEIPNIR_START=${SLEIPNIR_START:-$(date +%s)}
+export SLEIPNIR_ROOT SLEIPNIR_CACHE SLEIPNIR_START
+
+# The one place the guest kernel's Debian package is pinned: the metapackage
+# resolves to a concrete ABI (6.1.0-NN) through apt at set-up time.
+SLEIPNIR_KERNEL_META=linux-image-arm64
+# Debian's QEMU 7.2 source package.
+SLEIPNIR_QEMU_SRCPKG=qemu
+
+mkdir -p "$SLEIPNIR_CACHE"
+
+say() {
+	local now=$(date +%s)
+	printf '[%4ds] %s\n' $((now - SLEIPNIR_START)) "$*" >&2
+}
+
+die() {
+	say "error: $*"
+	exit 1
+}
+
+# hash_inputs FILE_OR_DIR... : a short stable hash of the named files' contents.
+hash_inputs() {
+	(
+		cd "$SLEIPNIR_ROOT"
+		find "$@" -type f ! -name '*~' -print0 | LC_ALL=C sort -z |
+			xargs -0 sha256sum
+	) | sha256sum | cut -c1-16
+}

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Runs every Sleipnir test suite and prints one closing line.
+
+Host suites are the meson tests of build/host (built with ASan and UBSan);
+guest and board suites are the commands listed in tests/suites, most of which
+boot the board through tests/board. A suite reports its own counts with a line
+"NAME: N passed, N failed[, N skipped]" (tests/harness/check.h prints it); a
+suite that exits non-zero without reporting a failure counts one failure, so a
+crash is never lost. The last line is "N passed, N failed[, N skipped]" and the
+exit status is non-zero when anything failed.
+"""
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SUMMARY = re.compile(r"^(?:(\S+): )?(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$")
+START = float(os.environ.get("SLEIPNIR_START", time.time()))
+
+
+def say(msg):
+    print(f"[{int(time.time() - START):4d}s] {msg}", flush=True)
+
+
+class Totals:
+    def __init__(self):
+        self.passed = self.failed = self.skipped = 0
+        self.failed_suites = []
+
+    def add(self, name, output, status):
+        p = f = s = 0
+        seen = False
+        for line in output.splitlines():
+            m = SUMMARY.match(line.strip())
+            if m:
+                seen = True
+                p += int(m.group(2))
+                f += int(m.group(3))
+                s += int(m.group(4) or 0)
+        if not seen:
+            # A suite without a count is one test: its exit status decides.
+            p, f = (1, 0) if status == 0 else (0, 1)
+        elif status != 0 and f == 0:
+            f = 1
+        self.passed += p
+        self.failed += f
+        self.skipped += s
+        if f:
+            self.failed_suites.append(name)
+        line = f"  {name}: {p} passed, {f} failed" + (f", {s} skipped" if s else "")
+        print(line, flush=True)
+
+
+def host_suites(totals):
+    build = os.path.join(ROOT, "build", "host")
+    say("host suites (ASan + UBSan)")
+    proc = subprocess.run(["meson", "test", "-C", build, "--no-rebuild", "--print-errorlogs"],
+                          capture_output=True, text=True)
+    log = os.path.join(build, "meson-logs", "testlog.json")
+    if not os.path.exists(log):
+        print(proc.stdout + proc.stderr)
+        totals.add("host", "", 1)
+        return
+    results = [json.loads(line) for line in open(log) if line.strip()]
+    for r in results:
+        output = (r.get("stdout") or "") + (r.get("stderr") or "")
+        ok = r["result"] in ("OK", "EXPECTEDFAIL", "SKIP")
+        if not ok:
+            print(f"--- {r['name']}: {r['result']}\n{output[-4000:]}", flush=True)
+        totals.add(r["name"], output, 0 if ok else 1)
+
+
+def listed_suites(totals):
+    path = os.path.join(ROOT, "tests", "suites")
+    for raw in open(path):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        name, _, cmd = line.partition(":")
+        name = name.strip()
+        say(f"suite {name}")
+        started = time.time()
+        proc = subprocess.run(cmd.strip(), shell=True, cwd=ROOT, capture_output=True,
+                              text=True, stdin=subprocess.DEVNULL)
+        output = proc.stdout + proc.stderr
+        if proc.returncode != 0:
+            print(output[-6000:], flush=True)
+        totals.add(f"{name} ({time.time() - started:.0f} s)", output, proc.returncode)
+
+
+def main():
+    totals = Totals()
+    only = sys.argv[1:]
+    if not only or "host" in only:
+        host_suites(totals)
+    if not only or "guest" in only:
+        listed_suites(totals)
+    if totals.failed_suites:
+        print("failed suites: " + ", ".join(totals.failed_suites))
+    line = f"{totals.passed} passed, {totals.failed} failed"
+    if totals.skipped:
+        line += f", {totals.skipped} skipped"
+    print(line, flush=True)
+    sys.exit(1 if totals.failed else 0)
+
+
+if __name__ == "__main__":
+    main()
