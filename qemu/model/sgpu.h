@@ -144,4 +144,21 @@ struct sgpu_stats {
 
 void sgpu_get_stats(struct sgpu *gpu, struct sgpu_stats *stats);
 
+/* Kinds of GPU memory access, for sgpu_translate(). */
+enum sgpu_access {
+	SGPU_ACCESS_READ,
+	SGPU_ACCESS_WRITE,
+	SGPU_ACCESS_EXECUTE,
+};
+
+/*
+ * Test and debug aid: translates va through address space as_nr exactly as
+ * a GPU access of that kind would, including the translation cache and
+ * fault reporting (a fault sets AS_FAULTSTATUS/ADDRESS and MMU_INT like a
+ * job's access would). Returns 0 and the physical address in *pa, or the
+ * fault's exception code.
+ */
+uint32_t sgpu_translate(struct sgpu *gpu, unsigned int as_nr, uint64_t va,
+			enum sgpu_access access, uint64_t *pa);
+
 #endif

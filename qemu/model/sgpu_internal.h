@@ -101,7 +101,8 @@ struct sgpu_slot {
 	uint64_t job;         /* header of the next job to run */
 	uint64_t last_job;    /* header of the last job that completed */
 	uint32_t njobs;       /* jobs run in this chain */
-	uint64_t started_ns;
+	uint64_t started_ns;      /* for perf counters; moved by PERFCNT_CLEAR */
+	uint64_t watchdog_start_ns;
 	/* Brent's cycle detection over the job addresses of the chain. */
 	uint64_t brent_saved;
 	uint32_t brent_power, brent_lam;

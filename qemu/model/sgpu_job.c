@@ -75,6 +75,7 @@ static void start_chain(struct sgpu *gpu, unsigned int js)
 	s->job = s->head;
 	s->last_job = 0;
 	s->njobs = 0;
+	s->watchdog_start_ns = sgpu_now_ns(gpu);
 	memset(s->seen, 0, sizeof(s->seen));
 	gpu->stats.chains_started++;
 	sgpu_perfcnt_slot_started(gpu, js);
@@ -240,7 +241,7 @@ static void step(struct sgpu *gpu, unsigned int js)
 	}
 	if (s->hanging)
 		return;
-	if (sgpu_now_ns(gpu) - s->started_ns > SGPU_WATCHDOG_NS) {
+	if (sgpu_now_ns(gpu) > s->watchdog_start_ns + SGPU_WATCHDOG_NS) {
 		sgpu_guest_error(gpu, "sgpu: watchdog: chain on slot %u ran "
 				 "for more than %llu s, terminating", js,
 				 SGPU_WATCHDOG_NS / 1000000000ull);

@@ -54,11 +54,12 @@ void sgpu_mmu_reset(struct sgpu *gpu)
 static void raise_fault(struct sgpu *gpu, unsigned int as_nr, uint32_t code,
 			unsigned int access, uint64_t va, bool report)
 {
-	struct sgpu_as *as = &gpu->as[as_nr];
+	struct sgpu_as *as;
 	uint32_t status = code | access << 8;
 
-	if (!report)
+	if (!report || as_nr >= SGPU_NUM_AS)
 		return;
+	as = &gpu->as[as_nr];
 	gpu->stats.mmu_faults++;
 	sgpu_trace(gpu, "sgpu_mmu_fault", "as=%u va=0x%llx status=0x%x",
 		   as_nr, (unsigned long long)va, status);
@@ -391,4 +392,22 @@ uint32_t sgpu_vm_write_quiet(struct sgpu *gpu, unsigned int as_nr, uint64_t va,
 	if (as_nr >= SGPU_NUM_AS)
 		return EXC_JOB_CONFIG_FAULT;
 	return vm_access(gpu, as_nr, va, NULL, buf, len, AS_ACCESS_WRITE, false);
+}
+
+uint32_t sgpu_translate(struct sgpu *gpu, unsigned int as_nr, uint64_t va,
+			enum sgpu_access access, uint64_t *pa)
+{
+	static const unsigned int kinds[] = {
+		[SGPU_ACCESS_READ] = AS_ACCESS_READ,
+		[SGPU_ACCESS_WRITE] = AS_ACCESS_WRITE,
+		[SGPU_ACCESS_EXECUTE] = AS_ACCESS_EXECUTE,
+	};
+	uint32_t code;
+
+	if (as_nr >= SGPU_NUM_AS || (unsigned int)access > SGPU_ACCESS_EXECUTE)
+		return EXC_JOB_CONFIG_FAULT;
+	pthread_mutex_lock(&gpu->lock);
+	code = translate(gpu, as_nr, va, kinds[access], pa, true);
+	pthread_mutex_unlock(&gpu->lock);
+	return code;
 }

@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * COMPUTE jobs: fetch and check the descriptors (fact sheet §4.3-§4.5),
+ * then hand the dispatch to the shader cores without the model lock. Also
+ * the locked accessors the shader cores use (sgpu_shader_core.h).
+ *
+ * Checks, each failing with JOB_CONFIG_FAULT (the job manager rejects the
+ * descriptor before any thread runs): the invocation shifts must be
+ * ordered and within 32 bits, the workgroup must not exceed
+ * THREAD_MAX_WORKGROUP_SIZE (256), the Draw descriptor must say it is
+ * 64-bit, and the renderer state pointer must be non-zero and 64-byte
+ * aligned. Unreadable descriptors fail with the MMU's fault code.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "sgpu_internal.h"
+#include "sgpu_shader_core.h"
+
+#define MAX_WORKGROUP_THREADS 256
+
+struct sgpu_shader_ctx {
+	struct sgpu *gpu;
+	unsigned int js;
+	unsigned int as_nr;
+	uint64_t epoch;
+};
+
+/* Bits [from, to) of the packed invocation word, plus one. */
+static uint32_t invocation_field(uint32_t word, unsigned int from,
+				 unsigned int to)
+{
+	uint64_t mask = (1ull << (to - from)) - 1;
+
+	return (uint32_t)(((uint64_t)word >> from) & mask) + 1;
+}
+
+static uint32_t decode_invocation(struct sgpu *gpu, const uint8_t *inv,
+				  struct sgpu_compute_dispatch *d)
+{
+	uint32_t packed = sgpu_le32(inv), shifts = sgpu_le32(inv + 4);
+	unsigned int s[7];
+
+	s[0] = 0;
+	s[1] = shifts & 0x1F;
+	s[2] = (shifts >> 5) & 0x1F;
+	s[3] = (shifts >> 10) & 0x3F;
+	s[4] = (shifts >> 16) & 0x3F;
+	s[5] = (shifts >> 22) & 0x3F;
+	s[6] = 32;
+	for (int i = 0; i < 6; i++) {
+		if (s[i] > s[i + 1]) {
+			sgpu_guest_error(gpu, "sgpu: compute job 0x%llx: "
+					 "invocation shifts out of order "
+					 "(0x%08x)",
+					 (unsigned long long)d->job_va, shifts);
+			return EXC_JOB_CONFIG_FAULT;
+		}
+	}
+	for (int i = 0; i < 3; i++) {
+		d->local_size[i] = invocation_field(packed, s[i], s[i + 1]);
+		d->num_groups[i] = invocation_field(packed, s[i + 3], s[i + 4]);
+	}
+	d->thread_group_split = shifts >> 28;
+	if ((uint64_t)d->local_size[0] * d->local_size[1] * d->local_size[2] >
+	    MAX_WORKGROUP_THREADS) {
+		sgpu_guest_error(gpu, "sgpu: compute job 0x%llx: workgroup "
+				 "%ux%ux%u exceeds %u threads",
+				 (unsigned long long)d->job_va,
+				 d->local_size[0], d->local_size[1],
+				 d->local_size[2], MAX_WORKGROUP_THREADS);
+		return EXC_JOB_CONFIG_FAULT;
+	}
+	return 0;
+}
+
+static uint64_t since(uint64_t now, uint64_t then)
+{
+	return now > then ? now - then : 0;
+}
+
+uint32_t sgpu_job_compute(struct sgpu_job *job)
+{
+	struct sgpu *gpu = job->gpu;
+	struct sgpu_compute_dispatch d;
+	struct sgpu_shader_ctx ctx;
+	/* Invocation (0x20) up to the end of the Draw section (0xB8). */
+	uint8_t desc[0xB8 - 0x20];
+	uint8_t rsd[64], tls[32];
+	const uint8_t *draw = desc + (0x40 - 0x20);
+	uint64_t t0;
+	uint32_t code;
+
+	memset(&d, 0, sizeof(d));
+	d.job_va = job->va;
+	d.as_nr = job->as_nr;
+	d.affinity = job->affinity & gpu->shader_present;
+
+	code = sgpu_vm_read(gpu, job->as_nr, job->va + 0x20, desc, sizeof(desc),
+			    AS_ACCESS_READ);
+	if (code)
+		return code;
+	code = decode_invocation(gpu, desc, &d);
+	if (code)
+		return code;
+	d.job_task_split = (sgpu_le32(desc + (0x28 - 0x20)) >> 26) & 0xF;
+
+	if (!(sgpu_le32(draw) & 2)) {
+		sgpu_guest_error(gpu, "sgpu: compute job 0x%llx: Draw "
+				 "descriptor is not 64-bit",
+				 (unsigned long long)job->va);
+		return EXC_JOB_CONFIG_FAULT;
+	}
+	d.uniform_buffers = sgpu_le64(draw + 0x18);
+	d.textures = sgpu_le64(draw + 0x20);
+	d.samplers = sgpu_le64(draw + 0x28);
+	d.push_uniforms = sgpu_le64(draw + 0x30);
+	d.rsd_va = sgpu_le64(draw + 0x38);
+	d.attribute_buffers = sgpu_le64(draw + 0x40);
+	d.attributes = sgpu_le64(draw + 0x48);
+	d.thread_storage = sgpu_le64(draw + 0x70);
+
+	if (d.rsd_va == 0 || (d.rsd_va & 63)) {
+		sgpu_guest_error(gpu, "sgpu: compute job 0x%llx: bad renderer "
+				 "state pointer 0x%llx",
+				 (unsigned long long)job->va,
+				 (unsigned long long)d.rsd_va);
+		return EXC_JOB_CONFIG_FAULT;
+	}
+	code = sgpu_vm_read(gpu, job->as_nr, d.rsd_va, rsd, sizeof(rsd),
+			    AS_ACCESS_READ);
+	if (code)
+		return code;
+	for (int i = 0; i < 16; i++)
+		d.rsd_words[i] = sgpu_le32(rsd + 4 * i);
+	d.first_tag = d.rsd_words[0] & 0xF;
+	d.shader_va = sgpu_le64(rsd) & ~0xFull;
+
+	if (d.thread_storage) {
+		code = sgpu_vm_read(gpu, job->as_nr, d.thread_storage, tls,
+				    sizeof(tls), AS_ACCESS_READ);
+		if (code)
+			return code;
+		for (int i = 0; i < 8; i++)
+			d.tls_words[i] = sgpu_le32(tls + 4 * i);
+	}
+
+	sgpu_trace(gpu, "sgpu_compute", "job=0x%llx local=%ux%ux%u "
+		   "groups=%ux%ux%u shader=0x%llx",
+		   (unsigned long long)job->va, d.local_size[0],
+		   d.local_size[1], d.local_size[2], d.num_groups[0],
+		   d.num_groups[1], d.num_groups[2],
+		   (unsigned long long)d.shader_va);
+
+	ctx.gpu = gpu;
+	ctx.js = job->js;
+	ctx.as_nr = job->as_nr;
+	ctx.epoch = gpu->slot[job->js].epoch;
+	t0 = sgpu_now_ns(gpu);
+	pthread_mutex_unlock(&gpu->lock);
+	code = sgpu_shader_core_run(&ctx, &d);
+	pthread_mutex_lock(&gpu->lock);
+	gpu->perf.compute_ns += since(sgpu_now_ns(gpu), t0);
+	gpu->perf.compute_jobs++;
+	return code;
+}
+
+/* True if the chain this context belongs to is gone. Lock held. */
+static bool ctx_stale(struct sgpu_shader_ctx *ctx)
+{
+	return ctx->gpu->slot[ctx->js].epoch != ctx->epoch;
+}
+
+static uint32_t ctx_access(struct sgpu_shader_ctx *ctx, uint64_t va,
+			   void *buf, const void *src, size_t len,
+			   unsigned int access)
+{
+	struct sgpu *gpu = ctx->gpu;
+	uint32_t code;
+
+	pthread_mutex_lock(&gpu->lock);
+	if (ctx_stale(ctx))
+		code = EXC_TERMINATED;
+	else if (src)
+		code = sgpu_vm_write(gpu, ctx->as_nr, va, src, len);
+	else
+		code = sgpu_vm_read(gpu, ctx->as_nr, va, buf, len, access);
+	pthread_mutex_unlock(&gpu->lock);
+	return code;
+}
+
+uint32_t sgpu_shader_read(struct sgpu_shader_ctx *ctx, uint64_t va, void *buf,
+			  size_t len)
+{
+	return ctx_access(ctx, va, buf, NULL, len, AS_ACCESS_READ);
+}
+
+uint32_t sgpu_shader_fetch(struct sgpu_shader_ctx *ctx, uint64_t va,
+			   void *buf, size_t len)
+{
+	return ctx_access(ctx, va, buf, NULL, len, AS_ACCESS_EXECUTE);
+}
+
+uint32_t sgpu_shader_write(struct sgpu_shader_ctx *ctx, uint64_t va,
+			   const void *buf, size_t len)
+{
+	return ctx_access(ctx, va, NULL, buf, len, AS_ACCESS_WRITE);
+}
+
+bool sgpu_shader_should_stop(struct sgpu_shader_ctx *ctx)
+{
+	struct sgpu *gpu = ctx->gpu;
+	struct sgpu_slot *s = &gpu->slot[ctx->js];
+	bool stop;
+
+	pthread_mutex_lock(&gpu->lock);
+	stop = ctx_stale(ctx) || s->hard_stop ||
+	       sgpu_now_ns(gpu) > s->watchdog_start_ns + SGPU_WATCHDOG_NS;
+	pthread_mutex_unlock(&gpu->lock);
+	return stop;
+}
+
+void sgpu_shader_guest_error(struct sgpu_shader_ctx *ctx, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pthread_mutex_lock(&ctx->gpu->lock);
+	sgpu_guest_error(ctx->gpu, "%s", msg);
+	pthread_mutex_unlock(&ctx->gpu->lock);
+}

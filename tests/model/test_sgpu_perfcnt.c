@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Performance counters: panfrost's enable/dump sequence, the dump layout
+ * for V5 (T860) and V4 (T720) parts, enable masks, PERFCNT_CLEAR, and
+ * dumps that cannot be written.
+ */
+#include "check.h"
+#include "fake_host.h"
+
+CHECK_MAIN_STATE("model-perfcnt");
+
+#define RAM_BASE 0x40000000ull
+#define RAM_SIZE (4u << 20)
+#define VA 0x2000000ull
+#define AS_NR 3
+#define JS 1
+
+static struct fake_host fh;
+static uint64_t root, buf, jobs;
+
+static bool setup(enum sgpu_product product)
+{
+	fh_init(&fh, RAM_BASE, RAM_SIZE);
+	if (!fh_create(&fh, product, false) || !fh_panfrost_probe(&fh))
+		return false;
+	root = fh_pt_new(&fh);
+	buf = fh_alloc(&fh, 0x10000, 4096);
+	fh_map(&fh, root, VA, buf, 0x10000, PTE_RWNX);
+	jobs = buf + 0x8000;
+	fh_as_enable(&fh, AS_NR, root);
+	return true;
+}
+
+/* Panfrost's enable: clear, clean+invalidate, then configure. */
+static bool perfcnt_enable(uint32_t en)
+{
+	wr(&fh, GPU_INT_CLEAR, GPU_IRQ_CLEAN_CACHES_COMPLETED |
+	   GPU_IRQ_PERFCNT_SAMPLE_COMPLETED);
+	wr(&fh, GPU_CMD, GPU_CMD_PERFCNT_CLEAR);
+	wr(&fh, GPU_CMD, GPU_CMD_CLEAN_INV_CACHES);
+	if (!(rd(&fh, GPU_INT_STAT) & GPU_IRQ_CLEAN_CACHES_COMPLETED))
+		return false;
+	wr(&fh, GPU_INT_CLEAR, GPU_IRQ_CLEAN_CACHES_COMPLETED);
+	wr(&fh, GPU_PRFCNT_JM_EN, en);
+	wr(&fh, GPU_PRFCNT_SHADER_EN, en);
+	wr(&fh, GPU_PRFCNT_MMU_L2_EN, en);
+	wr(&fh, GPU_PRFCNT_TILER_EN, en);
+	wr(&fh, GPU_PERFCNT_CONFIG, AS_NR << 4 | 1);
+	return true;
+}
+
+/* Panfrost's dump: SAMPLE, then CLEAN_CACHES from the IRQ handler. */
+static bool perfcnt_dump(void)
+{
+	uint32_t stat;
+
+	wr(&fh, GPU_PERFCNT_BASE_LO, (uint32_t)VA);
+	wr(&fh, GPU_PERFCNT_BASE_HI, 0);
+	wr(&fh, GPU_INT_CLEAR, GPU_IRQ_CLEAN_CACHES_COMPLETED |
+	   GPU_IRQ_PERFCNT_SAMPLE_COMPLETED);
+	wr(&fh, GPU_CMD, GPU_CMD_PERFCNT_SAMPLE);
+	if (!fh.irq[SGPU_IRQ_GPU])
+		return false;
+	stat = rd(&fh, GPU_INT_STAT);
+	wr(&fh, GPU_INT_CLEAR, stat);
+	if (!(stat & GPU_IRQ_PERFCNT_SAMPLE_COMPLETED))
+		return false;
+	wr(&fh, GPU_CMD, GPU_CMD_CLEAN_CACHES);
+	stat = rd(&fh, GPU_INT_STAT);
+	wr(&fh, GPU_INT_CLEAR, stat);
+	return stat & GPU_IRQ_CLEAN_CACHES_COMPLETED;
+}
+
+static uint32_t counter(unsigned int block, unsigned int index)
+{
+	return fh_r32(&fh, buf + block * 256 + index * 4);
+}
+
+static void run_jobs(unsigned int n, bool compute)
+{
+	uint64_t jva = VA + 0x8000;
+
+	for (unsigned int i = 0; i < n; i++)
+		fh_job(&fh, jobs + 64 * i, JOB_TYPE_NULL, i + 1, 0, 0,
+		       i + 1 < n ? jva + 64 * (i + 1) : 0);
+	fh_submit(&fh, JS, jva, AS_NR, 0);
+	fh_run_idle(&fh, 10);
+	wr(&fh, JOB_INT_CLEAR, 0xFFFFFFFF);
+	if (compute) {
+		/* Fails (no shader core yet) but counts as compute time. */
+		fh_job(&fh, jobs, JOB_TYPE_COMPUTE, 1, 0, 0, 0);
+		fh_w32(&fh, jobs + 0x20, 0);
+		fh_w32(&fh, jobs + 0x24, 0);
+		fh_w32(&fh, jobs + 0x40, 7);
+		fh_w64(&fh, jobs + 0x78, VA + 0x7000);
+		fh_submit(&fh, JS, jva, AS_NR, 0);
+		fh_run_idle(&fh, 10);
+		wr(&fh, JOB_INT_CLEAR, 0xFFFFFFFF);
+	}
+}
+
+TEST(v5_layout_t860)
+{
+	REQUIRE(setup(SGPU_T860));
+	REQUIRE(perfcnt_enable(0xFFFFFFFF));
+	run_jobs(5, true);
+	memset(fh.ram + (buf - RAM_BASE), 0xEE, 0x1000);
+	REQUIRE(perfcnt_dump());
+	/* JM, tiler, one L2, four cores: 7 blocks, nothing beyond. */
+	for (unsigned int b = 0; b < 7; b++)
+		CHECK_EQ(counter(b, 2), 0xFFFFFFFF);
+	CHECK_EQ(counter(7, 0), 0xEEEEEEEE);
+	CHECK(counter(0, 0) != 0);                     /* timestamp */
+	CHECK(counter(0, 6) > 0);                      /* GPU_ACTIVE */
+	CHECK_EQ(counter(0, 8 + 8 * JS), 5);           /* JS1_JOBS */
+	CHECK(counter(0, 10 + 8 * JS) > 0);            /* JS1_ACTIVE */
+	CHECK_EQ(counter(0, 8), 0);                    /* JS0_JOBS */
+	CHECK(counter(0, 6) >= counter(0, 10 + 8 * JS));
+	for (unsigned int core = 0; core < 4; core++) {
+		CHECK(counter(3 + core, 22) > 0);          /* COMPUTE_ACTIVE */
+		CHECK(counter(3 + core, 26) > 0);          /* TRIPIPE_ACTIVE */
+	}
+	/* Stats agree that time was spent. */
+	{
+		struct sgpu_stats st;
+
+		sgpu_get_stats(fh.gpu, &st);
+		CHECK(st.gpu_active_cycles > 0);
+		CHECK_EQ(st.perfcnt_samples, 1);
+	}
+	/* PERFCNT_CLEAR starts over. */
+	wr(&fh, GPU_CMD, GPU_CMD_PERFCNT_CLEAR);
+	REQUIRE(perfcnt_dump());
+	CHECK_EQ(counter(0, 8 + 8 * JS), 0);
+	CHECK_EQ(counter(0, 6), 0);
+	CHECK(fh_fini(&fh));
+}
+
+TEST(enable_masks)
+{
+	REQUIRE(setup(SGPU_T860));
+	REQUIRE(perfcnt_enable(0x1));                  /* header group only */
+	run_jobs(3, false);
+	REQUIRE(perfcnt_dump());
+	CHECK_EQ(counter(0, 2), 0x1);
+	CHECK_EQ(counter(0, 6), 0);
+	CHECK_EQ(counter(0, 8 + 8 * JS), 0);
+	wr(&fh, GPU_PRFCNT_JM_EN, 0x1 | 1u << 4);      /* counters 16-19 */
+	REQUIRE(perfcnt_dump());
+	CHECK_EQ(counter(0, 6), 0);
+	CHECK_EQ(counter(0, 8 + 8 * JS), 3);
+	CHECK_EQ(rd(&fh, GPU_PRFCNT_JM_EN), 0x11);
+	CHECK(fh_fini(&fh));
+}
+
+TEST(v4_layout_t720)
+{
+	REQUIRE(setup(SGPU_T720));
+	REQUIRE(perfcnt_enable(0xFFFFFFFF));
+	run_jobs(2, false);
+	memset(fh.ram + (buf - RAM_BASE), 0xEE, 0x1000);
+	REQUIRE(perfcnt_dump());
+	/* 8 blocks: cores 0-3, tiler, MMU/L2, unused, JM. */
+	for (unsigned int core = 0; core < 4; core++)
+		CHECK_EQ(counter(core, 2), 0xFFFFFFFF);
+	CHECK_EQ(counter(4, 2), 0xFFFFFFFF);
+	CHECK_EQ(counter(5, 2), 0xFFFFFFFF);
+	CHECK_EQ(counter(6, 2), 0);
+	CHECK_EQ(counter(7, 8 + 8 * JS), 2);
+	CHECK_EQ(counter(8, 0), 0xEEEEEEEE);
+	CHECK(fh_fini(&fh));
+}
+
+TEST(dump_failures_still_complete)
+{
+	REQUIRE(setup(SGPU_T860));
+	/* Counters off: nothing is written, the sample still completes. */
+	memset(fh.ram + (buf - RAM_BASE), 0xEE, 0x100);
+	REQUIRE(perfcnt_dump());
+	CHECK_EQ(counter(0, 0), 0xEEEEEEEE);
+	/* An unmapped buffer: MMU fault on the perf counters' AS. */
+	REQUIRE(perfcnt_enable(0xFFFFFFFF));
+	wr(&fh, MMU_INT_MASK, 0xFFFFFFFF);
+	wr(&fh, GPU_PERFCNT_BASE_LO, 0x7000000);
+	wr(&fh, GPU_CMD, GPU_CMD_PERFCNT_SAMPLE);
+	CHECK(rd(&fh, GPU_INT_RAWSTAT) & GPU_IRQ_PERFCNT_SAMPLE_COMPLETED);
+	CHECK_EQ(rd(&fh, MMU_INT_RAWSTAT), 1u << AS_NR);
+	CHECK(fh.irq[SGPU_IRQ_MMU]);
+	CHECK_EQ(rd(&fh, AS_REG(AS_NR, AS_FAULTSTATUS)) >> 8 & 3, AS_ACCESS_WRITE);
+	CHECK(fh_fini(&fh));
+}
+
+int main(void)
+{
+	RUN(v5_layout_t860);
+	RUN(enable_masks);
+	RUN(v4_layout_t720);
+	RUN(dump_failures_still_complete);
+	return check_summary();
+}
