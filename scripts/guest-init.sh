@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/busybox sh
 # SPDX-License-Identifier: MIT
 # /init of the board's initramfs (busybox). Loads the GPU driver named on the
 # kernel command line (sleipnir.driver=sleipnir|panfrost|none), runs the
