@@ -18,6 +18,7 @@ if [ ! -e "$dir/.done" ]; then
 	rm -rf "$dir"
 	mkdir -p "$dir/debs" "$dir/root"
 	common=${abi%-arm64}
+	chmod 777 "$dir/debs"
 	(cd "$dir/debs" && apt-get download -qq \
 		"$image_pkg:arm64" "linux-headers-$abi:arm64" "linux-headers-$common-common" \
 		linux-kbuild-6.1 busybox-static:arm64) >/dev/null ||

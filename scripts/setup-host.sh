@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Installs the Debian packages Sleipnir builds and tests with. Idempotent:
-# packages already present are not touched, apt lists are refreshed only when
-# something is missing or the deb-src/arm64 configuration had to be added.
+# packages already present are not touched; apt's lists are refreshed only
+# when something is missing or the deb-src/arm64 configuration was added.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -38,12 +38,9 @@ for p in "${HOST_PACKAGES[@]}" "${ARM64_PACKAGES[@]}"; do
 		missing+=("$p")
 done
 
-stamp="$SLEIPNIR_CACHE/apt-updated"
-if [ "$need_update" = 1 ] || { [ ${#missing[@]} -gt 0 ] && [ ! -e "$stamp" ]; } ||
-	[ ! -e "$stamp" ]; then
+if [ "$need_update" = 1 ] || [ ${#missing[@]} -gt 0 ]; then
 	say "apt-get update"
 	apt-get update -qq
-	touch "$stamp"
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then
