@@ -279,10 +279,27 @@ static bool invariants_hold(unsigned long c)
 	return ok;
 }
 
+/* What the fuzzed GPUs did, summed over every model instance. */
+struct fuzz_totals {
+	uint64_t walks, jobs, faults, done, outside;
+};
+
+/* Adds the current model's statistics before it is replaced. */
+static void add_totals(struct fuzz_totals *t)
+{
+	struct sgpu_stats st;
+
+	sgpu_get_stats(fh.gpu, &st);
+	t->walks += st.page_walks;
+	t->jobs += st.jobs_run;
+	t->faults += st.chains_failed;
+	t->done += st.chains_done;
+	t->outside += fh.reads_outside + fh.writes_outside;
+}
+
 TEST(fuzz)
 {
-	uint64_t walks = 0, jobs = 0, faults = 0, outside = 0, done = 0;
-	struct sgpu_stats st;
+	struct fuzz_totals totals = { 0 };
 
 	for (unsigned long c = 0; c < cases; c++) {
 		unsigned int ops = 1 + below(6);
@@ -291,12 +308,7 @@ TEST(fuzz)
 			restore_mapping();
 		if (c % CASES_PER_GPU == 0) {
 			if (fh.gpu) {
-				sgpu_get_stats(fh.gpu, &st);
-				walks += st.page_walks;
-				jobs += st.jobs_run;
-				faults += st.chains_failed;
-				done += st.chains_done;
-				outside += fh.reads_outside + fh.writes_outside;
+				add_totals(&totals);
 			}
 			new_gpu();
 		}
@@ -325,18 +337,15 @@ TEST(fuzz)
 			break;
 		}
 	}
-	sgpu_get_stats(fh.gpu, &st);
-	walks += st.page_walks;
-	jobs += st.jobs_run;
-	faults += st.chains_failed;
-	done += st.chains_done;
-	outside += fh.reads_outside + fh.writes_outside;
+	add_totals(&totals);
 	CHECK(fh_fini(&fh));
 	printf("  %lu cases: %llu jobs run, %llu chains done, %llu faulted, "
 	       "%llu page walks, %llu refused accesses outside RAM\n", cases,
-	       (unsigned long long)jobs, (unsigned long long)done,
-	       (unsigned long long)faults,
-	       (unsigned long long)walks, (unsigned long long)outside);
+	       (unsigned long long)totals.jobs,
+	       (unsigned long long)totals.done,
+	       (unsigned long long)totals.faults,
+	       (unsigned long long)totals.walks,
+	       (unsigned long long)totals.outside);
 }
 
 int main(int argc, char **argv)
