@@ -3,23 +3,105 @@
  * Sleipnir: DRM render driver for ARM Mali Midgard GPUs. Platform driver
  * glue, the DRM driver description and the ioctls.
  */
+#include <linux/bitfield.h>
 #include <linux/mod_devicetable.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
+#include <linux/pm_runtime.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+
+#include <asm/arch_timer.h>
 
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_ioctl.h>
+#include <drm/drm_prime.h>
 #include <drm/sleipnir_drm.h>
 
+#include "sleipnir_debugfs.h"
 #include "sleipnir_device.h"
+#include "sleipnir_drv.h"
+#include "sleipnir_fault.h"
+#include "sleipnir_gem.h"
+#include "sleipnir_job.h"
+#include "sleipnir_mmu.h"
 
 #define DRIVER_NAME	"sleipnir"
 #define DRIVER_DESC	"DRM driver for ARM Mali Midgard GPUs"
 #define DRIVER_DATE	"20261121"
 #define DRIVER_MAJOR	0
-#define DRIVER_MINOR	1
+#define DRIVER_MINOR	2
+
+unsigned int sleipnir_max_job_timeout_ms = 60000;
+module_param_named(max_job_timeout_ms, sleipnir_max_job_timeout_ms, uint,
+		   0644);
+MODULE_PARM_DESC(max_job_timeout_ms,
+		 "Longest time a job chain may run, in ms (default 60000)");
+
+#define SLEIPNIR_CAPS	(SLEIPNIR_CAP_BO | SLEIPNIR_CAP_BO_CPU_CACHED | \
+			 SLEIPNIR_CAP_USERPTR | SLEIPNIR_CAP_PRIME | \
+			 SLEIPNIR_CAP_VM_MAP | SLEIPNIR_CAP_SUBMIT | \
+			 SLEIPNIR_CAP_JOB_TIMEOUT | SLEIPNIR_CAP_GET_FAULT)
+
+/* Parameters that are not a register read at probe. */
+static int sleipnir_derived_param(struct sleipnir_device *sdev, u32 param,
+				  u64 *value)
+{
+	const struct sleipnir_features *f = &sdev->features;
+
+	switch (param) {
+	case SLEIPNIR_PARAM_GPU_REVISION:
+		*value = f->revision;
+		break;
+	case SLEIPNIR_PARAM_SHADER_CORE_MASK:
+		*value = f->shader_present & sdev->core_mask;
+		break;
+	case SLEIPNIR_PARAM_SHADER_CORE_COUNT:
+		*value = hweight64(f->shader_present & sdev->core_mask);
+		break;
+	case SLEIPNIR_PARAM_CORE_GROUP_COUNT:
+		*value = hweight64(f->l2_present);
+		break;
+	case SLEIPNIR_PARAM_THREAD_MAX_REGISTERS:
+		*value = f->thread_features & 0xffff;
+		break;
+	case SLEIPNIR_PARAM_L2_SIZE:
+		*value = BIT_ULL((f->l2_features >> 16) & 0xff);
+		break;
+	case SLEIPNIR_PARAM_AS_COUNT:
+		*value = sdev->as_count;
+		break;
+	case SLEIPNIR_PARAM_JS_COUNT:
+		*value = sdev->js_count;
+		break;
+	case SLEIPNIR_PARAM_TIMESTAMP_FREQUENCY:
+		*value = arch_timer_get_cntfrq();
+		break;
+	case SLEIPNIR_PARAM_DRIVER_CAPS:
+		*value = SLEIPNIR_CAPS;
+		break;
+	case SLEIPNIR_PARAM_COHERENT:
+		*value = sdev->coherent;
+		break;
+	case SLEIPNIR_PARAM_VA_START:
+		*value = SLEIPNIR_VA_START;
+		break;
+	case SLEIPNIR_PARAM_VA_END:
+		*value = sleipnir_va_end(sdev);
+		break;
+	case SLEIPNIR_PARAM_JOB_TIMEOUT_DEFAULT_MS:
+		*value = SLEIPNIR_JOB_TIMEOUT_DEFAULT_MS;
+		break;
+	case SLEIPNIR_PARAM_JOB_TIMEOUT_MAX_MS:
+		*value = max(READ_ONCE(sleipnir_max_job_timeout_ms), 1u);
+		break;
+	default:
+		return -EINVAL;
+	}
+	return 0;
+}
 
 static int sleipnir_ioctl_get_param(struct drm_device *ddev, void *data,
 				    struct drm_file *file)
@@ -92,24 +174,132 @@ static int sleipnir_ioctl_get_param(struct drm_device *ddev, void *data,
 		args->value = f->js_features[param - SLEIPNIR_PARAM_JS_FEATURES0];
 		break;
 	default:
-		return -EINVAL;
+		return sleipnir_derived_param(sdev, param, &args->value);
 	}
 
 	return 0;
 }
 
+static int sleipnir_open(struct drm_device *ddev, struct drm_file *file)
+{
+	struct sleipnir_device *sdev = to_sleipnir_device(ddev);
+	struct sleipnir_file *sfile;
+	int ret;
+
+	sfile = kzalloc(sizeof(*sfile), GFP_KERNEL);
+	if (!sfile)
+		return -ENOMEM;
+	sfile->sdev = sdev;
+
+	sfile->vm = sleipnir_vm_create(sdev);
+	if (IS_ERR(sfile->vm)) {
+		ret = PTR_ERR(sfile->vm);
+		goto err_free;
+	}
+
+	ret = sleipnir_job_open(sfile);
+	if (ret)
+		goto err_vm;
+
+	mutex_lock(&sdev->clients_lock);
+	sfile->id = sdev->next_client_id++;
+	list_add_tail(&sfile->node, &sdev->clients);
+	mutex_unlock(&sdev->clients_lock);
+
+	file->driver_priv = sfile;
+	return 0;
+
+err_vm:
+	sleipnir_vm_put(sfile->vm);
+err_free:
+	kfree(sfile);
+	return ret;
+}
+
+static void sleipnir_postclose(struct drm_device *ddev, struct drm_file *file)
+{
+	struct sleipnir_device *sdev = to_sleipnir_device(ddev);
+	struct sleipnir_file *sfile = file->driver_priv;
+
+	mutex_lock(&sdev->clients_lock);
+	list_del(&sfile->node);
+	mutex_unlock(&sdev->clients_lock);
+
+	sleipnir_job_close(sfile);
+	/* Chains still on the GPU hold the VM until they end. */
+	sleipnir_vm_put(sfile->vm);
+	kfree(sfile);
+}
+
 static const struct drm_ioctl_desc sleipnir_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(SLEIPNIR_GET_PARAM, sleipnir_ioctl_get_param,
 			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(SLEIPNIR_BO_CREATE, sleipnir_ioctl_bo_create,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(SLEIPNIR_BO_MMAP_OFFSET, sleipnir_ioctl_bo_mmap_offset,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(SLEIPNIR_BO_INFO, sleipnir_ioctl_bo_info,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(SLEIPNIR_BO_WAIT, sleipnir_ioctl_bo_wait,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(SLEIPNIR_BO_SYNC, sleipnir_ioctl_bo_sync,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(SLEIPNIR_BO_USERPTR, sleipnir_ioctl_bo_userptr,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(SLEIPNIR_VM_MAP, sleipnir_ioctl_vm_map,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(SLEIPNIR_VM_UNMAP, sleipnir_ioctl_vm_unmap,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(SLEIPNIR_SUBMIT, sleipnir_ioctl_submit,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(SLEIPNIR_GET_FAULT, sleipnir_ioctl_get_fault,
+			  DRM_RENDER_ALLOW),
 };
 
-DEFINE_DRM_GEM_FOPS(sleipnir_fops);
+/* fdinfo: the client's id and the time its chains spent on each slot. */
+static void sleipnir_show_fdinfo(struct seq_file *m, struct file *f)
+{
+	struct drm_file *file = f->private_data;
+	struct sleipnir_file *sfile = file->driver_priv;
+	struct sleipnir_vm *vm = sfile->vm;
+	unsigned int js;
+
+	seq_printf(m, "drm-driver:\t%s\n", DRIVER_NAME);
+	seq_printf(m, "drm-client-id:\t%llu\n", sfile->id);
+	for (js = 0; js < sfile->sdev->js_count; js++)
+		seq_printf(m, "drm-engine-js%u:\t%lld ns\n", js,
+			   atomic64_read(&vm->usage.busy_ns[js]));
+}
+
+static const struct file_operations sleipnir_fops = {
+	.owner		= THIS_MODULE,
+	.open		= drm_open,
+	.release	= drm_release,
+	.unlocked_ioctl	= drm_ioctl,
+	.compat_ioctl	= drm_compat_ioctl,
+	.poll		= drm_poll,
+	.read		= drm_read,
+	.llseek		= noop_llseek,
+	.mmap		= drm_gem_mmap,
+	.show_fdinfo	= sleipnir_show_fdinfo,
+};
 
 static const struct drm_driver sleipnir_drm_driver = {
-	.driver_features	= DRIVER_RENDER | DRIVER_GEM,
+	.driver_features	= DRIVER_RENDER | DRIVER_GEM |
+				  DRIVER_SYNCOBJ | DRIVER_SYNCOBJ_TIMELINE,
+	.open			= sleipnir_open,
+	.postclose		= sleipnir_postclose,
 	.ioctls			= sleipnir_ioctls,
 	.num_ioctls		= ARRAY_SIZE(sleipnir_ioctls),
 	.fops			= &sleipnir_fops,
+	.gem_create_object	= sleipnir_gem_create_object,
+	.prime_handle_to_fd	= drm_gem_prime_handle_to_fd,
+	.prime_fd_to_handle	= drm_gem_prime_fd_to_handle,
+	.gem_prime_import_sg_table = sleipnir_gem_prime_import_sg_table,
+	.gem_prime_mmap		= drm_gem_prime_mmap,
+#ifdef CONFIG_DEBUG_FS
+	.debugfs_init		= sleipnir_debugfs_init,
+#endif
 	.name			= DRIVER_NAME,
 	.desc			= DRIVER_DESC,
 	.date			= DRIVER_DATE,
@@ -135,18 +325,25 @@ static int sleipnir_probe(struct platform_device *pdev)
 		return ret;
 
 	ret = drm_dev_register(&sdev->ddev, 0);
-	if (ret)
+	if (ret) {
+		sleipnir_device_fini(sdev);
 		return dev_err_probe(&pdev->dev, ret,
 				     "failed to register the DRM device\n");
+	}
 
 	return 0;
 }
 
+/*
+ * Module unload cannot happen while a file is open (the files hold the
+ * module); unbinding the device with clients open is not supported.
+ */
 static int sleipnir_remove(struct platform_device *pdev)
 {
 	struct sleipnir_device *sdev = platform_get_drvdata(pdev);
 
 	drm_dev_unregister(&sdev->ddev);
+	sleipnir_device_fini(sdev);
 
 	return 0;
 }
@@ -172,9 +369,11 @@ static struct platform_driver sleipnir_platform_driver = {
 	.driver		= {
 		.name		= DRIVER_NAME,
 		.of_match_table	= sleipnir_of_match,
+		.pm		= pm_ptr(&sleipnir_pm_ops),
 	},
 };
 module_platform_driver(sleipnir_platform_driver);
 
 MODULE_DESCRIPTION(DRIVER_DESC);
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(DMA_BUF);

@@ -12,6 +12,7 @@
 
 #include "sleipnir_device.h"
 #include "sleipnir_gpu.h"
+#include "sleipnir_models.h"
 #include "sleipnir_regs.h"
 
 /* Poll intervals and timeouts, in microseconds. */
@@ -22,23 +23,6 @@
 #define SLP_TILER_PWRON_TIMEOUT_US	1000
 #define SLP_PWROFF_POLL_US		10
 #define SLP_PWROFF_TIMEOUT_US		2000
-
-struct sleipnir_model {
-	u16 product;
-	const char *name;
-};
-
-/* Midgard products, by normalised GPU_ID[31:16]. */
-static const struct sleipnir_model sleipnir_models[] = {
-	{ 0x0600, "T604" },
-	{ 0x0620, "T62x" },
-	{ 0x0720, "T720" },
-	{ 0x0750, "T760" },
-	{ 0x0820, "T820" },
-	{ 0x0830, "T830" },
-	{ 0x0860, "T860" },
-	{ 0x0880, "T880" },
-};
 
 int sleipnir_gpu_soft_reset(struct sleipnir_device *sdev)
 {
@@ -124,12 +108,7 @@ int sleipnir_gpu_init_features(struct sleipnir_device *sdev)
 		product = SLP_PRODUCT_T604;
 	f->product = product;
 
-	for (i = 0; i < ARRAY_SIZE(sleipnir_models); i++) {
-		if (sleipnir_models[i].product == product) {
-			sdev->model_name = sleipnir_models[i].name;
-			break;
-		}
-	}
+	sdev->model_name = sleipnir_model_name(product);
 	if (!sdev->model_name) {
 		dev_err(sdev->dev, "unsupported GPU (GPU_ID 0x%08x)\n",
 			f->gpu_id);
@@ -141,7 +120,12 @@ int sleipnir_gpu_init_features(struct sleipnir_device *sdev)
 		return -ENODEV;
 	}
 
+	sdev->quirks = sleipnir_model_quirks(product, f->revision);
 	sdev->core_mask = sleipnir_gpu_core_mask(sdev);
+	sdev->js_count = min_t(unsigned int, hweight32(f->js_present),
+			       SLP_JS_COUNT_MAX);
+	sdev->as_count = min_t(unsigned int, hweight32(f->as_present),
+			       SLP_AS_COUNT_MAX);
 	cores = hweight64(f->shader_present);
 	used = hweight64(f->shader_present & sdev->core_mask);
 
@@ -167,44 +151,35 @@ int sleipnir_gpu_init_features(struct sleipnir_device *sdev)
 
 /*
  * Errata workarounds that must be in the configuration registers before the
- * cores are powered, selected by product and revision.
+ * cores are powered; which ones apply comes from sleipnir_models.c.
  */
 static void sleipnir_gpu_apply_quirks(struct sleipnir_device *sdev)
 {
-	u16 product = sdev->features.product;
-	u16 rev = sdev->features.revision;
-	/* T604 r0p0 status 1 and T62x r0p1 are early parts with more errata. */
-	bool t604_r0p0_1 = product == 0x0600 && rev == 0x0001;
-	bool t62x_r0p1 = product == 0x0620 && rev == 0x0010;
-	u32 shader = 0, tiler, jm = 0;
+	u32 q = sdev->quirks;
+	u32 shader = 0, tiler;
 
-	if (product == 0x0600 || t62x_r0p1)
+	if (q & SLEIPNIR_QUIRK_LS_PAUSEBUFFER_DISABLE)
 		shader |= SLP_SC_LS_PAUSEBUFFER_DISABLE;
-	if (t62x_r0p1)
+	if (q & SLEIPNIR_QUIRK_SDC_DISABLE_OQ_DISCARD)
 		shader |= SLP_SC_SDC_DISABLE_OQ_DISCARD;
-	if (product == 0x0720)
+	if (q & SLEIPNIR_QUIRK_TEXGRD_FLAGS)
 		shader |= SLP_SC_ENABLE_TEXGRD_FLAGS;
-	if (!t604_r0p0_1) {
-		if (product < 0x0750)
-			shader |= SLP_SC_LS_ATTR_CHECK_DISABLE;
-		else
-			shader |= SLP_SC_LS_ALLOW_ATTR_TYPES;
-	}
+	if (q & SLEIPNIR_QUIRK_LS_ATTR_CHECK_DISABLE)
+		shader |= SLP_SC_LS_ATTR_CHECK_DISABLE;
+	if (q & SLEIPNIR_QUIRK_LS_ALLOW_ATTR_TYPES)
+		shader |= SLP_SC_LS_ALLOW_ATTR_TYPES;
 	if (shader)
 		sleipnir_write(sdev, SLP_GPU_SHADER_CONFIG, shader);
 
-	/* T76x and T8xx need the tiler clock gate overridden. */
 	tiler = sleipnir_read(sdev, SLP_GPU_TILER_CONFIG);
-	if (product >= 0x0750)
+	if (q & SLEIPNIR_QUIRK_TILER_CLOCK_GATE_OVERRIDE)
 		tiler |= SLP_TC_CLOCK_GATE_OVERRIDE;
 	sleipnir_write(sdev, SLP_GPU_TILER_CONFIG, tiler);
 
-	/* T860 and T880 from r2p0 on: enable the maximum job throttle. */
-	if ((product == 0x0860 || product == 0x0880) && rev >= 0x2000)
-		jm |= FIELD_PREP(SLP_JM_THROTTLE_LIMIT,
-				 FIELD_MAX(SLP_JM_THROTTLE_LIMIT));
-	if (jm)
-		sleipnir_write(sdev, SLP_GPU_JM_CONFIG, jm);
+	if (q & SLEIPNIR_QUIRK_JM_MAX_THROTTLE)
+		sleipnir_write(sdev, SLP_GPU_JM_CONFIG,
+			       FIELD_PREP(SLP_JM_THROTTLE_LIMIT,
+					  FIELD_MAX(SLP_JM_THROTTLE_LIMIT)));
 }
 
 /*

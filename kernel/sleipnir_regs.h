@@ -125,7 +125,34 @@
 #define SLP_JS_REG(n, off)		(SLP_JS_BASE + SLP_JS_STRIDE * (n) + (off))
 #define SLP_JS_HEAD_LO(n)		SLP_JS_REG(n, 0x00)
 #define SLP_JS_TAIL_LO(n)		SLP_JS_REG(n, 0x08)
+#define SLP_JS_COMMAND(n)		SLP_JS_REG(n, 0x20)
 #define SLP_JS_STATUS(n)		SLP_JS_REG(n, 0x24)
+#define SLP_JS_HEAD_NEXT_LO(n)		SLP_JS_REG(n, 0x40)
+#define SLP_JS_HEAD_NEXT_HI(n)		SLP_JS_REG(n, 0x44)
+#define SLP_JS_AFFINITY_NEXT_LO(n)	SLP_JS_REG(n, 0x50)
+#define SLP_JS_AFFINITY_NEXT_HI(n)	SLP_JS_REG(n, 0x54)
+#define SLP_JS_CONFIG_NEXT(n)		SLP_JS_REG(n, 0x58)
+#define SLP_JS_COMMAND_NEXT(n)		SLP_JS_REG(n, 0x60)
+
+/* JS_CONFIG(_NEXT): address space in [3:0], cache flushes, priority. */
+#define   SLP_JS_CONFIG_AS		GENMASK(3, 0)
+#define   SLP_JS_CONFIG_START_FLUSH_CLEAN_INV	(3u << 8)
+#define   SLP_JS_CONFIG_START_MMU	BIT(10)
+#define   SLP_JS_CONFIG_END_FLUSH_CLEAN_INV	(3u << 12)
+#define   SLP_JS_CONFIG_THREAD_PRI	GENMASK(19, 16)
+
+/* JS_COMMAND(_NEXT) values. */
+#define   SLP_JS_CMD_START		0x01
+#define   SLP_JS_CMD_SOFT_STOP		0x02
+#define   SLP_JS_CMD_HARD_STOP		0x03
+
+/* JS_STATUS exception codes the driver tells apart. */
+#define   SLP_EXC_DONE			0x01
+#define   SLP_EXC_STOPPED		0x03
+#define   SLP_EXC_TERMINATED		0x04
+/* Translation, permission, bus, access-flag and address-size faults. */
+#define   SLP_EXC_MMU_FIRST		0xc0
+#define   SLP_EXC_MMU_LAST		0xef
 
 /* ---- MMU block (0x2000-0x2fff, "mmu" interrupt) ---- */
 
@@ -141,8 +168,25 @@
 #define SLP_AS_STRIDE			0x40
 #define SLP_AS_COUNT_MAX		16
 #define SLP_AS_REG(n, off)		(SLP_AS_BASE + SLP_AS_STRIDE * (n) + (off))
+#define SLP_AS_TRANSTAB_LO(n)		SLP_AS_REG(n, 0x00)
+#define SLP_AS_TRANSTAB_HI(n)		SLP_AS_REG(n, 0x04)
+#define SLP_AS_MEMATTR_LO(n)		SLP_AS_REG(n, 0x08)
+#define SLP_AS_MEMATTR_HI(n)		SLP_AS_REG(n, 0x0c)
+#define SLP_AS_LOCKADDR_LO(n)		SLP_AS_REG(n, 0x10)
+#define SLP_AS_LOCKADDR_HI(n)		SLP_AS_REG(n, 0x14)
+#define SLP_AS_COMMAND(n)		SLP_AS_REG(n, 0x18)
+#define   SLP_AS_CMD_UPDATE		0x01
+#define   SLP_AS_CMD_LOCK		0x02
+#define   SLP_AS_CMD_FLUSH_PT		0x04
+#define   SLP_AS_CMD_FLUSH_MEM		0x05
 #define SLP_AS_FAULTSTATUS(n)		SLP_AS_REG(n, 0x1c)
+#define   SLP_AS_FAULT_EXCEPTION	GENMASK(7, 0)
+#define   SLP_AS_FAULT_ACCESS		GENMASK(9, 8)
 #define SLP_AS_FAULTADDRESS_LO(n)	SLP_AS_REG(n, 0x20)
 #define SLP_AS_FAULTADDRESS_HI(n)	SLP_AS_REG(n, 0x24)
+#define SLP_AS_STATUS(n)		SLP_AS_REG(n, 0x28)
+#define   SLP_AS_STATUS_ACTIVE		BIT(0)
+/* Smallest region LOCK can cover: 32 KiB. */
+#define   SLP_AS_LOCK_REGION_MIN_SHIFT	15
 
 #endif /* __SLEIPNIR_REGS_H__ */

@@ -469,8 +469,8 @@ struct drm_sleipnir_bo_info {
  * SUBMIT) has finished, whichever way it ended.
  *
  * Errors: -ENOENT when @handle is not a BO of this file; -EINVAL when
- * @flags or @pad is not zero or @timeout_ns is negative; -ETIMEDOUT when
- * the BO is still busy at @timeout_ns.
+ * @flags is not zero or @timeout_ns is negative; -ETIMEDOUT when the BO is
+ * still busy at @timeout_ns.
  */
 struct drm_sleipnir_bo_wait {
 	/** @handle: In: the BO. */
@@ -514,8 +514,8 @@ enum drm_sleipnir_bo_sync_op {
  * imported BOs it asks the exporter (the whole buffer is synced).
  *
  * Errors: -ENOENT when @handle is not a BO of this file; -EINVAL when @op
- * is not one of enum drm_sleipnir_bo_sync_op, @pad is not zero, @size is
- * zero, or the range is not inside the BO.
+ * is not one of enum drm_sleipnir_bo_sync_op, @size is zero, or the range
+ * is not inside the BO.
  */
 struct drm_sleipnir_bo_sync {
 	/** @handle: In: the BO. */
@@ -835,8 +835,13 @@ enum drm_sleipnir_fault_access {
 	SLEIPNIR_ACCESS_WRITE = 3,
 };
 
-/** SLEIPNIR_GET_FAULT_CLEAR - Flag of drm_sleipnir_get_fault: forget it. */
-#define SLEIPNIR_GET_FAULT_CLEAR	(1 << 0)
+/**
+ * enum drm_sleipnir_get_fault_flags - Flags of DRM_IOCTL_SLEIPNIR_GET_FAULT.
+ */
+enum drm_sleipnir_get_fault_flags {
+	/** @SLEIPNIR_GET_FAULT_CLEAR: Forget the faults after reporting. */
+	SLEIPNIR_GET_FAULT_CLEAR = 1 << 0,
+};
 
 /**
  * struct drm_sleipnir_get_fault - Argument of DRM_IOCTL_SLEIPNIR_GET_FAULT.

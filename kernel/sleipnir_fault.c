@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Sleipnir: fault records and DRM_IOCTL_SLEIPNIR_GET_FAULT.
+ *
+ * A failed chain can be reported twice: by the job interrupt (JS_STATUS)
+ * and, for MMU faults, by the MMU interrupt (address and access type). The
+ * two can arrive in either order, so a report fills in what the first one
+ * lacked instead of counting as a second fault of its own.
+ */
+#include <linux/seq_file.h>
+#include <linux/string.h>
+
+#include <drm/drm_file.h>
+#include <drm/sleipnir_drm.h>
+
+#include "sleipnir_drv.h"
+#include "sleipnir_fault.h"
+#include "sleipnir_mmu.h"
+
+void sleipnir_fault_state_init(struct sleipnir_fault_state *state)
+{
+	spin_lock_init(&state->lock);
+	state->count = 0;
+	atomic_set(&state->generation, 0);
+}
+
+bool sleipnir_fault_pending(struct sleipnir_fault_state *state)
+{
+	bool pending;
+
+	spin_lock(&state->lock);
+	pending = state->count > 0;
+	spin_unlock(&state->lock);
+
+	return pending;
+}
+
+/* Whether @fault is the other half of the report @first started. */
+static bool sleipnir_fault_completes(const struct sleipnir_fault *first,
+				     const struct sleipnir_fault *fault)
+{
+	if (first->kind != SLEIPNIR_FAULT_MMU ||
+	    fault->kind != SLEIPNIR_FAULT_MMU)
+		return false;
+
+	return (fault->has_address && !first->has_address) ||
+	       (fault->has_jc && !first->has_jc);
+}
+
+static void sleipnir_fault_merge(struct sleipnir_fault *first,
+				 const struct sleipnir_fault *fault)
+{
+	if (fault->has_address && !first->has_address) {
+		first->address = fault->address;
+		first->access = fault->access;
+		first->exception_code = fault->exception_code;
+		first->has_address = true;
+	}
+	if (fault->has_jc && !first->has_jc) {
+		first->jc = fault->jc;
+		first->has_jc = true;
+	}
+}
+
+void sleipnir_fault_record(struct sleipnir_fault_state *state,
+			   struct sleipnir_fault_log *log,
+			   const struct sleipnir_fault *fault)
+{
+	struct sleipnir_fault *entry;
+	bool merged = false;
+
+	spin_lock(&state->lock);
+	if (state->count && sleipnir_fault_completes(&state->first, fault)) {
+		sleipnir_fault_merge(&state->first, fault);
+		merged = true;
+	} else {
+		if (!state->count)
+			state->first = *fault;
+		state->count++;
+	}
+	atomic_inc(&state->generation);
+	spin_unlock(&state->lock);
+
+	spin_lock(&log->lock);
+	if (merged && log->total) {
+		entry = &log->ring[(log->total - 1) % SLEIPNIR_FAULT_LOG_SIZE];
+		if (entry->pid == fault->pid &&
+		    sleipnir_fault_completes(entry, fault)) {
+			sleipnir_fault_merge(entry, fault);
+			spin_unlock(&log->lock);
+			return;
+		}
+	}
+	log->ring[log->total % SLEIPNIR_FAULT_LOG_SIZE] = *fault;
+	log->total++;
+	spin_unlock(&log->lock);
+}
+
+void sleipnir_fault_log_init(struct sleipnir_fault_log *log)
+{
+	spin_lock_init(&log->lock);
+	log->total = 0;
+}
+
+const char *sleipnir_fault_kind_name(u32 kind)
+{
+	switch (kind) {
+	case SLEIPNIR_FAULT_JOB:
+		return "job";
+	case SLEIPNIR_FAULT_MMU:
+		return "mmu";
+	case SLEIPNIR_FAULT_TIMEOUT:
+		return "timeout";
+	default:
+		return "none";
+	}
+}
+
+const char *sleipnir_fault_access_name(u32 access)
+{
+	static const char * const names[] = {
+		[SLEIPNIR_ACCESS_ATOMIC] = "atomic",
+		[SLEIPNIR_ACCESS_EXECUTE] = "execute",
+		[SLEIPNIR_ACCESS_READ] = "read",
+		[SLEIPNIR_ACCESS_WRITE] = "write",
+	};
+
+	return access < ARRAY_SIZE(names) ? names[access] : "?";
+}
+
+void sleipnir_fault_log_show(struct sleipnir_fault_log *log,
+			     struct seq_file *m)
+{
+	struct sleipnir_fault f;
+	u64 total, first, i;
+
+	spin_lock(&log->lock);
+	total = log->total;
+	spin_unlock(&log->lock);
+
+	seq_printf(m, "total: %llu\n", total);
+	first = total > SLEIPNIR_FAULT_LOG_SIZE ?
+		total - SLEIPNIR_FAULT_LOG_SIZE : 0;
+	for (i = first; i < total; i++) {
+		spin_lock(&log->lock);
+		f = log->ring[i % SLEIPNIR_FAULT_LOG_SIZE];
+		spin_unlock(&log->lock);
+		seq_printf(m, "%lld.%06lld pid %d (%s): %s code 0x%02x jc 0x%llx",
+			   ktime_to_us(f.time) / USEC_PER_SEC,
+			   ktime_to_us(f.time) % USEC_PER_SEC, f.pid, f.comm,
+			   sleipnir_fault_kind_name(f.kind), f.exception_code,
+			   f.jc);
+		if (f.has_address)
+			seq_printf(m, " %s at 0x%016llx",
+				   sleipnir_fault_access_name(f.access),
+				   f.address);
+		seq_puts(m, "\n");
+	}
+}
+
+int sleipnir_ioctl_get_fault(struct drm_device *ddev, void *data,
+			     struct drm_file *file)
+{
+	struct sleipnir_file *sfile = file->driver_priv;
+	struct sleipnir_fault_state *state = &sfile->vm->faults;
+	struct drm_sleipnir_get_fault *args = data;
+	struct sleipnir_fault first = {};
+	u32 count;
+
+	if (args->flags & ~SLEIPNIR_GET_FAULT_CLEAR || args->pad)
+		return -EINVAL;
+
+	spin_lock(&state->lock);
+	count = state->count;
+	if (count)
+		first = state->first;
+	if (args->flags & SLEIPNIR_GET_FAULT_CLEAR)
+		state->count = 0;
+	spin_unlock(&state->lock);
+
+	args->count = count;
+	args->kind = count ? first.kind : SLEIPNIR_FAULT_NONE;
+	args->exception_code = first.exception_code;
+	args->address = first.has_address ? first.address : 0;
+	args->access = first.has_address ? first.access : 0;
+	args->jc = first.has_jc ? first.jc : 0;
+
+	return 0;
+}

@@ -1,0 +1,905 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Sleipnir: job chains on the job slots.
+ *
+ * Each job slot has a drm_sched scheduler, and each client one entity per
+ * slot, so a client's chains for one slot run in SUBMIT order while slots
+ * and clients are scheduled independently. A chain is started through the
+ * slot's _NEXT registers (JS_HEAD_NEXT, JS_COMMAND_NEXT = START).
+ *
+ * A slot runs one chain at a time (scheduler credit limit 1). Midgard GPUs
+ * before job-chain disambiguation cannot say which of two queued chains a
+ * stop command hit, and one chain per slot keeps completion, stop and reset
+ * unambiguous. Each chain starts with a clean+invalidate of the GPU caches
+ * and ends with a clean, so it sees what the CPU wrote and the CPU sees what
+ * it wrote.
+ *
+ * Timeouts are per chain (SUBMIT's timeout_ms, capped by the
+ * max_job_timeout_ms module parameter). The schedulers' timer only ticks
+ * every SLEIPNIR_TIMEOUT_TICK_MS; a chain that has not reached its own
+ * deadline is put back and left alone. One that has is soft-stopped, then
+ * hard-stopped if that does not work, and the GPU is reset; the chains of
+ * other clients that were on the GPU are run again from the start.
+ */
+#include <linux/bitfield.h>
+#include <linux/dma-fence-chain.h>
+#include <linux/dma-resv.h>
+#include <linux/interrupt.h>
+#include <linux/iopoll.h>
+#include <linux/kthread.h>
+#include <linux/platform_device.h>
+#include <linux/pm_runtime.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_syncobj.h>
+#include <drm/sleipnir_drm.h>
+
+#include "sleipnir_device.h"
+#include "sleipnir_drv.h"
+#include "sleipnir_fault.h"
+#include "sleipnir_job.h"
+#include "sleipnir_mmu.h"
+
+/* How often the schedulers look for chains past their deadline. */
+#define SLEIPNIR_TIMEOUT_TICK_MS	50
+/* How long a soft or hard stop may take before the next step. */
+#define SLEIPNIR_STOP_TIMEOUT_US	100000
+/* Most elements a SUBMIT array may have. */
+#define SLEIPNIR_SUBMIT_MAX_ELEMS	4096
+
+#define SLEIPNIR_REQ_ALL	(SLEIPNIR_REQ_NULL | SLEIPNIR_REQ_WRITE_VALUE | \
+				 SLEIPNIR_REQ_CACHE_FLUSH | \
+				 SLEIPNIR_REQ_COMPUTE | SLEIPNIR_REQ_VERTEX | \
+				 SLEIPNIR_REQ_GEOMETRY | SLEIPNIR_REQ_TILER | \
+				 SLEIPNIR_REQ_FUSED | SLEIPNIR_REQ_FRAGMENT)
+
+static struct sleipnir_job *to_sleipnir_job(struct drm_sched_job *sched_job)
+{
+	return container_of(sched_job, struct sleipnir_job, base);
+}
+
+/* ---- hardware fences ---- */
+
+/**
+ * struct sleipnir_fence - Signals when a chain leaves its job slot.
+ */
+struct sleipnir_fence {
+	/** @base: the fence; first, as dma_fence_free() expects. */
+	struct dma_fence base;
+	/** @sdev: the GPU. */
+	struct sleipnir_device *sdev;
+	/** @js: the slot. */
+	u32 js;
+};
+
+static const char *sleipnir_fence_driver_name(struct dma_fence *fence)
+{
+	return "sleipnir";
+}
+
+static const char *sleipnir_fence_timeline_name(struct dma_fence *fence)
+{
+	struct sleipnir_fence *f = container_of(fence, struct sleipnir_fence,
+						base);
+
+	return f->sdev->slots[f->js].name;
+}
+
+static const struct dma_fence_ops sleipnir_fence_ops = {
+	.get_driver_name	= sleipnir_fence_driver_name,
+	.get_timeline_name	= sleipnir_fence_timeline_name,
+};
+
+static DEFINE_SPINLOCK(sleipnir_fence_lock);
+
+static struct dma_fence *sleipnir_fence_create(struct sleipnir_device *sdev,
+					       u32 js)
+{
+	struct sleipnir_slot *slot = &sdev->slots[js];
+	struct sleipnir_fence *f;
+
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return ERR_PTR(-ENOMEM);
+
+	f->sdev = sdev;
+	f->js = js;
+	/* Only the slot's scheduler thread creates its fences. */
+	dma_fence_init(&f->base, &sleipnir_fence_ops, &sleipnir_fence_lock,
+		       slot->fence_context, ++slot->fence_seqno);
+	return &f->base;
+}
+
+/* ---- job lifetime ---- */
+
+static void sleipnir_job_release(struct kref *kref)
+{
+	struct sleipnir_job *job = container_of(kref, struct sleipnir_job,
+						refcount);
+	u32 i;
+
+	for (i = 0; i < job->bo_count; i++)
+		drm_gem_object_put(job->bos[i]);
+	kvfree(job->bos);
+	dma_fence_put(job->done_fence);
+	sleipnir_vm_put(job->vm);
+	atomic_dec(&job->sdev->counters.jobs_in_flight);
+	kfree(job);
+}
+
+static void sleipnir_job_put(struct sleipnir_job *job)
+{
+	kref_put(&job->refcount, sleipnir_job_release);
+}
+
+/* ---- running chains ---- */
+
+static void sleipnir_job_hw_start(struct sleipnir_device *sdev,
+				  struct sleipnir_job *job, int as)
+{
+	u32 js = job->js;
+	u32 cfg;
+
+	cfg = FIELD_PREP(SLP_JS_CONFIG_AS, as) |
+	      SLP_JS_CONFIG_START_FLUSH_CLEAN_INV |
+	      SLP_JS_CONFIG_END_FLUSH_CLEAN_INV |
+	      FIELD_PREP(SLP_JS_CONFIG_THREAD_PRI, 8);
+
+	sleipnir_write64(sdev, SLP_JS_HEAD_NEXT_LO(js), job->jc);
+	sleipnir_write64(sdev, SLP_JS_AFFINITY_NEXT_LO(js),
+			 sdev->features.shader_present & sdev->core_mask);
+	sleipnir_write(sdev, SLP_JS_CONFIG_NEXT(js), cfg);
+	sleipnir_write(sdev, SLP_JS_COMMAND_NEXT(js), SLP_JS_CMD_START);
+}
+
+static struct dma_fence *sleipnir_job_run(struct drm_sched_job *sched_job)
+{
+	struct sleipnir_job *job = to_sleipnir_job(sched_job);
+	struct sleipnir_device *sdev = job->sdev;
+	struct sleipnir_slot *slot = &sdev->slots[job->js];
+	struct dma_fence *fence;
+	int as, ret;
+
+	/* Already failed: the chain that timed out, or a cancelled one. */
+	if (unlikely(sched_job->s_fence->finished.error))
+		return NULL;
+
+	/* Queued before a fault of its client: likely depends on it. */
+	if (atomic_read(&job->vm->faults.generation) != job->fault_generation)
+		return ERR_PTR(-ECANCELED);
+
+	fence = sleipnir_fence_create(sdev, job->js);
+	if (IS_ERR(fence))
+		return fence;
+
+	ret = pm_runtime_resume_and_get(sdev->dev);
+	if (ret) {
+		dma_fence_put(fence);
+		return ERR_PTR(ret);
+	}
+
+	as = sleipnir_mmu_as_get(sdev, job->vm);
+	if (as < 0) {
+		pm_runtime_put_autosuspend(sdev->dev);
+		dma_fence_put(fence);
+		return ERR_PTR(as);
+	}
+
+	dma_fence_put(job->done_fence);
+	job->done_fence = dma_fence_get(fence);
+	job->timed_out = false;
+	job->start = ktime_get();
+	job->deadline = ktime_add_ms(job->start, job->timeout_ms);
+
+	spin_lock(&sdev->js_lock);
+	WARN_ON(slot->job);
+	slot->job = job;
+	sleipnir_job_hw_start(sdev, job, as);
+	spin_unlock(&sdev->js_lock);
+
+	return fence;
+}
+
+static void sleipnir_job_record_fault(struct sleipnir_device *sdev,
+				      struct sleipnir_job *job, u32 kind,
+				      u32 code)
+{
+	struct sleipnir_vm *vm = job->vm;
+	struct sleipnir_fault fault = {
+		.kind = kind,
+		.exception_code = code,
+		.jc = job->jc,
+		.has_jc = true,
+		.pid = vm->pid,
+		.time = ktime_get(),
+	};
+
+	memcpy(fault.comm, vm->comm, sizeof(fault.comm));
+	sleipnir_fault_record(&vm->faults, &sdev->faults, &fault);
+}
+
+/* The fence error a chain's final JS_STATUS code stands for. */
+static int sleipnir_job_error(struct sleipnir_device *sdev,
+			      struct sleipnir_job *job, u32 code)
+{
+	if (code == SLP_EXC_DONE)
+		return 0;
+
+	if (code == SLP_EXC_STOPPED || code == SLP_EXC_TERMINATED)
+		return job->timed_out ? -ETIMEDOUT : -ECANCELED;
+
+	dev_err_ratelimited(sdev->dev,
+			    "js%u: chain at 0x%llx of client %d (%s) failed with status 0x%02x\n",
+			    job->js, job->jc, job->vm->pid, job->vm->comm,
+			    code);
+	if (code >= SLP_EXC_MMU_FIRST && code <= SLP_EXC_MMU_LAST) {
+		sleipnir_job_record_fault(sdev, job, SLEIPNIR_FAULT_MMU, code);
+		return -EFAULT;
+	}
+	sleipnir_job_record_fault(sdev, job, SLEIPNIR_FAULT_JOB, code);
+	return -EIO;
+}
+
+/* The chain on @js ended with JS_STATUS @code. */
+static void sleipnir_job_complete(struct sleipnir_device *sdev, u32 js,
+				  u32 code)
+{
+	struct sleipnir_slot *slot = &sdev->slots[js];
+	struct sleipnir_job *job;
+	int err;
+
+	spin_lock(&sdev->js_lock);
+	job = slot->job;
+	slot->job = NULL;
+	spin_unlock(&sdev->js_lock);
+
+	if (!job) {
+		dev_warn_ratelimited(sdev->dev,
+				     "js%u: interrupt with no chain (status 0x%02x)\n",
+				     js, code);
+		return;
+	}
+
+	err = sleipnir_job_error(sdev, job, code);
+	atomic64_add(ktime_to_ns(ktime_sub(ktime_get(), job->start)),
+		     &job->vm->usage.busy_ns[js]);
+	if (err) {
+		atomic64_inc(&sdev->counters.jobs_failed);
+		atomic64_inc(&job->vm->usage.jobs_failed);
+		dma_fence_set_error(job->done_fence, err);
+		dma_fence_set_error(&job->base.s_fence->finished, err);
+	} else {
+		atomic64_inc(&sdev->counters.jobs_done);
+		atomic64_inc(&job->vm->usage.jobs_done);
+	}
+
+	sleipnir_mmu_as_put(sdev, job->vm);
+	dma_fence_signal(job->done_fence);
+	pm_runtime_mark_last_busy(sdev->dev);
+	pm_runtime_put_autosuspend(sdev->dev);
+}
+
+/* ---- job interrupt ---- */
+
+static u32 sleipnir_job_irq_mask(struct sleipnir_device *sdev)
+{
+	u32 js = GENMASK(sdev->js_count - 1, 0);
+
+	return js | (js << 16);
+}
+
+void sleipnir_job_irq_enable(struct sleipnir_device *sdev)
+{
+	sleipnir_write(sdev, SLP_JOB_INT_CLEAR, U32_MAX);
+	sleipnir_write(sdev, SLP_JOB_INT_MASK, sleipnir_job_irq_mask(sdev));
+}
+
+void sleipnir_job_irq_disable(struct sleipnir_device *sdev)
+{
+	sleipnir_write(sdev, SLP_JOB_INT_MASK, 0);
+	sleipnir_write(sdev, SLP_JOB_INT_CLEAR, U32_MAX);
+}
+
+static irqreturn_t sleipnir_job_irq(int irq, void *data)
+{
+	struct sleipnir_device *sdev = data;
+
+	if (!sleipnir_read(sdev, SLP_JOB_INT_STAT))
+		return IRQ_NONE;
+
+	sleipnir_write(sdev, SLP_JOB_INT_MASK, 0);
+	return IRQ_WAKE_THREAD;
+}
+
+static irqreturn_t sleipnir_job_irq_thread(int irq, void *data)
+{
+	struct sleipnir_device *sdev = data;
+	u32 mask = sleipnir_job_irq_mask(sdev);
+	unsigned long ended;
+	u32 status, code;
+	unsigned int js;
+
+	while ((status = sleipnir_read(sdev, SLP_JOB_INT_RAWSTAT) & mask)) {
+		sleipnir_write(sdev, SLP_JOB_INT_CLEAR, status);
+		ended = (status | (status >> 16)) &
+			GENMASK(sdev->js_count - 1, 0);
+		for_each_set_bit(js, &ended, sdev->js_count) {
+			code = SLP_EXC_DONE;
+			if (status & SLP_JOB_IRQ_FAILED(js))
+				code = sleipnir_read(sdev, SLP_JS_STATUS(js)) &
+				       SLP_FAULT_STATUS_EXCEPTION;
+			sleipnir_job_complete(sdev, js, code);
+		}
+	}
+
+	sleipnir_write(sdev, SLP_JOB_INT_MASK, mask);
+	return IRQ_HANDLED;
+}
+
+/* ---- timeouts and reset ---- */
+
+static bool sleipnir_slot_runs(struct sleipnir_device *sdev,
+			       struct sleipnir_job *job)
+{
+	bool runs;
+
+	spin_lock(&sdev->js_lock);
+	runs = sdev->slots[job->js].job == job;
+	spin_unlock(&sdev->js_lock);
+	return runs;
+}
+
+/* Sends @cmd to the chain's slot and waits for the chain to leave it. */
+static bool sleipnir_job_stop(struct sleipnir_device *sdev,
+			      struct sleipnir_job *job, u32 cmd)
+{
+	bool runs;
+
+	spin_lock(&sdev->js_lock);
+	if (sdev->slots[job->js].job == job)
+		sleipnir_write(sdev, SLP_JS_COMMAND(job->js), cmd);
+	spin_unlock(&sdev->js_lock);
+
+	return !read_poll_timeout(sleipnir_slot_runs, runs, !runs, 1000,
+				  SLEIPNIR_STOP_TIMEOUT_US, false, sdev, job);
+}
+
+/*
+ * Resets the GPU after @bad overran its timeout. Every scheduler is stopped,
+ * the chains on the GPU are taken off it, the GPU is reset and brought up
+ * again, and the chains are run again from the start, except @bad.
+ */
+static void sleipnir_job_reset(struct sleipnir_device *sdev,
+			       struct sleipnir_job *bad)
+{
+	struct sleipnir_job *lost[SLP_JS_COUNT_MAX];
+	unsigned int js;
+
+	atomic64_inc(&sdev->counters.gpu_resets);
+	for (js = 0; js < sdev->js_count; js++)
+		drm_sched_stop(&sdev->slots[js].sched, &bad->base);
+
+	disable_irq(sdev->irq_job);
+	disable_irq(sdev->irq_mmu);
+	/* Keep the GPU powered while the chains' references are dropped. */
+	pm_runtime_get_noresume(sdev->dev);
+
+	spin_lock(&sdev->js_lock);
+	for (js = 0; js < sdev->js_count; js++) {
+		lost[js] = sdev->slots[js].job;
+		sdev->slots[js].job = NULL;
+	}
+	spin_unlock(&sdev->js_lock);
+
+	if (!dma_fence_is_signaled(&bad->base.s_fence->finished))
+		dma_fence_set_error(&bad->base.s_fence->finished, -ETIMEDOUT);
+
+	for (js = 0; js < sdev->js_count; js++) {
+		struct sleipnir_job *job = lost[js];
+
+		if (!job)
+			continue;
+		sleipnir_mmu_as_put(sdev, job->vm);
+		/* Nothing waits on it any more (drm_sched_stop): retire it. */
+		dma_fence_set_error(job->done_fence, -ECANCELED);
+		dma_fence_signal(job->done_fence);
+		pm_runtime_put_noidle(sdev->dev);
+	}
+
+	sleipnir_mmu_forget_all(sdev);
+	if (sleipnir_device_reset_hw(sdev))
+		dev_err(sdev->dev, "GPU reset failed; the GPU may be unusable\n");
+
+	enable_irq(sdev->irq_mmu);
+	enable_irq(sdev->irq_job);
+
+	for (js = 0; js < sdev->js_count; js++)
+		drm_sched_resubmit_jobs(&sdev->slots[js].sched);
+	for (js = 0; js < sdev->js_count; js++)
+		drm_sched_start(&sdev->slots[js].sched, true);
+
+	pm_runtime_mark_last_busy(sdev->dev);
+	pm_runtime_put_autosuspend(sdev->dev);
+}
+
+static enum drm_gpu_sched_stat
+sleipnir_job_timedout(struct drm_sched_job *sched_job)
+{
+	struct sleipnir_job *job = to_sleipnir_job(sched_job);
+	struct drm_gpu_scheduler *sched = sched_job->sched;
+	struct sleipnir_device *sdev = job->sdev;
+
+	if (!job->done_fence || dma_fence_is_signaled(job->done_fence) ||
+	    ktime_before(ktime_get(), job->deadline)) {
+		/* Not overdue: put it back where the scheduler keeps it. */
+		spin_lock(&sched->job_list_lock);
+		list_add(&sched_job->list, &sched->pending_list);
+		spin_unlock(&sched->job_list_lock);
+		return DRM_GPU_SCHED_STAT_NOMINAL;
+	}
+
+	dev_warn(sdev->dev,
+		 "js%u: chain at 0x%llx of client %d (%s) overran its %u ms timeout\n",
+		 job->js, job->jc, job->vm->pid, job->vm->comm,
+		 job->timeout_ms);
+	atomic64_inc(&sdev->counters.jobs_timedout);
+	job->timed_out = true;
+	sleipnir_job_record_fault(sdev, job, SLEIPNIR_FAULT_TIMEOUT, 0);
+
+	if (!sleipnir_job_stop(sdev, job, SLP_JS_CMD_SOFT_STOP) &&
+	    !sleipnir_job_stop(sdev, job, SLP_JS_CMD_HARD_STOP))
+		dev_warn(sdev->dev, "js%u: the chain did not stop\n", job->js);
+
+	sleipnir_job_reset(sdev, job);
+	return DRM_GPU_SCHED_STAT_NOMINAL;
+}
+
+static void sleipnir_job_free(struct drm_sched_job *sched_job)
+{
+	drm_sched_job_cleanup(sched_job);
+	sleipnir_job_put(to_sleipnir_job(sched_job));
+}
+
+static const struct drm_sched_backend_ops sleipnir_sched_ops = {
+	.run_job	= sleipnir_job_run,
+	.timedout_job	= sleipnir_job_timedout,
+	.free_job	= sleipnir_job_free,
+};
+
+/* ---- SUBMIT ---- */
+
+/*
+ * Copies a user array into a new kernel array of @elem_size elements.
+ * Shorter user elements are zero-extended; longer ones must end in zeros.
+ */
+static int sleipnir_copy_array(const struct drm_sleipnir_obj_array *arr,
+			       size_t elem_size, void **out)
+{
+	u8 *buf;
+	u32 i;
+	int ret;
+
+	*out = NULL;
+	if (!arr->count)
+		return 0;
+	if (!arr->stride || arr->count > SLEIPNIR_SUBMIT_MAX_ELEMS)
+		return -EINVAL;
+
+	buf = kvmalloc_array(arr->count, elem_size, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+
+	for (i = 0; i < arr->count; i++) {
+		ret = copy_struct_from_user(buf + i * elem_size, elem_size,
+					    u64_to_user_ptr(arr->array +
+							    (u64)i * arr->stride),
+					    arr->stride);
+		if (ret) {
+			kvfree(buf);
+			return ret == -E2BIG ? -EINVAL : ret;
+		}
+	}
+
+	*out = buf;
+	return 0;
+}
+
+static int sleipnir_check_sync_ops(const struct drm_sleipnir_sync_op *ops,
+				   u32 count)
+{
+	u32 i;
+
+	for (i = 0; i < count; i++) {
+		bool timeline = ops[i].flags & SLEIPNIR_SYNC_OP_TIMELINE;
+
+		if (ops[i].flags & ~SLEIPNIR_SYNC_OP_TIMELINE ||
+		    timeline != !!ops[i].point)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* What an out-sync needs, found before anything is queued. */
+struct sleipnir_out_sync {
+	struct drm_syncobj *syncobj;
+	struct dma_fence_chain *chain;
+	u64 point;
+};
+
+static void sleipnir_out_syncs_free(struct sleipnir_out_sync *outs, u32 count)
+{
+	u32 i;
+
+	for (i = 0; i < count; i++) {
+		if (outs[i].syncobj)
+			drm_syncobj_put(outs[i].syncobj);
+		dma_fence_chain_free(outs[i].chain);
+	}
+	kvfree(outs);
+}
+
+static int sleipnir_out_syncs_get(struct drm_file *file,
+				  const struct drm_sleipnir_sync_op *ops,
+				  u32 count, struct sleipnir_out_sync **out)
+{
+	struct sleipnir_out_sync *outs;
+	u32 i;
+
+	*out = NULL;
+	if (!count)
+		return 0;
+
+	outs = kvcalloc(count, sizeof(*outs), GFP_KERNEL);
+	if (!outs)
+		return -ENOMEM;
+
+	for (i = 0; i < count; i++) {
+		outs[i].syncobj = drm_syncobj_find(file, ops[i].handle);
+		if (!outs[i].syncobj) {
+			sleipnir_out_syncs_free(outs, count);
+			return -ENODEV;
+		}
+		outs[i].point = ops[i].point;
+		if (ops[i].point) {
+			outs[i].chain = dma_fence_chain_alloc();
+			if (!outs[i].chain) {
+				sleipnir_out_syncs_free(outs, count);
+				return -ENOMEM;
+			}
+		}
+	}
+
+	*out = outs;
+	return 0;
+}
+
+static int sleipnir_lookup_bos(struct drm_file *file,
+			       const struct drm_sleipnir_bo_ref *refs,
+			       u32 count, struct sleipnir_job *job)
+{
+	u32 i;
+
+	for (i = 0; i < count; i++) {
+		if (refs[i].flags & ~SLEIPNIR_BO_REF_WRITE)
+			return -EINVAL;
+	}
+
+	job->bos = kvcalloc(count, sizeof(*job->bos), GFP_KERNEL);
+	if (count && !job->bos)
+		return -ENOMEM;
+
+	for (i = 0; i < count; i++) {
+		job->bos[i] = drm_gem_object_lookup(file, refs[i].handle);
+		if (!job->bos[i])
+			return -ENOENT;
+		job->bo_count++;
+	}
+	return 0;
+}
+
+static int sleipnir_pick_slot(struct sleipnir_device *sdev, u32 requirements)
+{
+	u32 req = requirements ?: SLEIPNIR_REQ_COMPUTE;
+	unsigned int js;
+
+	if (req & ~SLEIPNIR_REQ_ALL)
+		return -EINVAL;
+
+	for (js = 0; js < sdev->js_count; js++) {
+		if ((sdev->features.js_features[js] & req) == req)
+			return js;
+	}
+	return -EINVAL;
+}
+
+static int sleipnir_add_in_syncs(struct drm_file *file,
+				 struct sleipnir_job *job,
+				 const struct drm_sleipnir_sync_op *ops,
+				 u32 count)
+{
+	struct dma_fence *fence;
+	u32 i;
+	int ret;
+
+	for (i = 0; i < count; i++) {
+		ret = drm_syncobj_find_fence(file, ops[i].handle, ops[i].point,
+					     0, &fence);
+		if (ret)
+			return ret;
+		ret = drm_sched_job_add_dependency(&job->base, fence);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Queues the armed job and publishes its fence; cannot fail. */
+static void sleipnir_job_publish(struct sleipnir_file *sfile,
+				 struct sleipnir_job *job,
+				 const struct drm_sleipnir_bo_ref *refs,
+				 struct sleipnir_out_sync *outs, u32 out_count,
+				 struct ww_acquire_ctx *ctx)
+{
+	struct sleipnir_device *sdev = sfile->sdev;
+	struct dma_fence *finished;
+	u32 i;
+
+	mutex_lock(&sdev->submit_lock);
+	drm_sched_job_arm(&job->base);
+	finished = dma_fence_get(&job->base.s_fence->finished);
+	kref_get(&job->refcount);	/* the scheduler's, see free_job */
+	drm_sched_entity_push_job(&job->base);
+	mutex_unlock(&sdev->submit_lock);
+
+	for (i = 0; i < job->bo_count; i++)
+		dma_resv_add_fence(job->bos[i]->resv, finished,
+				   refs[i].flags & SLEIPNIR_BO_REF_WRITE ?
+				   DMA_RESV_USAGE_WRITE : DMA_RESV_USAGE_READ);
+	drm_gem_unlock_reservations(job->bos, job->bo_count, ctx);
+
+	for (i = 0; i < out_count; i++) {
+		if (outs[i].chain) {
+			drm_syncobj_add_point(outs[i].syncobj, outs[i].chain,
+					      finished, outs[i].point);
+			outs[i].chain = NULL;
+		} else {
+			drm_syncobj_replace_fence(outs[i].syncobj, finished);
+		}
+	}
+
+	atomic64_inc(&sdev->counters.jobs_submitted);
+	dma_fence_put(finished);
+}
+
+int sleipnir_ioctl_submit(struct drm_device *ddev, void *data,
+			  struct drm_file *file)
+{
+	struct sleipnir_device *sdev = to_sleipnir_device(ddev);
+	struct sleipnir_file *sfile = file->driver_priv;
+	struct drm_sleipnir_submit *args = data;
+	struct drm_sleipnir_sync_op *ins = NULL, *out_ops = NULL;
+	struct drm_sleipnir_bo_ref *refs = NULL;
+	struct sleipnir_out_sync *outs = NULL;
+	struct ww_acquire_ctx ctx;
+	struct sleipnir_job *job;
+	u32 timeout_ms, i;
+	int js, ret;
+
+	if (!args->jc || !IS_ALIGNED(args->jc, 64) || args->flags || args->pad)
+		return -EINVAL;
+	js = sleipnir_pick_slot(sdev, args->requirements);
+	if (js < 0)
+		return js;
+	if (sleipnir_fault_pending(&sfile->vm->faults))
+		return -ECANCELED;
+
+	ret = sleipnir_copy_array(&args->in_syncs, sizeof(*ins), (void **)&ins);
+	if (ret)
+		goto out_free;
+	ret = sleipnir_copy_array(&args->out_syncs, sizeof(*out_ops),
+				  (void **)&out_ops);
+	if (ret)
+		goto out_free;
+	ret = sleipnir_copy_array(&args->bos, sizeof(*refs), (void **)&refs);
+	if (ret)
+		goto out_free;
+	ret = sleipnir_check_sync_ops(ins, args->in_syncs.count);
+	if (ret)
+		goto out_free;
+	ret = sleipnir_check_sync_ops(out_ops, args->out_syncs.count);
+	if (ret)
+		goto out_free;
+
+	timeout_ms = args->timeout_ms ?: SLEIPNIR_JOB_TIMEOUT_DEFAULT_MS;
+	timeout_ms = min(timeout_ms, max(sleipnir_max_job_timeout_ms, 1u));
+
+	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	if (!job) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	kref_init(&job->refcount);
+	atomic_inc(&sdev->counters.jobs_in_flight);
+	job->sdev = sdev;
+	job->vm = sleipnir_vm_get(sfile->vm);
+	job->jc = args->jc;
+	job->js = js;
+	job->timeout_ms = timeout_ms;
+	job->fault_generation = atomic_read(&sfile->vm->faults.generation);
+
+	ret = sleipnir_lookup_bos(file, refs, args->bos.count, job);
+	if (ret)
+		goto out_put_job;
+	ret = sleipnir_out_syncs_get(file, out_ops, args->out_syncs.count,
+				     &outs);
+	if (ret)
+		goto out_put_job;
+
+	ret = drm_sched_job_init(&job->base, &sfile->entities[js], sfile);
+	if (ret)
+		goto out_put_job;
+
+	ret = sleipnir_add_in_syncs(file, job, ins, args->in_syncs.count);
+	if (ret)
+		goto out_cleanup_job;
+
+	ret = drm_gem_lock_reservations(job->bos, job->bo_count, &ctx);
+	if (ret)
+		goto out_cleanup_job;
+	for (i = 0; i < job->bo_count; i++) {
+		ret = dma_resv_reserve_fences(job->bos[i]->resv, 1);
+		if (ret)
+			goto out_unlock;
+		ret = drm_sched_job_add_implicit_dependencies(&job->base,
+							      job->bos[i],
+							      refs[i].flags &
+							      SLEIPNIR_BO_REF_WRITE);
+		if (ret)
+			goto out_unlock;
+	}
+
+	sleipnir_job_publish(sfile, job, refs, outs, args->out_syncs.count,
+			     &ctx);
+	sleipnir_job_put(job);
+	goto out_free;
+
+out_unlock:
+	drm_gem_unlock_reservations(job->bos, job->bo_count, &ctx);
+out_cleanup_job:
+	drm_sched_job_cleanup(&job->base);
+out_put_job:
+	sleipnir_job_put(job);
+out_free:
+	if (outs)
+		sleipnir_out_syncs_free(outs, args->out_syncs.count);
+	kvfree(refs);
+	kvfree(out_ops);
+	kvfree(ins);
+	return ret;
+}
+
+/* ---- set-up, per-file state, power management ---- */
+
+int sleipnir_job_open(struct sleipnir_file *sfile)
+{
+	struct sleipnir_device *sdev = sfile->sdev;
+	struct drm_gpu_scheduler *sched;
+	unsigned int js;
+	int ret;
+
+	for (js = 0; js < sdev->js_count; js++) {
+		sched = &sdev->slots[js].sched;
+		ret = drm_sched_entity_init(&sfile->entities[js],
+					    DRM_SCHED_PRIORITY_NORMAL, &sched,
+					    1, NULL);
+		if (ret) {
+			while (js--)
+				drm_sched_entity_destroy(&sfile->entities[js]);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Chains already on the GPU finish (or time out) on their own; the ones
+ * still queued are dropped by drm_sched with an error on their fences.
+ */
+void sleipnir_job_close(struct sleipnir_file *sfile)
+{
+	unsigned int js;
+
+	for (js = 0; js < sfile->sdev->js_count; js++)
+		drm_sched_entity_destroy(&sfile->entities[js]);
+}
+
+bool sleipnir_job_idle(struct sleipnir_device *sdev)
+{
+	bool idle = true;
+	unsigned int js;
+
+	spin_lock(&sdev->js_lock);
+	for (js = 0; js < sdev->js_count; js++)
+		idle &= !sdev->slots[js].job;
+	spin_unlock(&sdev->js_lock);
+	return idle;
+}
+
+/* Stops the schedulers from starting chains, for system suspend. */
+void sleipnir_job_pause(struct sleipnir_device *sdev)
+{
+	unsigned int js;
+
+	for (js = 0; js < sdev->js_count; js++)
+		kthread_park(sdev->slots[js].sched.thread);
+}
+
+void sleipnir_job_unpause(struct sleipnir_device *sdev)
+{
+	unsigned int js;
+
+	for (js = 0; js < sdev->js_count; js++)
+		kthread_unpark(sdev->slots[js].sched.thread);
+}
+
+int sleipnir_job_init(struct sleipnir_device *sdev)
+{
+	struct platform_device *pdev = to_platform_device(sdev->dev);
+	struct drm_sched_init_args args = {
+		.ops		= &sleipnir_sched_ops,
+		.credit_limit	= 1,
+		.timeout	= msecs_to_jiffies(SLEIPNIR_TIMEOUT_TICK_MS),
+		.dev		= sdev->dev,
+	};
+	unsigned int js;
+	int ret;
+
+	spin_lock_init(&sdev->js_lock);
+	mutex_init(&sdev->submit_lock);
+
+	sdev->irq_job = platform_get_irq_byname(pdev, "job");
+	if (sdev->irq_job < 0)
+		return sdev->irq_job;
+	ret = devm_request_threaded_irq(sdev->dev, sdev->irq_job,
+					sleipnir_job_irq,
+					sleipnir_job_irq_thread, IRQF_SHARED,
+					KBUILD_MODNAME "-job", sdev);
+	if (ret)
+		return dev_err_probe(sdev->dev, ret,
+				     "failed to request the job interrupt\n");
+
+	sdev->reset_wq = alloc_ordered_workqueue("sleipnir-reset", 0);
+	if (!sdev->reset_wq)
+		return -ENOMEM;
+	args.timeout_wq = sdev->reset_wq;
+
+	for (js = 0; js < sdev->js_count; js++) {
+		struct sleipnir_slot *slot = &sdev->slots[js];
+
+		snprintf(slot->name, sizeof(slot->name), "js%u", js);
+		slot->fence_context = dma_fence_context_alloc(1);
+		args.name = slot->name;
+		ret = drm_sched_init(&slot->sched, &args);
+		if (ret) {
+			dev_err(sdev->dev, "failed to create scheduler %s: %d\n",
+				slot->name, ret);
+			while (js--)
+				drm_sched_fini(&sdev->slots[js].sched);
+			destroy_workqueue(sdev->reset_wq);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+void sleipnir_job_fini(struct sleipnir_device *sdev)
+{
+	unsigned int js;
+
+	for (js = 0; js < sdev->js_count; js++)
+		drm_sched_fini(&sdev->slots[js].sched);
+	destroy_workqueue(sdev->reset_wq);
+}
