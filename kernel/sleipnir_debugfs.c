@@ -5,7 +5,7 @@
  * - counters: live objects and event counts, one "key: value" per line;
  * - gpu: identification, power state and, when powered, live registers;
  * - as: which client each hardware address space holds;
- * - clients: every open file with its BOs, mappings, jobs and faults;
+ * - client_state: every open file with its BOs, mappings, jobs and faults;
  * - faults: the latest faults of all clients.
  */
 #include <linux/idr.h>
@@ -147,7 +147,7 @@ static const struct drm_info_list sleipnir_debugfs_list[] = {
 	{ "counters", sleipnir_debugfs_counters, 0 },
 	{ "gpu", sleipnir_debugfs_gpu, 0 },
 	{ "as", sleipnir_debugfs_as, 0 },
-	{ "clients", sleipnir_debugfs_clients, 0 },
+	{ "client_state", sleipnir_debugfs_clients, 0 },
 	{ "faults", sleipnir_debugfs_faults, 0 },
 };
 
