@@ -4,7 +4,10 @@
 # package, our model core and glue copied into hw/misc/sleipnir/, and
 # qemu/sleipnir-virt.patch applied. The configured tree lives in the cache,
 # keyed by the source version and the patch, so an edit under qemu/ only
-# recompiles the files it touched. Prints the binary's path on stdout.
+# recompiles the files it touched. Once a new tree has built, the others
+# (about 1 GB each) are removed unless a process still runs from them or a
+# build holds them; SLEIPNIR_KEEP_QEMU_TREES=1 keeps them. Prints the
+# binary's path on stdout.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -37,8 +40,38 @@ sync_sources() {
 	rm -rf "$stage"
 }
 
+# True when a process runs from, or works in, the folder $1.
+tree_in_use() {
+	[ -n "$(find /proc/[0-9]*/exe /proc/[0-9]*/cwd -maxdepth 0 \
+		\( -lname "$1" -o -lname "$1/*" \) -print -quit 2>/dev/null)" ]
+}
+
+# Removes the cached QEMU trees other than $tree. A tree is kept while a
+# process uses it (a board still running) or a build holds its lock.
+prune_trees() {
+	local old
+	[ "${SLEIPNIR_KEEP_QEMU_TREES:-0}" = 1 ] && return 0
+	for old in "$SLEIPNIR_CACHE"/qemu-tree-*; do
+		case "$old" in "$tree" | "$tree.lock" | *.lock) continue ;; esac
+		[ -d "$old" ] || continue
+		if tree_in_use "$old"; then
+			say "keeping $(basename "$old"): in use"
+			continue
+		fi
+		if flock -n -x "$old.lock" rm -rf "$old"; then
+			rm -f "$old.lock"
+			say "removed the old QEMU tree $(basename "$old")"
+		else
+			say "keeping $(basename "$old"): a build holds it"
+		fi
+	done
+}
+
 tree="$SLEIPNIR_CACHE/qemu-tree-$srcver-$(hash_inputs qemu/sleipnir-virt.patch scripts/build-qemu.sh)"
 src="$tree/src"
+# One build at a time per tree; prune_trees skips trees whose lock is held.
+exec 9>"$tree.lock"
+flock -n -x 9 || { say "waiting for another build of $(basename "$tree")"; flock -x 9; }
 if [ ! -e "$tree/.configured" ]; then
 	say "unpacking and configuring $srcver (one-off; several minutes to build)"
 	rm -rf "$tree"
@@ -62,4 +95,9 @@ sync_sources
 say "building qemu-system-aarch64"
 ninja -C "$src/build" ${SLEIPNIR_NINJA_FLAGS:-} qemu-system-aarch64 >"$tree/build.log" 2>&1 ||
 	{ grep -E 'error|Error' "$tree/build.log" | head -40; die "QEMU build failed (log: $tree/build.log)"; }
+# The first successful build of this tree retires the others.
+if [ ! -e "$tree/.built" ]; then
+	touch "$tree/.built"
+	prune_trees
+fi
 echo "$src/build/qemu-system-aarch64"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Builds everything: host code (under ASan/UBSan, for the tests), the aarch64
 # guest programs, the kernel module, QEMU with the GPU model, and the board
-# image in build/board/.
+# image in build/board/; links Linux's checkpatch.pl into build/linux-source/.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$SLEIPNIR_ROOT"
@@ -25,6 +25,8 @@ rm -rf $build/stage
 DESTDIR="$SLEIPNIR_ROOT/$build/stage" meson install -C $build/aarch64 --quiet --no-rebuild >/dev/null
 
 kcache=$(scripts/fetch-guest-kernel.sh)
+# checkpatch.pl and its word lists, for tests/checkpatch.sh.
+ln -sfn "$(scripts/fetch-linux-source.sh)" $build/linux-source
 say "building sleipnir.ko against Debian's $(cat "$kcache/abi") headers"
 make -s -f scripts/kbuild.mk KCACHE="$kcache" modules >$build/kbuild.log 2>&1 ||
 	{ cat $build/kbuild.log; die "kernel module build failed"; }

@@ -12,6 +12,7 @@
  */
 
 #include "qemu/osdep.h"
+#include "qemu/error-report.h"
 #include "qemu/log.h"
 #include "qemu/module.h"
 #include "qemu/rcu.h"
@@ -19,6 +20,7 @@
 #include "qemu/timer.h"
 #include "qapi/error.h"
 #include "exec/address-spaces.h"
+#include "hw/core/cpu.h"
 #include "hw/irq.h"
 #include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
@@ -105,6 +107,45 @@ static void sleipnir_gpu_irq_bh(void *opaque)
 static uint64_t sleipnir_gpu_now_ns(void *opaque)
 {
     return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+}
+
+/*
+ * The SoC's system time: the clock target/arm's generic timer counts for
+ * CNTVCT/CNTPCT (ns / (10^9 / cntfrq)). The model counts it at
+ * timestamp-frequency, so GPU_TIMESTAMP reads what the CPUs read.
+ */
+static uint64_t sleipnir_gpu_system_time_ns(void *opaque)
+{
+    return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+}
+
+/*
+ * The GPU's timestamp equals the CPUs' CNTVCT only if both count the same
+ * clock at the same rate, and QEMU's generic timer ticks every whole
+ * 10^9 / cntfrq ns. Say so when the machine breaks either condition.
+ */
+static void sleipnir_gpu_check_frequency(SleipnirGPUState *s)
+{
+    CPUState *cpu = first_cpu;
+    uint64_t cntfrq;
+
+    if (NANOSECONDS_PER_SECOND % s->timestamp_frequency) {
+        warn_report(TYPE_SLEIPNIR_GPU ": timestamp-frequency %" PRIu32
+                    " Hz does not divide 1 GHz: QEMU's Arm generic timer "
+                    "cannot count at that rate, so GPU timestamps will drift "
+                    "from CNTVCT",
+                    s->timestamp_frequency);
+    }
+    if (!cpu || !object_property_find(OBJECT(cpu), "cntfrq")) {
+        return;
+    }
+    cntfrq = object_property_get_uint(OBJECT(cpu), "cntfrq", NULL);
+    if (cntfrq != s->timestamp_frequency) {
+        warn_report(TYPE_SLEIPNIR_GPU ": timestamp-frequency %" PRIu32
+                    " Hz differs from the CPU's cntfrq %" PRIu64 " Hz; GPU "
+                    "timestamps will not match CNTVCT",
+                    s->timestamp_frequency, cntfrq);
+    }
 }
 
 static void sleipnir_gpu_kick(void *opaque)
@@ -218,12 +259,20 @@ static void sleipnir_gpu_realize(DeviceState *dev, Error **errp)
                    s->product ? s->product : "");
         return;
     }
+    if (s->timestamp_frequency == 0 ||
+        s->timestamp_frequency > SGPU_MAX_TIMESTAMP_HZ) {
+        error_setg(errp, TYPE_SLEIPNIR_GPU ": timestamp-frequency must be "
+                   "1..%u Hz", SGPU_MAX_TIMESTAMP_HZ);
+        return;
+    }
+    sleipnir_gpu_check_frequency(s);
 
     struct sgpu_config config = {
         .product = product,
         .revision = s->revision,
         .shader_cores = s->shader_cores,
         .test_hang_jobs = s->test_hang_jobs,
+        .timestamp_hz = s->timestamp_frequency,
     };
     struct sgpu_host host = {
         .opaque = s,
@@ -231,6 +280,7 @@ static void sleipnir_gpu_realize(DeviceState *dev, Error **errp)
         .mem_write = sleipnir_gpu_mem_write,
         .set_irq = sleipnir_gpu_set_irq,
         .now_ns = sleipnir_gpu_now_ns,
+        .system_time_ns = sleipnir_gpu_system_time_ns,
         .kick = sleipnir_gpu_kick,
         .guest_error = sleipnir_gpu_guest_error,
         .trace = sleipnir_gpu_trace,
@@ -294,6 +344,9 @@ static Property sleipnir_gpu_properties[] = {
     DEFINE_PROP_UINT32("shader-cores", SleipnirGPUState, shader_cores, 4),
     DEFINE_PROP_BOOL("test-hang-jobs", SleipnirGPUState, test_hang_jobs,
                      false),
+    /* The system counter's rate: keep it equal to the CPUs' cntfrq. */
+    DEFINE_PROP_UINT32("timestamp-frequency", SleipnirGPUState,
+                       timestamp_frequency, SGPU_DEFAULT_TIMESTAMP_HZ),
     DEFINE_PROP_LINK("dma-mr", SleipnirGPUState, dma_mr, TYPE_MEMORY_REGION,
                      MemoryRegion *),
     DEFINE_PROP_END_OF_LIST(),

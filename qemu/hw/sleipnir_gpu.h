@@ -27,6 +27,7 @@ struct SleipnirGPUState {
     uint32_t revision;
     uint32_t shader_cores;
     bool test_hang_jobs;
+    uint32_t timestamp_frequency;   /* Hz of GPU_TIMESTAMP (CNTFRQ) */
 
     struct sgpu *model;
 

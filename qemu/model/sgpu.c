@@ -39,6 +39,21 @@ uint64_t sgpu_now_ns(struct sgpu *gpu)
 }
 
 /*
+ * The system timestamp: the SoC's system counter, i.e. the host's system
+ * time counted at timestamp_hz. floor(ns * hz / 10^9) is computed in two
+ * parts so that no intermediate overflows (hz <= 10^9).
+ */
+uint64_t sgpu_timestamp(struct sgpu *gpu)
+{
+	const uint64_t ns_per_s = 1000000000ull;
+	uint64_t hz = gpu->config.timestamp_hz;
+	uint64_t ns = gpu->host.system_time_ns ?
+		gpu->host.system_time_ns(gpu->host.opaque) : sgpu_now_ns(gpu);
+
+	return ns / ns_per_s * hz + ns % ns_per_s * hz / ns_per_s;
+}
+
+/*
  * The cycle counter runs freely from the last reset at the nominal clock;
  * CYCLE_COUNT_START/STOP only flip GPU_STATUS.CYCLE_COUNT_ACTIVE (kbase
  * waits for that bit). A host clock that went backwards reads as 0.
@@ -115,6 +130,13 @@ struct sgpu *sgpu_create(const struct sgpu_config *config,
 		set_err(err, err_size, "unknown product");
 		return NULL;
 	}
+	if (config->timestamp_hz > SGPU_MAX_TIMESTAMP_HZ) {
+		if (err && err_size)
+			snprintf(err, err_size,
+				 "timestamp frequency %u Hz is above %u Hz",
+				 config->timestamp_hz, SGPU_MAX_TIMESTAMP_HZ);
+		return NULL;
+	}
 	info = sgpu_product_info(config->product);
 	/* 0 selects the product's usual core count. */
 	cores = config->shader_cores ? config->shader_cores : info->default_cores;
@@ -133,6 +155,8 @@ struct sgpu *sgpu_create(const struct sgpu_config *config,
 	}
 	gpu->config = *config;
 	gpu->config.shader_cores = cores;
+	if (!gpu->config.timestamp_hz)
+		gpu->config.timestamp_hz = SGPU_DEFAULT_TIMESTAMP_HZ;
 	gpu->host = *host;
 	gpu->product = info;
 	gpu->shader_present = (1ull << cores) - 1;

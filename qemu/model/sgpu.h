@@ -28,6 +28,15 @@
 /* The size of the register window (one 64 KiB page, as on RK3399). */
 #define SGPU_MMIO_SIZE 0x10000
 
+/*
+ * The default frequency of the system timestamp: the rate at which QEMU's
+ * Arm generic timer counts (1 GHz / GTIMER_SCALE 16 in QEMU 7.2), so the
+ * GPU's timestamp and the CPUs' CNTVCT agree on QEMU's virt board.
+ */
+#define SGPU_DEFAULT_TIMESTAMP_HZ 62500000u
+/* The fastest system counter the model accepts (Armv8.6 fixes 1 GHz). */
+#define SGPU_MAX_TIMESTAMP_HZ 1000000000u
+
 enum sgpu_irq_line {
 	SGPU_IRQ_JOB,
 	SGPU_IRQ_MMU,
@@ -47,8 +56,21 @@ struct sgpu_host {
 	bool (*mem_write)(void *opaque, uint64_t pa, const void *buf, size_t len);
 	/* Sets a level-triggered interrupt line. */
 	void (*set_irq)(void *opaque, enum sgpu_irq_line line, bool level);
-	/* A monotonic clock in nanoseconds (drives timestamps and watchdogs). */
+	/*
+	 * A monotonic clock in nanoseconds: the model's own time (cycle
+	 * counter, perf-counter busy time, watchdog).
+	 */
 	uint64_t (*now_ns)(void *opaque);
+	/*
+	 * Optional. The SoC's system time in nanoseconds: the time base of the
+	 * system counter that the CPUs' generic timers also read (CNTVCT). On
+	 * Midgard SoCs the GPU's system timestamp (GPU_TIMESTAMP, WRITE_VALUE
+	 * type 2, perf-counter block headers) is that counter; the model
+	 * counts this clock at sgpu_config.timestamp_hz. QEMU's glue gives
+	 * QEMU_CLOCK_VIRTUAL, the clock its Arm generic timer counts. When
+	 * absent, now_ns is used.
+	 */
+	uint64_t (*system_time_ns)(void *opaque);
 	/* Work is pending: arrange for sgpu_run() to be called on a worker. */
 	void (*kick)(void *opaque);
 	/*
@@ -86,6 +108,13 @@ struct sgpu_config {
 	 * reset paths can be tested before shaders run. Off on real boards.
 	 */
 	bool test_hang_jobs;
+	/*
+	 * Frequency of the system timestamp in Hz, 1..SGPU_MAX_TIMESTAMP_HZ:
+	 * it should equal the CPUs' CNTFRQ (RK3399: 24 MHz). 0 selects
+	 * SGPU_DEFAULT_TIMESTAMP_HZ. The timestamp is
+	 * floor(system_time_ns * timestamp_hz / 10^9), exactly.
+	 */
+	uint32_t timestamp_hz;
 };
 
 /* The WRITE_VALUE type that hangs a slot when test_hang_jobs is set. */

@@ -130,10 +130,14 @@ uint32_t sgpu_gpu_control_read(struct sgpu *gpu, uint32_t offset)
 	case GPU_CYCLE_COUNT_HI:
 		return hi(sgpu_cycles_locked(gpu));
 	case GPU_TIMESTAMP_LO:
-		/* The system timestamp counts host nanoseconds. */
-		return lo(sgpu_now_ns(gpu));
+		/*
+		 * The SoC's system counter, as the CPUs' CNTVCT reads it.
+		 * Each half is sampled on its own, as on hardware: drivers
+		 * read HI, LO, HI and retry when HI moved.
+		 */
+		return lo(sgpu_timestamp(gpu));
 	case GPU_TIMESTAMP_HI:
-		return hi(sgpu_now_ns(gpu));
+		return hi(sgpu_timestamp(gpu));
 	/*
 	 * Thread limits: 256 threads per core, 256-thread workgroups and
 	 * barriers are Midgard's published limits (and what Mesa assumes).

@@ -175,6 +175,7 @@ void sgpu_trace(struct sgpu *gpu, const char *event, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 uint64_t sgpu_now_ns(struct sgpu *gpu);
 uint64_t sgpu_cycles_locked(struct sgpu *gpu);
+uint64_t sgpu_timestamp(struct sgpu *gpu);
 void sgpu_reset_locked(struct sgpu *gpu, bool power_on);
 static inline uint64_t sgpu_ns_to_cycles(uint64_t ns)
 {

@@ -17,10 +17,11 @@ uint32_t sgpu_job_null(struct sgpu_job *job)
 /*
  * WRITE_VALUE writes a 64-bit value (the width is undocumented; the cycle
  * counter and timestamp are 64-bit quantities, and Zero is written the same
- * way): type 1 the cycle counter, 2 the system timestamp (host ns, like
- * GPU_TIMESTAMP), 3 zero. Any other type is a malformed descriptor and
- * fails with JOB_CONFIG_FAULT, the code the model uses for every invalid
- * descriptor field - except the test-hang type when that is enabled.
+ * way): type 1 the cycle counter, 2 the system timestamp (the SoC's system
+ * counter, like GPU_TIMESTAMP), 3 zero. Any other type is a malformed
+ * descriptor and fails with JOB_CONFIG_FAULT, the code the model uses for
+ * every invalid descriptor field - except the test-hang type when that is
+ * enabled.
  */
 uint32_t sgpu_job_write_value(struct sgpu_job *job)
 {
@@ -41,7 +42,7 @@ uint32_t sgpu_job_write_value(struct sgpu_job *job)
 		v = sgpu_cycles_locked(gpu);
 		break;
 	case WRITE_VALUE_SYSTEM_TIMESTAMP:
-		v = sgpu_now_ns(gpu);
+		v = sgpu_timestamp(gpu);
 		break;
 	case WRITE_VALUE_ZERO:
 		v = 0;

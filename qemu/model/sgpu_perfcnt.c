@@ -13,8 +13,9 @@
  *    kbase's V4 layout as far as it can be told (external, not in the
  *    panfrost sources); panfrost itself only copies the buffer out.
  * Within a block, counters 0-3 are a header: 0/1 the sample timestamp
- * (low/high, host ns), 2 the block's enable mask, 3 reserved. Each bit i of
- * a *_EN register enables counters 4i..4i+3; disabled counters read 0.
+ * (low/high: the system timestamp, as GPU_TIMESTAMP reads it), 2 the
+ * block's enable mask, 3 reserved. Each bit i of a *_EN register enables
+ * counters 4i..4i+3; disabled counters read 0.
  * Counters filled (indices from kbase's T86x names, external):
  *  JM: 6 GPU_ACTIVE, 8+8j JSj_JOBS, 10+8j JSj_ACTIVE (cycles);
  *  shader core: 22 COMPUTE_ACTIVE, 26 TRIPIPE_ACTIVE (cycles spent on
@@ -141,21 +142,22 @@ static void put_counter(uint8_t *block, uint32_t enable, unsigned int index,
 		sgpu_put_le32(block + 4 * index, (uint32_t)value);
 }
 
-static void put_header(uint8_t *block, uint64_t now, uint32_t enable)
+static void put_header(uint8_t *block, uint64_t ts, uint32_t enable)
 {
-	sgpu_put_le32(block + 0, (uint32_t)now);
-	sgpu_put_le32(block + 4, (uint32_t)(now >> 32));
+	sgpu_put_le32(block + 0, (uint32_t)ts);
+	sgpu_put_le32(block + 4, (uint32_t)(ts >> 32));
 	sgpu_put_le32(block + 8, enable);
 }
 
-static void fill_jm(struct sgpu *gpu, uint8_t *block, uint64_t now)
+static void fill_jm(struct sgpu *gpu, uint8_t *block, uint64_t now,
+		    uint64_t ts)
 {
 	uint32_t en = gpu->prfcnt_en[EN_JM];
 	uint64_t active = gpu->perf.gpu_active_ns;
 
 	if (gpu->active_slots)
 		active += since(now, gpu->perf.busy_since_ns);
-	put_header(block, now, en);
+	put_header(block, ts, en);
 	put_counter(block, en, 6, sgpu_ns_to_cycles(active));
 	for (unsigned int js = 0; js < SGPU_NUM_SLOTS; js++) {
 		uint64_t js_active = gpu->perf.js_active_ns[js];
@@ -168,7 +170,7 @@ static void fill_jm(struct sgpu *gpu, uint8_t *block, uint64_t now)
 	}
 }
 
-static void fill_core(struct sgpu *gpu, uint8_t *block, uint64_t now,
+static void fill_core(struct sgpu *gpu, uint8_t *block, uint64_t ts,
 		      unsigned int core)
 {
 	uint32_t en = gpu->prfcnt_en[EN_SHADER];
@@ -176,7 +178,7 @@ static void fill_core(struct sgpu *gpu, uint8_t *block, uint64_t now,
 
 	if (!(gpu->shader_present & (1ull << core)))
 		return; /* holes in SHADER_PRESENT dump as zeros */
-	put_header(block, now, en);
+	put_header(block, ts, en);
 	put_counter(block, en, 22, cycles);
 	put_counter(block, en, 26, cycles);
 }
@@ -188,7 +190,7 @@ void sgpu_perfcnt_sample(struct sgpu *gpu)
 	unsigned int as_nr = (gpu->perfcnt_config >> PERFCNT_CONFIG_AS_SHIFT) &
 			     PERFCNT_CONFIG_AS_MASK;
 	unsigned int ncores = 64 - (unsigned int)__builtin_clzll(gpu->shader_present);
-	uint64_t now = sgpu_now_ns(gpu);
+	uint64_t now = sgpu_now_ns(gpu), ts = sgpu_timestamp(gpu);
 	size_t nblocks;
 	uint32_t code;
 
@@ -205,22 +207,22 @@ void sgpu_perfcnt_sample(struct sgpu *gpu)
 	if (gpu->product->v4) {
 		nblocks = 8;
 		for (unsigned int core = 0; core < 4 && core < ncores; core++)
-			fill_core(gpu, buf + core * BLOCK_BYTES, now, core);
-		put_header(buf + 4 * BLOCK_BYTES, now, gpu->prfcnt_en[EN_TILER]);
-		put_header(buf + 5 * BLOCK_BYTES, now, gpu->prfcnt_en[EN_MMU_L2]);
-		fill_jm(gpu, buf + 7 * BLOCK_BYTES, now);
+			fill_core(gpu, buf + core * BLOCK_BYTES, ts, core);
+		put_header(buf + 4 * BLOCK_BYTES, ts, gpu->prfcnt_en[EN_TILER]);
+		put_header(buf + 5 * BLOCK_BYTES, ts, gpu->prfcnt_en[EN_MMU_L2]);
+		fill_jm(gpu, buf + 7 * BLOCK_BYTES, now, ts);
 	} else {
 		unsigned int l2_slices = ((gpu->product->mem_features >> 8) & 0xF) + 1;
 
 		nblocks = 2 + l2_slices + ncores;
-		fill_jm(gpu, buf, now);
-		put_header(buf + BLOCK_BYTES, now, gpu->prfcnt_en[EN_TILER]);
+		fill_jm(gpu, buf, now, ts);
+		put_header(buf + BLOCK_BYTES, ts, gpu->prfcnt_en[EN_TILER]);
 		for (unsigned int i = 0; i < l2_slices; i++)
-			put_header(buf + (2 + i) * BLOCK_BYTES, now,
+			put_header(buf + (2 + i) * BLOCK_BYTES, ts,
 				   gpu->prfcnt_en[EN_MMU_L2]);
 		for (unsigned int core = 0; core < ncores; core++)
 			fill_core(gpu, buf + (2 + l2_slices + core) * BLOCK_BYTES,
-				  now, core);
+				  ts, core);
 	}
 
 	code = sgpu_vm_write(gpu, as_nr, gpu->perfcnt_base, buf,

@@ -56,6 +56,14 @@ static uint64_t now_ns(void *opaque)
 	return fh->now;
 }
 
+static uint64_t system_time_ns(void *opaque)
+{
+	struct fake_host *fh = opaque;
+
+	fh->now += fh->tick;
+	return fh->now + fh->system_offset;
+}
+
 static void kick(void *opaque)
 {
 	struct fake_host *fh = opaque;
@@ -90,7 +98,8 @@ void fh_init(struct fake_host *fh, uint64_t base, uint64_t size)
 	fh->tick = 100;
 	fh->host = (struct sgpu_host){
 		.opaque = fh, .mem_read = mem_read, .mem_write = mem_write,
-		.set_irq = set_irq, .now_ns = now_ns, .kick = kick,
+		.set_irq = set_irq, .now_ns = now_ns,
+		.system_time_ns = system_time_ns, .kick = kick,
 		.guest_error = guest_error,
 	};
 }
@@ -100,7 +109,7 @@ struct sgpu *fh_create(struct fake_host *fh, enum sgpu_product product,
 {
 	struct sgpu_config cfg = {
 		.product = product, .revision = 0x2000, .shader_cores = 4,
-		.test_hang_jobs = hang_jobs,
+		.test_hang_jobs = hang_jobs, .timestamp_hz = fh->timestamp_hz,
 	};
 	char err[128];
 

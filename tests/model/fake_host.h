@@ -3,7 +3,7 @@
  * A fake host for the GPU model's tests: RAM as a byte array at a base
  * physical address (with guard zones, so an access that strays outside is
  * caught), interrupt and kick recorders, a clock that advances a little on
- * every read, and helpers to build page tables, job chains and to drive
+ * every read (and a system time that follows it), and helpers to build page tables, job chains and to drive
  * the register sequences panfrost uses.
  */
 #ifndef SLEIPNIR_FAKE_HOST_H
@@ -26,7 +26,14 @@ struct fake_host {
 	unsigned int irq_edges[SGPU_IRQ_COUNT];
 	unsigned int kicks;
 	uint64_t now;
-	uint64_t tick;           /* added to now on every now_ns() */
+	uint64_t tick;           /* added to now on every clock read */
+	/*
+	 * system_time_ns() returns now + system_offset (after the same tick),
+	 * so a test can tell the system timestamp from the model's own clock.
+	 * Set host.system_time_ns = NULL before fh_create() to leave it out.
+	 */
+	uint64_t system_offset;
+	uint32_t timestamp_hz;   /* sgpu_config.timestamp_hz for fh_create() */
 	unsigned int guest_errors;
 	char last_error[256];
 	bool print_errors;

@@ -37,6 +37,12 @@ TEST(create_rejects_bad_config)
 	cfg.product = SGPU_T860;
 	cfg.shader_cores = 4;
 	CHECK(sgpu_create(&cfg, &no_kick, err, sizeof(err)) == NULL);
+	/* A system counter faster than 1 GHz is refused. */
+	err[0] = 0;
+	cfg.timestamp_hz = SGPU_MAX_TIMESTAMP_HZ + 1;
+	CHECK(sgpu_create(&cfg, &fh.host, err, sizeof(err)) == NULL);
+	CHECK(strstr(err, "timestamp") != NULL);
+	cfg.timestamp_hz = 0;
 	/* 0 cores = the product's default. */
 	cfg.shader_cores = 0;
 	fh.gpu = sgpu_create(&cfg, &fh.host, err, sizeof(err));
@@ -288,6 +294,104 @@ TEST(cycle_counter_and_timestamp)
 	CHECK(fh_fini(&fh));
 }
 
+/* The system timestamp a model with this frequency reads at ns. */
+static uint64_t timestamp_at(uint32_t hz, bool system_clock, uint64_t ns)
+{
+	struct fake_host fh;
+	uint64_t ts = 0;
+
+	fh_init(&fh, RAM_BASE, 4096);
+	fh.timestamp_hz = hz;
+	if (!system_clock)
+		fh.host.system_time_ns = NULL;
+	if (fh_create(&fh, SGPU_T860, false)) {
+		fh.tick = 0;
+		if (system_clock) {
+			/* The model's own clock must not matter. */
+			fh.now = 12345;
+			fh.system_offset = ns - fh.now;
+		} else {
+			fh.now = ns;
+		}
+		ts = rd64(&fh, GPU_TIMESTAMP_LO);
+	}
+	CHECK(fh_fini(&fh));
+	return ts;
+}
+
+/*
+ * GPU_TIMESTAMP is the SoC's system counter: the host's system time counted
+ * at timestamp_hz, floor(ns * hz / 10^9) with no overflow anywhere in the
+ * 64-bit range. At QEMU's 62.5 MHz (the default) that is ns / 16, which is
+ * what QEMU's Arm generic timer gives the CPU in CNTVCT; so is every
+ * frequency that divides 10^9 (QEMU counts ns / (10^9 / CNTFRQ)).
+ */
+TEST(system_timestamp_scaling)
+{
+	static const uint32_t divisors[] = { 62500000, 1000000000, 100000000,
+					     50000000, 25000000, 1000 };
+	uint64_t ns = 0x0123456789ABCDEFull;
+	struct fake_host fh;
+	uint64_t t1, t2;
+
+	/* The default is QEMU's generic timer frequency. */
+	CHECK_EQ(SGPU_DEFAULT_TIMESTAMP_HZ, 62500000);
+	CHECK_EQ(timestamp_at(0, true, 0), 0);
+	CHECK_EQ(timestamp_at(0, true, 15), 0);
+	CHECK_EQ(timestamp_at(0, true, 16), 1);
+	CHECK_EQ(timestamp_at(0, true, 1000000000), 62500000);
+	CHECK_EQ(timestamp_at(0, true, 5000000017ull), 312500001);
+	CHECK_EQ(timestamp_at(0, true, UINT64_MAX), UINT64_MAX / 16);
+	CHECK_EQ(timestamp_at(62500000, true, ns), ns / 16);
+	/* RK3399's 24 MHz: exact flooring, not 1/41 ns steps. */
+	CHECK_EQ(timestamp_at(24000000, true, 1000000041), 24000000);
+	CHECK_EQ(timestamp_at(24000000, true, 1000000042), 24000001);
+	CHECK_EQ(timestamp_at(24000000, true, 3600000000000ull),
+		 86400000000ull);
+	CHECK_EQ(timestamp_at(24000000, true, UINT64_MAX),
+		 0x0624DD2F1A9FBE76ull);
+	CHECK_EQ(timestamp_at(SGPU_MAX_TIMESTAMP_HZ, true, UINT64_MAX),
+		 UINT64_MAX);
+	CHECK_EQ(timestamp_at(1, true, 2999999999ull), 2);
+	/* Agreement with QEMU's CNTVCT, ns / (10^9 / hz), at many times. */
+	for (unsigned int i = 0; i < sizeof(divisors) / sizeof(divisors[0]);
+	     i++) {
+		uint64_t x = 88172645463325252ull;
+
+		fh_init(&fh, RAM_BASE, 4096);
+		fh.timestamp_hz = divisors[i];
+		REQUIRE(fh_create(&fh, SGPU_T860, false));
+		fh.tick = 0;
+		for (int n = 0; n < 1000; n++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			ns = n < 500 ? x : x >> (n % 64);
+			fh.system_offset = ns - fh.now;
+			CHECK_EQ(rd64(&fh, GPU_TIMESTAMP_LO),
+				 ns / (1000000000u / divisors[i]));
+		}
+		CHECK(fh_fini(&fh));
+	}
+	/* A host without a system clock: the model's clock serves. */
+	CHECK_EQ(timestamp_at(0, false, 1600), 100);
+
+	/* It follows the system time, not the model's own clock. */
+	fh_init(&fh, RAM_BASE, RAM_SIZE);
+	REQUIRE(fh_create(&fh, SGPU_T860, false));
+	fh.tick = 0;
+	fh.system_offset = 7000000000ull;
+	t1 = rd64(&fh, GPU_TIMESTAMP_LO);
+	CHECK_EQ(t1, (fh.now + fh.system_offset) / 16);
+	fh.system_offset += 1600;
+	t2 = rd64(&fh, GPU_TIMESTAMP_LO);
+	CHECK_EQ(t2 - t1, 100);
+	/* A reset does not restart it (the cycle counter does restart). */
+	wr(&fh, GPU_CMD, GPU_CMD_SOFT_RESET);
+	CHECK_EQ(rd64(&fh, GPU_TIMESTAMP_LO), t2);
+	CHECK(fh_fini(&fh));
+}
+
 TEST(mmu_irq_semantics)
 {
 	struct fake_host fh;
@@ -326,6 +430,7 @@ int main(void)
 	RUN(gpu_irq_semantics);
 	RUN(read_only_and_bad_accesses);
 	RUN(cycle_counter_and_timestamp);
+	RUN(system_timestamp_scaling);
 	RUN(mmu_irq_semantics);
 	return check_summary();
 }

@@ -101,16 +101,32 @@ static void run_jobs(unsigned int n, bool compute)
 
 TEST(v5_layout_t860)
 {
+	uint64_t ts, ts_before, ts_after;
+
 	REQUIRE(setup(SGPU_T860));
+	/* A system time whose counter needs both header words. */
+	fh.system_offset = 1ull << 40;
 	REQUIRE(perfcnt_enable(0xFFFFFFFF));
 	run_jobs(5, true);
 	memset(fh.ram + (buf - RAM_BASE), 0xEE, 0x1000);
+	ts_before = rd64(&fh, GPU_TIMESTAMP_LO);
 	REQUIRE(perfcnt_dump());
+	ts_after = rd64(&fh, GPU_TIMESTAMP_LO);
 	/* JM, tiler, one L2, four cores: 7 blocks, nothing beyond. */
 	for (unsigned int b = 0; b < 7; b++)
 		CHECK_EQ(counter(b, 2), 0xFFFFFFFF);
 	CHECK_EQ(counter(7, 0), 0xEEEEEEEE);
 	CHECK(counter(0, 0) != 0);                     /* timestamp */
+	/*
+	 * Headers hold the system timestamp of the sample (GPU_TIMESTAMP's
+	 * counter), the same in every block.
+	 */
+	ts = (uint64_t)counter(0, 1) << 32 | counter(0, 0);
+	CHECK(ts > ts_before && ts < ts_after);
+	for (unsigned int b = 1; b < 7; b++) {
+		CHECK_EQ(counter(b, 0), counter(0, 0));
+		CHECK_EQ(counter(b, 1), counter(0, 1));
+	}
 	CHECK(counter(0, 6) > 0);                      /* GPU_ACTIVE */
 	CHECK_EQ(counter(0, 8 + 8 * JS), 5);           /* JS1_JOBS */
 	CHECK(counter(0, 10 + 8 * JS) > 0);            /* JS1_ACTIVE */
