@@ -191,6 +191,9 @@ int sleipnir_ioctl_bo_userptr(struct drm_device *ddev, void *data,
 		return -EINVAL;
 	if (!access_ok(u64_to_user_ptr(args->user_ptr), args->size))
 		return -EFAULT;
+	/* More than the machine has can never be pinned. */
+	if (args->size >> PAGE_SHIFT > totalram_pages())
+		return -ENOMEM;
 	if (!(args->flags & SLEIPNIR_BO_GPU_READ_ONLY))
 		gup_flags |= FOLL_WRITE;
 

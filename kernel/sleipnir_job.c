@@ -747,8 +747,12 @@ int sleipnir_ioctl_submit(struct drm_device *ddev, void *data,
 		goto out_cleanup_job;
 
 	ret = drm_gem_lock_reservations(job->bos, job->bo_count, &ctx);
-	if (ret)
+	if (ret) {
+		/* The same BO twice in the list. */
+		if (ret == -EALREADY)
+			ret = -EINVAL;
 		goto out_cleanup_job;
+	}
 	for (i = 0; i < job->bo_count; i++) {
 		ret = dma_resv_reserve_fences(job->bos[i]->resv, 1);
 		if (ret)

@@ -757,8 +757,8 @@ enum drm_sleipnir_job_requirement {
  * @flags or @pad is not zero, when an array's stride is zero with a
  * non-zero count or its elements have unknown flags or non-zero fields
  * this kernel does not know, when a binary sync op has a non-zero point or
- * a timeline one a zero point, or when an array holds more than 4096
- * elements; -EFAULT when an array cannot be read; -ENOENT when a BO handle
+ * a timeline one a zero point, when a BO is listed twice, or when an array
+ * holds more than 4096 elements; -EFAULT when an array cannot be read; -ENOENT when a BO handle
  * or an in-sync handle does not exist; -ENODEV when an out-sync handle does
  * not exist; -ECANCELED when the file has an unread fault (see GET_FAULT).
  * Nothing is queued and no syncobj changes on error.
