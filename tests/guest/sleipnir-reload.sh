@@ -90,7 +90,7 @@ check $? "sleipnir is no longer in /proc/modules"
 check $? "$node is gone"
 dfs=$(debugfs_dir)
 [ -z "$dfs" ]
-check $? "no sleipnir folder left in /sys/kernel/debug/dri ($dfs)"
+check $? "no sleipnir folder left in /sys/kernel/debug/dri${dfs:+ (found $dfs)}"
 new=$(log_since unload)
 if echo "$new" | grep -Eq "$SPLAT"; then
 	echo "$new" | grep -E "$SPLAT" | head -20

@@ -21,7 +21,10 @@
  *    GPU, unmapped; SUBMIT runs job chains the fuzzer wrote into mapped BOs
  *    (NULL, WRITE_VALUE and CACHE_FLUSH jobs and garbage, at mapped and
  *    unmapped addresses, with loops and bad dependencies) with timeout_ms of
- *    at most 40 ms. Never the model's test-hang WRITE_VALUE type.
+ *    at most 40 ms. Never the model's test-hang WRITE_VALUE type. Of the
+ *    two files open at a time, the second mostly submits clean chains
+ *    (NULL and WRITE_VALUE jobs into writable mappings) so that completed
+ *    jobs mix with the first file's faults.
  *  - the same, mutated: a wrong size or direction encoded in the ioctl
  *    number, or a flipped bit;
  *  - raw calls: a random number in the driver range (DRM_COMMAND_BASE +
@@ -95,6 +98,8 @@ CHECK_MAIN_STATE("sleipnir_ioctl_fuzz");
 #define CALL_WATCHDOG_S 6
 #define MAX_SUBMIT_TIMEOUT_MS 40u
 #define DRAIN_TIMEOUT_MS 5000u
+/* NULL jobs in the long chain: ~14 ms of GPU time on the board. */
+#define LONG_CHAIN_JOBS 32768u
 /* The model's private test-hang WRITE_VALUE type ("HANG"): never sent. */
 #define SGPU_TEST_HANG_VALUE_TYPE 0x48414e47u
 #define NR_DRV(x) (DRM_COMMAND_BASE + (x))
@@ -230,6 +235,7 @@ struct fbo {
 struct fmap {
 	uint64_t va, size;
 	uint8_t *cpu;     /* CPU view of the first mapped byte, or NULL */
+	bool ro;          /* the GPU may not write it */
 };
 
 struct ffile {
@@ -241,8 +247,13 @@ struct ffile {
 	uint32_t sync[MAX_SYNCS];
 	uint64_t tl_next[MAX_SYNCS];
 	unsigned int nsync;
-	/* A raw or mutated call may have changed handles or mappings. */
+	/*
+	 * Handles and mappings are tracked exactly (raw and mutated calls
+	 * included); these say when that was not possible.
+	 */
 	bool handles_untracked, vm_untracked;
+	/* A long chain of NULL jobs (see op_long_chain), 0 until made. */
+	uint64_t long_va;
 };
 
 static struct ffile g_file[NFILES];
@@ -264,6 +275,7 @@ static unsigned long g_errno_hist[MAX_ERRNO + 1];
 static unsigned long g_nr_calls[256], g_nr_ok[256], g_nr_raw[256];
 static unsigned long g_total_calls, g_raw_calls, g_mutated_calls;
 static unsigned long g_violations, g_blocked, g_submits_ok, g_chains_written;
+static unsigned long g_clean_submits, g_long_submits;
 static unsigned long g_fence_hist[6]; /* ok, pending, EIO, EFAULT, ETIMEDOUT, ECANCELED */
 static unsigned long g_fence_bad, g_epochs, g_stray_fds;
 
@@ -446,6 +458,64 @@ static int do_ioctl(int fd, unsigned long req, void *arg, enum call_kind kind,
 	return err;
 }
 
+static struct fbo *find_bo(struct ffile *f, uint32_t handle);
+static void drop_bo(struct ffile *f, uint32_t handle);
+static int find_map(struct ffile *f, uint64_t va, uint64_t size);
+
+/* The bytes [off, off + n) of the argument as the kernel read them (it reads
+ * _IOC_SIZE bytes when the request has _IOC_WRITE, zeros past them). */
+static uint64_t kernel_saw(unsigned long req, unsigned int off, unsigned int n)
+{
+	unsigned int size = _IOC_DIR(req) & _IOC_WRITE ? _IOC_SIZE(req) : 0;
+	uint64_t v = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		if (off + i < size)
+			v |= (uint64_t)g_arg[off + i] << (8 * i);
+	return v;
+}
+
+/*
+ * After a raw or mutated call that succeeded: keeps the tracking of BO
+ * handles and VM mappings exact by decoding what the kernel was given (and
+ * gave back). Only what cannot be known marks the VM untracked.
+ */
+static void note_untracked_success(struct ffile *f, unsigned long req)
+{
+	switch (_IOC_NR(req)) {
+	case 0x09: /* GEM_CLOSE */
+		drop_bo(f, (uint32_t)kernel_saw(req, 0, 4));
+		break;
+	case NR_DRV(DRM_SLEIPNIR_VM_UNMAP): {
+		int idx = find_map(f, kernel_saw(req, 0, 8),
+				   kernel_saw(req, 8, 8));
+
+		if (idx >= 0)
+			f->map[idx] = f->map[--f->nmap];
+		else
+			f->vm_untracked = true;
+		break;
+	}
+	case NR_DRV(DRM_SLEIPNIR_VM_MAP): {
+		uint32_t flags = (uint32_t)kernel_saw(req, 4, 4);
+		uint64_t size = kernel_saw(req, 16, 8), va = kernel_saw(req, 24, 8);
+
+		if (flags & SLEIPNIR_VM_MAP_AUTO_VA) {
+			if (!(_IOC_DIR(req) & _IOC_READ) || _IOC_SIZE(req) < 32) {
+				f->vm_untracked = true; /* va not returned */
+				break;
+			}
+			memcpy(&va, g_arg + 24, 8);
+		}
+		if (f->nmap < MAX_MAPS)
+			f->map[f->nmap++] = (struct fmap){ va, size, NULL, true };
+		else
+			f->vm_untracked = true;
+		break;
+	}
+	}
+}
+
 /*
  * Requests whose arguments get no bit flips: output pointers and userptr
  * ranges (a flipped pointer could name this process's memory for the
@@ -511,19 +581,8 @@ static int call(struct ffile *f, unsigned long req, void *s, size_t len,
 	memcpy(s, g_arg, len);
 	if (mutated)
 		*mutated = mut;
-	if (mut && !err) {
-		switch (_IOC_NR(req)) {
-		case 0x09: case 0x2e:
-		case NR_DRV(DRM_SLEIPNIR_BO_CREATE):
-		case NR_DRV(DRM_SLEIPNIR_BO_USERPTR):
-			f->handles_untracked = true;
-			break;
-		case NR_DRV(DRM_SLEIPNIR_VM_MAP):
-		case NR_DRV(DRM_SLEIPNIR_VM_UNMAP):
-			f->vm_untracked = true;
-			break;
-		}
-	}
+	if (mut && !err)
+		note_untracked_success(f, req);
 	return err;
 }
 
@@ -1040,7 +1099,7 @@ static void op_vm_map(struct ffile *f)
 	struct drm_sleipnir_vm_map a = { 0 };
 	struct fbo *b = pick_bo(f);
 	uint64_t bo_size = b ? b->size : PAGE;
-	bool mut, tracked, bad = false, autova;
+	bool mut, tracked, bad = false, autova, ro;
 	int err;
 
 	a.handle = b && chance(92) ? b->handle : rand_handle(f);
@@ -1055,6 +1114,8 @@ static void op_vm_map(struct ffile *f)
 		bad = true;
 	}
 	autova = a.flags & SLEIPNIR_VM_MAP_AUTO_VA;
+	ro = (a.flags & SLEIPNIR_VM_MAP_READ_ONLY) ||
+	     (b && (b->flags & SLEIPNIR_BO_GPU_READ_ONLY));
 	switch (rnd(12)) {
 	case 0: a.bo_offset = PAGE * rnd((uint32_t)(bo_size / PAGE));
 		a.size = bo_size - a.bo_offset; break;
@@ -1093,7 +1154,9 @@ static void op_vm_map(struct ffile *f)
 		    f->nmap < MAX_MAPS)
 			f->map[f->nmap++] = (struct fmap){
 				a.va, a.size,
-				b->cpu ? b->cpu + a.bo_offset : NULL };
+				b->cpu ? b->cpu + a.bo_offset : NULL, ro };
+		else if (!err)
+			f->vm_untracked = true; /* mapped, but not tracked */
 		return;
 	}
 	if (bad) {
@@ -1143,7 +1206,7 @@ static void op_vm_map(struct ffile *f)
 	}
 	if (f->nmap < MAX_MAPS)
 		f->map[f->nmap++] = (struct fmap){
-			a.va, a.size, b->cpu ? b->cpu + a.bo_offset : NULL };
+			a.va, a.size, b->cpu ? b->cpu + a.bo_offset : NULL, ro };
 	else
 		f->vm_untracked = true; /* mapped, but not tracked */
 }
@@ -1214,20 +1277,50 @@ static uint64_t rand_gpu_target(struct ffile *f)
 	return rnd64();
 }
 
-/* Writes a random chain of up to 8 jobs at cpu (GPU address va). */
+/* A GPU address a job may write (8 bytes), or 0 when there is none. */
+static uint64_t writable_target(struct ffile *f)
+{
+	for (int tries = 0; tries < 8 && f->nmap; tries++) {
+		const struct fmap *m = &f->map[rnd(f->nmap)];
+
+		if (!m->ro)
+			return m->va + 8 * rnd((uint32_t)(m->size / 8));
+	}
+	return 0;
+}
+
+/*
+ * Writes a chain of up to 8 jobs at cpu (GPU address va): a clean one
+ * (NULL and WRITE_VALUE jobs into writable mappings, well linked, which
+ * should run to completion) or one with garbage, bad links and bad targets.
+ */
 static void write_chain(struct ffile *f, uint8_t *cpu, uint64_t va,
-			uint64_t room)
+			uint64_t room, bool clean)
 {
 	unsigned int n = 1 + rnd((uint32_t)(room / 64 < 8 ? room / 64 : 8));
 	uint8_t job[64];
 
 	for (unsigned int k = 0; k < n; k++) {
 		uint64_t next = k + 1 < n ? va + 64ull * (k + 1) : 0;
+		uint64_t target = clean ? writable_target(f) : 0;
 		uint32_t r = rnd(100);
 
-		if (chance(6))
+		if (clean) {
+			if (target && r < 70)
+				mali_pack_write_value_job(
+					job, (uint16_t)(k + 1),
+					k && chance(30) ? (uint16_t)k : 0, 0,
+					next, target, 1 + rnd(3));
+			else
+				mali_pack_null_job(job, (uint16_t)(k + 1), 0,
+						   0, next);
+			r = 100; /* skip the noisy kinds below */
+		}
+		if (!clean && chance(6))
 			next = chance(50) ? va : rand_gpu_target(f) & ~63ull;
-		if (r < 35) {
+		if (r == 100) {
+			/* packed above */
+		} else if (r < 35) {
 			uint32_t type = chance(90) ? 1 + rnd(3) : (uint32_t)rnd64();
 
 			mali_pack_write_value_job(job, (uint16_t)(k + 1), 0, 0,
@@ -1282,7 +1375,7 @@ static const uint32_t k_reqs = SLEIPNIR_REQ_NULL | SLEIPNIR_REQ_WRITE_VALUE |
 static void rand_sync_array(struct ffile *f, struct drm_sleipnir_obj_array *arr,
 			    size_t *off, bool out)
 {
-	unsigned int n = chance(45) ? 0 : 1 + rnd(3);
+	unsigned int n = chance(out ? 45 : 65) ? 0 : 1 + rnd(3);
 	uint32_t stride = sizeof(struct drm_sleipnir_sync_op);
 	struct drm_sleipnir_sync_op op;
 
@@ -1323,9 +1416,14 @@ static void rand_sync_array(struct ffile *f, struct drm_sleipnir_obj_array *arr,
 	*off = (*off + 63) & ~(size_t)63;
 }
 
+static void op_get_fault(struct ffile *f);
+
 static void op_submit(struct ffile *f)
 {
 	struct drm_sleipnir_submit a = { 0 };
+	/* The second file mostly runs clean chains, the first mostly noise. */
+	const bool calm = f == &g_file[1];
+	bool clean = false;
 	size_t off = 0;
 	unsigned int nbos;
 	uint32_t bstride = sizeof(struct drm_sleipnir_bo_ref);
@@ -1335,13 +1433,25 @@ static void op_submit(struct ffile *f)
 	{
 		unsigned int r = rnd(100);
 
-		if (r < 65 && f->nmap) {
+		if ((r < 65 || (calm && r < 95)) && f->nmap) {
 			const struct fmap *m = &f->map[rnd(f->nmap)];
-			uint64_t slot = 64ull * rnd((uint32_t)(m->size / 64));
+			uint64_t slot;
 
+			/*
+			 * A clean chain needs a CPU view to be written and a
+			 * writable mapping: the GPU writes each job's status
+			 * back into its header.
+			 */
+			clean = chance(calm ? 80 : 25);
+			for (int tries = 0; clean && (!m->cpu || m->ro) &&
+					    tries < 8; tries++)
+				m = &f->map[rnd(f->nmap)];
+			clean = clean && m->cpu && !m->ro;
+			slot = 64ull * rnd((uint32_t)(m->size / 64));
 			a.jc = m->va + slot;
-			if (m->cpu && chance(85))
-				write_chain(f, m->cpu + slot, a.jc, m->size - slot);
+			if (m->cpu && (clean || chance(85)))
+				write_chain(f, m->cpu + slot, a.jc,
+					    m->size - slot, clean);
 		} else if (r < 80) {
 			a.jc = win_va(PAGE) + 64 * rnd(64); /* likely unmapped */
 		} else if (r < 85) {
@@ -1390,6 +1500,10 @@ static void op_submit(struct ffile *f)
 	err = call(f, DRM_IOCTL_SLEIPNIR_SUBMIT, &a, sizeof(a),
 		   CALL_MAY_MUTATE, NULL);
 	g_submits_ok += !err;
+	g_clean_submits += !err && clean;
+	/* The file has an unread fault: often read it at once. */
+	if (err == ECANCELED && chance(50))
+		op_get_fault(f);
 }
 
 static void op_get_fault(struct ffile *f)
@@ -1424,6 +1538,79 @@ static void op_get_fault(struct ffile *f)
 			  a.kind, a.exception_code,
 			  (unsigned long long)a.address,
 			  (unsigned long long)a.jc, a.access);
+}
+
+/*
+ * Runs a long but valid chain (LONG_CHAIN_JOBS NULL jobs, built once per
+ * file and epoch, ~10 ms on the board) with a timeout of 1 to 4 ms: a
+ * chain still running while the fuzzer goes on, unmaps or closes the
+ * file, and one the driver should stop with -ETIMEDOUT, without a job that
+ * would hang. (The driver checks deadlines on a 50 ms tick, so today these
+ * chains complete; either outcome is a documented one.)
+ */
+static void op_long_chain(struct ffile *f)
+{
+	struct drm_sleipnir_submit a = { 0 };
+	struct drm_sleipnir_sync_op out = { 0 };
+	int err;
+
+	if (!f->long_va) {
+		struct drm_sleipnir_bo_create c = {
+			.size = LONG_CHAIN_JOBS * 64ull };
+		struct drm_sleipnir_vm_map m = { 0 };
+		uint8_t *p = NULL;
+
+		if (f->nmap >= MAX_MAPS ||
+		    call(f, DRM_IOCTL_SLEIPNIR_BO_CREATE, &c, sizeof(c),
+			 CALL_EXACT, NULL))
+			return;
+		g_epoch_bytes += c.size;
+		m.handle = c.handle;
+		m.flags = SLEIPNIR_VM_MAP_AUTO_VA;
+		m.size = c.size;
+		if (sl_bo_cpu_map(f->fd, c.handle, c.size, &p) == 0) {
+			add_cpumap(p, c.size);
+			for (unsigned int k = 0; k < LONG_CHAIN_JOBS; k++)
+				mali_pack_null_job(p + 64ull * k,
+						   (uint16_t)(k % 65535 + 1), 0,
+						   0, 0);
+			if (!call(f, DRM_IOCTL_SLEIPNIR_VM_MAP, &m, sizeof(m),
+				  CALL_EXACT, NULL)) {
+				for (unsigned int k = 0; k + 1 < LONG_CHAIN_JOBS;
+				     k++)
+					mali_job_set_next(p + 64ull * k,
+							  m.va + 64ull * (k + 1));
+				f->long_va = m.va;
+				f->map[f->nmap++] = (struct fmap){
+					m.va, m.size, NULL, true };
+			}
+		}
+		/* The mappings keep the BO; the handle is not needed. */
+		{
+			struct drm_gem_close gc = { .handle = c.handle };
+
+			call(f, DRM_IOCTL_GEM_CLOSE, &gc, sizeof(gc),
+			     CALL_EXACT, NULL);
+		}
+		if (!f->long_va)
+			return;
+	}
+	if (f->nsync) {
+		out.handle = f->sync[rnd(f->nsync)];
+		a.out_syncs.stride = sizeof(out);
+		a.out_syncs.count = 1;
+		a.out_syncs.array = (uint64_t)(uintptr_t)g_scratch;
+		memcpy(g_scratch, &out, sizeof(out));
+	}
+	a.jc = f->long_va;
+	a.requirements = SLEIPNIR_REQ_NULL;
+	a.timeout_ms = 1 + rnd(4);
+	err = call(f, DRM_IOCTL_SLEIPNIR_SUBMIT, &a, sizeof(a), CALL_EXACT,
+		   NULL);
+	g_submits_ok += !err;
+	g_long_submits += !err;
+	if (err == ECANCELED)
+		op_get_fault(f);
 }
 
 /* --- structured core DRM operations ------------------------------------- */
@@ -1759,22 +1946,15 @@ static void op_raw(struct ffile *f)
 	}
 	req = _IOC(dir, DRM_IOCTL_BASE, nr, size);
 	err = do_ioctl(f->fd, req, arg, CALL_RAW, false);
-	if (!err) {
-		switch (nr) {
-		case 0x09: case 0x2e:
-		case NR_DRV(DRM_SLEIPNIR_BO_CREATE):
-		case NR_DRV(DRM_SLEIPNIR_BO_USERPTR):
-			f->handles_untracked = true;
-			break;
-		case NR_DRV(DRM_SLEIPNIR_VM_MAP):
-		case NR_DRV(DRM_SLEIPNIR_VM_UNMAP):
-			f->vm_untracked = true;
-			break;
-		case NR_DRV(DRM_SLEIPNIR_SUBMIT):
-			g_submits_ok++;
-			break;
-		}
+	if (!err && arg == g_arg) {
+		note_untracked_success(f, req);
+	} else if (!err) {
+		/* Succeeded on a bad pointer: who knows what it did. */
+		f->handles_untracked = true;
+		f->vm_untracked = true;
 	}
+	if (!err && nr == NR_DRV(DRM_SLEIPNIR_SUBMIT))
+		g_submits_ok++;
 }
 
 /* --- epochs ---------------------------------------------------------------- */
@@ -1961,9 +2141,12 @@ TEST(open_device)
 static void print_stats(void)
 {
 	printf("  calls: %lu (%lu raw, %lu mutated), %lu epochs; SUBMITs "
-	       "accepted: %lu, chains written: %lu; stray fds closed: %lu\n",
+	       "accepted: %lu (%lu of clean chains, %lu of long chains with "
+	       "1-4 ms timeouts), chains written: %lu; stray fds closed: "
+	       "%lu\n",
 	       g_total_calls, g_raw_calls, g_mutated_calls, g_epochs,
-	       g_submits_ok, g_chains_written, g_stray_fds);
+	       g_submits_ok, g_clean_submits, g_long_submits,
+	       g_chains_written, g_stray_fds);
 	printf("  errno histogram (all calls):\n");
 	for (int e = 0; e <= MAX_ERRNO; e++)
 		if (g_errno_hist[e])
@@ -2024,7 +2207,8 @@ TEST(fuzz)
 		else if (r < 260) op_bo_userptr(f);
 		else if (r < 360) op_vm_map(f);
 		else if (r < 410) op_vm_unmap(f);
-		else if (r < 540) op_submit(f);
+		else if (r < 536) op_submit(f);
+		else if (r < 540) op_long_chain(f);
 		else if (r < 590) op_get_fault(f);
 		else if (r < 630) op_gem_close(f);
 		else if (r < 650) op_prime_export(f);
@@ -2111,9 +2295,13 @@ static void check_counters_drain(void)
 
 TEST(counters_after_fuzz)
 {
+	char dir[256];
+
 	if (!g_fuzzed)
 		SKIP("the fuzz did not run");
 	check_counters_drain();
+	if (!check_state.test_failed && sl_debugfs_dir(dir) == 0)
+		sl_print_counters(dir); /* the job totals, informative */
 }
 
 TEST(good_job_after_fuzz)
