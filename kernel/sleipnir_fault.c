@@ -35,6 +35,19 @@ bool sleipnir_fault_pending(struct sleipnir_fault_state *state)
 	return pending;
 }
 
+/* Whether the pending fault's address is known (or there is none). */
+bool sleipnir_fault_has_address(struct sleipnir_fault_state *state)
+{
+	bool known;
+
+	spin_lock(&state->lock);
+	known = !state->count || state->first.kind != SLEIPNIR_FAULT_MMU ||
+		state->first.has_address;
+	spin_unlock(&state->lock);
+
+	return known;
+}
+
 /* Whether @fault is the other half of the report @first started. */
 static bool sleipnir_fault_completes(const struct sleipnir_fault *first,
 				     const struct sleipnir_fault *fault)

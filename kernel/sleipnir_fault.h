@@ -76,6 +76,7 @@ struct sleipnir_fault_log {
 
 void sleipnir_fault_state_init(struct sleipnir_fault_state *state);
 bool sleipnir_fault_pending(struct sleipnir_fault_state *state);
+bool sleipnir_fault_has_address(struct sleipnir_fault_state *state);
 void sleipnir_fault_record(struct sleipnir_fault_state *state,
 			   struct sleipnir_fault_log *log,
 			   const struct sleipnir_fault *fault);

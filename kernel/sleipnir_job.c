@@ -47,6 +47,8 @@
 #define SLEIPNIR_TIMEOUT_TICK_MS	50
 /* How long a soft or hard stop may take before the next step. */
 #define SLEIPNIR_STOP_TIMEOUT_US	100000
+/* How long a job fault waits for the MMU interrupt's details. */
+#define SLEIPNIR_FAULT_ADDRESS_WAIT_US	20000
 /* Most elements a SUBMIT array may have. */
 #define SLEIPNIR_SUBMIT_MAX_ELEMS	4096
 
@@ -221,6 +223,19 @@ static void sleipnir_job_record_fault(struct sleipnir_device *sdev,
 	sleipnir_fault_record(&vm->faults, &sdev->faults, &fault);
 }
 
+/*
+ * The MMU interrupt thread adds the address and access type of an MMU fault
+ * to the record; give it a moment so that the record is complete when the
+ * fence signals and userspace asks GET_FAULT.
+ */
+static void sleipnir_job_wait_fault_address(struct sleipnir_fault_state *state)
+{
+	bool done;
+
+	read_poll_timeout(sleipnir_fault_has_address, done, done, 100,
+			  SLEIPNIR_FAULT_ADDRESS_WAIT_US, false, state);
+}
+
 /* The fence error a chain's final JS_STATUS code stands for. */
 static int sleipnir_job_error(struct sleipnir_device *sdev,
 			      struct sleipnir_job *job, u32 code)
@@ -237,6 +252,7 @@ static int sleipnir_job_error(struct sleipnir_device *sdev,
 			    code);
 	if (code >= SLP_EXC_MMU_FIRST && code <= SLP_EXC_MMU_LAST) {
 		sleipnir_job_record_fault(sdev, job, SLEIPNIR_FAULT_MMU, code);
+		sleipnir_job_wait_fault_address(&job->vm->faults);
 		return -EFAULT;
 	}
 	sleipnir_job_record_fault(sdev, job, SLEIPNIR_FAULT_JOB, code);
@@ -685,14 +701,16 @@ int sleipnir_ioctl_submit(struct drm_device *ddev, void *data,
 	struct sleipnir_out_sync *outs = NULL;
 	struct ww_acquire_ctx ctx;
 	struct sleipnir_job *job;
+	int js, ret, fault_generation;
 	u32 timeout_ms, i;
-	int js, ret;
 
 	if (!args->jc || !IS_ALIGNED(args->jc, 64) || args->flags || args->pad)
 		return -EINVAL;
 	js = sleipnir_pick_slot(sdev, args->requirements);
 	if (js < 0)
 		return js;
+	/* Generation first: a fault after this cancels the job in run_job. */
+	fault_generation = atomic_read(&sfile->vm->faults.generation);
 	if (sleipnir_fault_pending(&sfile->vm->faults))
 		return -ECANCELED;
 
@@ -728,7 +746,7 @@ int sleipnir_ioctl_submit(struct drm_device *ddev, void *data,
 	job->jc = args->jc;
 	job->js = js;
 	job->timeout_ms = timeout_ms;
-	job->fault_generation = atomic_read(&sfile->vm->faults.generation);
+	job->fault_generation = fault_generation;
 
 	ret = sleipnir_lookup_bos(file, refs, args->bos.count, job);
 	if (ret)

@@ -415,6 +415,8 @@ TEST(submit_errors)
 	BAD(EINVAL, "in_syncs stride 0", c.s.in_syncs.stride = 0);
 	BAD(EINVAL, "out_syncs stride 0", c.s.out_syncs.stride = 0);
 
+	BAD(EINVAL, "the same BO listed twice",
+	    c.s.bos = OBJ_ARRAY(many_bos, 2));
 	BAD(EINVAL, "4097 BOs", c.s.bos = OBJ_ARRAY(many_bos, 4097));
 	BAD(EINVAL, "4097 in-syncs",
 	    c.s.in_syncs = OBJ_ARRAY(many_syncs, 4097));
