@@ -169,6 +169,22 @@ struct sgpu_stats {
 	uint64_t gpu_active_cycles; /* at the model's nominal clock */
 	uint64_t perfcnt_samples;
 	uint64_t guest_errors;
+	/*
+	 * The shader cores (qemu/README.md "Cycle model"). Pipe cycles are
+	 * summed over cores; shader_cycles adds, per dispatch, the cycles of
+	 * its busiest core (the dispatch's modelled duration).
+	 */
+	uint64_t shader_dispatches;
+	uint64_t shader_workgroups;
+	uint64_t shader_threads;
+	uint64_t shader_alu_bundles, shader_ldst_bundles, shader_tex_bundles;
+	uint64_t shader_alu_instructions, shader_ldst_instructions;
+	uint64_t shader_tex_instructions;
+	uint64_t shader_arith_cycles, shader_ls_cycles, shader_tex_cycles;
+	uint64_t shader_cycles;
+	uint64_t shader_decodes;
+	/* Of the last dispatch: work registers and threads per core. */
+	uint32_t last_work_regs, last_threads_per_core;
 };
 
 void sgpu_get_stats(struct sgpu *gpu, struct sgpu_stats *stats);

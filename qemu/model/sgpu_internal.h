@@ -122,6 +122,13 @@ struct sgpu_perf {
 	uint64_t js_jobs[SGPU_NUM_SLOTS];
 	uint64_t compute_ns;      /* time spent dispatching COMPUTE jobs */
 	uint64_t compute_jobs;
+	/* The shader cores' cycle model (sgpu_shader_account()). */
+	struct sgpu_core_perf {
+		uint64_t active_cycles;   /* modelled busy cycles */
+		uint64_t tasks;           /* workgroups */
+		uint64_t threads;
+		uint64_t arith_words, ls_words, tex_words;  /* bundles */
+	} core[SGPU_MAX_CORES];
 };
 
 struct sgpu {

@@ -220,6 +220,66 @@ bool sgpu_shader_should_stop(struct sgpu_shader_ctx *ctx)
 	return stop;
 }
 
+/*
+ * The cycle model: a T860 core issues one bundle per cycle on each of its
+ * two arithmetic pipes, one on the load/store pipe and one on the texture
+ * pipe, the pipes working in parallel; a core is busy for as long as its
+ * busiest pipe (qemu/README.md "Cycle model").
+ */
+static uint64_t core_cycles(const struct sgpu_core_counts *c, uint64_t *arith)
+{
+	uint64_t a = (c->alu_bundles + 1) / 2, busy = a;
+
+	*arith = a;
+	if (c->ldst_bundles > busy)
+		busy = c->ldst_bundles;
+	if (c->tex_bundles > busy)
+		busy = c->tex_bundles;
+	return busy;
+}
+
+void sgpu_shader_account(struct sgpu_shader_ctx *ctx,
+			 const struct sgpu_shader_stats *st)
+{
+	struct sgpu *gpu = ctx->gpu;
+	struct sgpu_stats *s = &gpu->stats;
+	uint64_t longest = 0;
+
+	pthread_mutex_lock(&gpu->lock);
+	s->shader_dispatches++;
+	s->shader_decodes += st->decodes;
+	s->last_work_regs = st->work_regs;
+	s->last_threads_per_core = st->threads_per_core;
+	for (unsigned int i = 0; i < SGPU_SHADER_STATS_CORES &&
+	     i < SGPU_MAX_CORES; i++) {
+		const struct sgpu_core_counts *c = &st->core[i];
+		struct sgpu_core_perf *p = &gpu->perf.core[i];
+		uint64_t arith, busy = core_cycles(c, &arith);
+
+		s->shader_workgroups += c->workgroups;
+		s->shader_threads += c->threads;
+		s->shader_alu_bundles += c->alu_bundles;
+		s->shader_ldst_bundles += c->ldst_bundles;
+		s->shader_tex_bundles += c->tex_bundles;
+		s->shader_alu_instructions += c->alu_instructions;
+		s->shader_ldst_instructions += c->ldst_instructions;
+		s->shader_tex_instructions += c->tex_instructions;
+		s->shader_arith_cycles += arith;
+		s->shader_ls_cycles += c->ldst_bundles;
+		s->shader_tex_cycles += c->tex_bundles;
+		if (busy > longest)
+			longest = busy;
+		p->active_cycles += busy;
+		p->tasks += c->workgroups;
+		p->threads += c->threads;
+		p->arith_words += c->alu_bundles;
+		p->ls_words += c->ldst_bundles;
+		p->tex_words += c->tex_bundles;
+	}
+	s->shader_cycles += longest;
+	pthread_mutex_unlock(&gpu->lock);
+}
+
 void sgpu_shader_guest_error(struct sgpu_shader_ctx *ctx, const char *fmt, ...)
 {
 	char msg[256];

@@ -18,8 +18,11 @@
  * counters 4i..4i+3; disabled counters read 0.
  * Counters filled (indices from kbase's T86x names, external):
  *  JM: 6 GPU_ACTIVE, 8+8j JSj_JOBS, 10+8j JSj_ACTIVE (cycles);
- *  shader core: 22 COMPUTE_ACTIVE, 26 TRIPIPE_ACTIVE (cycles spent on
- *  COMPUTE jobs, charged to every core in the job's affinity).
+ *  shader core: 22 COMPUTE_ACTIVE and 26 TRIPIPE_ACTIVE (the cycle model's
+ *  busy cycles of that core), 23 COMPUTE_TASKS (workgroups), 24
+ *  COMPUTE_THREADS, 27 ARITH_WORDS, 31 LS_WORDS, 38 TEX_WORDS (bundles
+ *  issued on each pipe). The indices after 26 follow kbase's T6xx list
+ *  as far as it can be told from outside; qemu/README.md says so.
  * Counters are cumulative since PERFCNT_CLEAR (or reset) and wrap at 2^32.
  */
 #include <string.h>
@@ -174,13 +177,18 @@ static void fill_core(struct sgpu *gpu, uint8_t *block, uint64_t ts,
 		      unsigned int core)
 {
 	uint32_t en = gpu->prfcnt_en[EN_SHADER];
-	uint64_t cycles = sgpu_ns_to_cycles(gpu->perf.compute_ns);
+	const struct sgpu_core_perf *p = &gpu->perf.core[core];
 
 	if (!(gpu->shader_present & (1ull << core)))
 		return; /* holes in SHADER_PRESENT dump as zeros */
 	put_header(block, ts, en);
-	put_counter(block, en, 22, cycles);
-	put_counter(block, en, 26, cycles);
+	put_counter(block, en, 22, p->active_cycles);
+	put_counter(block, en, 23, p->tasks);
+	put_counter(block, en, 24, p->threads);
+	put_counter(block, en, 26, p->active_cycles);
+	put_counter(block, en, 27, p->arith_words);
+	put_counter(block, en, 31, p->ls_words);
+	put_counter(block, en, 38, p->tex_words);
 }
 
 /* Dumps the counters through the AS in PERFCNT_CONFIG[7:4]. */

@@ -1,21 +1,278 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The shader cores. The Midgard ISA interpreter arrives in a later issue;
- * until then no compute kernel can run, and pretending one did (reporting
- * DONE with nothing written) would make a wrong result look right. So every
- * dispatch fails with INSTR_INVALID_ENC (0x51), a listed exception code
- * panfrost turns into -EINVAL for the job, and the guest log says why.
+ * The shader cores: runs a COMPUTE job's workgroups (fact sheet §4.3-§4.6).
+ *
+ * Reads the renderer state (work registers, uniforms, UBO count, barrier
+ * bit, FP mode), the pushed uniforms and UBO descriptors, and the local
+ * storage descriptor; then runs the workgroups in order, each on the next
+ * shader core of the job's affinity. Within a workgroup every thread runs
+ * until it ends or reaches a barrier; when all live threads wait at the
+ * barrier they resume together (sgpu_thread.c runs one thread).
+ *
+ * Thread-local storage: thread t of a workgroup on core c uses slot
+ * c * 256 + t of TLS Base (256 = THREAD_TLS_ALLOC, the threads a core can
+ * hold), each slot 16 << TLS Size bytes. Workgroup-local storage: the
+ * workgroup (x, y, z) uses instance x + y * X' + z * X' * Y' (X', Y' the
+ * group counts rounded up to powers of two, as Mesa sizes the buffer),
+ * modulo the descriptor's instance count. The hardware's own placement is
+ * not public (fact sheet §4.5); any placement inside the sizes the drivers
+ * allocate is correct for them.
+ *
+ * Residency: a core holds 256 threads of a shader with up to 4 work
+ * registers, 128 with up to 8, 64 with up to 16 (fact sheet §5.6). A
+ * workgroup that synchronises at barriers must fit on one core at once, so
+ * a barrier shader whose workgroup exceeds that fails with
+ * JOB_CONFIG_FAULT instead of deadlocking.
  */
-#include "sgpu_shader_core.h"
+#include <stdlib.h>
+#include <string.h>
 
-#define EXC_INSTR_INVALID_ENC 0x51
+#include "sgpu_shader.h"
+
+#define TLS_SLOTS_PER_CORE 256u
+
+unsigned int sgpu_threads_per_core(unsigned int work_regs)
+{
+	if (work_regs <= 4)
+		return 256;
+	if (work_regs <= 8)
+		return 128;
+	return 64;
+}
+
+static uint64_t next_pow2(uint64_t v)
+{
+	uint64_t p = 1;
+
+	while (p < v)
+		p <<= 1;
+	return p;
+}
+
+static uint32_t config_fault(struct sgpu_exec *ex, const char *what)
+{
+	sgpu_shader_guest_error(ex->ctx, "sgpu: compute job 0x%llx: %s",
+				(unsigned long long)ex->d->job_va, what);
+	return SGPU_EXC_JOB_CONFIG_FAULT;
+}
+
+static uint32_t read_renderer_state(struct sgpu_exec *ex)
+{
+	const struct sgpu_compute_dispatch *d = ex->d;
+	uint32_t props = d->rsd_words[4];
+	uint8_t buf[SGPU_MAX_UBOS * 8];
+	uint32_t code;
+
+	ex->ubo_count = props & 0xFF;
+	ex->has_barrier = props & (1u << 11);
+	ex->work_regs = (props >> 16) & 0x1F;
+	ex->uniform_vec4 = (props >> 21) & 0x1F;
+	ex->fp_mode = (enum sgpu_fp_mode)(props >> 29);
+	if (ex->fp_mode > SGPU_FP_D3D11)
+		return config_fault(ex, "reserved FP mode in the renderer "
+				    "state");
+	if (ex->work_regs > SGPU_MAX_WORK_REGS)
+		return config_fault(ex, "more than 16 work registers");
+	if (ex->uniform_vec4 > SGPU_MAX_UNIFORM_VEC4 ||
+	    ex->work_regs > 24 - ex->uniform_vec4)
+		return config_fault(ex, "work registers and uniforms overlap");
+
+	if (ex->uniform_vec4) {
+		code = sgpu_shader_read(ex->ctx, d->push_uniforms, buf,
+					ex->uniform_vec4 * 16u);
+		if (code)
+			return code;
+		memcpy(ex->uniforms, buf, ex->uniform_vec4 * 16u);
+	}
+	if (ex->ubo_count) {
+		code = sgpu_shader_read(ex->ctx, d->uniform_buffers, buf,
+					ex->ubo_count * 8u);
+		if (code)
+			return code;
+		for (unsigned int i = 0; i < ex->ubo_count; i++) {
+			uint64_t v = 0;
+
+			for (int b = 7; b >= 0; b--)
+				v = v << 8 | buf[i * 8 + (unsigned int)b];
+			ex->ubo[i] = v;
+		}
+	}
+	return 0;
+}
+
+static void read_local_storage(struct sgpu_exec *ex)
+{
+	const uint32_t *w = ex->d->tls_words;
+	unsigned int instances_log2 = w[1] & 0x1F;
+	unsigned int scale = (w[1] >> 8) & 0x1F;
+
+	ex->tls_base = (uint64_t)w[3] << 32 | w[2];
+	ex->tls_per_thread = 16ull << (w[0] & 0x1F);
+	ex->tls_sp_offset = w[0] >> 5;
+	ex->wls_base = (uint64_t)w[5] << 32 | w[4];
+	/* Instances 31 is Mesa's "no workgroup memory". */
+	if (instances_log2 == 31 || scale == 0)
+		ex->wls_base = 0;
+	ex->wls_instances = 1ull << (instances_log2 & 0x1F);
+	ex->wls_instance_bytes = scale ? 1ull << (scale - 1) : 0;
+}
+
+static void start_group(struct sgpu_exec *ex, struct sgpu_thread *threads,
+			const uint32_t group[3], unsigned int core)
+{
+	const struct sgpu_compute_dispatch *d = ex->d;
+	uint64_t gx = next_pow2(d->num_groups[0]);
+	uint64_t gy = next_pow2(d->num_groups[1]);
+	uint64_t instance = group[0] + group[1] * gx + group[2] * gx * gy;
+	uint32_t n = 0;
+
+	memcpy(ex->group_id, group, sizeof(ex->group_id));
+	ex->core = core;
+	ex->core_tls = ex->tls_base +
+		       (uint64_t)core * TLS_SLOTS_PER_CORE * ex->tls_per_thread;
+	ex->group_wls = ex->wls_base ? ex->wls_base +
+			(instance % ex->wls_instances) * ex->wls_instance_bytes :
+			0;
+	for (uint32_t z = 0; z < d->local_size[2]; z++) {
+		for (uint32_t y = 0; y < d->local_size[1]; y++) {
+			for (uint32_t x = 0; x < d->local_size[0]; x++) {
+				struct sgpu_thread *th = &threads[n];
+
+				memset(th->r, 0, sizeof(th->r));
+				for (unsigned int k = 0; k < ex->uniform_vec4; k++)
+					th->r[23 - k] = ex->uniforms[k];
+				th->pc = d->shader_va;
+				th->tag = (uint8_t)d->first_tag;
+				th->state = SGPU_THREAD_RUNNABLE;
+				th->local_id[0] = x;
+				th->local_id[1] = y;
+				th->local_id[2] = z;
+				th->linear_id = n++;
+			}
+		}
+	}
+}
+
+/* Runs one workgroup's threads to the end, meeting at barriers. */
+static uint32_t run_group(struct sgpu_exec *ex, struct sgpu_thread *threads,
+			  uint32_t nthreads)
+{
+	for (;;) {
+		uint32_t waiting = 0;
+
+		for (uint32_t i = 0; i < nthreads; i++) {
+			uint32_t code;
+
+			if (threads[i].state != SGPU_THREAD_RUNNABLE)
+				continue;
+			code = sgpu_thread_run(ex, &threads[i]);
+			if (code)
+				return code;
+		}
+		for (uint32_t i = 0; i < nthreads; i++) {
+			if (threads[i].state == SGPU_THREAD_AT_BARRIER) {
+				threads[i].state = SGPU_THREAD_RUNNABLE;
+				waiting++;
+			}
+		}
+		if (!waiting)
+			return 0;
+	}
+}
+
+/* Adds what a core did since *before to its row of the stats. */
+static void charge_core(struct sgpu_shader_stats *st, unsigned int core,
+			const struct sgpu_pipe_counts *now,
+			const struct sgpu_pipe_counts *before)
+{
+	struct sgpu_core_counts *c = &st->core[core];
+
+	c->alu_bundles += now->alu_bundles - before->alu_bundles;
+	c->ldst_bundles += now->ldst_bundles - before->ldst_bundles;
+	c->tex_bundles += now->tex_bundles - before->tex_bundles;
+	c->alu_instructions += now->alu_instructions - before->alu_instructions;
+	c->ldst_instructions += now->ldst_instructions -
+				before->ldst_instructions;
+	c->tex_instructions += now->tex_instructions - before->tex_instructions;
+	c->threads += now->threads - before->threads;
+	c->workgroups++;
+}
+
+static uint32_t run_groups(struct sgpu_exec *ex, struct sgpu_shader_stats *st)
+{
+	const struct sgpu_compute_dispatch *d = ex->d;
+	uint32_t nthreads = d->local_size[0] * d->local_size[1] *
+			    d->local_size[2];
+	unsigned int cores[64], ncores = 0, next = 0;
+	struct sgpu_thread *threads;
+	uint32_t code = 0;
+
+	for (unsigned int c = 0; c < 64; c++) {
+		if (d->affinity & (1ull << c))
+			cores[ncores++] = c;
+	}
+	if (!ncores)
+		return config_fault(ex, "no shader core in the job's affinity");
+	threads = calloc(nthreads, sizeof(*threads));
+	if (!threads)
+		return SGPU_EXC_TERMINATED;
+	for (uint32_t z = 0; z < d->num_groups[2] && !code; z++) {
+		for (uint32_t y = 0; y < d->num_groups[1] && !code; y++) {
+			for (uint32_t x = 0; x < d->num_groups[0] && !code; x++) {
+				uint32_t group[3] = { x, y, z };
+				struct sgpu_pipe_counts before = ex->counts;
+				unsigned int core = cores[next++ % ncores];
+
+				start_group(ex, threads, group, core);
+				ex->counts.threads += nthreads;
+				code = run_group(ex, threads, nthreads);
+				if (core < SGPU_SHADER_STATS_CORES)
+					charge_core(st, core, &ex->counts,
+						    &before);
+			}
+		}
+	}
+	free(threads);
+	return code;
+}
 
 uint32_t sgpu_shader_core_run(struct sgpu_shader_ctx *ctx,
 			      const struct sgpu_compute_dispatch *dispatch)
 {
-	sgpu_shader_guest_error(ctx, "sgpu: shader execution not implemented "
-				"yet (compute job 0x%llx, shader 0x%llx)",
-				(unsigned long long)dispatch->job_va,
-				(unsigned long long)dispatch->shader_va);
-	return EXC_INSTR_INVALID_ENC;
+	struct sgpu_shader_stats st;
+	struct sgpu_exec *ex;
+	uint32_t nthreads, code;
+
+	ex = calloc(1, sizeof(*ex));
+	if (!ex || sgpu_cache_init(&ex->cache)) {
+		free(ex);
+		return SGPU_EXC_TERMINATED;
+	}
+	memset(&st, 0, sizeof(st));
+	ex->ctx = ctx;
+	ex->d = dispatch;
+	code = read_renderer_state(ex);
+	if (!code) {
+		read_local_storage(ex);
+		nthreads = dispatch->local_size[0] * dispatch->local_size[1] *
+			   dispatch->local_size[2];
+		st.threads_per_core = sgpu_threads_per_core(ex->work_regs);
+		st.work_regs = ex->work_regs;
+		if (ex->has_barrier && nthreads > st.threads_per_core) {
+			sgpu_shader_guest_error(ctx, "sgpu: compute job 0x%llx: "
+				"a %u-thread workgroup with barriers cannot be "
+				"resident on a core holding %u threads of a "
+				"shader with %u work registers",
+				(unsigned long long)dispatch->job_va, nthreads,
+				st.threads_per_core, ex->work_regs);
+			code = SGPU_EXC_JOB_CONFIG_FAULT;
+		} else {
+			code = run_groups(ex, &st);
+		}
+	}
+	st.decodes = ex->cache.decodes;
+	sgpu_shader_account(ctx, &st);
+	sgpu_cache_fini(&ex->cache);
+	free(ex);
+	return code;
 }

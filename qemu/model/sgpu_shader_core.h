@@ -61,6 +61,31 @@ bool sgpu_shader_should_stop(struct sgpu_shader_ctx *ctx);
 void sgpu_shader_guest_error(struct sgpu_shader_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* What the shader cores did for one dispatch, per core (cycle model). */
+#define SGPU_SHADER_STATS_CORES 16
+struct sgpu_core_counts {
+	uint64_t alu_bundles, ldst_bundles, tex_bundles;
+	uint64_t alu_instructions, ldst_instructions, tex_instructions;
+	uint64_t threads, workgroups;
+};
+
+struct sgpu_shader_stats {
+	struct sgpu_core_counts core[SGPU_SHADER_STATS_CORES];
+	unsigned int work_regs;
+	unsigned int threads_per_core;  /* residency for that register count */
+	uint64_t decodes;               /* bundles decoded */
+};
+
+/* Threads one core holds of a shader using work_regs work registers. */
+unsigned int sgpu_threads_per_core(unsigned int work_regs);
+
+/*
+ * Charges a dispatch's counts to the model's statistics and performance
+ * counters (called once per dispatch, also when it faulted).
+ */
+void sgpu_shader_account(struct sgpu_shader_ctx *ctx,
+			 const struct sgpu_shader_stats *stats);
+
 /*
  * Runs every workgroup of a dispatch. Returns 0 when all threads finished,
  * or the exception code (from the fact sheet's table) the job fails with.

@@ -1,7 +1,1761 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * Host tests of the shader core's arithmetic (qemu/model/sgpu_alu.c and
+ * sgpu_float.c). Every expected value comes from a reference written here
+ * independently: plain C integer arithmetic (with __int128 for exact wide
+ * results), the host FPU under fesetround() for fp32 rounding modes,
+ * _Float16 for fp16 round-to-nearest, and libm in double for the LUT ops.
+ */
+#include <fenv.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
 #include "check.h"
+#include "sgpu_alu.h"
+#include "sgpu_float.h"
+
 CHECK_MAIN_STATE("sgpu_alu");
+
+#define ID_SWZ 0xE4
+#define V_ID MDG_VSRC(0, 0, ID_SWZ)
+
+/* ---- Building and running instructions ---- */
+
+static struct mdg_alu valu(uint8_t op, unsigned int mode, uint16_t s1,
+			   uint16_t s2, uint8_t mask, uint8_t outmod)
+{
+	struct mdg_alu a;
+
+	memset(&a, 0, sizeof(a));
+	a.src1_reg = 0;
+	a.src2_reg = 1;
+	a.dst_reg = 2;
+	a.op = op;
+	a.outmod = outmod;
+	a.reg_mode = (uint8_t)mode;
+	a.src1 = s1;
+	a.src2 = s2;
+	a.shrink = MDG_SHRINK_NONE;
+	a.mask = mask;
+	return a;
+}
+
+/* A vector instruction on identity swizzles, all lanes. */
+static struct mdg_alu vop(uint8_t op, unsigned int mode, uint8_t outmod)
+{
+	return valu(op, mode, V_ID, V_ID, 0xFF, outmod);
+}
+
+static struct sgpu_alu_operands ops;
+
+static bool run(const struct mdg_alu *a, enum mdg_unit unit,
+		union sgpu_reg *dst)
+{
+	return sgpu_alu_execute(a, unit, &ops, dst);
+}
+
+static void set_vector_imm(struct mdg_alu *a, uint16_t c)
+{
+	a->src2_imm = true;
+	a->src2_reg = c >> 11;
+	a->src2 = (uint16_t)(((c >> 8) & 7) << 2 | (c & 0xFF) << 5);
+}
+
+static void set_scalar_imm(struct mdg_alu *a, uint16_t c)
+{
+	a->src2_imm = true;
+	a->src2_reg = c >> 11;
+	a->ssrc2 = (uint16_t)(((c >> 9) & 3) | ((c >> 8) & 1) << 2 |
+			      ((c >> 5) & 7) << 3 | (c & 0x1F) << 6);
+}
+
+static uint32_t fbits(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+static float bitsf(uint32_t u)
+{
+	float f;
+
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+static uint16_t hbits(_Float16 h)
+{
+	uint16_t u;
+
+	memcpy(&u, &h, 2);
+	return u;
+}
+
+static _Float16 bitsh(uint16_t u)
+{
+	_Float16 h;
+
+	memcpy(&h, &u, 2);
+	return h;
+}
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+/* ---- Integer reference ---- */
+
+typedef __int128 i128;
+
+enum {
+	OP_IADD = 0x40, OP_ISHLADD = 0x41, OP_ISUB = 0x46, OP_ISHLSUB = 0x47,
+	OP_IADDSAT = 0x48, OP_UADDSAT = 0x49, OP_ISUBSAT = 0x4E,
+	OP_USUBSAT = 0x4F, OP_IMUL = 0x58, OP_IMIN = 0x60, OP_UMIN = 0x61,
+	OP_IMAX = 0x62, OP_UMAX = 0x63, OP_IAVG = 0x64, OP_UAVG = 0x65,
+	OP_IRAVG = 0x66, OP_URAVG = 0x67, OP_IASR = 0x68, OP_ILSR = 0x69,
+	OP_ISHLSAT = 0x6C, OP_USHLSAT = 0x6D, OP_ISHL = 0x6E, OP_IAND = 0x70,
+	OP_IOR = 0x71, OP_INAND = 0x72, OP_INOR = 0x73, OP_IANDNOT = 0x74,
+	OP_IORNOT = 0x75, OP_IXOR = 0x76, OP_INXOR = 0x77, OP_ICLZ = 0x78,
+	OP_IPOPCNT = 0x7A, OP_IMOV = 0x7B, OP_IABSDIFF = 0x7C,
+	OP_UABSDIFF = 0x7D, OP_IEQ = 0xA0, OP_INE = 0xA1, OP_ULT = 0xA2,
+	OP_ULE = 0xA3, OP_ILT = 0xA4, OP_ILE = 0xA5,
+	OP_FADD = 0x10, OP_FMUL = 0x14, OP_FMIN = 0x28, OP_FMIN_NAN = 0x29,
+	OP_FABSMIN = 0x2A, OP_FMAX = 0x2C, OP_FMAX_NAN = 0x2D,
+	OP_FABSMAX = 0x2E, OP_FMOV = 0x30, OP_FROUNDEVEN = 0x34,
+	OP_FTRUNC = 0x35, OP_FFLOOR = 0x36, OP_FCEIL = 0x37, OP_FDOT3 = 0x3C,
+	OP_FDOT4 = 0x3E, OP_FEQ = 0x80, OP_FNE = 0x81, OP_FLT = 0x82,
+	OP_FLE = 0x83, OP_FBALL_EQ = 0x88, OP_FBANY_NEQ = 0x91,
+	OP_FBANY_LT = 0x92, OP_F2I = 0x98, OP_F2U = 0x9C,
+	OP_IBALL_EQ = 0xA8, OP_UBALL_LT = 0xAA, OP_IBANY_NEQ = 0xB1,
+	OP_IBANY_LT = 0xB4, OP_I2F = 0xB8, OP_U2F = 0xBC, OP_ICSEL_V = 0xC0,
+	OP_ICSEL = 0xC1, OP_FCSEL_V = 0xC4, OP_FCSEL = 0xC5,
+	OP_FROUNDAWAY = 0xC6, OP_FRCP = 0xF0, OP_FRSQRT = 0xF2,
+	OP_FSQRT = 0xF3, OP_FEXP2 = 0xF4, OP_FLOG2 = 0xF5, OP_FSINPI = 0xF6,
+	OP_FCOSPI = 0xF7,
+};
+
+static const uint8_t int_binops[] = {
+	OP_IADD, OP_ISHLADD, OP_ISUB, OP_ISHLSUB, OP_IADDSAT, OP_UADDSAT,
+	OP_ISUBSAT, OP_USUBSAT, OP_IMUL, OP_IMIN, OP_UMIN, OP_IMAX, OP_UMAX,
+	OP_IAVG, OP_UAVG, OP_IRAVG, OP_URAVG, OP_IASR, OP_ILSR, OP_ISHLSAT,
+	OP_USHLSAT, OP_ISHL, OP_IAND, OP_IOR, OP_INAND, OP_INOR, OP_IANDNOT,
+	OP_IORNOT, OP_IXOR, OP_INXOR, OP_IABSDIFF, OP_UABSDIFF, OP_IEQ,
+	OP_INE, OP_ULT, OP_ULE, OP_ILT, OP_ILE, OP_IMOV,
+};
+
+static uint64_t wmask(unsigned int w)
+{
+	return w == 64 ? ~0ull : (1ull << w) - 1;
+}
+
+static i128 sval(uint64_t v, unsigned int w)
+{
+	v &= wmask(w);
+	if (w < 64 && (v >> (w - 1)))
+		return (i128)v - ((i128)1 << w);
+	return w == 64 ? (i128)(int64_t)v : (i128)v;
+}
+
+static i128 floordiv2(i128 x)
+{
+	return (x - (x & 1)) / 2;       /* x & 1 is 1 for odd negatives too */
+}
+
+static i128 clampi(i128 x, i128 lo, i128 hi)
+{
+	return x < lo ? lo : x > hi ? hi : x;
+}
+
+/* The op on w-bit operands, written from the ISA description. */
+static uint64_t ref_int(uint8_t op, uint64_t a, uint64_t b, unsigned int w)
+{
+	i128 sa = sval(a, w), sb = sval(b, w);
+	i128 ua = (i128)(a & wmask(w)), ub = (i128)(b & wmask(w));
+	i128 smin = -((i128)1 << (w - 1)), smax = ((i128)1 << (w - 1)) - 1;
+	i128 umax = ((i128)1 << w) - 1, r;
+	unsigned int n = (unsigned int)(ub % w);
+	uint64_t all = wmask(w);
+
+	switch (op) {
+	case OP_IADD: r = sa + sb; break;
+	case OP_ISHLADD: r = 2 * sa + sb; break;
+	case OP_ISUB: r = sa - sb; break;
+	case OP_ISHLSUB: r = 2 * sa - sb; break;
+	case OP_IADDSAT: r = clampi(sa + sb, smin, smax); break;
+	case OP_UADDSAT: r = clampi(ua + ub, 0, umax); break;
+	case OP_ISUBSAT: r = clampi(sa - sb, smin, smax); break;
+	case OP_USUBSAT: r = clampi(ua - ub, 0, umax); break;
+	case OP_IMUL: r = sa * sb; break;
+	case OP_IMIN: r = sa < sb ? sa : sb; break;
+	case OP_UMIN: r = ua < ub ? ua : ub; break;
+	case OP_IMAX: r = sa > sb ? sa : sb; break;
+	case OP_UMAX: r = ua > ub ? ua : ub; break;
+	case OP_IAVG: r = floordiv2(sa + sb); break;
+	case OP_UAVG: r = (ua + ub) / 2; break;
+	case OP_IRAVG: r = floordiv2(sa + sb + 1); break;
+	case OP_URAVG: r = (ua + ub + 1) / 2; break;
+	case OP_IASR: r = sa; for (unsigned int i = 0; i < n; i++) r = floordiv2(r); break;
+	case OP_ILSR: r = ua >> n; break;
+	case OP_ISHLSAT: r = clampi(sa * ((i128)1 << n), smin, smax); break;
+	case OP_USHLSAT: r = clampi(ua * ((i128)1 << n), 0, umax); break;
+	case OP_ISHL: r = ua << n; break;
+	case OP_IAND: r = ua & ub; break;
+	case OP_IOR: r = ua | ub; break;
+	case OP_INAND: r = ~(ua & ub); break;
+	case OP_INOR: r = ~(ua | ub); break;
+	case OP_IANDNOT: r = ua & ~ub; break;
+	case OP_IORNOT: r = ua | ~ub; break;
+	case OP_IXOR: r = ua ^ ub; break;
+	case OP_INXOR: r = ~(ua ^ ub); break;
+	case OP_IABSDIFF: r = sa > sb ? sa - sb : sb - sa; break;
+	case OP_UABSDIFF: r = ua > ub ? ua - ub : ub - ua; break;
+	case OP_IEQ: return ua == ub ? all : 0;
+	case OP_INE: return ua != ub ? all : 0;
+	case OP_ULT: return ua < ub ? all : 0;
+	case OP_ULE: return ua <= ub ? all : 0;
+	case OP_ILT: return sa < sb ? all : 0;
+	case OP_ILE: return sa <= sb ? all : 0;
+	case OP_IMOV: r = ub; break;
+	default: r = 0; break;
+	}
+	return (uint64_t)r & all;
+}
+
+/* Runs op in a lane width with every lane of src1/src2 given. */
+static bool run_lanes(uint8_t op, unsigned int w, const uint64_t *a,
+		      const uint64_t *b, uint64_t *out)
+{
+	struct mdg_alu alu = vop(op, w == 8 ? 0 : w == 16 ? 1 : w == 32 ? 2 : 3,
+				 MDG_OUTMOD_KEEP_LOW);
+	union sgpu_reg d;
+	unsigned int n = 128 / w;
+
+	memset(&d, 0, sizeof(d));
+	for (unsigned int i = 0; i < n; i++) {
+		memcpy(ops.src1.u8 + i * w / 8, &a[i], w / 8);
+		memcpy(ops.src2.u8 + i * w / 8, &b[i], w / 8);
+	}
+	if (!run(&alu, MDG_UNIT_VADD, &d))
+		return false;
+	for (unsigned int i = 0; i < n; i++) {
+		out[i] = 0;
+		memcpy(&out[i], d.u8 + i * w / 8, w / 8);
+	}
+	return true;
+}
+
+/* ---- Integer tests ---- */
+
+TEST(int8_exhaustive_binary)
+{
+	for (unsigned int k = 0; k < sizeof(int_binops); k++) {
+		uint8_t op = int_binops[k];
+		unsigned int bad = 0;
+
+		for (unsigned int a = 0; a < 256; a++) {
+			for (unsigned int b0 = 0; b0 < 256; b0 += 16) {
+				uint64_t va[16], vb[16], out[16];
+
+				for (unsigned int i = 0; i < 16; i++) {
+					va[i] = a;
+					vb[i] = b0 + i;
+				}
+				if (!run_lanes(op, 8, va, vb, out)) {
+					bad++;
+					continue;
+				}
+				for (unsigned int i = 0; i < 16; i++) {
+					if (out[i] != ref_int(op, va[i], vb[i], 8)) {
+						if (!bad)
+							printf("  op %02x: %02x,%02x -> %02x want %02x\n",
+							       op, (unsigned)va[i], (unsigned)vb[i],
+							       (unsigned)out[i],
+							       (unsigned)ref_int(op, va[i], vb[i], 8));
+						bad++;
+					}
+				}
+			}
+		}
+		CHECK_EQ(bad, 0);
+	}
+}
+
+TEST(int8_unary_clz_popcnt)
+{
+	unsigned int bad = 0;
+
+	for (unsigned int a0 = 0; a0 < 256; a0 += 16) {
+		uint64_t va[16], vb[16] = { 0 }, clz[16], pop[16];
+
+		for (unsigned int i = 0; i < 16; i++)
+			va[i] = a0 + i;
+		CHECK(run_lanes(OP_ICLZ, 8, va, vb, clz));
+		CHECK(run_lanes(OP_IPOPCNT, 8, va, vb, pop));
+		for (unsigned int i = 0; i < 16; i++) {
+			unsigned int z = 8, p = 0;
+
+			for (int bit = 7; bit >= 0; bit--) {
+				if (va[i] >> bit & 1) {
+					z = 7 - (unsigned)bit;
+					break;
+				}
+			}
+			for (unsigned int bit = 0; bit < 8; bit++)
+				p += (va[i] >> bit) & 1;
+			bad += clz[i] != z;
+			bad += pop[i] != p;
+		}
+	}
+	CHECK_EQ(bad, 0);
+}
+
+static uint64_t edge_value(unsigned int k, unsigned int w)
+{
+	static const uint64_t e[] = { 0, 1, 2, 3, 7, 0x7F, 0x80, 0xFF };
+
+	switch (k % 12) {
+	case 8: return wmask(w) >> 1;                  /* INT_MAX */
+	case 9: return (wmask(w) >> 1) + 1;            /* INT_MIN */
+	case 10: return wmask(w);                      /* -1 */
+	case 11: return w;                             /* shift = width */
+	default: return e[k % 12] & wmask(w);
+	}
+}
+
+static void wide_int_check(unsigned int w)
+{
+	unsigned int n = 128 / w;
+
+	for (unsigned int k = 0; k < sizeof(int_binops); k++) {
+		uint8_t op = int_binops[k];
+		unsigned int bad = 0;
+
+		for (unsigned int iter = 0; iter < 400; iter++) {
+			uint64_t va[16], vb[16], out[16];
+
+			for (unsigned int i = 0; i < n; i++) {
+				unsigned int sel = (unsigned int)rnd() % 4;
+
+				va[i] = sel ? rnd() & wmask(w) :
+					edge_value((unsigned int)rnd(), w);
+				sel = (unsigned int)rnd() % 4;
+				vb[i] = sel ? rnd() & wmask(w) :
+					edge_value((unsigned int)rnd(), w);
+				if (sel == 1)
+					vb[i] &= 0x7F;  /* small shift counts */
+			}
+			if (!run_lanes(op, w, va, vb, out)) {
+				bad++;
+				continue;
+			}
+			for (unsigned int i = 0; i < n; i++) {
+				uint64_t want = ref_int(op, va[i], vb[i], w);
+
+				if (out[i] != want) {
+					if (!bad)
+						printf("  w%u op %02x: %llx,%llx -> %llx want %llx\n",
+						       w, op, (unsigned long long)va[i],
+						       (unsigned long long)vb[i],
+						       (unsigned long long)out[i],
+						       (unsigned long long)want);
+					bad++;
+				}
+			}
+		}
+		CHECK_EQ(bad, 0);
+	}
+}
+
+TEST(int16_random_edges) { wide_int_check(16); }
+TEST(int32_random_edges) { wide_int_check(32); }
+TEST(int64_random_edges) { wide_int_check(64); }
+
+TEST(int_edge_cases_explicit)
+{
+	uint64_t a[4], b[4], o[4];
+
+	/* INT_MIN + -1 wraps; iaddsat saturates; iabsdiff(INT_MIN, 0). */
+	a[0] = 0x80000000; b[0] = 0xFFFFFFFF;
+	a[1] = 0x7FFFFFFF; b[1] = 1;
+	a[2] = 0x80000000; b[2] = 0;
+	a[3] = 5; b[3] = 33;            /* shift count 33 -> 1 */
+	CHECK(run_lanes(OP_IADD, 32, a, b, o));
+	CHECK_EQ(o[0], 0x7FFFFFFF);
+	CHECK_EQ(o[1], 0x80000000);
+	CHECK(run_lanes(OP_IADDSAT, 32, a, b, o));
+	CHECK_EQ(o[0], 0x80000000);
+	CHECK_EQ(o[1], 0x7FFFFFFF);
+	CHECK(run_lanes(OP_IABSDIFF, 32, a, b, o));
+	CHECK_EQ(o[2], 0x80000000);
+	CHECK(run_lanes(OP_ISHL, 32, a, b, o));
+	CHECK_EQ(o[3], 10);
+	CHECK(run_lanes(OP_IASR, 32, a, b, o));
+	CHECK_EQ(o[0], 0xFFFFFFFF);     /* INT_MIN >> 31 */
+	CHECK(run_lanes(OP_ILSR, 32, a, b, o));
+	CHECK_EQ(o[0], 1);
+	/* 64-bit: INT64_MIN - 1 wraps, imul low half. */
+	a[0] = 1ull << 63; b[0] = 1;
+	a[1] = 0x100000000ull; b[1] = 0x100000001ull;
+	CHECK(run_lanes(OP_ISUB, 64, a, b, o));
+	CHECK_EQ(o[0], 0x7FFFFFFFFFFFFFFFull);
+	CHECK(run_lanes(OP_IMUL, 64, a, b, o));
+	CHECK_EQ(o[1], 0x100000000ull);
+	CHECK(run_lanes(OP_ISUBSAT, 64, a, b, o));
+	CHECK_EQ(o[0], 1ull << 63);
+}
+
+TEST(imul_keep_high)
+{
+	union sgpu_reg d;
+	struct mdg_alu a;
+
+	/* Mesa's umul_high: 64-bit mode, zero-extended 32-bit sources,
+	 * keep-high, shrink to the lower half. */
+	memset(&ops, 0, sizeof(ops));
+	memset(&d, 0, sizeof(d));
+	ops.src1.u32[0] = 0xFFFFFFFF; ops.src1.u32[1] = 0x80000000;
+	ops.src2.u32[0] = 0xFFFFFFFF; ops.src2.u32[1] = 3;
+	/* Selector pairs: lane 0 = (x,y) -> element 0, lane 1 = (z,w) -> 1. */
+	a = valu(OP_IMUL, MDG_REG_MODE_64, MDG_VSRC(1, 4, 0xE4),
+		 MDG_VSRC(1, 4, 0xE4), 0xFF, MDG_OUTMOD_KEEP_HIGH);
+	a.shrink = MDG_SHRINK_LOWER;
+	CHECK(run(&a, MDG_UNIT_VMUL, &d));
+	CHECK_EQ(d.u32[0], 0xFFFFFFFE);         /* (2^32-1)^2 >> 32 */
+	CHECK_EQ(d.u32[1], 1);                  /* 0x80000000 * 3 >> 32 */
+	CHECK_EQ(d.u64[1], 0);
+	/* imul_high: sign-extended. */
+	a.src1 = MDG_VSRC(0, 4, 0xE4);
+	a.src2 = MDG_VSRC(0, 4, 0xE4);
+	CHECK(run(&a, MDG_UNIT_VMUL, &d));
+	CHECK_EQ(d.u32[0], 0);                  /* -1 * -1 = 1 */
+	CHECK_EQ(d.u32[1], 0xFFFFFFFE);         /* -2^31 * 3 >> 32 = -2 */
+	/* Full-width keep-high: the upper 32 bits of the signed product. */
+	a = vop(OP_IMUL, MDG_REG_MODE_32, MDG_OUTMOD_KEEP_HIGH);
+	ops.src1.u32[0] = 0x7FFFFFFF; ops.src2.u32[0] = 0x7FFFFFFF;
+	ops.src1.u32[1] = 0xFFFFFFFF; ops.src2.u32[1] = 0x7FFFFFFF;
+	CHECK(run(&a, MDG_UNIT_VMUL, &d));
+	CHECK_EQ(d.u32[0], 0x3FFFFFFF);
+	CHECK_EQ(d.u32[1], 0xFFFFFFFF);
+}
+
+TEST(int_outmod_saturate_and_shrink)
+{
+	union sgpu_reg d;
+	struct mdg_alu a = vop(OP_IADD, MDG_REG_MODE_32, MDG_OUTMOD_SAT_SIGNED);
+
+	memset(&ops, 0, sizeof(ops));
+	memset(&d, 0, sizeof(d));
+	ops.src1.u32[0] = 0x7FFFFFFF; ops.src2.u32[0] = 5;
+	ops.src1.u32[1] = 0x80000000; ops.src2.u32[1] = 0xFFFFFFFF;
+	ops.src1.u32[2] = 100; ops.src2.u32[2] = 0xFFFFFF00;
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u32[0], 0x7FFFFFFF);
+	CHECK_EQ(d.u32[1], 0x80000000);
+	CHECK_EQ(d.u32[2], (uint32_t)(100 - 256));
+	a.outmod = MDG_OUTMOD_SAT_UNSIGNED;
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u32[2], 0);                  /* negative -> 0 */
+	/* Shrink 32 -> 16, upper half, keep-low / signed saturate. */
+	memset(&d, 0xAA, sizeof(d));
+	a.outmod = MDG_OUTMOD_KEEP_LOW;
+	a.shrink = MDG_SHRINK_UPPER;
+	ops.src1.u32[3] = 0x12345; ops.src2.u32[3] = 0;
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u64[0], 0xAAAAAAAAAAAAAAAAull);      /* lower untouched */
+	CHECK_EQ(d.u16[4], 0x0004);             /* 0x7FFFFFFF+5 wraps */
+	CHECK_EQ(d.u16[7], 0x2345);
+	a.outmod = MDG_OUTMOD_SAT_SIGNED;
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u16[7], 0x7FFF);
+	CHECK_EQ(d.u16[6], (uint16_t)-156);
+	a.outmod = MDG_OUTMOD_KEEP_HIGH;
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u16[7], 0x0001);
+}
+
+/* ---- Operand forms ---- */
+
+TEST(swizzle_32)
+{
+	union sgpu_reg d;
+	struct mdg_alu a = valu(OP_IMOV, MDG_REG_MODE_32, V_ID,
+				MDG_VSRC(0, 0, 0x1B), 0xFF, MDG_OUTMOD_KEEP_LOW);
+
+	memset(&ops, 0, sizeof(ops));
+	for (int i = 0; i < 4; i++)
+		ops.src2.u32[i] = 0x1000 + (uint32_t)i;
+	CHECK(run(&a, MDG_UNIT_VADD, &d));      /* wzyx */
+	CHECK_EQ(d.u32[0], 0x1003);
+	CHECK_EQ(d.u32[1], 0x1002);
+	CHECK_EQ(d.u32[2], 0x1001);
+	CHECK_EQ(d.u32[3], 0x1000);
+	a.src2 = MDG_VSRC(0, 0, 0x55);          /* yyyy */
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ(d.u32[i], 0x1001);
+	/* Swizzle on src1 of a binary op. */
+	a = valu(OP_ISUB, MDG_REG_MODE_32, MDG_VSRC(0, 0, 0xAA), V_ID, 0xFF,
+		 MDG_OUTMOD_KEEP_LOW);
+	for (int i = 0; i < 4; i++)
+		ops.src1.u32[i] = 100 * (uint32_t)(i + 1);
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u32[0], (uint32_t)(300 - 0x1000));
+	CHECK_EQ(d.u32[3], (uint32_t)(300 - 0x1003));
+}
+
+TEST(swizzle_16_expand_modes)
+{
+	union sgpu_reg d;
+	struct mdg_alu a = valu(OP_IMOV, MDG_REG_MODE_16, V_ID,
+				MDG_VSRC(0, 0, 0x1B), 0xFF, MDG_OUTMOD_KEEP_LOW);
+	static const uint16_t want[4][8] = {
+		/* passthrough: lanes 0-3 from 0-3, 4-7 from 4-7 */
+		{ 3, 2, 1, 0, 7, 6, 5, 4 },
+		/* rep_low */
+		{ 3, 2, 1, 0, 3, 2, 1, 0 },
+		/* rep_high */
+		{ 7, 6, 5, 4, 7, 6, 5, 4 },
+		/* swap */
+		{ 7, 6, 5, 4, 3, 2, 1, 0 },
+	};
+
+	memset(&ops, 0, sizeof(ops));
+	for (int i = 0; i < 8; i++)
+		ops.src2.u16[i] = (uint16_t)i;
+	for (unsigned int x = 0; x < 4; x++) {
+		a.src2 = MDG_VSRC(0, x, 0x1B);
+		CHECK(run(&a, MDG_UNIT_VADD, &d));
+		for (int i = 0; i < 8; i++)
+			CHECK_EQ(d.u16[i], want[x][i]);
+	}
+}
+
+TEST(swizzle_8bit_pairs)
+{
+	union sgpu_reg d;
+	struct mdg_alu a = valu(OP_IMOV, MDG_REG_MODE_8, V_ID,
+				MDG_VSRC(0, 0, 0x1B), 0xFF, MDG_OUTMOD_KEEP_LOW);
+	static const uint8_t want[16] = { 6, 7, 4, 5, 2, 3, 0, 1,
+					  14, 15, 12, 13, 10, 11, 8, 9 };
+
+	memset(&ops, 0, sizeof(ops));
+	for (int i = 0; i < 16; i++)
+		ops.src2.u8[i] = (uint8_t)i;
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	for (int i = 0; i < 16; i++)
+		CHECK_EQ(d.u8[i], want[i]);
+	/* Mask: one bit per byte pair. */
+	memset(&d, 0xEE, sizeof(d));
+	a.mask = 0x81;
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u8[0], 6);
+	CHECK_EQ(d.u8[1], 7);
+	CHECK_EQ(d.u8[2], 0xEE);
+	CHECK_EQ(d.u8[14], 8);
+	CHECK_EQ(d.u8[15], 9);
+	CHECK_EQ(d.u8[13], 0xEE);
+}
+
+TEST(expand_16_to_32_int_mods)
+{
+	union sgpu_reg d;
+	struct mdg_alu a = valu(OP_IADD, MDG_REG_MODE_32, MDG_VSRC(0, 4, ID_SWZ),
+				MDG_VSRC(1, 5, ID_SWZ), 0xFF, MDG_OUTMOD_KEEP_LOW);
+
+	memset(&ops, 0, sizeof(ops));
+	for (int i = 0; i < 8; i++) {
+		ops.src1.u16[i] = (uint16_t)(0xFFF0 + i);
+		ops.src2.u16[i] = (uint16_t)(0x8000 + i);
+	}
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	/* sext(0xFFF0+i) + zext(0x8000+4+i) */
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ(d.u32[i], (uint32_t)(-16 + i) + 0x8004u + (uint32_t)i);
+	a.src1 = MDG_VSRC(2, 4, ID_SWZ);        /* replicate */
+	a.src2 = MDG_VSRC(3, 4, ID_SWZ);        /* shift into upper half */
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	for (int i = 0; i < 4; i++) {
+		uint32_t v = 0xFFF0u + (uint32_t)i;
+
+		CHECK_EQ(d.u32[i], (v << 16 | v) + ((0x8000u + (uint32_t)i) << 16));
+	}
+	/* 16-bit mode reading 8-bit bytes: expand_low, zero-extend. */
+	a = valu(OP_IMOV, MDG_REG_MODE_16, V_ID, MDG_VSRC(1, 4, ID_SWZ), 0xFF,
+		 MDG_OUTMOD_KEEP_LOW);
+	for (int i = 0; i < 16; i++)
+		ops.src2.u8[i] = (uint8_t)(0xF0 + i);
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	for (int i = 0; i < 8; i++)
+		CHECK_EQ(d.u16[i], 0xF0 + i);
+	a.src2 = MDG_VSRC(0, 5, ID_SWZ);        /* high bytes, sign-extend */
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	for (int i = 0; i < 8; i++)
+		CHECK_EQ(d.u16[i], (uint16_t)(0xFFF8 + i));
+}
+
+TEST(mode64_sources)
+{
+	union sgpu_reg d;
+	struct mdg_alu a = valu(OP_IMOV, MDG_REG_MODE_64, V_ID,
+				MDG_VSRC(0, 0, 0x4E), 0xFF, MDG_OUTMOD_KEEP_LOW);
+
+	memset(&ops, 0, sizeof(ops));
+	ops.src2.u64[0] = 0x1111111122222222ull;
+	ops.src2.u64[1] = 0x3333333344444444ull;
+	CHECK(run(&a, MDG_UNIT_VADD, &d));      /* ZW, XY: swap */
+	CHECK_EQ(d.u64[0], 0x3333333344444444ull);
+	CHECK_EQ(d.u64[1], 0x1111111122222222ull);
+	/* 32-bit sources expanded: low (x, y), sign- and zero-extended. */
+	a.src2 = MDG_VSRC(0, 4, 0xE4);
+	ops.src2.u32[0] = 0x80000000; ops.src2.u32[1] = 7;
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u64[0], 0xFFFFFFFF80000000ull);
+	CHECK_EQ(d.u64[1], 7);
+	a.src2 = MDG_VSRC(1, 5, 0x4E);          /* high half, (w) then (z) */
+	ops.src2.u32[2] = 0x90000000; ops.src2.u32[3] = 0xA0000000;
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u64[0], 0xA0000000ull);
+	CHECK_EQ(d.u64[1], 0x90000000ull);
+	/* 64-bit iadd carries across the 32-bit boundary. */
+	a = vop(OP_IADD, MDG_REG_MODE_64, MDG_OUTMOD_KEEP_LOW);
+	ops.src1.u64[0] = 0xFFFFFFFFull; ops.src2.u64[0] = 1;
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u64[0], 0x100000000ull);
+	/* Mask: 4 bits per 64-bit lane. */
+	memset(&d, 0, sizeof(d));
+	a.mask = 0xF0;
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u64[0], 0);
+}
+
+TEST(write_mask_and_float_shrink)
+{
+	union sgpu_reg d;
+	struct mdg_alu a = vop(OP_FADD, MDG_REG_MODE_32, MDG_OUTMOD_NONE);
+
+	memset(&ops, 0, sizeof(ops));
+	for (int i = 0; i < 4; i++) {
+		ops.src1.f32[i] = 1.5f * (float)(i + 1);
+		ops.src2.f32[i] = 0.25f;
+	}
+	memset(&d, 0x5A, sizeof(d));
+	a.mask = 0x0C | 0xC0;                   /* y and w */
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u32[0], 0x5A5A5A5A);
+	CHECK_EQ(d.u32[1], fbits(3.25f));
+	CHECK_EQ(d.u32[2], 0x5A5A5A5A);
+	CHECK_EQ(d.u32[3], fbits(6.25f));
+	/* Shrink to fp16 in the upper half: lane i -> 16-bit component 4+i. */
+	a.mask = 0xFF;
+	a.shrink = MDG_SHRINK_UPPER;
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u16[4], hbits((_Float16)1.75f));
+	CHECK_EQ(d.u16[7], hbits((_Float16)6.25f));
+	CHECK_EQ(d.u32[0], 0x5A5A5A5A);
+}
+
+TEST(immediates)
+{
+	union sgpu_reg d;
+	struct mdg_alu a = vop(OP_IADD, MDG_REG_MODE_32, MDG_OUTMOD_KEEP_LOW);
+
+	memset(&ops, 0, sizeof(ops));
+	for (int i = 0; i < 4; i++)
+		ops.src1.u32[i] = 1000 + (uint32_t)i;
+	memset(&ops.src2, 0x77, sizeof(ops.src2));     /* must be ignored */
+	set_vector_imm(&a, (uint16_t)-3);
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ(d.u32[i], 997 + (uint32_t)i);  /* sign-extended */
+	set_vector_imm(&a, 0x7ABC);
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u32[0], 1000 + 0x7ABC);
+	/* 16-bit mode: the raw 16 bits. */
+	a.reg_mode = MDG_REG_MODE_16;
+	set_vector_imm(&a, 0x8001);
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u16[0], (uint16_t)(1000 + 0x8001));
+	/* Float op: fp16 constant 2.5 widened to fp32. */
+	a = vop(OP_FMUL, MDG_REG_MODE_32, MDG_OUTMOD_NONE);
+	for (int i = 0; i < 4; i++)
+		ops.src1.f32[i] = (float)i + 0.5f;
+	set_vector_imm(&a, hbits((_Float16)2.5f));
+	CHECK(run(&a, MDG_UNIT_VMUL, &d));
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ(d.u32[i], fbits(((float)i + 0.5f) * 2.5f));
+	/* Scalar immediate layout. */
+	for (int i = 0; i < 4; i++)
+		ops.src1.u32[i] = 1000 + (uint32_t)i;
+	a = vop(OP_IADD, MDG_REG_MODE_32, MDG_OUTMOD_KEEP_LOW);
+	a.ssrc1 = (uint8_t)(1 << 2 | 4 << 3);          /* full, z */
+	a.full = true;
+	a.comp = 2;
+	set_scalar_imm(&a, 0x4D2B);
+	CHECK(run(&a, MDG_UNIT_SADD, &d));
+	CHECK_EQ(d.u32[1], 1002 + 0x4D2B);
+	set_scalar_imm(&a, 0xFFFE);
+	CHECK(run(&a, MDG_UNIT_SADD, &d));
+	CHECK_EQ(d.u32[1], 1000);
+}
+
+TEST(scalar_units)
+{
+	union sgpu_reg d;
+	struct mdg_alu a;
+
+	memset(&ops, 0, sizeof(ops));
+	memset(&a, 0, sizeof(a));
+	a.op = OP_FADD;
+	a.ssrc1 = (uint8_t)(1 << 2 | 6 << 3);          /* r.w, full */
+	a.ssrc2 = (uint16_t)(1 << 2 | 2 << 3 | 2);     /* r.y, full, neg */
+	a.full = true;
+	a.comp = 0;
+	ops.src1.f32[3] = 10.0f;
+	ops.src2.f32[1] = 2.5f;
+	memset(&d, 0x33, sizeof(d));
+	CHECK(run(&a, MDG_UNIT_SADD, &d));
+	CHECK_EQ(d.u32[0], fbits(7.5f));
+	CHECK_EQ(d.u32[1], 0x33333333);
+	/* Half sources (fp16 components 3 and 5) with a 32-bit result. */
+	ops.src1.u16[3] = hbits((_Float16)1.25f);
+	ops.src2.u16[5] = hbits((_Float16)-0.5f);
+	a.ssrc1 = (uint8_t)(3 << 3 | 1);               /* abs */
+	a.ssrc2 = (uint16_t)(5 << 3);
+	a.comp = 4;
+	CHECK(run(&a, MDG_UNIT_SADD, &d));
+	CHECK_EQ(d.u32[2], fbits(0.75f));
+	/* All-16-bit: fp16 result at 16-bit component 7. */
+	a.full = false;
+	a.comp = 7;
+	CHECK(run(&a, MDG_UNIT_SMUL, &d));
+	CHECK_EQ(d.u16[7], hbits((_Float16)0.75f));
+	CHECK_EQ(d.u16[6], 0x3333);
+	/* 16-bit integer scalar op computes at 16 bits (ilsr of 0x8000). */
+	a.op = OP_ILSR;
+	a.outmod = MDG_OUTMOD_KEEP_LOW;
+	a.ssrc1 = (uint8_t)(0 << 3);
+	a.ssrc2 = (uint16_t)(1 << 3);
+	ops.src1.u16[0] = 0x8000;
+	ops.src2.u16[1] = 3;
+	a.comp = 1;
+	CHECK(run(&a, MDG_UNIT_SADD, &d));
+	CHECK_EQ(d.u16[1], 0x1000);
+	/* Bad forms: full result at an odd component. */
+	a.full = true;
+	CHECK(!run(&a, MDG_UNIT_SADD, &d));
+}
+
+/* ---- Float reference helpers ---- */
+
+static const int fe_modes[4] = { FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD,
+				 FE_UPWARD };
+
+static float host_fadd(float x, float y, int mode)
+{
+	volatile float a = x, b = y, r;
+
+	fesetround(fe_modes[mode]);
+	r = a + b;
+	fesetround(FE_TONEAREST);
+	return r;
+}
+
+static float host_fmul(float x, float y, int mode)
+{
+	volatile float a = x, b = y, r;
+
+	fesetround(fe_modes[mode]);
+	r = a * b;
+	fesetround(FE_TONEAREST);
+	return r;
+}
+
+static uint32_t run_f32(uint8_t op, float x, float y, unsigned int unit,
+			uint8_t outmod)
+{
+	union sgpu_reg d;
+	struct mdg_alu a = vop(op, MDG_REG_MODE_32, outmod);
+
+	memset(&ops, 0, sizeof(ops));
+	memset(&d, 0, sizeof(d));
+	ops.src1.f32[0] = x;
+	ops.src2.f32[0] = y;
+	a.mask = 0x03;
+	if (mdg_unit_is_scalar(unit)) {
+		a.ssrc1 = 1 << 2;       /* full, component x */
+		a.ssrc2 = 1 << 2;
+		a.full = true;
+		a.comp = 0;
+	}
+	if (!run(&a, unit, &d))
+		return 0xDEADBEEF;
+	return d.u32[0];
+}
+
+static uint32_t run_f32b(uint8_t op, uint32_t x, uint32_t y)
+{
+	return run_f32(op, bitsf(x), bitsf(y), MDG_UNIT_VADD, MDG_OUTMOD_NONE);
+}
+
+static float rnd_float(void)
+{
+	/* Mix of magnitudes, including denormals and near-overflow. */
+	uint32_t u = (uint32_t)rnd();
+
+	switch (rnd() % 4) {
+	case 0:
+		u &= 0x807FFFFF;        /* denormal */
+		break;
+	case 1:
+		u = (u & 0x80FFFFFF) | 0x3F000000;      /* around 1 */
+		break;
+	default:
+		break;
+	}
+	if ((u & 0x7F800000) == 0x7F800000)
+		u &= 0xFF7FFFFF;
+	return bitsf(u);
+}
+
+TEST(fadd_fmul_all_roundings_random)
+{
+	unsigned int bad = 0;
+
+	for (int mode = 0; mode < 4; mode++) {
+		for (int iter = 0; iter < 20000; iter++) {
+			float x = rnd_float(), y = rnd_float();
+			uint32_t got, want;
+
+			if (iter & 1) {
+				/* Close exponents make ties and cancellation. */
+				y = bitsf((fbits(x) & 0xFF800000) |
+					  ((uint32_t)rnd() & 0x807FFFFF));
+			}
+			got = run_f32(OP_FADD + mode, x, y, MDG_UNIT_VADD, 0);
+			want = fbits(host_fadd(x, y, mode));
+			if (got != want && bad++ < 3)
+				printf("  fadd mode %d %a %a -> %08x want %08x\n",
+				       mode, (double)x, (double)y, got, want);
+			got = run_f32(OP_FMUL + mode, x, y, MDG_UNIT_VMUL, 0);
+			want = fbits(host_fmul(x, y, mode));
+			if (got != want && bad++ < 3)
+				printf("  fmul mode %d %a %a -> %08x want %08x\n",
+				       mode, (double)x, (double)y, got, want);
+		}
+	}
+	CHECK_EQ(bad, 0);
+}
+
+TEST(fadd_halfway_cases)
+{
+	/* 1 + 2^-24 is exactly halfway between 1 and 1 + 2^-23. */
+	float h = ldexpf(1.0f, -24);
+
+	CHECK_EQ(run_f32(OP_FADD + 0, 1.0f, h, MDG_UNIT_VADD, 0), fbits(1.0f));
+	CHECK_EQ(run_f32(OP_FADD + 3, 1.0f, h, MDG_UNIT_VADD, 0),
+		 fbits(1.0f + 2 * h));
+	CHECK_EQ(run_f32(OP_FADD + 0, 1.0f + 2 * h, h, MDG_UNIT_VADD, 0),
+		 fbits(1.0f + 4 * h));          /* tie to even: up */
+	CHECK_EQ(run_f32(OP_FADD + 1, -1.0f, -h, MDG_UNIT_VADD, 0),
+		 fbits(-1.0f));
+	CHECK_EQ(run_f32(OP_FADD + 2, -1.0f, -h, MDG_UNIT_VADD, 0),
+		 fbits(-1.0f - 2 * h));
+	/* Tiny addend far below the ulp still steers directed rounding. */
+	CHECK_EQ(run_f32(OP_FADD + 3, 1.0f, 1e-30f, MDG_UNIT_VADD, 0),
+		 fbits(1.0f + 2 * h));
+	CHECK_EQ(run_f32(OP_FADD + 2, 1.0f, -1e-30f, MDG_UNIT_VADD, 0),
+		 fbits(1.0f - h));
+	CHECK_EQ(run_f32(OP_FADD + 1, 1.0f, -1e-30f, MDG_UNIT_VADD, 0),
+		 fbits(1.0f - h));
+	CHECK_EQ(run_f32(OP_FADD + 0, 1.0f, -1e-30f, MDG_UNIT_VADD, 0),
+		 fbits(1.0f));
+	/* Overflow: RTE -> inf, RTZ -> FLT_MAX. */
+	CHECK_EQ(run_f32(OP_FADD + 0, 3e38f, 3e38f, MDG_UNIT_VADD, 0),
+		 0x7F800000);
+	CHECK_EQ(run_f32(OP_FADD + 1, 3e38f, 3e38f, MDG_UNIT_VADD, 0),
+		 0x7F7FFFFF);
+	CHECK_EQ(run_f32(OP_FMUL + 2, 3e38f, -3e38f, MDG_UNIT_VMUL, 0),
+		 0xFF800000);
+	CHECK_EQ(run_f32(OP_FMUL + 3, 3e38f, -3e38f, MDG_UNIT_VMUL, 0),
+		 0xFF7FFFFF);
+}
+
+TEST(signed_zeros)
+{
+	CHECK_EQ(run_f32b(OP_FADD, 0x80000000, 0x80000000), 0x80000000);
+	CHECK_EQ(run_f32b(OP_FADD, 0x80000000, 0x00000000), 0x00000000);
+	CHECK_EQ(run_f32b(OP_FADD + 2, 0x80000000, 0x00000000), 0x80000000);
+	CHECK_EQ(run_f32(OP_FADD, 1.0f, -1.0f, MDG_UNIT_VADD, 0), 0);
+	CHECK_EQ(run_f32(OP_FADD + 2, 1.0f, -1.0f, MDG_UNIT_VADD, 0),
+		 0x80000000);
+	CHECK_EQ(run_f32(OP_FMUL, -0.0f, 5.0f, MDG_UNIT_VMUL, 0), 0x80000000);
+	CHECK_EQ(run_f32(OP_FMUL, -0.0f, -5.0f, MDG_UNIT_VMUL, 0), 0);
+	/* Underflow to zero keeps the sign. */
+	CHECK_EQ(run_f32(OP_FMUL, -1e-30f, 1e-30f, MDG_UNIT_VMUL, 0),
+		 0x80000000);
+	CHECK_EQ(run_f32(OP_FMUL + 2, 1e-30f, -1e-30f, MDG_UNIT_VMUL, 0),
+		 0x80000001);
+	CHECK_EQ(run_f32(OP_FMUL + 3, 1e-30f, 1e-30f, MDG_UNIT_VMUL, 0),
+		 0x00000001);
+}
+
+TEST(nan_rules)
+{
+	/* Input NaN propagates quieted (src1 first), payload kept. */
+	CHECK_EQ(run_f32b(OP_FADD, 0x7F800001, 0x3F800000), 0x7FC00001);
+	CHECK_EQ(run_f32b(OP_FADD, 0x3F800000, 0xFF812345), 0xFFC12345);
+	CHECK_EQ(run_f32b(OP_FADD, 0x7FC00002, 0x7FC00003), 0x7FC00002);
+	CHECK_EQ(run_f32(OP_FMUL, bitsf(0x7F900000), 2.0f, MDG_UNIT_VMUL, 0),
+		 0x7FD00000);
+	/* Generated NaNs are the default NaN. */
+	CHECK_EQ(run_f32(OP_FADD, INFINITY, -INFINITY, MDG_UNIT_VADD, 0),
+		 SGPU_F32_DEFAULT_NAN);
+	CHECK_EQ(run_f32(OP_FMUL, 0.0f, -INFINITY, MDG_UNIT_VMUL, 0),
+		 SGPU_F32_DEFAULT_NAN);
+	CHECK_EQ(run_f32(OP_FADD, INFINITY, 1e30f, MDG_UNIT_VADD, 0),
+		 0x7F800000);
+	CHECK_EQ(run_f32(OP_FMUL, -INFINITY, 2.0f, MDG_UNIT_VMUL, 0),
+		 0xFF800000);
+	/* fmov moves a signalling NaN bit for bit (Mesa moves int
+	 * constants with fmov). */
+	CHECK_EQ(run_f32b(OP_FMOV, 0, 0x7F800001), 0x7F800001);
+	CHECK_EQ(run_f32b(OP_FMOV, 0, 0xFFBFFFFF), 0xFFBFFFFF);
+}
+
+TEST(fmin_fmax)
+{
+	const uint32_t qn = 0x7FC00000, n1 = 0x7FA00000;
+
+	CHECK_EQ(run_f32(OP_FMIN, 1.0f, 2.0f, MDG_UNIT_VADD, 0), fbits(1.0f));
+	CHECK_EQ(run_f32(OP_FMAX, 1.0f, -2.0f, MDG_UNIT_VMUL, 0), fbits(1.0f));
+	CHECK_EQ(run_f32b(OP_FMIN, 0x80000000, 0), 0x80000000);
+	CHECK_EQ(run_f32b(OP_FMIN, 0, 0x80000000), 0x80000000);
+	CHECK_EQ(run_f32b(OP_FMAX, 0x80000000, 0), 0);
+	CHECK_EQ(run_f32b(OP_FMAX, 0, 0x80000000), 0);
+	/* Plain: the number wins; .nan: NaN wins (quieted). */
+	CHECK_EQ(run_f32b(OP_FMIN, qn, fbits(3.0f)), fbits(3.0f));
+	CHECK_EQ(run_f32b(OP_FMAX, fbits(3.0f), n1), fbits(3.0f));
+	CHECK_EQ(run_f32b(OP_FMIN_NAN, fbits(3.0f), n1), 0x7FE00000);
+	CHECK_EQ(run_f32b(OP_FMAX_NAN, qn, fbits(3.0f)), qn);
+	CHECK_EQ(run_f32b(OP_FMIN, n1, qn), 0x7FE00000);
+	CHECK_EQ(run_f32(OP_FMIN, -INFINITY, 1.0f, MDG_UNIT_VADD, 0),
+		 0xFF800000);
+	/* Absolute-value variants return the absolute value. */
+	CHECK_EQ(run_f32(OP_FABSMIN, -1.0f, 2.0f, MDG_UNIT_VADD, 0),
+		 fbits(1.0f));
+	CHECK_EQ(run_f32(OP_FABSMAX, -3.0f, 2.0f, MDG_UNIT_VADD, 0),
+		 fbits(3.0f));
+}
+
+TEST(denormals_preserved)
+{
+	float dmin = bitsf(1), d2 = bitsf(0x00400000);
+
+	CHECK_EQ(run_f32(OP_FADD, dmin, dmin, MDG_UNIT_VADD, 0), 2);
+	CHECK_EQ(run_f32(OP_FADD, d2, d2, MDG_UNIT_VADD, 0), 0x00800000);
+	CHECK_EQ(run_f32(OP_FMUL, d2, 2.0f, MDG_UNIT_VMUL, 0), 0x00800000);
+	CHECK_EQ(run_f32(OP_FMUL, 0x1p-126f, 0.5f, MDG_UNIT_VMUL, 0),
+		 0x00400000);
+	CHECK_EQ(run_f32(OP_FMUL, 0x1p-149f, 0.5f, MDG_UNIT_VMUL, 0), 0);
+	CHECK_EQ(run_f32(OP_FMUL, 0x1p-149f, 0.75f, MDG_UNIT_VMUL, 0), 1);
+	CHECK_EQ(run_f32(OP_FMUL + 1, 0x1p-149f, 0.75f, MDG_UNIT_VMUL, 0), 0);
+	CHECK_EQ(run_f32(OP_FLT, dmin, 0.0f, MDG_UNIT_VADD, 0), 0);
+	CHECK_EQ(run_f32(OP_FEQ, dmin, 0.0f, MDG_UNIT_VADD, 0), 0);
+}
+
+/* Reference fp16 rounding of an exact double, independent of sgpu_float:
+ * _Float16's round-to-nearest plus a step to the neighbour for directed
+ * modes. */
+static uint16_t ref_f16(double x, int mode)
+{
+	uint16_t h = hbits((_Float16)x);
+	double v = (double)bitsh(h);
+
+	if (isnan(x))
+		return 0x7E00;
+	if (mode == 0 || v == x)
+		return h;
+	{
+		bool want_up = mode == 3 || (mode == 1 && x < 0);
+		bool is_up = v > x;
+
+		if (want_up != is_up) {
+			/* Step one ulp toward x's other side. */
+			bool mag_up = (v < x) == (x > 0);
+
+			if (isinf(v))
+				h = (uint16_t)(h - 1);  /* inf -> max finite */
+			else if (v == 0.0)
+				h = (uint16_t)((x < 0 ? 0x8000 : 0) | 1);
+			else
+				h = (uint16_t)(mag_up ? h + 1 : h - 1);
+		}
+	}
+	return h;
+}
+
+TEST(fp16_mode_arith)
+{
+	unsigned int bad = 0;
+
+	for (int mode = 0; mode < 4; mode++) {
+		for (int iter = 0; iter < 3000; iter++) {
+			union sgpu_reg d;
+			struct mdg_alu a = vop(OP_FADD + mode, MDG_REG_MODE_16, 0);
+			uint16_t x[8], y[8];
+
+			memset(&ops, 0, sizeof(ops));
+			for (int i = 0; i < 8; i++) {
+				do {
+					x[i] = (uint16_t)rnd();
+					y[i] = (uint16_t)rnd();
+					if (iter & 1)
+						y[i] = (uint16_t)((x[i] & 0xFC00) | (y[i] & 0x83FF));
+				} while ((x[i] & 0x7C00) == 0x7C00 ||
+					 (y[i] & 0x7C00) == 0x7C00);
+				ops.src1.u16[i] = x[i];
+				ops.src2.u16[i] = y[i];
+			}
+			CHECK(run(&a, MDG_UNIT_VADD, &d));
+			for (int i = 0; i < 8; i++) {
+				double ex = (double)bitsh(x[i]) + (double)bitsh(y[i]);
+				uint16_t want = ref_f16(ex, mode);
+
+				if (ex == 0.0) {
+					/* Exact zero: -0 + -0 = -0, else +0 (RTN: -0). */
+					bool both_zero = !(x[i] & 0x7FFF) && !(y[i] & 0x7FFF);
+
+					if (both_zero && !((x[i] ^ y[i]) & 0x8000))
+						want = x[i] & 0x8000;
+					else
+						want = mode == 2 ? 0x8000 : 0;
+				}
+				if (d.u16[i] != want && bad++ < 3)
+					printf("  f16 add m%d %04x %04x -> %04x want %04x\n",
+					       mode, x[i], y[i], d.u16[i], want);
+			}
+			a.op = OP_FMUL + mode;
+			CHECK(run(&a, MDG_UNIT_VMUL, &d));
+			for (int i = 0; i < 8; i++) {
+				double ex = (double)bitsh(x[i]) * (double)bitsh(y[i]);
+				uint16_t want = ref_f16(ex, mode);
+
+				if (d.u16[i] != want && bad++ < 3)
+					printf("  f16 mul m%d %04x %04x -> %04x want %04x\n",
+					       mode, x[i], y[i], d.u16[i], want);
+			}
+		}
+	}
+	CHECK_EQ(bad, 0);
+	/* fp16 denormals kept: smallest + smallest. */
+	CHECK_EQ(sgpu_f32_to_f16(fbits(0x1p-24f), SGPU_RTE), 1);
+	CHECK_EQ(sgpu_f32_to_f16(fbits(0x1p-25f), SGPU_RTE), 0);
+	CHECK_EQ(sgpu_f32_to_f16(fbits(0x1.8p-25f), SGPU_RTE), 1);
+	CHECK_EQ(sgpu_f32_to_f16(fbits(0x1p-25f), SGPU_RTP), 1);
+}
+
+TEST(fp16_conversions_exhaustive)
+{
+	unsigned int bad = 0;
+
+	for (uint32_t h = 0; h < 0x10000; h++) {
+		uint32_t f = sgpu_f16_to_f32((uint16_t)h);
+		_Float16 hh = bitsh((uint16_t)h);
+
+		if ((h & 0x7C00) == 0x7C00 && (h & 0x3FF)) {
+			/* NaN: payload moves to the top, round trip exact. */
+			bad += (f >> 13 & 0x3FF) != (h & 0x3FF);
+			bad += sgpu_f32_to_f16(f, SGPU_RTE) != h;
+			continue;
+		}
+		bad += f != fbits((float)hh);
+		bad += sgpu_f32_to_f16(f, SGPU_RTE) != h;
+	}
+	for (int iter = 0; iter < 100000; iter++) {
+		uint32_t f = (uint32_t)rnd();
+
+		if ((f & 0x7F800000) == 0x7F800000)
+			continue;
+		for (int m = 0; m < 4; m++)
+			bad += sgpu_f32_to_f16(f, m) != ref_f16((double)bitsf(f), m);
+	}
+	CHECK_EQ(bad, 0);
+	CHECK_EQ(sgpu_f32_to_f16(fbits(65520.0f), SGPU_RTE), 0x7C00);
+	CHECK_EQ(sgpu_f32_to_f16(fbits(65519.0f), SGPU_RTE), 0x7BFF);
+	CHECK_EQ(sgpu_f32_to_f16(fbits(1e9f), SGPU_RTZ), 0x7BFF);
+	CHECK_EQ(sgpu_f32_to_f16(fbits(-1e9f), SGPU_RTP), 0xFBFF);
+}
+
+TEST(float_outmods)
+{
+	const uint8_t pos = MDG_OUTMOD_CLAMP_POS, m11 = MDG_OUTMOD_CLAMP_M1_1;
+	const uint8_t s01 = MDG_OUTMOD_CLAMP_0_1;
+
+	CHECK_EQ(run_f32(OP_FADD, -3.0f, 1.0f, MDG_UNIT_VADD, pos), 0);
+	CHECK_EQ(run_f32(OP_FADD, 3.0f, 1.0f, MDG_UNIT_VADD, pos), fbits(4.0f));
+	CHECK_EQ(run_f32(OP_FADD, NAN, 1.0f, MDG_UNIT_VADD, pos), 0);
+	CHECK_EQ(run_f32(OP_FADD, -3.0f, 1.0f, MDG_UNIT_VADD, m11),
+		 fbits(-1.0f));
+	CHECK_EQ(run_f32(OP_FADD, 3.0f, 1.0f, MDG_UNIT_VADD, m11), fbits(1.0f));
+	CHECK_EQ(run_f32(OP_FADD, NAN, 1.0f, MDG_UNIT_VADD, m11), fbits(-1.0f));
+	CHECK_EQ(run_f32(OP_FADD, 0.25f, 0.0f, MDG_UNIT_VADD, m11),
+		 fbits(0.25f));
+	CHECK_EQ(run_f32(OP_FADD, 3.0f, 1.0f, MDG_UNIT_VADD, s01), fbits(1.0f));
+	CHECK_EQ(run_f32(OP_FADD, -3.0f, 1.0f, MDG_UNIT_VADD, s01), 0);
+	CHECK_EQ(run_f32(OP_FADD, NAN, 1.0f, MDG_UNIT_VADD, s01), 0);
+	CHECK_EQ(run_f32(OP_FMUL, -0.0f, 1.0f, MDG_UNIT_VMUL, s01), 0);
+	CHECK_EQ(run_f32(OP_FMUL, INFINITY, 1.0f, MDG_UNIT_VMUL, s01),
+		 fbits(1.0f));
+	CHECK_EQ(run_f32(OP_FMOV, 0.0f, 0.5f, MDG_UNIT_VMUL, s01),
+		 fbits(0.5f));
+	/* Just above 1 with round-up: clamps to exactly 1. */
+	CHECK_EQ(run_f32(OP_FADD + 3, 1.0f, 1e-30f, MDG_UNIT_VADD, s01),
+		 fbits(1.0f));
+}
+
+TEST(round_to_integral)
+{
+	static const float in[] = { 2.5f, -2.5f, 3.5f, -0.3f, 0.7f, -1.5f,
+				    1e10f, 0.5f, -0.5f, 8388609.0f };
+
+	for (unsigned int i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		float x = in[i];
+
+		CHECK_EQ(run_f32(OP_FROUNDEVEN, x, 0, MDG_UNIT_VADD, 0),
+			 fbits(nearbyintf(x)));
+		CHECK_EQ(run_f32(OP_FTRUNC, x, 0, MDG_UNIT_VADD, 0),
+			 fbits(truncf(x)));
+		CHECK_EQ(run_f32(OP_FFLOOR, x, 0, MDG_UNIT_SADD, 0),
+			 fbits(floorf(x)));
+		CHECK_EQ(run_f32(OP_FCEIL, x, 0, MDG_UNIT_VADD, 0),
+			 fbits(ceilf(x)));
+		CHECK_EQ(run_f32(OP_FROUNDAWAY, x, 0, MDG_UNIT_VADD, 0),
+			 fbits(roundf(x)));
+	}
+	CHECK_EQ(run_f32(OP_FTRUNC, -INFINITY, 0, MDG_UNIT_VADD, 0),
+		 0xFF800000);
+	CHECK_EQ(run_f32b(OP_FFLOOR, 0x7F800001, 0), 0x7FC00001);
+}
+
+TEST(fmov_modifiers_and_conversions)
+{
+	union sgpu_reg d;
+	struct mdg_alu a = valu(OP_FMOV, MDG_REG_MODE_32, V_ID,
+				MDG_VSRC(1, 0, ID_SWZ), 0xFF, 0);
+
+	memset(&ops, 0, sizeof(ops));
+	ops.src2.f32[0] = -2.0f;
+	ops.src2.f32[1] = 3.0f;
+	CHECK(run(&a, MDG_UNIT_VADD, &d));              /* abs */
+	CHECK_EQ(d.u32[0], fbits(2.0f));
+	a.src2 = MDG_VSRC(3, 0, ID_SWZ);                /* -abs */
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u32[1], fbits(-3.0f));
+	/* fp16 -> fp32 through expansion (Mesa's f2f32). */
+	a.src2 = MDG_VSRC(2, 5, ID_SWZ);                /* neg, high half */
+	ops.src2.u16[4] = hbits((_Float16)0.1f);
+	ops.src2.u16[5] = 0x0001;                       /* fp16 denormal */
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u32[0], fbits(-(float)(_Float16)0.1f));
+	CHECK_EQ(d.u32[1], fbits(-0x1p-24f));
+	/* fp32 -> fp16 through shrink, rounding variant applied. */
+	a.src2 = V_ID;
+	a.shrink = MDG_SHRINK_LOWER;
+	ops.src2.f32[0] = 1.0f + 0x1p-12f;              /* halfway in fp16 */
+	ops.src2.f32[1] = -(1.0f + 0x1p-12f);
+	for (int m = 0; m < 4; m++) {
+		a.op = (uint8_t)(OP_FMOV + m);
+		CHECK(run(&a, MDG_UNIT_VADD, &d));
+		CHECK_EQ(d.u16[0], ref_f16(1.0 + 0x1p-12, m));
+		CHECK_EQ(d.u16[1], ref_f16(-1.0 - 0x1p-12, m));
+	}
+}
+
+TEST(f2i_f2u)
+{
+	static const float in[] = { 2.5f, -2.5f, 3.5f, -0.5f, 0.49999997f,
+				    1.5f, -1.5f, 2147483520.0f, 3e9f, -3e9f,
+				    5e9f, -1.0f };
+	union sgpu_reg d;
+
+	for (int m = 0; m < 4; m++) {
+		for (unsigned int i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+			double r;
+			int64_t si;
+			uint64_t ui;
+
+			fesetround(fe_modes[m]);
+			r = nearbyint((double)in[i]);
+			fesetround(FE_TONEAREST);
+			si = r > 2147483647.0 ? 2147483647 :
+			     r < -2147483648.0 ? INT32_MIN : (int64_t)r;
+			ui = r > 4294967295.0 ? 4294967295u :
+			     r < 0 ? 0 : (uint64_t)r;
+			CHECK_EQ(run_f32(OP_F2I + m, in[i], 0, MDG_UNIT_VADD,
+					 MDG_OUTMOD_KEEP_LOW), (uint32_t)si);
+			CHECK_EQ(run_f32(OP_F2U + m, in[i], 0, MDG_UNIT_SADD,
+					 MDG_OUTMOD_KEEP_LOW), (uint32_t)ui);
+		}
+	}
+	CHECK_EQ(run_f32(OP_F2I, NAN, 0, MDG_UNIT_VADD, MDG_OUTMOD_KEEP_LOW), 0);
+	CHECK_EQ(run_f32(OP_F2U, NAN, 0, MDG_UNIT_VADD, MDG_OUTMOD_KEEP_LOW), 0);
+	CHECK_EQ(run_f32(OP_F2I, INFINITY, 0, MDG_UNIT_VADD,
+			 MDG_OUTMOD_KEEP_LOW), 0x7FFFFFFF);
+	CHECK_EQ(run_f32(OP_F2I, -INFINITY, 0, MDG_UNIT_VADD,
+			 MDG_OUTMOD_KEEP_LOW), 0x80000000);
+	/* f2i64 (Mesa): 64-bit mode, fp32 source expanded. */
+	{
+		struct mdg_alu a = valu(OP_F2I + 1, MDG_REG_MODE_64,
+					MDG_VSRC(0, 4, ID_SWZ), V_ID, 0xFF,
+					MDG_OUTMOD_KEEP_LOW);
+
+		memset(&ops, 0, sizeof(ops));
+		ops.src1.f32[0] = -1e12f;
+		ops.src1.f32[1] = 1e30f;
+		CHECK(run(&a, MDG_UNIT_VADD, &d));
+		CHECK_EQ(d.u64[0], (uint64_t)(int64_t)-1e12f);
+		CHECK_EQ(d.u64[1], 0x7FFFFFFFFFFFFFFFull);
+	}
+	/* fp16 mode: f2i16 saturates at 16 bits. */
+	{
+		struct mdg_alu a = vop(OP_F2I + 1, MDG_REG_MODE_16,
+				       MDG_OUTMOD_KEEP_LOW);
+
+		memset(&ops, 0, sizeof(ops));
+		ops.src1.u16[0] = hbits((_Float16)60000.0f);
+		ops.src1.u16[1] = hbits((_Float16)-7.75f);
+		CHECK(run(&a, MDG_UNIT_VADD, &d));
+		CHECK_EQ(d.u16[0], 0x7FFF);
+		CHECK_EQ(d.u16[1], (uint16_t)-7);
+	}
+}
+
+TEST(i2f_u2f)
+{
+	static const int32_t si[] = { 16777217, -16777217, 16777219,
+				      2147483647, INT32_MIN, -1, 0, 33554435,
+				      -33554434 };
+	union sgpu_reg d;
+	unsigned int bad = 0;
+
+	for (int m = 0; m < 4; m++) {
+		for (unsigned int i = 0; i < sizeof(si) / sizeof(si[0]) + 2000; i++) {
+			int32_t v = i < sizeof(si) / sizeof(si[0]) ? si[i] :
+				    (int32_t)(uint32_t)rnd();
+			struct mdg_alu a = vop(OP_I2F + m, MDG_REG_MODE_32, 0);
+			volatile int32_t vv = v;
+			volatile uint32_t uv = (uint32_t)v;
+			float fs, fu;
+
+			fesetround(fe_modes[m]);
+			fs = (float)vv;
+			fu = (float)uv;
+			fesetround(FE_TONEAREST);
+			memset(&ops, 0, sizeof(ops));
+			ops.src1.u32[0] = (uint32_t)v;
+			CHECK(run(&a, MDG_UNIT_VADD, &d));
+			bad += d.u32[0] != fbits(fs);
+			a.op = OP_U2F + m;
+			CHECK(run(&a, MDG_UNIT_VADD, &d));
+			bad += d.u32[0] != fbits(fu);
+		}
+	}
+	CHECK_EQ(bad, 0);
+	/* i64 -> f32 with shrink (Mesa's i2f32 of an int64). */
+	{
+		struct mdg_alu a = vop(OP_I2F, MDG_REG_MODE_64, 0);
+
+		a.shrink = MDG_SHRINK_LOWER;
+		memset(&ops, 0, sizeof(ops));
+		ops.src1.u64[0] = (uint64_t)INT64_MIN;
+		ops.src1.u64[1] = (1ull << 62) + 1;
+		CHECK(run(&a, MDG_UNIT_VADD, &d));
+		CHECK_EQ(d.u32[0], fbits(-0x1p63f));
+		CHECK_EQ(d.u32[1], fbits(0x1p62f));
+		a.op = OP_I2F + 3;
+		CHECK(run(&a, MDG_UNIT_VADD, &d));
+		CHECK_EQ(d.u32[1], fbits(0x1p62f) + 1);
+		a.op = OP_U2F;
+		ops.src1.u64[0] = UINT64_MAX;
+		CHECK(run(&a, MDG_UNIT_VADD, &d));
+		CHECK_EQ(d.u32[0], fbits(0x1p64f));
+	}
+	/* i32 -> f16 via shrink saturates to inf in RTE. */
+	{
+		struct mdg_alu a = vop(OP_I2F, MDG_REG_MODE_32, 0);
+
+		a.shrink = MDG_SHRINK_LOWER;
+		memset(&ops, 0, sizeof(ops));
+		ops.src1.u32[0] = 70000;
+		ops.src1.u32[1] = (uint32_t)-2049;
+		CHECK(run(&a, MDG_UNIT_VADD, &d));
+		CHECK_EQ(d.u16[0], 0x7C00);
+		CHECK_EQ(d.u16[1], hbits((_Float16)-2048.0f));
+	}
+}
+
+TEST(compares)
+{
+	float v[] = { 1.0f, 2.0f, NAN, -0.0f, 0.0f, -INFINITY };
+
+	for (unsigned int i = 0; i < 6; i++) {
+		for (unsigned int j = 0; j < 6; j++) {
+			float x = v[i], y = v[j];
+
+			CHECK_EQ(run_f32(OP_FEQ, x, y, MDG_UNIT_VADD, 2),
+				 x == y ? 0xFFFFFFFFu : 0);
+			CHECK_EQ(run_f32(OP_FNE, x, y, MDG_UNIT_VMUL, 2),
+				 x != y ? 0xFFFFFFFFu : 0);
+			CHECK_EQ(run_f32(OP_FLT, x, y, MDG_UNIT_SADD, 2),
+				 x < y ? 0xFFFFFFFFu : 0);
+			CHECK_EQ(run_f32(OP_FLE, x, y, MDG_UNIT_VADD, 2),
+				 x <= y ? 0xFFFFFFFFu : 0);
+		}
+	}
+	/* fp16 compares give 16-bit booleans. */
+	{
+		union sgpu_reg d;
+		struct mdg_alu a = vop(OP_FLT, MDG_REG_MODE_16,
+				       MDG_OUTMOD_KEEP_LOW);
+
+		memset(&ops, 0, sizeof(ops));
+		ops.src1.u16[0] = hbits((_Float16)1.0f);
+		ops.src2.u16[0] = hbits((_Float16)2.0f);
+		ops.src1.u16[1] = hbits((_Float16)3.0f);
+		CHECK(run(&a, MDG_UNIT_VADD, &d));
+		CHECK_EQ(d.u16[0], 0xFFFF);
+		CHECK_EQ(d.u16[1], 0);
+	}
+}
+
+TEST(ball_bany)
+{
+	union sgpu_reg d;
+	struct mdg_alu a = vop(OP_FBALL_EQ, MDG_REG_MODE_32,
+			       MDG_OUTMOD_KEEP_LOW);
+
+	memset(&ops, 0, sizeof(ops));
+	for (int i = 0; i < 4; i++) {
+		ops.src1.f32[i] = (float)i;
+		ops.src2.f32[i] = (float)i;
+	}
+	a.mask = 0x03;
+	memset(&d, 0x11, sizeof(d));
+	CHECK(run(&a, MDG_UNIT_VMUL, &d));
+	CHECK_EQ(d.u32[0], 0xFFFFFFFF);
+	CHECK_EQ(d.u32[1], 0x11111111);                 /* one component */
+	a.op = OP_FBANY_NEQ;
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u32[0], 0);
+	ops.src2.f32[3] = NAN;
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u32[0], 0xFFFFFFFF);
+	a.op = OP_FBALL_EQ;
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u32[0], 0);
+	a.op = OP_FBANY_LT;
+	ops.src2.f32[3] = 3.5f;
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u32[0], 0xFFFFFFFF);
+	/* Integer forms; Mesa's vec2 all-equal broadcasts y into z, w. */
+	a.op = OP_IBALL_EQ;
+	a.src1 = MDG_VSRC(0, 0, 0x54);                  /* xyyy */
+	a.src2 = MDG_VSRC(0, 0, 0x54);
+	ops.src1.u32[0] = 5; ops.src1.u32[1] = 6; ops.src1.u32[2] = 7;
+	ops.src2.u32[0] = 5; ops.src2.u32[1] = 6; ops.src2.u32[2] = 8;
+	a.mask = 0x0C;                                  /* written to y */
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u32[1], 0xFFFFFFFF);
+	a.src1 = V_ID;
+	a.src2 = V_ID;
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u32[1], 0);
+	a.op = OP_IBANY_NEQ;
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u32[1], 0xFFFFFFFF);
+	a.op = OP_UBALL_LT;
+	ops.src1.u32[3] = 0; ops.src2.u32[3] = 0xFFFFFFFF;
+	for (int i = 0; i < 3; i++) {
+		ops.src1.u32[i] = 1;
+		ops.src2.u32[i] = 2;
+	}
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u32[1], 0xFFFFFFFF);
+	a.op = OP_IBANY_LT;                             /* -1 is not > 0 */
+	ops.src1.u32[0] = ops.src1.u32[1] = ops.src1.u32[2] = 2;
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u32[1], 0);
+	/* Reductions cannot run on a scalar unit. */
+	CHECK(!run(&a, MDG_UNIT_SADD, &d));
+}
+
+TEST(dot_products)
+{
+	union sgpu_reg d;
+	struct mdg_alu a = vop(OP_FDOT3, MDG_REG_MODE_32, 0);
+
+	memset(&ops, 0, sizeof(ops));
+	for (int i = 0; i < 4; i++) {
+		ops.src1.f32[i] = (float)(i + 1);
+		ops.src2.f32[i] = 0.5f * (float)(i + 1);
+	}
+	a.mask = 0x30;                                  /* z */
+	memset(&d, 0, sizeof(d));
+	CHECK(run(&a, MDG_UNIT_VMUL, &d));
+	CHECK_EQ(d.u32[2], fbits(7.0f));                /* (1+4+9)/2 */
+	CHECK_EQ(d.u32[0], 0);
+	a.op = OP_FDOT4;
+	CHECK(run(&a, MDG_UNIT_VMUL, &d));
+	CHECK_EQ(d.u32[2], fbits(15.0f));
+	/* Modifiers apply per source; outmod clamps. */
+	a.src1 = MDG_VSRC(2, 0, ID_SWZ);
+	a.outmod = MDG_OUTMOD_CLAMP_M1_1;
+	CHECK(run(&a, MDG_UNIT_VMUL, &d));
+	CHECK_EQ(d.u32[2], fbits(-1.0f));
+	/* Rounded once, not per step. */
+	a = vop(OP_FDOT3, MDG_REG_MODE_32, 0);
+	a.mask = 0x03;
+	ops.src1.f32[0] = 1.0f; ops.src2.f32[0] = 1.0f;
+	ops.src1.f32[1] = 0x1p-24f; ops.src2.f32[1] = 1.0f;
+	ops.src1.f32[2] = 0x1p-24f; ops.src2.f32[2] = 1.0f;
+	CHECK(run(&a, MDG_UNIT_VMUL, &d));
+	CHECK_EQ(d.u32[0], fbits(1.0f + 0x1p-23f));
+	ops.src1.f32[1] = INFINITY; ops.src2.f32[1] = 0.0f;
+	CHECK(run(&a, MDG_UNIT_VMUL, &d));
+	CHECK_EQ(d.u32[0], SGPU_F32_DEFAULT_NAN);
+}
+
+TEST(csel)
+{
+	union sgpu_reg d;
+	struct mdg_alu a = vop(OP_ICSEL, MDG_REG_MODE_32, MDG_OUTMOD_KEEP_LOW);
+
+	memset(&ops, 0, sizeof(ops));
+	for (int i = 0; i < 4; i++) {
+		ops.src1.u32[i] = 0x100 + (uint32_t)i;
+		ops.src2.u32[i] = 0x200 + (uint32_t)i;
+	}
+	ops.cond.u32[3] = 0xFFFFFFFF;
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u32[0], 0x100);
+	CHECK_EQ(d.u32[3], 0x103);
+	ops.cond.u32[3] = 0;
+	ops.cond.u32[0] = 0xFFFFFFFF;           /* only .w counts */
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u32[0], 0x200);
+	/* Vector select: a bit select against r31. */
+	a.op = OP_ICSEL_V;
+	ops.cond.u32[0] = 0xFFFFFFFF;
+	ops.cond.u32[1] = 0;
+	ops.cond.u32[2] = 0x0000FFFF;
+	ops.src1.u32[2] = 0xAAAAAAAA;
+	ops.src2.u32[2] = 0x55555555;
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u32[0], 0x100);
+	CHECK_EQ(d.u32[1], 0x201);
+	CHECK_EQ(d.u32[2], 0x5555AAAA);
+	/* fcsel with float modifiers, on the scalar multiply unit. */
+	memset(&a, 0, sizeof(a));
+	a.op = OP_FCSEL;
+	a.ssrc1 = (uint8_t)(1 << 2 | 0 << 3 | 2);       /* -x */
+	a.ssrc2 = (uint16_t)(1 << 2 | 2 << 3 | 1);      /* |y| */
+	a.full = true;
+	a.comp = 6;
+	ops.src1.f32[0] = 4.0f;
+	ops.src2.f32[1] = -9.0f;
+	ops.cond.u32[3] = 1;
+	CHECK(run(&a, MDG_UNIT_SMUL, &d));
+	CHECK_EQ(d.u32[3], fbits(-4.0f));
+	ops.cond.u32[3] = 0;
+	CHECK(run(&a, MDG_UNIT_SMUL, &d));
+	CHECK_EQ(d.u32[3], fbits(9.0f));
+	/* fcsel_v per lane; NaNs pass unchanged. */
+	a = vop(OP_FCSEL_V, MDG_REG_MODE_32, 0);
+	ops.src1.u32[0] = 0x7F800001;
+	ops.cond.u32[0] = 0xFFFFFFFF;
+	ops.cond.u32[1] = 0;
+	ops.src2.f32[1] = 2.0f;
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u32[0], 0x7F800001);
+	CHECK_EQ(d.u32[1], fbits(2.0f));
+}
+
+/* ---- LUT ---- */
+
+static uint32_t run_lut(uint8_t op, float x)
+{
+	union sgpu_reg d;
+	struct mdg_alu a = vop(op, MDG_REG_MODE_32, 0);
+
+	memset(&ops, 0, sizeof(ops));
+	ops.src1.f32[0] = x;
+	a.mask = 0x03;
+	if (!run(&a, MDG_UNIT_VLUT, &d))
+		return 0xDEADBEEF;
+	return d.u32[0];
+}
+
+static double lut_ref(uint8_t op, double x)
+{
+	switch (op) {
+	case OP_FRCP: return 1.0 / x;
+	case OP_FRSQRT: return 1.0 / sqrt(x);
+	case OP_FSQRT: return sqrt(x);
+	case OP_FEXP2: return exp2(x);
+	case OP_FLOG2: return log2(x);
+	case OP_FSINPI: return sin(M_PI * x);
+	default: return cos(M_PI * x);
+	}
+}
+
+TEST(lut_precision_truncation)
+{
+	static const uint8_t lops[] = { OP_FRCP, OP_FRSQRT, OP_FSQRT, OP_FEXP2,
+					OP_FLOG2, OP_FSINPI, OP_FCOSPI };
+	unsigned int bad = 0, total = 0;
+
+	for (unsigned int k = 0; k < sizeof(lops); k++) {
+		for (int iter = 0; iter < 5000; iter++) {
+			float x;
+			double want, got, ulp;
+			uint32_t r;
+
+			switch (lops[k]) {
+			case OP_FEXP2:
+				x = (float)((double)(rnd() % 200000) / 1000.0 - 100.0);
+				break;
+			case OP_FSINPI:
+			case OP_FCOSPI:
+				x = (float)((double)(rnd() % 1000000) / 250000.0 - 2.0);
+				break;
+			default:
+				x = bitsf(((uint32_t)rnd() & 0x3FFFFFFF) + 0x00800000);
+				break;
+			}
+			r = run_lut(lops[k], x);
+			got = (double)bitsf(r);
+			want = lut_ref(lops[k], (double)x);
+			if (want == 0.0 || fabs(want) < 1e-6)
+				continue;       /* sinpi/cospi near zeros: below */
+			ulp = ldexp(1.0, ilogb((float)want) - 23);
+			total++;
+			/* Truncation: never above the exact value in magnitude
+			 * (rounding would be, half of the time). */
+			if (fabs(got) > fabs(want) * (1 + 1e-15) ||
+			    fabs(want - got) >= ulp) {
+				if (bad++ < 3)
+					printf("  lut %02x(%a) = %a want %a\n",
+					       lops[k], (double)x, got, want);
+			}
+		}
+	}
+	CHECK_EQ(bad, 0);
+	CHECK(total > 25000);
+
+	/* A value whose nearest float lies above: truncation goes down. */
+	CHECK_EQ(run_lut(OP_FRCP, 3.0f), 0x3EAAAAAA);
+	CHECK_EQ(fbits(1.0f / 3.0f), 0x3EAAAAAB);
+	CHECK_EQ(run_lut(OP_FSQRT, 2.0f), 0x3FB504F3);  /* rte is ...F3 too */
+	CHECK_EQ(run_lut(OP_FEXP2, 3.0f), fbits(8.0f));
+	CHECK_EQ(run_lut(OP_FLOG2, 1024.0f), fbits(10.0f));
+	CHECK_EQ(run_lut(OP_FSQRT, 16.0f), fbits(4.0f));
+	CHECK_EQ(run_lut(OP_FSINPI, 0.5f), fbits(1.0f));
+	CHECK_EQ(run_lut(OP_FSINPI, 1.0f), 0);
+	CHECK_EQ(run_lut(OP_FSINPI, -1.0f), 0x80000000);
+	CHECK_EQ(run_lut(OP_FCOSPI, 0.5f), 0);
+	CHECK_EQ(run_lut(OP_FCOSPI, 1.0f), fbits(-1.0f));
+	CHECK_EQ(run_lut(OP_FSINPI, 16777216.0f), 0);
+	/* 1/6 rounded up: sin is just above 0.5 -> 0.5; rounded down:
+	 * just below -> the float below 0.5. */
+	CHECK_EQ(run_lut(OP_FSINPI, 1.0f / 6.0f), fbits(0.5f));
+	CHECK_EQ(run_lut(OP_FSINPI, nextafterf(1.0f / 6.0f, 0.0f)), 0x3EFFFFFF);
+}
+
+TEST(lut_special_cases)
+{
+	CHECK_EQ(run_lut(OP_FRCP, 0.0f), 0x7F800000);
+	CHECK_EQ(run_lut(OP_FRCP, -0.0f), 0xFF800000);
+	CHECK_EQ(run_lut(OP_FRCP, INFINITY), 0);
+	CHECK_EQ(run_lut(OP_FRCP, 0x1p-149f), 0x7F800000);     /* overflow */
+	CHECK_EQ(run_lut(OP_FRSQRT, -1.0f), SGPU_F32_DEFAULT_NAN);
+	CHECK_EQ(run_lut(OP_FRSQRT, 0.0f), 0x7F800000);
+	CHECK_EQ(run_lut(OP_FRSQRT, -0.0f), 0xFF800000);
+	CHECK_EQ(run_lut(OP_FRSQRT, 4.0f), fbits(0.5f));
+	CHECK_EQ(run_lut(OP_FSQRT, -0.0f), 0x80000000);
+	CHECK_EQ(run_lut(OP_FSQRT, -4.0f), SGPU_F32_DEFAULT_NAN);
+	CHECK_EQ(run_lut(OP_FSQRT, INFINITY), 0x7F800000);
+	CHECK_EQ(run_lut(OP_FLOG2, 0.0f), 0xFF800000);
+	CHECK_EQ(run_lut(OP_FLOG2, -0.0f), 0xFF800000);
+	CHECK_EQ(run_lut(OP_FLOG2, -2.0f), SGPU_F32_DEFAULT_NAN);
+	CHECK_EQ(run_lut(OP_FLOG2, INFINITY), 0x7F800000);
+	CHECK_EQ(run_lut(OP_FEXP2, 200.0f), 0x7F800000);
+	CHECK_EQ(run_lut(OP_FEXP2, 128.0f), 0x7F800000);
+	CHECK_EQ(run_lut(OP_FEXP2, -INFINITY), 0);
+	CHECK_EQ(run_lut(OP_FEXP2, -149.0f), 1);
+	CHECK_EQ(run_lut(OP_FEXP2, -200.0f), 0);
+	CHECK_EQ(run_lut(OP_FSINPI, INFINITY), SGPU_F32_DEFAULT_NAN);
+	CHECK_EQ(run_lut(OP_FCOSPI, -INFINITY), SGPU_F32_DEFAULT_NAN);
+	CHECK_EQ(run_lut(OP_FEXP2, bitsf(0x7F800005)), 0x7FC00005);
+}
+
+TEST(lut_forms)
+{
+	union sgpu_reg d;
+	struct mdg_alu a = valu(OP_FRCP, MDG_REG_MODE_32, MDG_VSRC(0, 0, 0xAA),
+				V_ID, 0xFF, 0);
+
+	/* Mesa's split: all selectors equal, value to every masked lane. */
+	memset(&ops, 0, sizeof(ops));
+	ops.src1.f32[2] = 4.0f;
+	memset(&d, 0, sizeof(d));
+	a.mask = 0xCC;                          /* y, w */
+	CHECK(run(&a, MDG_UNIT_VLUT, &d));
+	CHECK_EQ(d.u32[1], fbits(0.25f));
+	CHECK_EQ(d.u32[3], fbits(0.25f));
+	CHECK_EQ(d.u32[0], 0);
+	/* Mixed selectors: the first written lane's operand is used. */
+	a.src1 = MDG_VSRC(0, 0, 0xE4);
+	ops.src1.f32[1] = 2.0f;
+	CHECK(run(&a, MDG_UNIT_VLUT, &d));
+	CHECK_EQ(d.u32[3], fbits(0.5f));
+	/* fp16 in/out: 32-bit op with expanded source and shrink. */
+	a = valu(OP_FSQRT, MDG_REG_MODE_32, MDG_VSRC(0, 4, 0x00), V_ID, 0x03, 0);
+	a.shrink = MDG_SHRINK_LOWER;
+	ops.src1.u16[0] = hbits((_Float16)2.0f);
+	memset(&d, 0, sizeof(d));
+	CHECK(run(&a, MDG_UNIT_VLUT, &d));
+	CHECK_EQ(d.u16[0], 0x3DA8);             /* sqrt 2 = 0x3DA8 (trunc) */
+	CHECK_EQ(d.u16[1], 0);
+	/* No native fp16 LUT, no scalar-unit LUT. */
+	a = vop(OP_FSQRT, MDG_REG_MODE_16, 0);
+	CHECK(!run(&a, MDG_UNIT_VLUT, &d));
+	a = vop(OP_FSQRT, MDG_REG_MODE_32, 0);
+	CHECK(!run(&a, MDG_UNIT_SADD, &d));
+	/* LUT output modifier. */
+	a.outmod = MDG_OUTMOD_CLAMP_0_1;
+	a.mask = 0x03;
+	ops.src1.f32[0] = 9.0f;
+	CHECK(run(&a, MDG_UNIT_VLUT, &d));
+	CHECK_EQ(d.u32[0], fbits(1.0f));
+}
+
+TEST(invalid_forms)
+{
+	union sgpu_reg d;
+	struct mdg_alu a;
+
+	memset(&ops, 0, sizeof(ops));
+	a = vop(OP_FADD, MDG_REG_MODE_64, 0);
+	CHECK(!run(&a, MDG_UNIT_VADD, &d));     /* no fp64 */
+	a = vop(OP_FMUL, MDG_REG_MODE_8, 0);
+	CHECK(!run(&a, MDG_UNIT_VMUL, &d));     /* no fp8 */
+	a = vop(OP_FADD, MDG_REG_MODE_16, 0);
+	a.shrink = MDG_SHRINK_LOWER;
+	CHECK(!run(&a, MDG_UNIT_VADD, &d));     /* fp16 -> fp8 */
+	a = vop(OP_IADD, MDG_REG_MODE_8, MDG_OUTMOD_KEEP_LOW);
+	a.shrink = MDG_SHRINK_UPPER;
+	CHECK(!run(&a, MDG_UNIT_VADD, &d));     /* 8-bit cannot shrink */
+	a = vop(OP_IADD, MDG_REG_MODE_32, MDG_OUTMOD_KEEP_LOW);
+	a.src1 = MDG_VSRC(0, 1, ID_SWZ);        /* rep_low in 32-bit mode */
+	CHECK(!run(&a, MDG_UNIT_VADD, &d));
+	a.src1 = MDG_VSRC(0, 6, ID_SWZ);        /* low_swap in 32-bit mode */
+	CHECK(!run(&a, MDG_UNIT_VADD, &d));
+	a.src1 = V_ID;
+	a.shrink = 3;
+	CHECK(!run(&a, MDG_UNIT_VADD, &d));
+	/* Unimplemented ops. */
+	static const uint8_t unimpl[] = { 0x3D, 0x3F, 0x38, 0x59, 0x5A, 0x5B,
+					  0x7E, 0xE8, 0xEC, 0xF9, 0x00, 0xFF };
+	for (unsigned int i = 0; i < sizeof(unimpl); i++) {
+		a = vop(unimpl[i], MDG_REG_MODE_32, 0);
+		CHECK(!run(&a, MDG_UNIT_VADD, &d));
+	}
+}
+
+TEST(inot_iabs_b2f_idioms)
+{
+	union sgpu_reg d;
+	struct mdg_alu a;
+
+	memset(&ops, 0, sizeof(ops));
+	/* inot = inor(x, #0). */
+	a = vop(OP_INOR, MDG_REG_MODE_32, MDG_OUTMOD_KEEP_LOW);
+	set_vector_imm(&a, 0);
+	ops.src1.u32[0] = 0x0F0F0F0F;
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u32[0], 0xF0F0F0F0);
+	/* iabs = iabsdiff(x, 0) */
+	a = vop(OP_IABSDIFF, MDG_REG_MODE_32, MDG_OUTMOD_KEEP_LOW);
+	set_vector_imm(&a, 0);
+	ops.src1.u32[0] = (uint32_t)-77;
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u32[0], 77);
+	/* b2f32 = iand(bool, 1.0f) with 1.0f in the constants (r26). */
+	a = valu(OP_IAND, MDG_REG_MODE_32, V_ID, MDG_VSRC(0, 0, 0x00), 0xFF,
+		 MDG_OUTMOD_KEEP_LOW);
+	ops.src1.u32[0] = 0xFFFFFFFF;
+	ops.src1.u32[1] = 0;
+	ops.src2.f32[0] = 1.0f;
+	CHECK(run(&a, MDG_UNIT_VADD, &d));
+	CHECK_EQ(d.u32[0], fbits(1.0f));
+	CHECK_EQ(d.u32[1], 0);
+	/* fp mode does not change results. */
+	for (int m = 0; m < 4; m++) {
+		ops.fp_mode = (enum sgpu_fp_mode)m;
+		CHECK_EQ(run_f32(OP_FADD, 1.0f, 2.0f, MDG_UNIT_VADD, 0),
+			 fbits(3.0f));
+	}
+}
+
 int main(void)
 {
+	RUN(int8_exhaustive_binary);
+	RUN(int8_unary_clz_popcnt);
+	RUN(int16_random_edges);
+	RUN(int32_random_edges);
+	RUN(int64_random_edges);
+	RUN(int_edge_cases_explicit);
+	RUN(imul_keep_high);
+	RUN(int_outmod_saturate_and_shrink);
+	RUN(swizzle_32);
+	RUN(swizzle_16_expand_modes);
+	RUN(swizzle_8bit_pairs);
+	RUN(expand_16_to_32_int_mods);
+	RUN(mode64_sources);
+	RUN(write_mask_and_float_shrink);
+	RUN(immediates);
+	RUN(scalar_units);
+	RUN(fadd_fmul_all_roundings_random);
+	RUN(fadd_halfway_cases);
+	RUN(signed_zeros);
+	RUN(nan_rules);
+	RUN(fmin_fmax);
+	RUN(denormals_preserved);
+	RUN(fp16_mode_arith);
+	RUN(fp16_conversions_exhaustive);
+	RUN(float_outmods);
+	RUN(round_to_integral);
+	RUN(fmov_modifiers_and_conversions);
+	RUN(f2i_f2u);
+	RUN(i2f_u2f);
+	RUN(compares);
+	RUN(ball_bany);
+	RUN(dot_products);
+	RUN(csel);
+	RUN(lut_precision_truncation);
+	RUN(lut_special_cases);
+	RUN(lut_forms);
+	RUN(invalid_forms);
+	RUN(inot_iabs_b2f_idioms);
 	return check_summary();
 }

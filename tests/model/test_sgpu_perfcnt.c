@@ -76,6 +76,48 @@ static uint32_t counter(unsigned int block, unsigned int index)
 	return fh_r32(&fh, buf + block * 256 + index * 4);
 }
 
+/*
+ * The fact sheet's worked example (§5.13, decoded by Mesa's disassembler):
+ * buf[gid.x] = gid.x, two load/store bundles and one ALU bundle a thread.
+ */
+static const uint32_t example_shader[] = {
+	0x48e01095, 0x00003830, 0x1c861ac0, 0x00004380,
+	0x00220059, 0x68386c18, 0x0072027b, 0x027b03a0,
+	0x0fae4072, 0x00000000, 0x00000000, 0x00000000,
+	0x01e1c815, 0x00008940, 0x00000030, 0x00000000,
+	0, 0, 0, 0,
+};
+
+#define CODE_VA (VA + 0x10000)
+
+/* Code, RSD, UBO and buffer for the example: 4 groups of 16 threads. */
+static void compute_job(uint64_t jva)
+{
+	uint64_t code = fh_alloc(&fh, 0x1000, 4096);
+
+	fh_map(&fh, root, CODE_VA, code, 0x1000, PTE_RW);
+	for (unsigned int i = 0; i < sizeof(example_shader) / 4; i++)
+		fh_w32(&fh, code + 4 * i, example_shader[i]);
+	/* RSD at VA + 0x7000: first tag 5, 2 work registers, 1 UBO. */
+	fh_w64(&fh, buf + 0x7000, CODE_VA | 5);
+	fh_w32(&fh, buf + 0x7010, 1 | 1u << 13 | 2u << 16);
+	/* UBO table at VA + 0x7100 -> UBO at VA + 0x7200 holding &out. */
+	fh_w64(&fh, buf + 0x7100, 0 | ((VA + 0x7200) >> 4) << 12);
+	fh_w64(&fh, buf + 0x7200, VA + 0x7400);
+	/* No local storage. */
+	fh_w32(&fh, buf + 0x7304, 0x1F);
+	fh_job(&fh, jobs, JOB_TYPE_COMPUTE, 1, 0, 0, 0);
+	fh_w32(&fh, jobs + 0x20, 0xF | 3u << 4);        /* 16x1x1, 4 groups */
+	fh_w32(&fh, jobs + 0x24, 4 | 4u << 5 | 4u << 10 | 6u << 16 |
+	       6u << 22 | 4u << 28);
+	fh_w32(&fh, jobs + 0x40, 7);
+	fh_w64(&fh, jobs + 0x58, VA + 0x7100);
+	fh_w64(&fh, jobs + 0x78, VA + 0x7000);
+	fh_w64(&fh, jobs + 0xB0, VA + 0x7300);
+	fh_submit(&fh, JS, jva, AS_NR, 0);
+	fh_run_idle(&fh, 10);
+}
+
 static void run_jobs(unsigned int n, bool compute)
 {
 	uint64_t jva = VA + 0x8000;
@@ -87,14 +129,10 @@ static void run_jobs(unsigned int n, bool compute)
 	fh_run_idle(&fh, 10);
 	wr(&fh, JOB_INT_CLEAR, 0xFFFFFFFF);
 	if (compute) {
-		/* Fails (no shader core yet) but counts as compute time. */
-		fh_job(&fh, jobs, JOB_TYPE_COMPUTE, 1, 0, 0, 0);
-		fh_w32(&fh, jobs + 0x20, 0);
-		fh_w32(&fh, jobs + 0x24, 0);
-		fh_w32(&fh, jobs + 0x40, 7);
-		fh_w64(&fh, jobs + 0x78, VA + 0x7000);
-		fh_submit(&fh, JS, jva, AS_NR, 0);
-		fh_run_idle(&fh, 10);
+		compute_job(jva);
+		CHECK_EQ(rd(&fh, JS_REG(JS, JS_STATUS)), 1);
+		for (uint32_t i = 0; i < 64; i++)
+			CHECK_EQ(fh_r32(&fh, buf + 0x7400 + 4 * i), i);
 		wr(&fh, JOB_INT_CLEAR, 0xFFFFFFFF);
 	}
 }
@@ -128,13 +166,23 @@ TEST(v5_layout_t860)
 		CHECK_EQ(counter(b, 1), counter(0, 1));
 	}
 	CHECK(counter(0, 6) > 0);                      /* GPU_ACTIVE */
-	CHECK_EQ(counter(0, 8 + 8 * JS), 5);           /* JS1_JOBS */
+	CHECK_EQ(counter(0, 8 + 8 * JS), 6);           /* JS1_JOBS: 5 + compute */
 	CHECK(counter(0, 10 + 8 * JS) > 0);            /* JS1_ACTIVE */
 	CHECK_EQ(counter(0, 8), 0);                    /* JS0_JOBS */
 	CHECK(counter(0, 6) >= counter(0, 10 + 8 * JS));
+	/*
+	 * One workgroup of 16 threads per core, each thread one ALU and two
+	 * load/store bundles: 16 arithmetic words (8 cycles on two pipes), 32
+	 * load/store words (32 cycles, the busiest pipe).
+	 */
 	for (unsigned int core = 0; core < 4; core++) {
-		CHECK(counter(3 + core, 22) > 0);          /* COMPUTE_ACTIVE */
-		CHECK(counter(3 + core, 26) > 0);          /* TRIPIPE_ACTIVE */
+		CHECK_EQ(counter(3 + core, 22), 32);       /* COMPUTE_ACTIVE */
+		CHECK_EQ(counter(3 + core, 23), 1);        /* COMPUTE_TASKS */
+		CHECK_EQ(counter(3 + core, 24), 16);       /* COMPUTE_THREADS */
+		CHECK_EQ(counter(3 + core, 26), 32);       /* TRIPIPE_ACTIVE */
+		CHECK_EQ(counter(3 + core, 27), 16);       /* ARITH_WORDS */
+		CHECK_EQ(counter(3 + core, 31), 32);       /* LS_WORDS */
+		CHECK_EQ(counter(3 + core, 38), 0);        /* TEX_WORDS */
 	}
 	/* Stats agree that time was spent. */
 	{

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Floating-point helpers of the shader core model: fp16/fp32 encoding with
+ * every rounding mode, rounding to integers, float<->integer conversions and
+ * the lookup-table (transcendental) ops. They exist so that the ALU model
+ * (sgpu_alu.c) gets exact, host-independent results: nothing here reads or
+ * changes the host's floating-point environment (QEMU runs the model on a
+ * worker thread whose fenv we must not depend on).
+ *
+ * Values travel as doubles: every fp16 and fp32 value is exactly a double,
+ * and NaNs are built bit by bit so that their payload (and whether they are
+ * signalling) survives a round trip fp32 -> double -> fp32.
+ */
+#ifndef SLEIPNIR_SGPU_FLOAT_H
+#define SLEIPNIR_SGPU_FLOAT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Rounding modes, in the order of the ops' rounding variants (op + 0..3). */
+enum sgpu_round {
+	SGPU_RTE,
+	SGPU_RTZ,
+	SGPU_RTN,
+	SGPU_RTP,
+};
+
+enum sgpu_fmt {
+	SGPU_FMT_F16,
+	SGPU_FMT_F32,
+};
+
+/* The NaN the model produces when an operation creates one. */
+#define SGPU_F32_DEFAULT_NAN 0x7FC00000u
+#define SGPU_F16_DEFAULT_NAN 0x7E00u
+
+/* Exact decoding; NaN payloads are kept (shifted into the double). */
+double sgpu_f16_decode(uint16_t h);
+double sgpu_f32_decode(uint32_t f);
+
+/*
+ * Rounds the real number s + e to fmt with mode r and returns its bits.
+ * e is the error term of a computation done in double (0 when s is exact);
+ * it must be small enough that s + e crosses no point of the target's
+ * half-ulp grid other than s itself (true for TwoSum errors, and for the
+ * integer splits sgpu_i2f uses). A NaN s is converted keeping its payload's
+ * top bits (quiet it first if the op must quiet).
+ */
+uint32_t sgpu_float_encode(double s, double e, enum sgpu_round r,
+			   enum sgpu_fmt fmt);
+
+/* Bit-level sign operations (never touch a NaN's payload). */
+double sgpu_fabs(double x);
+double sgpu_fneg(double x);
+/* A NaN with its quiet bit set. */
+double sgpu_nan_quiet(double x);
+/* The default NaN (encodes to SGPU_F32_DEFAULT_NAN / SGPU_F16_DEFAULT_NAN). */
+double sgpu_default_nan(void);
+
+/* x rounded to an integral value with mode r (x finite or not; NaN kept). */
+double sgpu_round_int(double x, enum sgpu_round r);
+/* x rounded to an integral value, halfway cases away from zero. */
+double sgpu_round_away(double x);
+
+/*
+ * x rounded with r to a bits-wide integer (8..64), saturating at the
+ * type's range; NaN gives 0. Returned as the integer's bit pattern.
+ */
+uint64_t sgpu_f2i(double x, enum sgpu_round r, unsigned int bits,
+		  bool is_unsigned);
+/* The bits-wide integer v (signed or not) converted to fmt with mode r. */
+uint32_t sgpu_i2f(uint64_t v, bool is_signed, unsigned int bits,
+		  enum sgpu_round r, enum sgpu_fmt fmt);
+
+/* Convenience conversions between formats (used by tests and the ALU). */
+uint32_t sgpu_f16_to_f32(uint16_t h);
+uint16_t sgpu_f32_to_f16(uint32_t f, enum sgpu_round r);
+
+/* The lookup-table ops, keyed by their Midgard opcode. */
+enum sgpu_lut_op {
+	SGPU_LUT_RCP = 0xF0,
+	SGPU_LUT_RSQRT = 0xF2,
+	SGPU_LUT_SQRT = 0xF3,
+	SGPU_LUT_EXP2 = 0xF4,
+	SGPU_LUT_LOG2 = 0xF5,
+	SGPU_LUT_SINPI = 0xF6,
+	SGPU_LUT_COSPI = 0xF7,
+};
+
+/* True if op is one of the LUT ops above. */
+bool sgpu_lut_op_known(unsigned int op);
+/*
+ * The model's LUT result for x, as fmt bits: computed in double, then
+ * truncated toward zero (results beyond the format's range become ±inf).
+ * A NaN input gives that NaN, quieted.
+ */
+uint32_t sgpu_lut(unsigned int op, double x, enum sgpu_fmt fmt);
+/* The double-precision value the LUT op approximates (before truncation). */
+double sgpu_lut_exact(unsigned int op, double x);
+
+#endif

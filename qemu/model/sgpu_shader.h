@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * State shared by the parts of the shader-core interpreter: the dispatch
+ * being run (sgpu_shader_core.c), the decoded-bundle cache
+ * (sgpu_shader_cache.c), one thread's execution (sgpu_thread.c) and its
+ * load/store unit (sgpu_ldst.c). Nothing here is visible outside the
+ * shader core; it all runs without the model lock.
+ */
+#ifndef SLEIPNIR_SGPU_SHADER_H
+#define SLEIPNIR_SGPU_SHADER_H
+
+#include "midgard_isa.h"
+#include "sgpu_alu.h"
+#include "sgpu_shader_core.h"
+
+/* Exception codes a shader can end its job with (fact sheet §1.5). */
+#define SGPU_EXC_TERMINATED 0x04
+#define SGPU_EXC_JOB_CONFIG_FAULT 0x40
+#define SGPU_EXC_INSTR_INVALID_PC 0x50
+#define SGPU_EXC_INSTR_INVALID_ENC 0x51
+#define SGPU_EXC_INSTR_OPERAND_FAULT 0x53
+#define SGPU_EXC_INSTR_TLS_FAULT 0x54
+#define SGPU_EXC_INSTR_BARRIER_FAULT 0x55
+#define SGPU_EXC_INSTR_ALIGN_FAULT 0x56
+#define SGPU_EXC_DATA_INVALID_FAULT 0x58
+
+#define SGPU_MAX_UBOS 256
+/* Work registers r0-r15; pushed uniform k is r(23 - k). */
+#define SGPU_MAX_WORK_REGS 16
+#define SGPU_MAX_UNIFORM_VEC4 16
+
+/* A bundle as the interpreter keeps it: decoded once per dispatch. */
+struct sgpu_cached_bundle {
+	uint64_t va;
+	struct mdg_bundle b;
+	/* Cycle-model cost on each pipe, and instruction count. */
+	uint8_t instructions;
+};
+
+/* Decoded bundles of one dispatch, by GPU address (open addressing). */
+struct sgpu_shader_cache {
+	struct sgpu_cached_bundle *slots;
+	uint32_t capacity;                /* a power of two */
+	uint32_t used;
+	uint64_t decodes;                 /* bundles decoded (cache misses) */
+};
+
+enum sgpu_thread_state {
+	SGPU_THREAD_RUNNABLE,
+	SGPU_THREAD_AT_BARRIER,
+	SGPU_THREAD_DONE,
+};
+
+struct sgpu_thread {
+	union sgpu_reg r[32];             /* r26/r27: load/store arguments */
+	uint64_t pc;                      /* bundle to execute next */
+	uint8_t tag;                      /* the tag that bundle must have */
+	uint8_t state;                    /* enum sgpu_thread_state */
+	uint32_t local_id[3];
+	uint32_t linear_id;               /* index within the workgroup */
+};
+
+/* Per-pipe counts of the cycle model (qemu/README.md "Cycle model"). */
+struct sgpu_pipe_counts {
+	uint64_t alu_bundles, ldst_bundles, tex_bundles;
+	uint64_t alu_instructions, ldst_instructions, tex_instructions;
+	uint64_t threads;
+};
+
+/* One dispatch (a COMPUTE job) while it runs. */
+struct sgpu_exec {
+	struct sgpu_shader_ctx *ctx;
+	const struct sgpu_compute_dispatch *d;
+	struct sgpu_shader_cache cache;
+
+	/* From the renderer state. */
+	unsigned int work_regs;
+	unsigned int uniform_vec4;
+	unsigned int ubo_count;
+	bool has_barrier;
+	enum sgpu_fp_mode fp_mode;
+	union sgpu_reg uniforms[SGPU_MAX_UNIFORM_VEC4];
+	uint64_t ubo[SGPU_MAX_UBOS];      /* descriptors */
+
+	/* Local storage (fact sheet §4.5). */
+	uint64_t tls_base;                /* 0: none */
+	uint64_t tls_per_thread;          /* bytes */
+	uint64_t tls_sp_offset;
+	uint64_t wls_base;                /* 0: none */
+	uint64_t wls_instance_bytes;
+	uint64_t wls_instances;
+
+	/* The workgroup being run. */
+	uint32_t group_id[3];
+	unsigned int core;
+	uint64_t group_wls;               /* this workgroup's WLS instance */
+	uint64_t core_tls;                /* TLS of thread 0 on this core */
+
+	/* Cycle model. */
+	struct sgpu_pipe_counts counts;
+	unsigned int bundles_since_check;
+};
+
+/* sgpu_shader_cache.c */
+int sgpu_cache_init(struct sgpu_shader_cache *cache);
+void sgpu_cache_fini(struct sgpu_shader_cache *cache);
+/*
+ * The bundle at va, which must carry tag: fetched through the MMU and
+ * decoded on first use. Returns 0 or the exception code.
+ */
+uint32_t sgpu_cache_lookup(struct sgpu_exec *ex, uint64_t va, unsigned int tag,
+			   const struct sgpu_cached_bundle **out);
+
+/* sgpu_thread.c: runs th until it ends, waits at a barrier or faults. */
+uint32_t sgpu_thread_run(struct sgpu_exec *ex, struct sgpu_thread *th);
+
+/* sgpu_ldst.c: one load/store bundle (both words) for th. */
+uint32_t sgpu_ldst_execute(struct sgpu_exec *ex, struct sgpu_thread *th,
+			   const struct mdg_bundle *b);
+
+#endif

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Runs compute shaders on the model core from host tests: a fake host with
+ * one address space, a code area, buffers, thread- and workgroup-local
+ * storage, and a compute job built with the shared descriptor packer
+ * (compiler/midgard/midgard_desc.h), submitted as panfrost would.
+ */
+#ifndef SLEIPNIR_COMPUTE_HARNESS_H
+#define SLEIPNIR_COMPUTE_HARNESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fake_host.h"
+
+#define CH_VA_BASE 0x10000000ull
+#define CH_CODE_VA CH_VA_BASE               /* 1 MiB of code */
+#define CH_DESC_VA (CH_VA_BASE + 0x100000)  /* job, RSD, LS, UBO table */
+#define CH_PUSH_VA (CH_DESC_VA + 0x1000)
+#define CH_DATA_VA (CH_VA_BASE + 0x200000)  /* 4 MiB of buffers */
+#define CH_DATA_SIZE (4u << 20)
+#define CH_TLS_VA (CH_VA_BASE + 0x600000)   /* 4 MiB */
+#define CH_TLS_SIZE (4u << 20)
+#define CH_WLS_VA (CH_VA_BASE + 0xA00000)   /* 2 MiB */
+#define CH_WLS_SIZE (2u << 20)
+#define CH_VA_SIZE (0xC00000u)
+
+struct ch_kernel {
+	const char *source;          /* assembler text, or NULL for code */
+	const uint8_t *code;         /* raw code (with first_tag) */
+	size_t code_size;
+	unsigned int first_tag;
+	unsigned int work_regs;      /* 0: as the assembler's count */
+	uint32_t local_size[3];
+	uint32_t num_groups[3];
+	const uint32_t *uniforms;    /* uniform_vec4 * 4 words */
+	unsigned int uniform_vec4;
+	unsigned int ubo_count;
+	uint64_t ubo_va[8];
+	uint32_t ubo_size[8];
+	uint32_t tls_bytes;          /* per thread, 0 = none */
+	uint32_t wls_bytes;          /* per workgroup, 0 = none */
+	bool barrier;
+	uint64_t affinity;           /* 0: all cores */
+};
+
+struct ch_result {
+	uint32_t js_status;
+	bool hard_stopped;           /* the timeout had to stop it */
+	struct sgpu_stats before, after;
+};
+
+/* A T860 with 4 cores and the address space set up; false on failure. */
+bool ch_setup(struct fake_host *fh);
+/* Host pointer to GPU VA va in the mapped area. */
+uint8_t *ch_ptr(struct fake_host *fh, uint64_t va);
+/*
+ * Assembles (if source) and runs the kernel to completion; the job's
+ * JS_STATUS is in the result. Returns false when the kernel did not
+ * assemble (with the assembler's message printed).
+ */
+bool ch_run(struct fake_host *fh, const struct ch_kernel *k,
+	    struct ch_result *res);
+/*
+ * The same, with the model on a worker thread (as in QEMU); a job still
+ * running after timeout_ms is hard-stopped as a driver would.
+ */
+bool ch_run_timeout(struct fake_host *fh, const struct ch_kernel *k,
+		    struct ch_result *res, unsigned int timeout_ms);
+
+#endif
