@@ -296,8 +296,9 @@ unsigned int mdg_decode_bundle(const uint8_t *code, size_t avail,
 /*
  * Encodes a bundle into out[0..cap). For ALU bundles the control word's
  * unit and branch bits, the tag and the size follow from units, has_branch
- * and has_constants (bundle->control, tag and size are ignored, only
- * next_tag counts); other bundles take tag and next_tag as given. Returns
+ * and has_constants (bundle->control and size are ignored, and of tag only
+ * whether it is an ALU tag and a writeout one, 0xC-0xF); other bundles take
+ * tag and next_tag as given. Returns
  * the size written, or 0 with the reason in err when the bundle is invalid
  * (the same rules as the decoder).
  */

@@ -1,5 +1,71 @@
 /* SPDX-License-Identifier: MIT */
-int main(void)
+/*
+ * sleipnir-disasm: prints a raw Midgard code file as assembler text that
+ * sleipnir-as turns back into the same bytes. The work is in the library.
+ *
+ *   sleipnir-disasm [--first-tag N] file.bin
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "midgard_isa.h"
+
+static int usage(void)
 {
-	return 1;
+	fprintf(stderr, "usage: sleipnir-disasm [--first-tag N] file.bin\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	const char *path = NULL;
+	long first = -1, n, text_len;
+	uint8_t *code;
+	char *text, err[256];
+	FILE *f;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--first-tag") && i + 1 < argc)
+			first = strtol(argv[++i], NULL, 0);
+		else if (argv[i][0] == '-' || path)
+			return usage();
+		else
+			path = argv[i];
+	}
+	if (!path)
+		return usage();
+	f = fopen(path, "rb");
+	if (!f) {
+		perror(path);
+		return 1;
+	}
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	code = malloc(n > 0 ? (size_t)n : 1);
+	if (!code || n < 0 || fread(code, 1, (size_t)n, f) != (size_t)n) {
+		fprintf(stderr, "%s: read error\n", path);
+		return 1;
+	}
+	fclose(f);
+	if (first < 0)
+		first = n ? code[0] & 0xF : 0;
+	text_len = mdg_disassemble(code, (size_t)n, (unsigned int)first, NULL,
+				   0, err, sizeof(err));
+	if (text_len < 0) {
+		fprintf(stderr, "%s: %s\n", path, err);
+		free(code);
+		return 1;
+	}
+	text = malloc((size_t)text_len + 1);
+	if (!text)
+		return 1;
+	mdg_disassemble(code, (size_t)n, (unsigned int)first, text,
+			(size_t)text_len + 1, err, sizeof(err));
+	fputs(text, stdout);
+	free(text);
+	free(code);
+	return 0;
 }
