@@ -15,13 +15,13 @@
 
 static uint64_t gen_state;
 
-static void gen_seed(uint64_t seed)
+static inline void gen_seed(uint64_t seed)
 {
 	gen_state = seed * 0x9E3779B97F4A7C15ull + 1;
 }
 
 /* Seed from ISA_SEED or the clock, printed so failures can be replayed. */
-static uint64_t gen_seed_from_env(void)
+static inline uint64_t gen_seed_from_env(void)
 {
 	const char *s = getenv("ISA_SEED");
 	uint64_t seed = s ? strtoull(s, NULL, 0) : (uint64_t)time(NULL);
@@ -32,7 +32,7 @@ static uint64_t gen_seed_from_env(void)
 	return seed;
 }
 
-static uint32_t rnd(void)
+static inline uint32_t rnd(void)
 {
 	gen_state ^= gen_state << 13;
 	gen_state ^= gen_state >> 7;
@@ -40,7 +40,7 @@ static uint32_t rnd(void)
 	return (uint32_t)(gen_state >> 16);
 }
 
-static unsigned int rn(unsigned int n)
+static inline unsigned int rn(unsigned int n)
 {
 	return rnd() % n;
 }
@@ -48,7 +48,7 @@ static unsigned int rn(unsigned int n)
 static const uint8_t valid_next[] = { 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13,
 				      14, 15 };
 
-static unsigned int expand_for(unsigned int mode)
+static inline unsigned int expand_for(unsigned int mode)
 {
 	for (;;) {
 		unsigned int e = rn(8);
@@ -61,7 +61,7 @@ static unsigned int expand_for(unsigned int mode)
 	}
 }
 
-static unsigned int rand_ssrc(void)
+static inline unsigned int rand_ssrc(void)
 {
 	unsigned int full = rn(2), comp = rn(8);
 
@@ -71,7 +71,7 @@ static unsigned int rand_ssrc(void)
 }
 
 /* Fills a with a random valid instruction of op on unit. */
-static void gen_alu(struct mdg_alu *a, uint8_t op, enum mdg_unit unit)
+static inline void gen_alu(struct mdg_alu *a, uint8_t op, enum mdg_unit unit)
 {
 	memset(a, 0, sizeof(*a));
 	a->op = op;
@@ -104,7 +104,7 @@ static void gen_alu(struct mdg_alu *a, uint8_t op, enum mdg_unit unit)
 	}
 }
 
-static int gen_alu_op_for(enum mdg_unit unit)
+static inline int gen_alu_op_for(enum mdg_unit unit)
 {
 	for (;;) {
 		uint8_t op = (uint8_t)rn(256);
@@ -115,7 +115,7 @@ static int gen_alu_op_for(enum mdg_unit unit)
 	}
 }
 
-static void gen_branch(struct mdg_branch *br)
+static inline void gen_branch(struct mdg_branch *br)
 {
 	static const uint8_t ops[] = { 1, 2, 4, 6, 7 };
 
@@ -138,7 +138,7 @@ static void gen_branch(struct mdg_branch *br)
 	}
 }
 
-static void gen_ldst(struct mdg_ldst *w)
+static inline void gen_ldst(struct mdg_ldst *w)
 {
 	const struct mdg_ldst_op_info *info;
 
@@ -169,7 +169,7 @@ static void gen_ldst(struct mdg_ldst *w)
 	w->offset = (int32_t)(rnd() % (1u << 18)) - (1 << 17);
 }
 
-static void gen_tex(struct mdg_bundle *b)
+static inline void gen_tex(struct mdg_bundle *b)
 {
 	static const uint8_t ops[] = { 1, 2, 4, 9, 10, 12, 13 };
 	struct mdg_tex *t = &b->tex;
@@ -213,7 +213,7 @@ static void gen_tex(struct mdg_bundle *b)
 }
 
 /* A random valid bundle of any kind. */
-static void gen_bundle(struct mdg_bundle *b)
+static inline void gen_bundle(struct mdg_bundle *b)
 {
 	unsigned int kind = rn(10), u;
 
@@ -246,7 +246,7 @@ static void gen_bundle(struct mdg_bundle *b)
 	}
 }
 
-static bool alu_equal(const struct mdg_alu *a, const struct mdg_alu *b,
+static inline bool alu_equal(const struct mdg_alu *a, const struct mdg_alu *b,
 		      enum mdg_unit unit)
 {
 	if (a->src1_reg != b->src1_reg || a->src2_reg != b->src2_reg ||
@@ -261,7 +261,7 @@ static bool alu_equal(const struct mdg_alu *a, const struct mdg_alu *b,
 	       a->mask == b->mask;
 }
 
-static bool ldst_equal(const struct mdg_ldst *a, const struct mdg_ldst *b)
+static inline bool ldst_equal(const struct mdg_ldst *a, const struct mdg_ldst *b)
 {
 	return a->op == b->op && a->reg == b->reg && a->mask == b->mask &&
 	       a->swizzle == b->swizzle && a->arg_comp == b->arg_comp &&
@@ -272,7 +272,7 @@ static bool ldst_equal(const struct mdg_ldst *a, const struct mdg_ldst *b)
 	       a->index_shift == b->index_shift && a->offset == b->offset;
 }
 
-static bool tex_equal(const struct mdg_tex *a, const struct mdg_tex *b)
+static inline bool tex_equal(const struct mdg_tex *a, const struct mdg_tex *b)
 {
 	return a->op == b->op && a->mode == b->mode && a->exec == b->exec &&
 	       a->format == b->format &&
@@ -295,7 +295,7 @@ static bool tex_equal(const struct mdg_tex *a, const struct mdg_tex *b)
 
 /* Field-wise equality of what the encoding carries (for ALU bundles the
  * tag's size part, size and control are the decoder's to compute). */
-static bool bundle_equal(const struct mdg_bundle *a, const struct mdg_bundle *b)
+static inline bool bundle_equal(const struct mdg_bundle *a, const struct mdg_bundle *b)
 {
 	unsigned int u;
 

@@ -198,6 +198,8 @@ bool ch_run_timeout(struct fake_host *fh, const struct ch_kernel *k,
 		return false;
 	}
 	memcpy(ch_ptr(fh, CH_DESC_VA), job, sizeof(job));
+	if (k->before_submit)
+		k->before_submit(fh, k->data);
 
 	sgpu_get_stats(fh->gpu, &res->before);
 	wr(fh, JOB_INT_CLEAR, 0xFFFFFFFF);

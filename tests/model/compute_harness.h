@@ -42,6 +42,9 @@ struct ch_kernel {
 	uint32_t wls_bytes;          /* per workgroup, 0 = none */
 	bool barrier;
 	uint64_t affinity;           /* 0: all cores */
+	/* Called after the descriptors are written, before the submit. */
+	void (*before_submit)(struct fake_host *fh, void *data);
+	void *data;
 };
 
 struct ch_result {
@@ -49,6 +52,12 @@ struct ch_result {
 	bool hard_stopped;           /* the timeout had to stop it */
 	struct sgpu_stats before, after;
 };
+
+/* Where ch_run() puts the descriptors. */
+#define CH_JOB_VA CH_DESC_VA
+#define CH_RSD_VA (CH_DESC_VA + 0x100)
+#define CH_LS_VA (CH_DESC_VA + 0x200)
+#define CH_UBO_TABLE_VA (CH_DESC_VA + 0x300)
 
 /* A T860 with 4 cores and the address space set up; false on failure. */
 bool ch_setup(struct fake_host *fh);
