@@ -1,10 +1,42 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# `make bench`: runs the benchmarks and writes build/bench/results.json. The
-# benchmarks themselves arrive with the ISA, compiler and runtime issues.
+# `make bench`: runs the benchmarks and writes build/bench/results.json and
+# build/bench/results.png. For now: the shader-core interpreter's speed on
+# the host (bundles per second), built without sanitizers.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$SLEIPNIR_ROOT"
-mkdir -p build/bench
-say "no benchmarks are defined yet"
-echo '{"benchmarks": []}' >build/bench/results.json
+out=build/bench
+mkdir -p "$out"
+
+[ -e build/release/build.ninja ] ||
+	meson setup build/release --buildtype=release >/dev/null
+ninja -C build/release tests/model/bench_shader >build/release.log 2>&1 ||
+	{ cat build/release.log; die "benchmark build failed"; }
+
+say "shader interpreter: bundles per second on the host"
+build/release/tests/model/bench_shader >"$out/shader.json"
+python3 - "$out" <<'PY'
+import json, sys
+out = sys.argv[1]
+shader = json.load(open(f"{out}/shader.json"))
+json.dump({"benchmarks": [shader]}, open(f"{out}/results.json", "w"), indent=2)
+with open(f"{out}/shader.dat", "w") as f:
+    for r in shader["results"]:
+        f.write(f'{r["name"]} {r["bundles_per_second"] / 1e6:.3f}\n')
+        print(f'  {r["name"]:12s} {r["bundles_per_second"] / 1e6:8.2f} M bundles/s '
+              f'({r["bundles"]} bundles, {r["decodes"]} decoded, {r["host_seconds"]:.3f} s)')
+PY
+gnuplot <<GP
+set terminal pngcairo size 640,400
+set output "$out/results.png"
+set title "Shader-core interpreter on the host"
+set ylabel "million bundles / s"
+set style data histograms
+set style fill solid 0.6
+set boxwidth 0.6
+set yrange [0:*]
+unset key
+plot "$out/shader.dat" using 2:xtic(1)
+GP
+say "results: $out/results.json, $out/results.png"

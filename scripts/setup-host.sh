@@ -13,7 +13,7 @@ HOST_PACKAGES=(
 	libdrm-dev ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-c-headers opencl-clhpp-headers
 	clang-15 llvm-15 llvm-spirv-15 libclc-15 spirv-tools spirv-headers
 	device-tree-compiler kmod cpio xz-utils dpkg-dev rsync perl
-	libasan8 libubsan1
+	libasan8 libubsan1 gnuplot-nox
 )
 ARM64_PACKAGES=(
 	libdrm-dev:arm64 ocl-icd-opencl-dev:arm64 libc6-dev:arm64
