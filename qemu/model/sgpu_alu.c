@@ -846,10 +846,434 @@ static bool geometry(const struct mdg_alu *alu, enum mdg_unit unit,
 	return true;
 }
 
+/* ---- Fast path ---- */
+
+/*
+ * The common forms, computed on 32-bit lane bits with the same results as
+ * the general path below: 32-bit lanes (vector reg mode 32 without expand
+ * or shrink, or a scalar op with 32-bit sources and result), and the ops
+ * that compilers emit in loops. fp32 add and multiply round to nearest
+ * even here (exact double arithmetic, then sgpu_f32_round); NaN and
+ * infinite inputs take the general lane code. Anything else returns false
+ * before touching *dst, and the general path runs.
+ */
+
+enum fast_class {
+	FC_NONE,
+	FC_FLOAT,               /* float sources and result */
+	FC_FCMP,                /* float sources, 0 / all-ones result */
+	FC_INT,                 /* integer sources and result */
+};
+
+static enum fast_class fast_class_of(uint8_t op)
+{
+	switch (op) {
+	case 0x10: case 0x14:                   /* fadd, fmul (rte) */
+	case 0x28: case 0x29: case 0x2A: case 0x2B:
+	case 0x2C: case 0x2D: case 0x2E: case 0x2F:
+	case 0x30: case 0x31: case 0x32: case 0x33:
+	case 0xC4: case 0xC5:
+		return FC_FLOAT;
+	case 0x80: case 0x81: case 0x82: case 0x83:
+		return FC_FCMP;
+	case 0x40: case 0x41: case 0x46: case 0x47: case 0x58:
+	case 0x60: case 0x61: case 0x62: case 0x63:
+	case 0x68: case 0x69: case 0x6E:
+	case 0x70: case 0x71: case 0x72: case 0x73:
+	case 0x74: case 0x75: case 0x76: case 0x77: case 0x7B:
+	case 0xA0: case 0xA1: case 0xA2: case 0xA3: case 0xA4: case 0xA5:
+	case 0xC0: case 0xC1:
+		return FC_INT;
+	default:
+		return FC_NONE;
+	}
+}
+
+static bool fast_src2_only(uint8_t op)
+{
+	return (op >= 0x30 && op <= 0x33) || op == 0x7B;
+}
+
+static double f32_value(uint32_t f)
+{
+	uint64_t u;
+	double d;
+
+	if (!(f & 0x7F800000u)) {
+		d = (double)(f & 0x7FFFFFu) * 0x1p-149;   /* exact */
+		return (f >> 31) ? -d : d;
+	}
+	/* Finite normal: rebias the exponent (127 -> 1023). */
+	u = (uint64_t)(f >> 31) << 63 |
+	    (uint64_t)(((f >> 23) & 0xFFu) + 896) << 52 |
+	    (uint64_t)(f & 0x7FFFFFu) << 29;
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
+static bool f32_special(uint32_t f)
+{
+	return (f & 0x7F800000u) == 0x7F800000u;        /* inf or NaN */
+}
+
+static bool f32_nan(uint32_t f)
+{
+	return (f & 0x7FFFFFFFu) > 0x7F800000u;
+}
+
+/* A key whose unsigned order is the numeric order, -0 before +0. */
+static uint32_t f32_key(uint32_t f)
+{
+	return (f >> 31) ? ~f : f | 0x80000000u;
+}
+
+/* float_outmod() on an fp32 result (the clamps commute with rounding). */
+static uint32_t f32_outmod(uint32_t v, unsigned int outmod)
+{
+	switch (outmod) {
+	case MDG_OUTMOD_NONE:
+		return v;
+	case MDG_OUTMOD_CLAMP_M1_1:
+		if (f32_nan(v))
+			return 0xBF800000u;
+		if ((v & 0x7FFFFFFFu) > 0x3F800000u)
+			return (v >> 31) ? 0xBF800000u : 0x3F800000u;
+		return v;
+	default:
+		/* [0, x]: NaN, negatives and -0 give +0. */
+		if (f32_nan(v) || (v >> 31))
+			return 0;
+		if (outmod == MDG_OUTMOD_CLAMP_0_1 && v > 0x3F800000u)
+			return 0x3F800000u;
+		return v;
+	}
+}
+
+/* fadd with a NaN or infinite operand (float_lane's rules). */
+static uint32_t f32_special_add(uint32_t x, uint32_t y)
+{
+	if (f32_nan(x) || f32_nan(y))
+		return (f32_nan(x) ? x : y) | 0x00400000u;      /* quieted */
+	if (f32_special(x) && f32_special(y) && x != y)
+		return SGPU_F32_DEFAULT_NAN;                    /* inf - inf */
+	return f32_special(x) ? x : y;
+}
+
+/* fmul with a NaN or infinite operand. */
+static uint32_t f32_special_mul(uint32_t x, uint32_t y)
+{
+	if (f32_nan(x) || f32_nan(y))
+		return (f32_nan(x) ? x : y) | 0x00400000u;
+	if (!(x & 0x7FFFFFFFu) || !(y & 0x7FFFFFFFu))
+		return SGPU_F32_DEFAULT_NAN;                    /* inf * 0 */
+	return ((x ^ y) & 0x80000000u) | 0x7F800000u;
+}
+
+/* The general path's computation of one fp32 lane of a float op. */
+static uint32_t slow_float_lane(uint8_t op, uint32_t x, uint32_t y,
+				unsigned int outmod)
+{
+	struct opd d;
+	double s, e;
+
+	op_decode(op, &d);
+	float_lane(&d, sgpu_f32_decode(x), sgpu_f32_decode(y), &s, &e);
+	float_outmod(outmod, &s, &e);
+	return sgpu_float_encode(s, e, d.round, SGPU_FMT_F32);
+}
+
+static uint32_t fast_float_lane(uint8_t op, uint32_t x, uint32_t y,
+				unsigned int outmod)
+{
+	uint32_t r;
+
+	switch (op) {
+	case 0x10: {                            /* fadd.rte */
+		int ex, ey;
+
+		if (f32_special(x) || f32_special(y))
+			return f32_outmod(f32_special_add(x, y), outmod);
+		ex = (int)((x >> 23) & 0xFF);
+		ey = (int)((y >> 23) & 0xFF);
+		ex += !ex;
+		ey += !ey;
+		/*
+		 * Exponents within 28: the sum is exact in double. Farther
+		 * apart, the smaller operand is below a quarter ulp of the
+		 * larger (even of the binade below), which is the result.
+		 */
+		if (ex - ey > 28) {
+			r = x;
+		} else if (ey - ex > 28) {
+			r = y;
+		} else {
+			double s = f32_value(x) + f32_value(y);
+
+			/* Exact zero: -0 only from -0 + -0. */
+			if (s == 0.0)
+				r = x == y ? x : 0;
+			else
+				r = sgpu_f32_round(s, SGPU_RTE);
+		}
+		break;
+	}
+	case 0x14:                              /* fmul.rte */
+		if (f32_special(x) || f32_special(y))
+			return f32_outmod(f32_special_mul(x, y), outmod);
+		/* Exact in double: 24 + 24 bits, exponents in range. */
+		r = sgpu_f32_round(f32_value(x) * f32_value(y), SGPU_RTE);
+		break;
+	case 0x28: case 0x29: case 0x2A: case 0x2B:
+	case 0x2C: case 0x2D: case 0x2E: case 0x2F:
+		if (f32_nan(x) || f32_nan(y))
+			return slow_float_lane(op, x, y, outmod);
+		if (op & 2) {                   /* fabsmin, fabsmax */
+			x &= 0x7FFFFFFFu;
+			y &= 0x7FFFFFFFu;
+		}
+		if (op & 4)                     /* max */
+			r = f32_key(x) < f32_key(y) ? y : x;
+		else
+			r = f32_key(y) < f32_key(x) ? y : x;
+		break;
+	default:                                /* moves: bit for bit */
+		r = y;
+		break;
+	}
+	return f32_outmod(r, outmod);
+}
+
+static bool fast_fcmp(uint8_t op, uint32_t x, uint32_t y)
+{
+	bool zeros = !((x | y) & 0x7FFFFFFFu);
+
+	if (f32_nan(x) || f32_nan(y))
+		return (op & 3) == C_NE;
+	switch (op & 3) {
+	case C_EQ:
+		return x == y || zeros;
+	case C_NE:
+		return !(x == y || zeros);
+	case C_LT:
+		return !zeros && f32_key(x) < f32_key(y);
+	default:
+		return zeros || f32_key(x) <= f32_key(y);
+	}
+}
+
+/* int_outmod() for w = ow = 32 on an exact result that fits int64. */
+static uint32_t int_outmod32(int64_t v, unsigned int outmod)
+{
+	switch (outmod) {
+	case MDG_OUTMOD_SAT_SIGNED:
+		return (uint32_t)(v < INT32_MIN ? INT32_MIN :
+				  v > INT32_MAX ? INT32_MAX : v);
+	case MDG_OUTMOD_SAT_UNSIGNED:
+		return v < 0 ? 0 : v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+	case MDG_OUTMOD_KEEP_HIGH:
+		return (uint32_t)((uint64_t)v >> 32);
+	default:
+		return (uint32_t)v;
+	}
+}
+
+/* int_lane() for w = 32: the exact result, as int64. */
+static int64_t fast_int_lane(uint8_t op, uint32_t x, uint32_t y)
+{
+	int64_t sx = (int32_t)x, sy = (int32_t)y;
+	unsigned int n = y & 31;
+
+	switch (op) {
+	case 0x40: return sx + sy;
+	case 0x41: return 2 * sx + sy;
+	case 0x46: return sx - sy;
+	case 0x47: return 2 * sx - sy;
+	case 0x58: return sx * sy;
+	case 0x60: return sy < sx ? sy : sx;
+	case 0x61: return y < x ? y : x;
+	case 0x62: return sx < sy ? sy : sx;
+	case 0x63: return x < y ? y : x;
+	case 0x68: return (int32_t)(x >> n | (x >> 31 ? ~(UINT32_MAX >> n) : 0));
+	case 0x69: return x >> n;
+	case 0x6E: return (uint32_t)(x << n);
+	case 0x70: return x & y;
+	case 0x71: return x | y;
+	case 0x72: return (uint32_t)~(x & y);
+	case 0x73: return (uint32_t)~(x | y);
+	case 0x74: return x & ~y;
+	case 0x75: return (uint32_t)(x | ~y);
+	case 0x76: return x ^ y;
+	case 0x77: return (uint32_t)~(x ^ y);
+	case 0x7B: return sy;
+	case 0xA0: return -(int64_t)(x == y);
+	case 0xA1: return -(int64_t)(x != y);
+	case 0xA2: return -(int64_t)(x < y);
+	case 0xA3: return -(int64_t)(x <= y);
+	case 0xA4: return -(int64_t)(sx < sy);
+	default: return -(int64_t)(sx <= sy);  /* 0xA5 */
+	}
+}
+
+/* The lanes of a 32-bit vector source without expansion. */
+static void fast_vector(const union sgpu_reg *r, uint16_t desc,
+			uint32_t *v)
+{
+	unsigned int sw = MDG_VSRC_SWIZZLE(desc);
+
+	for (unsigned int i = 0; i < 4; i++)
+		v[i] = r->u32[(sw >> (2 * i)) & 3];
+}
+
+static uint32_t f32_mod(uint32_t v, unsigned int mod)
+{
+	if (mod & 1)
+		v &= 0x7FFFFFFFu;
+	if (mod & 2)
+		v ^= 0x80000000u;
+	return v;
+}
+
+/* The fp16 immediate as fp32 bits (exact; NaN payloads kept). */
+static uint32_t f16_imm_bits(uint16_t h)
+{
+	uint32_t sign = (uint32_t)(h >> 15) << 31, exp = (h >> 10) & 0x1F;
+	uint32_t mant = h & 0x3FFu;
+
+	if (exp == 0x1F)
+		return sign | 0x7F800000u | mant << 13;
+	if (exp)
+		return sign | (exp + 112) << 23 | mant << 13;
+	if (!mant)
+		return sign;
+	/* Denormal: normalize into fp32's range. */
+	exp = 113;
+	while (!(mant & 0x400u)) {
+		mant <<= 1;
+		exp--;
+	}
+	return sign | exp << 23 | (mant & 0x3FFu) << 13;
+}
+
+static bool fast_execute(const struct mdg_alu *alu, enum mdg_unit unit,
+			 const struct sgpu_alu_operands *in,
+			 union sgpu_reg *dst)
+{
+	enum fast_class fc = fast_class_of(alu->op);
+	bool src2_only = fast_src2_only(alu->op);
+	bool fsrc = fc != FC_INT;
+	uint32_t a[4] = { 0 }, b[4], res[4];
+	unsigned int n, lanes, mod1, mod2 = 0;
+	uint8_t op = alu->op;
+
+	if (fc == FC_NONE)
+		return false;
+	if (mdg_unit_is_scalar(unit)) {
+		unsigned int c1 = MDG_SSRC_COMP(alu->ssrc1);
+		unsigned int c2 = MDG_SSRC_COMP(alu->ssrc2);
+
+		/* 32-bit result and sources: computes at 32 bits. */
+		if (!alu->full || (alu->comp & 1) || alu->comp > 6)
+			return false;
+		if (!src2_only && (!MDG_SSRC_FULL(alu->ssrc1) || (c1 & 1) ||
+				   c1 > 6))
+			return false;
+		if (!alu->src2_imm && (!MDG_SSRC_FULL(alu->ssrc2) ||
+				       (c2 & 1) || c2 > 6))
+			return false;
+		n = 1;
+		lanes = 1;
+		mod1 = MDG_SSRC_MOD(alu->ssrc1);
+		if (!src2_only)
+			memcpy(a, in->src1.u8 + c1 * 2, 4);
+		if (!alu->src2_imm) {
+			memcpy(b, in->src2.u8 + c2 * 2, 4);
+			mod2 = MDG_SSRC_MOD(alu->ssrc2);
+		}
+	} else {
+		if (alu->reg_mode != MDG_REG_MODE_32 ||
+		    alu->shrink != MDG_SHRINK_NONE)
+			return false;
+		if (!src2_only && MDG_VSRC_EXPAND(alu->src1))
+			return false;
+		if (!alu->src2_imm && MDG_VSRC_EXPAND(alu->src2))
+			return false;
+		n = 4;
+		lanes = (alu->mask & 1) | (alu->mask >> 1 & 2) |
+			(alu->mask >> 2 & 4) | (alu->mask >> 3 & 8);
+		mod1 = MDG_VSRC_MOD(alu->src1);
+		if (!src2_only)
+			fast_vector(&in->src1, alu->src1, a);
+		if (!alu->src2_imm) {
+			fast_vector(&in->src2, alu->src2, b);
+			mod2 = MDG_VSRC_MOD(alu->src2);
+		}
+	}
+	if (alu->src2_imm) {
+		uint16_t imm = mdg_alu_immediate(alu, unit);
+		uint32_t v = fsrc ? f16_imm_bits(imm) : (uint32_t)(int16_t)imm;
+
+		for (unsigned int i = 0; i < n; i++)
+			b[i] = v;
+	} else if (fsrc && mod2) {
+		for (unsigned int i = 0; i < n; i++)
+			b[i] = f32_mod(b[i], mod2);
+	}
+	if (fsrc && mod1 && !src2_only) {
+		for (unsigned int i = 0; i < n; i++)
+			a[i] = f32_mod(a[i], mod1);
+	}
+
+	for (unsigned int i = 0; i < n; i++) {
+		if (!(lanes & (1u << i)))
+			continue;
+		if (op == 0xC0 || op == 0xC1 || op == 0xC4 || op == 0xC5) {
+			/* csel: r31.w, or r31's lane (the scalar's position). */
+			uint32_t c;
+
+			if (op == 0xC1 || op == 0xC5)
+				c = in->cond.u32[3];
+			else if (n == 1)
+				memcpy(&c, in->cond.u8 + alu->comp * 2, 4);
+			else
+				c = in->cond.u32[i];
+			if (op == 0xC0)
+				res[i] = (a[i] & c) | (b[i] & ~c);
+			else
+				res[i] = c ? a[i] : b[i];
+			if (op == 0xC4 || op == 0xC5)
+				res[i] = f32_outmod(res[i], alu->outmod);
+			else
+				res[i] = int_outmod32((int64_t)res[i],
+						      alu->outmod);
+		} else if (fc == FC_FLOAT) {
+			res[i] = fast_float_lane(op, a[i], b[i], alu->outmod);
+		} else if (fc == FC_FCMP) {
+			res[i] = int_outmod32(
+				-(int64_t)fast_fcmp(op, a[i], b[i]),
+				alu->outmod);
+		} else {
+			res[i] = int_outmod32(fast_int_lane(op, a[i], b[i]),
+					      alu->outmod);
+		}
+	}
+
+	if (n == 1) {
+		memcpy(dst->u8 + alu->comp * 2, res, 4);
+	} else {
+		for (unsigned int i = 0; i < 4; i++) {
+			if (lanes & (1u << i))
+				dst->u32[i] = res[i];
+		}
+	}
+	return true;
+}
+
 /* ---- Execution ---- */
 
-bool sgpu_alu_execute(const struct mdg_alu *alu, enum mdg_unit unit,
-		      const struct sgpu_alu_operands *in, union sgpu_reg *dst)
+/* Every form: the reference the fast path must agree with. */
+static __attribute__((noinline)) bool
+general_execute(const struct mdg_alu *alu, enum mdg_unit unit,
+		const struct sgpu_alu_operands *in, union sgpu_reg *dst)
 {
 	struct opd d;
 	struct geom g;
@@ -1027,4 +1451,11 @@ bool sgpu_alu_execute(const struct mdg_alu *alu, enum mdg_unit unit,
 			write_bits(dst, g.base + i * g.stride, g.ow, res[i]);
 	}
 	return true;
+}
+
+bool sgpu_alu_execute(const struct mdg_alu *alu, enum mdg_unit unit,
+		      const struct sgpu_alu_operands *in, union sgpu_reg *dst)
+{
+	return fast_execute(alu, unit, in, dst) ||
+	       general_execute(alu, unit, in, dst);
 }

@@ -64,24 +64,32 @@ double sgpu_f16_decode(uint16_t h)
 		/* NaN: the 10 payload bits go to the top of the double's. */
 		return u2d(sign | D_EXP_MASK | (uint64_t)mant << 42);
 	}
-	if (exp == 0)
-		v = ldexp((double)mant, -24);
-	else
-		v = ldexp((double)(mant | 0x400), (int)exp - 25);
-	return sign ? -v : v;
+	if (exp == 0) {
+		v = (double)mant * 0x1p-24;     /* exact */
+		return sign ? -v : v;
+	}
+	/* Normal: rebias the exponent (15 -> 1023), widen the fraction. */
+	return u2d(sign | (uint64_t)(exp + 1008) << 52 | (uint64_t)mant << 42);
 }
 
 double sgpu_f32_decode(uint32_t f)
 {
-	float v;
-
 	if ((f & 0x7F800000u) == 0x7F800000u && (f & 0x7FFFFFu)) {
 		/* Built by hand: a host conversion would quiet an sNaN. */
 		return u2d((uint64_t)(f >> 31) << 63 | D_EXP_MASK |
 			   (uint64_t)(f & 0x7FFFFFu) << 29);
 	}
-	memcpy(&v, &f, sizeof(v));
-	return (double)v;
+	if ((f & 0x7F800000u) == 0) {
+		/* Zero or denormal: mant * 2^-149, exact. */
+		double d = (double)(f & 0x7FFFFFu) * 0x1p-149;
+
+		return (f >> 31) ? -d : d;
+	}
+	/* Normal or inf: rebias the exponent (127 -> 1023). */
+	return u2d((uint64_t)(f >> 31) << 63 |
+		   ((f & 0x7F800000u) == 0x7F800000u ? D_EXP_MASK :
+		    (uint64_t)(((f >> 23) & 0xFFu) + 896) << 52) |
+		   (uint64_t)(f & 0x7FFFFFu) << 29);
 }
 
 struct fmt_desc {
@@ -225,6 +233,8 @@ uint32_t sgpu_float_encode(double s, double e, enum sgpu_round r,
 			return sign << 31 | 0x7F800000u | (m ? m : 0x400000u);
 		}
 	}
+	if (fmt == SGPU_FMT_F32 && e == 0.0 && isfinite(s))
+		return sgpu_f32_round(s, r);
 	v = round_grid(s, e, r, &fmts[fmt]);
 	if (fmt == SGPU_FMT_F16)
 		return encode_grid_f16(v);

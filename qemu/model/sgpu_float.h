@@ -49,6 +49,81 @@ double sgpu_f32_decode(uint32_t f);
 uint32_t sgpu_float_encode(double s, double e, enum sgpu_round r,
 			   enum sgpu_fmt fmt);
 
+/*
+ * The finite double v, taken as the exact value, rounded to fp32 with mode
+ * r: the bits sgpu_float_encode(v, 0.0, r, SGPU_FMT_F32) returns, computed
+ * with integer operations only (no fenv, no libm). Inline: the ALU's fast
+ * paths round every fp32 add and multiply with it.
+ */
+static inline uint32_t sgpu_f32_round(double v, enum sgpu_round r)
+{
+	uint64_t u, m, rem, half;
+	uint32_t sign, base, q;
+	int fe, sh;
+	bool up;
+
+	__builtin_memcpy(&u, &v, sizeof(u));
+	sign = (uint32_t)(u >> 63) << 31;
+	m = u & 0x000FFFFFFFFFFFFFull;
+	fe = (int)((u >> 52) & 0x7FF);
+	if (fe == 0) {
+		if (m == 0)
+			return sign;            /* ±0 */
+		fe = 1;                         /* double denormal */
+	} else {
+		m |= 1ull << 52;
+	}
+	fe -= 1023 - 127;                       /* fp32 biased exponent */
+	if (fe >= 255)
+		goto overflow;
+	if (fe >= 1) {
+		/* m >> 29 keeps the hidden bit, which adds 1 to fe - 1. */
+		sh = 29;
+		base = (uint32_t)(fe - 1) << 23;
+	} else {
+		sh = 30 - fe;                   /* fp32 denormal */
+		base = 0;
+	}
+	if (sh > 62) {
+		/* Far below half the smallest denormal (m < 2^53). */
+		q = 0;
+		rem = 1;
+		half = 2;
+	} else {
+		q = (uint32_t)(m >> sh);
+		rem = m & ((1ull << sh) - 1);
+		half = 1ull << (sh - 1);
+	}
+	switch (r) {
+	case SGPU_RTZ:
+		up = false;
+		break;
+	case SGPU_RTN:
+		up = sign && rem;
+		break;
+	case SGPU_RTP:
+		up = !sign && rem;
+		break;
+	default:
+		up = rem > half || (rem == half && (q & 1));
+		break;
+	}
+	q = base + q + up;      /* a carry moves to the next binade / inf */
+	if (q < 0x7F800000u)
+		return sign | q;
+overflow:
+	switch (r) {
+	case SGPU_RTZ:
+		return sign | 0x7F7FFFFFu;
+	case SGPU_RTN:
+		return sign | (sign ? 0x7F800000u : 0x7F7FFFFFu);
+	case SGPU_RTP:
+		return sign | (sign ? 0x7F7FFFFFu : 0x7F800000u);
+	default:
+		return sign | 0x7F800000u;
+	}
+}
+
 /* Bit-level sign operations (never touch a NaN's payload). */
 double sgpu_fabs(double x);
 double sgpu_fneg(double x);

@@ -1717,6 +1717,454 @@ TEST(inot_iabs_b2f_idioms)
 	}
 }
 
+/* ---- The 32-bit fast path against independent references ---- */
+
+/*
+ * sgpu_alu.c computes 32-bit-lane forms (fp32 RTE add/mul, min/max,
+ * moves, compares, csel, common integer ops) on a fast path with its own
+ * rounding (sgpu_f32_round); these tests compare it, in every operand form
+ * it accepts, with the host FPU and the documented NaN / clamp rules.
+ */
+
+/* fp32 bit patterns weighted toward the special classes. */
+static uint32_t rnd_f32_bits(void)
+{
+	uint32_t u = (uint32_t)rnd(), s = u & 0x80000000u;
+	uint32_t m = (uint32_t)(rnd() >> 20) & 0x7FFFFFu;
+
+	switch (rnd() % 12) {
+	case 0: return s;                                       /* ±0 */
+	case 1: return s | (m ? m : 1);                         /* denormal */
+	case 2: return s | 0x7F800000u;                         /* ±inf */
+	case 3: return s | 0x7FC00000u | (m & 0x3FFFFFu);       /* qNaN */
+	case 4: return s | 0x7F800000u | (m & 0x3FFFFFu) | 1;   /* sNaN */
+	case 5: return s | (252u + (u & 1) + (u >> 1 & 1)) << 23 | m;
+	case 6: return s | (1u + (u >> 8) % 30) << 23 | m;      /* tiny */
+	case 7: return s | 0x3F800000u | (u & 3 ? 0 : m);       /* ±1 */
+	case 8: return s | (126u + (u >> 8) % 3) << 23 | m;     /* near 1 */
+	default: return u;
+	}
+}
+
+/* A second operand: often a few binades from x (ties, the exactness
+ * boundary of the fast add, cancellation). */
+static uint32_t rnd_f32_partner(uint32_t x)
+{
+	uint32_t ex = (x >> 23) & 0xFF, m = (uint32_t)rnd() & 0x807FFFFFu;
+	int d;
+
+	if (rnd() % 2 || ex == 0xFF)
+		return rnd_f32_bits();
+	d = (int)(rnd() % 70) - 35;
+	if ((int)ex + d < 0 || (int)ex + d > 254)
+		return m & 0x807FFFFFu;
+	if (rnd() % 4 == 0)
+		m = (x & 0x007FFFFFu) ^ (uint32_t)(rnd() & 0x80000007u);
+	return m | (uint32_t)((int)ex + d) << 23;
+}
+
+static bool f32_isnan_bits(uint32_t v)
+{
+	return (v & 0x7FFFFFFFu) > 0x7F800000u;
+}
+
+/* The documented fp32 result of a float op (before the output modifier). */
+static uint32_t ref_f32_op(uint8_t op, uint32_t x, uint32_t y)
+{
+	float a = bitsf(x), b = bitsf(y);
+	bool na = f32_isnan_bits(x), nb = f32_isnan_bits(y);
+	/* fmin/fmax family 0x28-0x2F: bit 0 = .nan, 1 = abs, 2 = max. */
+	bool minmax = op >= 0x28 && op <= 0x2F, is_max = minmax && (op & 4);
+
+	if (minmax) {
+		if (op & 2) {
+			x &= 0x7FFFFFFFu;
+			y &= 0x7FFFFFFFu;
+			a = bitsf(x);
+			b = bitsf(y);
+		}
+		if (na || nb) {
+			if ((op & 1) || (na && nb))
+				return (na ? x : y) | 0x00400000u;
+			return na ? y : x;
+		}
+		if (a == b)     /* equal values, or zeros: -0 < +0 */
+			return (signbit(a) != 0) == is_max ? y : x;
+		return (a < b) == is_max ? y : x;
+	}
+	switch (op) {
+	case OP_FADD:
+		if (na || nb)
+			return (na ? x : y) | 0x00400000u;
+		if (isinf(a) && isinf(b) && signbit(a) != signbit(b))
+			return SGPU_F32_DEFAULT_NAN;
+		return fbits(host_fadd(a, b, 0));
+	case OP_FMUL:
+		if (na || nb)
+			return (na ? x : y) | 0x00400000u;
+		if ((isinf(a) && b == 0.0f) || (isinf(b) && a == 0.0f))
+			return SGPU_F32_DEFAULT_NAN;
+		return fbits(host_fmul(a, b, 0));
+	default:                                /* fmov, fcsel */
+		return y;
+	}
+}
+
+static uint32_t ref_f32_outmod(uint32_t v, unsigned int outmod)
+{
+	float f = bitsf(v), lo = outmod == MDG_OUTMOD_CLAMP_M1_1 ? -1.0f : 0.0f;
+
+	if (outmod == MDG_OUTMOD_NONE)
+		return v;
+	if (isnan(f))
+		return fbits(lo);
+	if (f < lo)
+		f = lo;
+	if (outmod != MDG_OUTMOD_CLAMP_POS && f > 1.0f)
+		f = 1.0f;
+	if (lo == 0.0f && f == 0.0f)
+		f = 0.0f;                       /* -0 -> +0 */
+	return fbits(f);
+}
+
+static bool ref_fcmp(uint8_t op, uint32_t x, uint32_t y)
+{
+	float a = bitsf(x), b = bitsf(y);
+
+	if (f32_isnan_bits(x) || f32_isnan_bits(y))
+		return op == OP_FNE;
+	switch (op) {
+	case OP_FEQ: return a == b;
+	case OP_FNE: return a != b;
+	case OP_FLT: return a < b;
+	default: return a <= b;
+	}
+}
+
+/* An integer output modifier on the exact result, w = 32. */
+static uint32_t ref_int_outmod32(i128 x, unsigned int outmod)
+{
+	switch (outmod) {
+	case MDG_OUTMOD_SAT_SIGNED:
+		return (uint32_t)clampi(x, INT32_MIN, INT32_MAX);
+	case MDG_OUTMOD_SAT_UNSIGNED:
+		return (uint32_t)clampi(x, 0, UINT32_MAX);
+	case MDG_OUTMOD_KEEP_HIGH:
+		return (uint32_t)(x >> 32);
+	default:
+		return (uint32_t)x;
+	}
+}
+
+/* The exact result of an integer op on 32-bit lanes. */
+static i128 ref_int_exact32(uint8_t op, uint32_t x, uint32_t y)
+{
+	i128 sa = sval(x, 32), sb = sval(y, 32);
+	uint64_t r = ref_int(op, x, y, 32);
+
+	switch (op) {
+	case OP_IADD: return sa + sb;
+	case OP_ISHLADD: return 2 * sa + sb;
+	case OP_ISUB: return sa - sb;
+	case OP_ISHLSUB: return 2 * sa - sb;
+	case OP_IMUL: return sa * sb;
+	case OP_IMOV: case OP_IMIN: case OP_IMAX: case OP_IASR:
+	case OP_IEQ: case OP_INE: case OP_ULT: case OP_ULE: case OP_ILT:
+	case OP_ILE:
+		return sval(r, 32);
+	default:
+		return (i128)r;
+	}
+}
+
+static uint32_t f16_imm_to_f32(uint16_t h)
+{
+	if ((h & 0x7C00u) == 0x7C00u && (h & 0x3FFu))
+		return (uint32_t)(h >> 15) << 31 | 0x7F800000u |
+		       (uint32_t)(h & 0x3FFu) << 13;
+	return fbits((float)bitsh(h));
+}
+
+static uint32_t apply_fmod(uint32_t v, unsigned int mod)
+{
+	if (mod & 1)
+		v &= 0x7FFFFFFFu;
+	if (mod & 2)
+		v ^= 0x80000000u;
+	return v;
+}
+
+static const uint8_t fast_fops[] = {
+	OP_FADD, OP_FMUL, OP_FMIN, OP_FMIN_NAN, OP_FABSMIN, OP_FMAX,
+	OP_FMAX_NAN, OP_FABSMAX, OP_FMOV, OP_FEQ, OP_FNE, OP_FLT, OP_FLE,
+	OP_FCSEL, OP_FCSEL_V, 0x31, 0x2B, 0x2F,
+};
+
+static const uint8_t fast_iops[] = {
+	OP_IADD, OP_ISHLADD, OP_ISUB, OP_ISHLSUB, OP_IMUL, OP_IMIN, OP_UMIN,
+	OP_IMAX, OP_UMAX, OP_IASR, OP_ILSR, OP_ISHL, OP_IAND, OP_IOR,
+	OP_INAND, OP_INOR, OP_IANDNOT, OP_IORNOT, OP_IXOR, OP_INXOR, OP_IMOV,
+	OP_IEQ, OP_INE, OP_ULT, OP_ULE, OP_ILT, OP_ILE, OP_ICSEL, OP_ICSEL_V,
+};
+
+/*
+ * One random 32-bit-lane instruction (vector with swizzles, modifiers,
+ * mask and immediates, or scalar with components) checked lane by lane.
+ * Returns the number of wrong lanes.
+ */
+static unsigned int fast_form_check(uint8_t op, bool fop, bool scalar)
+{
+	union sgpu_reg d, before;
+	struct mdg_alu a;
+	uint32_t x[4], y[4], cond[4], want[4];
+	unsigned int n = scalar ? 1 : 4, bad = 0, comp = 0, lanes = 0xF;
+	unsigned int mod1 = (unsigned int)rnd() & 3;
+	unsigned int mod2 = (unsigned int)rnd() & 3;
+	unsigned int outmod = (unsigned int)rnd() & 3;
+	bool imm = rnd() % 5 == 0, is_cmp = op >= OP_FEQ && op <= OP_FLE;
+	bool csel = op == OP_FCSEL || op == OP_FCSEL_V || op == OP_ICSEL ||
+		    op == OP_ICSEL_V;
+	uint16_t h = (uint16_t)rnd();
+
+	memset(&ops, 0, sizeof(ops));
+	for (unsigned int i = 0; i < 4; i++) {
+		uint32_t v = fop ? rnd_f32_bits() : (uint32_t)rnd();
+
+		ops.src1.u32[i] = v;
+		ops.src2.u32[i] = fop ? rnd_f32_partner(v) :
+				  rnd() % 3 ? (uint32_t)rnd() :
+				  (uint32_t)edge_value((unsigned int)rnd(), 32);
+		ops.cond.u32[i] = rnd() % 2 ? 0 : (uint32_t)rnd() | 1;
+		d.u32[i] = (uint32_t)rnd();
+	}
+	if (!fop && rnd() % 2)
+		h = (uint16_t)edge_value((unsigned int)rnd(), 16);
+	before = d;
+	if (scalar) {
+		unsigned int c1 = 2 * ((unsigned int)rnd() % 4);
+		unsigned int c2 = 2 * ((unsigned int)rnd() % 4);
+
+		memset(&a, 0, sizeof(a));
+		a.op = op;
+		a.outmod = (uint8_t)outmod;
+		a.full = true;
+		a.comp = (uint8_t)(2 * (rnd() % 4));
+		a.ssrc1 = (uint8_t)(mod1 | 1 << 2 | c1 << 3);
+		a.ssrc2 = (uint16_t)(mod2 | 1 << 2 | c2 << 3);
+		comp = a.comp;
+		memcpy(&x[0], ops.src1.u8 + c1 * 2, 4);
+		memcpy(&y[0], ops.src2.u8 + c2 * 2, 4);
+		memcpy(&cond[0], ops.cond.u8 + comp * 2, 4);
+		if (imm)
+			set_scalar_imm(&a, h);
+	} else {
+		unsigned int sw1 = (unsigned int)rnd() & 0xFF;
+		unsigned int sw2 = rnd() % 2 ? ID_SWZ :
+				   (unsigned int)rnd() & 0xFF;
+		uint8_t mask = (uint8_t)rnd();
+
+		a = valu(op, MDG_REG_MODE_32, MDG_VSRC(mod1, 0, sw1),
+			 MDG_VSRC(mod2, 0, sw2), mask, (uint8_t)outmod);
+		lanes = 0;
+		for (unsigned int i = 0; i < 4; i++) {
+			x[i] = ops.src1.u32[(sw1 >> (2 * i)) & 3];
+			y[i] = ops.src2.u32[(sw2 >> (2 * i)) & 3];
+			cond[i] = ops.cond.u32[i];
+			if (mask & (1u << (2 * i)))
+				lanes |= 1u << i;
+		}
+		if (imm)
+			set_vector_imm(&a, h);
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		bool c = (op == OP_FCSEL || op == OP_ICSEL) ?
+			 ops.cond.u32[3] != 0 : cond[i] != 0;
+
+		if (imm)
+			y[i] = fop ? f16_imm_to_f32(h) : (uint32_t)(int16_t)h;
+		else if (fop)
+			y[i] = apply_fmod(y[i], mod2);
+		if (fop)
+			x[i] = apply_fmod(x[i], mod1);
+		if (op == OP_ICSEL_V)
+			want[i] = ref_int_outmod32(
+				(x[i] & cond[i]) | (y[i] & ~cond[i]), outmod);
+		else if (op == OP_ICSEL)
+			want[i] = ref_int_outmod32(c ? x[i] : y[i], outmod);
+		else if (csel)
+			want[i] = ref_f32_outmod(c ? x[i] : y[i], outmod);
+		else if (is_cmp)
+			want[i] = ref_int_outmod32(ref_fcmp(op, x[i], y[i]) ?
+						   -1 : 0, outmod);
+		else if (fop)
+			want[i] = ref_f32_outmod(ref_f32_op(op, x[i], y[i]),
+						 outmod);
+		else
+			want[i] = ref_int_outmod32(
+				ref_int_exact32(op, x[i], y[i]), outmod);
+	}
+	if (!run(&a, scalar ? (rnd() % 2 ? MDG_UNIT_SADD : MDG_UNIT_SMUL) :
+		 (rnd() % 2 ? MDG_UNIT_VADD : MDG_UNIT_VMUL), &d)) {
+		printf("  op %02x %s: did not run\n", op,
+		       scalar ? "scalar" : "vector");
+		return 1;
+	}
+	if (scalar) {
+		uint32_t got;
+
+		memcpy(&got, d.u8 + comp * 2, 4);
+		memcpy(d.u8 + comp * 2, before.u8 + comp * 2, 4);
+		if (got != want[0] || memcmp(&d, &before, sizeof(d))) {
+			printf("  op %02x scalar outmod %u: %08x,%08x -> %08x "
+			       "want %08x\n", op, outmod, x[0], y[0], got,
+			       want[0]);
+			bad++;
+		}
+		return bad;
+	}
+	for (unsigned int i = 0; i < 4; i++) {
+		uint32_t w = lanes & (1u << i) ? want[i] : before.u32[i];
+
+		if (d.u32[i] != w) {
+			if (!bad)
+				printf("  op %02x lane %u outmod %u: "
+				       "%08x,%08x -> %08x want %08x\n", op, i,
+				       outmod, x[i], y[i], d.u32[i], w);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+TEST(fast_path_fp32_random)
+{
+	unsigned int bad = 0;
+
+	for (unsigned int k = 0; k < sizeof(fast_fops); k++) {
+		for (int iter = 0; iter < 6000; iter++) {
+			unsigned int b = fast_form_check(fast_fops[k], true,
+							 iter % 4 == 3);
+
+			if (b && bad < 8)
+				printf("  (iteration %d)\n", iter);
+			bad += b;
+		}
+	}
+	CHECK_EQ(bad, 0);
+}
+
+TEST(fast_path_int32_random)
+{
+	unsigned int bad = 0;
+
+	for (unsigned int k = 0; k < sizeof(fast_iops); k++) {
+		for (int iter = 0; iter < 3000; iter++) {
+			unsigned int b = fast_form_check(fast_iops[k], false,
+							 iter % 4 == 3);
+
+			if (b && bad < 8)
+				printf("  (iteration %d)\n", iter);
+			bad += b;
+		}
+	}
+	CHECK_EQ(bad, 0);
+}
+
+/* fp32 add/mul RTE over the exponent gaps around the fast add's exactness
+ * boundary (28 binades), denormal results and overflow. */
+TEST(fast_path_fadd_fmul_gaps)
+{
+	unsigned int bad = 0;
+
+	for (int iter = 0; iter < 200000; iter++) {
+		uint32_t ex = 1 + (uint32_t)(rnd() % 254);
+		int gap = (int)(rnd() % 36);
+		uint32_t x = (uint32_t)rnd() & 0x807FFFFFu, y, got, want;
+		int ey = (int)ex - gap;
+
+		if (iter % 3 == 0)
+			x &= 0x80000000u | (uint32_t)rnd();   /* sparse bits */
+		x |= ex << 23;
+		y = ((uint32_t)rnd() & 0x807FFFFFu) |
+		    (uint32_t)(ey > 0 ? ey : 0) << 23;
+		if (iter % 2)
+			y = x ^ 0x80000000u ^ ((uint32_t)rnd() & 0xF);
+		if (iter % 5 == 0) {
+			uint32_t t = x;
+
+			x = y;
+			y = t;
+		}
+		got = run_f32b(OP_FADD, x, y);
+		want = fbits(host_fadd(bitsf(x), bitsf(y), 0));
+		if (got != want && bad++ < 4)
+			printf("  fadd %08x %08x -> %08x want %08x\n", x, y, got,
+			       want);
+		got = run_f32(OP_FMUL, bitsf(x), bitsf(y), MDG_UNIT_VMUL, 0);
+		want = fbits(host_fmul(bitsf(x), bitsf(y), 0));
+		if (got != want && bad++ < 4)
+			printf("  fmul %08x %08x -> %08x want %08x\n", x, y, got,
+			       want);
+	}
+	CHECK_EQ(bad, 0);
+}
+
+/* sgpu_float_encode's integer fp32 rounding (sgpu_f32_round) against the
+ * host's double -> float conversion in every rounding mode. */
+TEST(f32_round_vs_host)
+{
+	unsigned int bad = 0;
+
+	/* The integer-built decodes against the host's conversions. */
+	for (int iter = 0; iter < 100000; iter++) {
+		uint32_t f = (uint32_t)rnd();
+		uint16_t h = (uint16_t)rnd();
+
+		if (iter % 3 == 0)
+			f &= 0x807FFFFFu;               /* zero, denormal */
+		if (f32_isnan_bits(f) || (h & 0x7C00u) == 0x7C00u)
+			continue;
+		if (sgpu_f32_decode(f) != (double)bitsf(f) ||
+		    !signbit(sgpu_f32_decode(f)) != !signbit(bitsf(f)) ||
+		    sgpu_f16_decode(h) != (double)bitsh(h) ||
+		    !signbit(sgpu_f16_decode(h)) != !(h >> 15)) {
+			if (bad++ < 4)
+				printf("  decode %08x / %04x\n", f, h);
+		}
+	}
+
+	for (int iter = 0; iter < 200000; iter++) {
+		uint64_t u = rnd();
+		/* Exponents from double denormals to beyond fp32's range. */
+		uint64_t e = rnd() % 5 == 0 ? rnd() % 2048 :
+			     1023 - 160 + rnd() % 300;
+		double v;
+
+		if (e >= 2047)
+			e = 2046;
+		if (iter % 4 == 0)      /* ties and near-ties */
+			u = (u & ~0x3FFFFFFFull) | 0x10000000ull |
+			    (rnd() % 3 == 0 ? rnd() & 1 : 0);
+		u = (u & 0x800FFFFFFFFFFFFFull) | e << 52;
+		memcpy(&v, &u, 8);
+		for (int mode = 0; mode < 4; mode++) {
+			volatile double vv = v;
+			volatile float f;
+			uint32_t got = sgpu_float_encode(v, 0.0,
+							 (enum sgpu_round)mode,
+							 SGPU_FMT_F32);
+
+			fesetround(fe_modes[mode]);
+			f = (float)vv;
+			fesetround(FE_TONEAREST);
+			if (got != fbits(f) && bad++ < 4)
+				printf("  %a mode %d -> %08x want %08x\n", v,
+				       mode, got, fbits(f));
+		}
+	}
+	CHECK_EQ(bad, 0);
+}
+
 int main(void)
 {
 	RUN(int8_exhaustive_binary);
@@ -1757,5 +2205,9 @@ int main(void)
 	RUN(lut_forms);
 	RUN(invalid_forms);
 	RUN(inot_iabs_b2f_idioms);
+	RUN(fast_path_fp32_random);
+	RUN(fast_path_int32_random);
+	RUN(fast_path_fadd_fmul_gaps);
+	RUN(f32_round_vs_host);
 	return check_summary();
 }
