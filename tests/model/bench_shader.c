@@ -63,8 +63,8 @@ static double seconds(void)
 int main(void)
 {
 	static const struct bench benches[] = {
-		{ "alu_loop", alu_loop, 256, 16 },
-		{ "ldst_loop", ldst_loop, 256, 4 },
+		{ "alu_loop", alu_loop, 256, 64 },
+		{ "ldst_loop", ldst_loop, 256, 32 },
 	};
 	struct fake_host fh;
 	uint64_t buf = CH_DATA_VA + 0x10000;
