@@ -2,15 +2,14 @@
 /*
  * panfrost_jobs: drives the emulated Mali GPU through the unmodified Linux 6.1
  * panfrost driver's own uapi (libdrm + <drm/panfrost_drm.h>), from inside the
- * aarch64 guest. Needs no Mesa: every job is a NULL or WRITE_VALUE job packed
- * by hand (mali_jobs.h).
+ * aarch64 guest. Needs no Mesa: NULL and WRITE_VALUE jobs are packed by hand
+ * (mali_jobs.h), compute jobs run Midgard kernels assembled in the guest
+ * (mali_compute.h).
  *
  * Usage: panfrost_jobs [/dev/dri/renderDxxx]
  *   Without an argument the first render node whose driver is "panfrost" is
  *   used. Environment:
  *     SLEIPNIR_EXPECT_PROD=0x...  expected GPU_PROD_ID (default 0x860)
- *     SLEIPNIR_TEST_HANG=1        also run the timeout/reset test; needs the
- *                                 model's test_hang_jobs option
  *
  * Error numbers asserted below are the ones the Linux 6.1 source returns
  * (drivers/gpu/drm/panfrost/panfrost_drv.c, drm_gem.c, drm_syncobj.c).
@@ -32,6 +31,7 @@
 #include <drm/panfrost_drm.h>
 
 #include "check.h"
+#include "mali_compute.h"
 #include "mali_jobs.h"
 
 CHECK_MAIN_STATE("panfrost_jobs");
@@ -422,6 +422,107 @@ static void check_good_job(int fd, const char *what)
 	pbo_destroy(&bo);
 }
 
+/* --- compute jobs ------------------------------------------------------- */
+
+/*
+ * A compute job in two BOs: the compute area of mali_compute.h (job,
+ * descriptors and code; created without PANFROST_BO_NOEXEC, or the GPU
+ * could not fetch the code) and the output buffer (NOEXEC, as Mesa makes
+ * data BOs). COMPUTE_THREADS threads in workgroups of COMPUTE_LOCAL; the
+ * output is pre-filled with OUT_FILL and followed by a guard word.
+ */
+#define COMPUTE_LOCAL 16u
+#define COMPUTE_GROUPS 16u
+#define COMPUTE_THREADS (COMPUTE_LOCAL * COMPUTE_GROUPS)
+#define OUT_FILL 0xaaaaaaaau
+#define OUT_GUARD 0xa5a5a5a5u
+
+struct compute {
+	struct pbo area;
+	struct pbo out;
+	uint64_t jc;
+};
+
+static void compute_free(struct compute *c)
+{
+	pbo_destroy(&c->out);
+	pbo_destroy(&c->area);
+}
+
+/* Creates the BOs and lays out kernel k; returns 0 or an errno. */
+static int compute_new(int fd, const struct mc_kernel *k, struct compute *c)
+{
+	struct mc_dispatch d = { COMPUTE_LOCAL, COMPUTE_GROUPS, 0 };
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	err = pbo_create(fd, MC_AREA_SIZE, 0, &c->area);
+	if (err)
+		return err;
+	err = pbo_create(fd, 4096, PANFROST_BO_NOEXEC, &c->out);
+	if (err) {
+		pbo_destroy(&c->area);
+		return err;
+	}
+	for (uint32_t i = 0; i < COMPUTE_THREADS; i++)
+		mali_put32(pbo_cpu(&c->out, 4 * i), OUT_FILL);
+	mali_put32(pbo_cpu(&c->out, 4 * COMPUTE_THREADS), OUT_GUARD);
+	d.buf_va = c->out.va;
+	c->jc = mc_build_job(c->area.map, c->area.va, c->area.size, k, &d);
+	if (!c->jc) {
+		compute_free(c);
+		return EINVAL;
+	}
+	return 0;
+}
+
+static int compute_submit(int fd, struct compute *c, uint32_t sync)
+{
+	uint32_t handles[2] = { c->area.handle, c->out.handle };
+
+	return pf_submit(fd, c->jc, handles, 2, sync);
+}
+
+static uint32_t compute_status(const struct compute *c)
+{
+	return mali_job_exception_status(pbo_cpu(&c->area, MC_JOB_OFFSET));
+}
+
+/*
+ * Runs mc_verify_kernel on fd and checks that the job reports DONE and
+ * every element (and the guard after them) matches the C reference.
+ */
+static void check_compute_job(int fd, const char *what)
+{
+	struct compute c;
+	uint32_t sync;
+	uint64_t t0;
+	int err;
+
+	printf("  compute job: %s\n", what);
+	REQUIRE(compute_new(fd, &mc_verify_kernel, &c) == 0);
+	CHECK_EQ(compute_status(&c), MALI_EXCEPTION_NOT_STARTED);
+	sync = syncobj_new(fd);
+	if (!sync) {
+		compute_free(&c);
+		REQUIRE(sync != 0);
+	}
+	t0 = now_ns();
+	err = compute_submit(fd, &c, sync);
+	CHECK_ERRNO(err, 0);
+	if (!err) {
+		CHECK_ERRNO(syncobj_wait(fd, &sync, 1, WAIT_TIMEOUT_MS), 0);
+		CHECK_ERRNO(wait_bo(fd, c.out.handle, WAIT_TIMEOUT_MS), 0);
+		printf("  %u threads done in %llu ms\n", COMPUTE_THREADS,
+		       (unsigned long long)((now_ns() - t0) / 1000000));
+		CHECK_EQ(compute_status(&c), MALI_EXCEPTION_DONE);
+		CHECK_EQ(mc_verify_check(c.out.map, COMPUTE_THREADS, OUT_GUARD),
+			 0);
+	}
+	drmSyncobjDestroy(fd, sync);
+	compute_free(&c);
+}
+
 /* --- tests -------------------------------------------------------------- */
 
 static const char *g_path_arg;
@@ -755,6 +856,17 @@ TEST(write_value_chain)
 	}
 	drmSyncobjDestroy(g_fd, sync);
 	pbo_destroy(&bo);
+}
+
+/*
+ * A compute job with a hand-assembled kernel (mc_verify_kernel: a loop of
+ * gid.x iterations per thread) through SUBMIT: 256 threads in 16
+ * workgroups, every element checked against the C reference.
+ */
+TEST(compute_job)
+{
+	NEED_DEVICE();
+	check_compute_job(g_fd, "gid * 3 + 7 on 256 threads");
 }
 
 /*
@@ -1128,47 +1240,48 @@ TEST(bad_submit)
 }
 
 /*
- * Timeout and reset (only with SLEIPNIR_TEST_HANG=1 and the model's
- * test_hang_jobs option): a WRITE_VALUE of the model's private "HANG" type
- * never completes, so drm_sched's 500 ms timeout fires, panfrost soft-stops
- * the slot and resets the GPU, the guilty job is cancelled and its fence
- * signals. Afterwards good jobs run again, in the same fd and a new one.
+ * Timeout and reset: a compute job whose kernel never ends
+ * (mc_endless_kernel) keeps its slot busy, so drm_sched's 500 ms timeout
+ * fires. panfrost then soft-stops the slot, which does not end a running
+ * shader (the model, like the hardware, stops only between jobs; panfrost
+ * logs "Soft-stop failed" after 10 ms), and resets the GPU, which does.
+ * The guilty job is cancelled and its fence signals; the kernel never
+ * reached its store, so the output is untouched. Afterwards WRITE_VALUE and
+ * compute jobs run again, in the same fd and a new one.
  */
-#define SGPU_TEST_HANG_VALUE_TYPE 0x48414e47u /* "HANG", see qemu/model/sgpu.h */
-
 TEST(timeout_reset)
 {
-	const char *env = getenv("SLEIPNIR_TEST_HANG");
-	struct pbo bo;
+	struct compute c;
 	struct kmsg k;
-	uint32_t sync, handles[1];
+	uint32_t sync;
 	uint64_t t0, ms;
+	unsigned int touched = 0;
 	int fd2, err;
 
 	NEED_DEVICE();
-	if (!env || strcmp(env, "1") != 0)
-		SKIP("set SLEIPNIR_TEST_HANG=1 (model with test_hang_jobs)");
-	REQUIRE(pbo_create(g_fd, 4096, 0, &bo) == 0);
-	put64_at(&bo, 0x800, FILL64);
-	mali_pack_write_value_job(pbo_cpu(&bo, 0), 1, 0, 0, 0,
-				  pbo_gpu(&bo, 0x800),
-				  SGPU_TEST_HANG_VALUE_TYPE);
-	handles[0] = bo.handle;
+	REQUIRE(compute_new(g_fd, &mc_endless_kernel, &c) == 0);
 	sync = syncobj_new(g_fd);
+	if (!sync) {
+		compute_free(&c);
+		REQUIRE(sync != 0);
+	}
 	kmsg_open(&k);
 	t0 = now_ns();
-	err = pf_submit(g_fd, bo.va, handles, 1, sync);
+	err = compute_submit(g_fd, &c, sync);
 	CHECK_ERRNO(err, 0);
 	if (!err) {
 		CHECK_ERRNO(syncobj_wait(g_fd, &sync, 1, WAIT_TIMEOUT_MS), 0);
 		ms = (now_ns() - t0) / 1000000;
-		printf("  hung job's fence signalled after %llu ms, header "
+		printf("  endless job's fence signalled after %llu ms, header "
 		       "status %#x\n",
-		       (unsigned long long)ms,
-		       mali_job_exception_status(pbo_cpu(&bo, 0)));
-		CHECK(ms >= PANFROST_JOB_TIMEOUT_MS / 2);
-		CHECK(mali_job_exception_status(pbo_cpu(&bo, 0)) !=
-		      MALI_EXCEPTION_DONE);
+		       (unsigned long long)ms, compute_status(&c));
+		/* The timer starts when the job does; jiffy rounding aside. */
+		CHECK(ms + 10 >= PANFROST_JOB_TIMEOUT_MS);
+		CHECK(compute_status(&c) != MALI_EXCEPTION_DONE);
+		for (uint32_t i = 0; i < COMPUTE_THREADS; i++)
+			if (mali_get32(pbo_cpu(&c.out, 4 * i)) != OUT_FILL)
+				touched++;
+		CHECK_EQ(touched, 0);
 		if (k.fd >= 0 && !kmsg_wait_for(&k, "gpu sched timeout", 2000))
 			CHECK_FAIL_AT(__FILE__, __LINE__,
 				      "no \"gpu sched timeout\" in the log");
@@ -1176,13 +1289,15 @@ TEST(timeout_reset)
 			kmsg_print(&k);
 	}
 	kmsg_close(&k);
-	if (sync)
-		drmSyncobjDestroy(g_fd, sync);
-	pbo_destroy(&bo);
+	drmSyncobjDestroy(g_fd, sync);
+	compute_free(&c);
 	check_good_job(g_fd, "same fd after a timeout and reset");
+	check_compute_job(g_fd, "same fd after a timeout and reset");
 	fd2 = reopen();
+	CHECK(fd2 >= 0);
 	if (fd2 >= 0) {
 		check_good_job(fd2, "new fd after a timeout and reset");
+		check_compute_job(fd2, "new fd after a timeout and reset");
 		close(fd2);
 	}
 }
@@ -1198,6 +1313,7 @@ int main(int argc, char **argv)
 	RUN(bo_create_mmap);
 	RUN(null_job);
 	RUN(write_value_chain);
+	RUN(compute_job);
 	RUN(bad_submit);
 	RUN(many_jobs);
 	RUN(pipelined_jobs);

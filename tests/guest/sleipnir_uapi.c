@@ -2,13 +2,13 @@
 /*
  * sleipnir_uapi: functional tests of sleipnir.ko's uapi (version 0.2,
  * uapi/drm/sleipnir_drm.h), run inside the aarch64 guest with libdrm only.
- * Jobs are NULL and WRITE_VALUE jobs packed by hand (mali_jobs.h).
+ * Jobs are NULL and WRITE_VALUE jobs packed by hand (mali_jobs.h) and
+ * compute jobs whose kernels are assembled in the guest (mali_compute.h);
+ * the job-timeout tests hang the GPU with an endless compute kernel.
  *
  * Usage: sleipnir_uapi [/dev/dri/renderDxxx]
  *   Without an argument the first render node whose driver is "sleipnir"
- *   is used. SLEIPNIR_TEST_HANG=1 also runs the job-timeout tests; they need
- *   the model's test-hang-jobs property (a WRITE_VALUE job of type "HANG"
- *   then stalls its slot until the driver stops it).
+ *   is used.
  *
  * This file holds main(), the device and GET_PARAM tests and the helpers
  * of sleipnir_uapi.h; the other concerns have a file each (see there).
@@ -53,13 +53,6 @@ int64_t deadline_ns(unsigned int timeout_ms)
 uint64_t ms_since(uint64_t t0_ns)
 {
 	return (now_ns() - t0_ns) / 1000000ull;
-}
-
-bool hang_enabled(void)
-{
-	const char *env = getenv("SLEIPNIR_TEST_HANG");
-
-	return env && strcmp(env, "1") == 0;
 }
 
 int slp_ioctl(int fd, unsigned long request, void *arg)
@@ -548,25 +541,19 @@ void fill_long_chain(struct sbo *jobs_bo, unsigned int n, uint64_t scratch_va,
 void gate_open(struct gate *g, uint32_t timeout_ms)
 {
 	memset(g, 0, sizeof(*g));
-	g->fd = -1;
-	if (!hang_enabled())
-		return;
 	g->fd = reopen();
 	if (g->fd < 0)
 		return;
 	g->timeout_ms = timeout_ms;
-	if (sbo_new(g->fd, 4096, 0, 0, &g->bo)) {
+	if (cjob_new(g->fd, &mc_endless_kernel, 0, &g->job)) {
 		close(g->fd);
 		g->fd = -1;
 		return;
 	}
-	mali_pack_write_value_job(sbo_cpu(&g->bo, 0), 1, 0, 0, 0,
-				  sbo_gpu(&g->bo, 0x800), HANG_VALUE_TYPE);
 	g->sync = syncobj_new(g->fd, false);
-	g->on = submit_simple(g->fd, g->bo.va, REQ_SLOT0, &g->bo.handle, 1,
-			      true, 0, g->sync, timeout_ms) == 0;
+	g->on = cjob_submit(&g->job, g->sync, timeout_ms) == 0;
 	if (!g->on)
-		printf("  could not submit the gate's hanging job\n");
+		printf("  could not submit the gate's endless job\n");
 }
 
 void gate_close(struct gate *g)
@@ -579,7 +566,7 @@ void gate_close(struct gate *g)
 			 -ETIMEDOUT);
 	clear_fault(g->fd);
 	syncobj_free(g->fd, g->sync);
-	sbo_free(&g->bo);
+	cjob_free(&g->job);
 	close(g->fd);
 	g->fd = -1;
 }
@@ -866,6 +853,7 @@ int main(int argc, char **argv)
 	run_bo_tests();
 	run_vm_tests();
 	run_submit_tests();
+	run_compute_tests();
 	run_fault_tests();
 
 	if (g_fd >= 0)

@@ -9,6 +9,9 @@
  *                           PRIME
  *   sleipnir_uapi_vm.c      VM_MAP/VM_UNMAP and mapping permissions
  *   sleipnir_uapi_submit.c  SUBMIT, syncobjs, implicit fences, fence errors
+ *   sleipnir_uapi_compute.c compute jobs (kernels assembled in the guest,
+ *                           mali_compute.h), the endless compute job the
+ *                           timeout tests use, code in no-execute memory
  *   sleipnir_uapi_fault.c   GET_FAULT, MMU faults, job timeouts (hangs),
  *                           closing a busy file
  *
@@ -29,6 +32,7 @@
 #include "drm/sleipnir_drm.h"
 
 #include "check.h"
+#include "mali_compute.h"
 #include "mali_jobs.h"
 
 /* Timeout of every wait for a job that should finish quickly. */
@@ -36,8 +40,6 @@
 /* Patterns: FILL64 is overwritten by the GPU, GUARD64 must never be. */
 #define FILL64 0xffffffffffffffffull
 #define GUARD64 0xa5a5a5a5a5a5a5a5ull
-/* The model's test-hang WRITE_VALUE type ("HANG", qemu/model/sgpu.h). */
-#define HANG_VALUE_TYPE 0x48414e47u
 /* Not a WRITE_VALUE type: the model fails it with JOB_CONFIG_FAULT. */
 #define BAD_VALUE_TYPE 0x77u
 #define MALI_EXCEPTION_JOB_CONFIG_FAULT 0x40u
@@ -53,6 +55,8 @@
 #define REQ_SLOT0 (SLEIPNIR_REQ_NULL | SLEIPNIR_REQ_WRITE_VALUE)
 #define REQ_SLOT1                                                              \
 	(SLEIPNIR_REQ_NULL | SLEIPNIR_REQ_WRITE_VALUE | SLEIPNIR_REQ_COMPUTE)
+/* Compute chains: slot 1 too, the lowest slot with COMPUTE. */
+#define REQ_COMPUTE SLEIPNIR_REQ_COMPUTE
 
 #define NPARAMS (SLEIPNIR_PARAM_JOB_TIMEOUT_MAX_MS + 1)
 #define PARAM(x) (g_params[SLEIPNIR_PARAM_##x])
@@ -71,7 +75,6 @@ extern uint64_t g_page;     /* the CPU page size */
 uint64_t now_ns(void);
 int64_t deadline_ns(unsigned int timeout_ms);
 uint64_t ms_since(uint64_t t0_ns);
-bool hang_enabled(void);
 
 /* Runs an ioctl; returns 0 or the errno. */
 int slp_ioctl(int fd, unsigned long request, void *arg);
@@ -90,13 +93,6 @@ int slp_ioctl(int fd, unsigned long request, void *arg);
 	do {                                                                   \
 		if (g_fd < 0)                                                  \
 			SKIP("no sleipnir device");                            \
-	} while (0)
-
-#define NEED_HANG()                                                            \
-	do {                                                                   \
-		if (!hang_enabled())                                           \
-			SKIP("set SLEIPNIR_TEST_HANG=1 (model with "           \
-			     "test-hang-jobs=on)");                            \
 	} while (0)
 
 /* Finds the render node whose driver is "sleipnir"; -1 if none. */
@@ -250,16 +246,93 @@ bool check_good_job(int fd, uint32_t requirements, const char *what);
 void fill_long_chain(struct sbo *jobs_bo, unsigned int n, uint64_t scratch_va,
 		     uint64_t ts_va);
 
+/* --- compute jobs (sleipnir_uapi_compute.c) ------------------------------ */
+
 /*
- * A gate for ordering tests: with SLEIPNIR_TEST_HANG, a hanging job of a
- * file of its own holds slot 0 for timeout_ms, so slot-0 chains submitted
- * meanwhile start only after it is stopped, while slot 1 stays free.
- * Without SLEIPNIR_TEST_HANG it does nothing (on stays false).
+ * A compute job of mali_compute.h in two BOs of fd: the compute area (job,
+ * descriptors, code; executable) and the output buffer (GPU_NOEXEC),
+ * pre-filled with OUT_FILL words and a guard after CJOB_THREADS of them.
+ *
+ * While a compute job runs, the model's job runner is inside the shader:
+ * chains on the other slots do not advance until it ends. An endless
+ * compute job therefore stalls the whole GPU until the driver stops it.
  */
+#define CJOB_LOCAL 16u
+#define CJOB_GROUPS 16u
+#define CJOB_THREADS (CJOB_LOCAL * CJOB_GROUPS)
+#define OUT_FILL 0xaaaaaaaau
+#define OUT_GUARD 0xa5a5a5a5u
+
+struct cjob {
+	struct sbo area;
+	struct sbo out;
+	uint64_t jc;
+};
+
+/*
+ * Creates the BOs (area_map_flags for the area's VM_MAP, normally 0) and
+ * lays out kernel k. Returns 0 or the errno (printed).
+ */
+int cjob_new(int fd, const struct mc_kernel *k, uint32_t area_map_flags,
+	     struct cjob *c);
+void cjob_free(struct cjob *c);
+/* SUBMIT with both BOs (written), REQ_COMPUTE; 0 or the errno. */
+int cjob_submit(struct cjob *c, uint32_t out_sync, uint32_t timeout_ms);
+/* The job's exception status (written back by the GPU). */
+uint32_t cjob_status(const struct cjob *c);
+/* How many output words no longer read OUT_FILL. */
+unsigned int cjob_touched(const struct cjob *c);
+/*
+ * Runs mc_verify_kernel on fd and checks the fence is good, the job reads
+ * DONE and every element matches the C reference. Returns true when all
+ * of that held.
+ */
+bool check_compute_job(int fd, const char *what);
+
+/*
+ * A hanging chain: an endless compute job (mc_endless_kernel), which only
+ * the driver's timeout ends (a soft stop does not end a running shader,
+ * so the driver hard-stops it).
+ */
+struct hang {
+	int fd;
+	struct cjob job;
+	uint32_t sync;
+	uint64_t t0;
+};
+
+/* Slack on job timeouts: jiffies rounding below, a slow TCG guest above. */
+#define TIMEOUT_EARLY_MS 10u
+#define TIMEOUT_LATE_MS 3000u
+
+/* Submits a hanging job on fd with timeout_ms; false on failure (printed). */
+bool hang_submit(struct hang *h, int fd, uint32_t timeout_ms);
+/*
+ * Waits for the hang to be stopped; checks that it took between want_ms
+ * (minus jiffy rounding) and want_ms + TIMEOUT_LATE_MS, that the fence
+ * says -ETIMEDOUT and GET_FAULT TIMEOUT, that SUBMIT says ECANCELED until
+ * the fault is cleared and that the job never reached its store; then
+ * clears the fault.
+ */
+void hang_expect_timeout(struct hang *h, uint32_t want_ms);
+void hang_free(struct hang *h);
+
+/*
+ * A gate for ordering tests: an endless compute job of a file of its own
+ * holds slot 1 for timeout_ms, so chains submitted meanwhile for slot 1
+ * (REQ_GATED) start only after it is stopped, while chains for slot 0
+ * (REQ_UNGATED) are handed to the GPU at once. On the model those do not
+ * run before the gate ends either (see "compute jobs" above), but they are
+ * on the GPU first, so a chain that had to wait for a gated one would
+ * overtake it if the driver let it.
+ */
+#define REQ_GATED REQ_SLOT1
+#define REQ_UNGATED REQ_SLOT0
+
 struct gate {
 	bool on;
 	int fd;
-	struct sbo bo;
+	struct cjob job;
 	uint32_t sync;
 	uint32_t timeout_ms;
 };
@@ -273,6 +346,7 @@ void gate_close(struct gate *g);
 void run_bo_tests(void);
 void run_vm_tests(void);
 void run_submit_tests(void);
+void run_compute_tests(void);
 void run_fault_tests(void);
 
 #endif

@@ -362,10 +362,10 @@ TEST(bo_sync)
 
 /*
  * BO_WAIT: absolute CLOCK_MONOTONIC deadline; a past one polls. While a
- * hanging job (SLEIPNIR_TEST_HANG) holds the BO, polling says ETIMEDOUT and
- * a short deadline times out after it; the wait ends when the job is
- * stopped (a job counts however it ended). A BO the job only reads is busy
- * too ("every job that uses the BO").
+ * hanging job (an endless compute job, timeout 1 s) holds the BO, polling
+ * says ETIMEDOUT and a short deadline times out after it; the wait ends
+ * when the job is stopped (a job counts however it ended). A BO the job
+ * only reads is busy too ("every job that uses the BO").
  */
 TEST(bo_wait)
 {
@@ -373,7 +373,8 @@ TEST(bo_wait)
 	struct drm_sleipnir_bo_ref refs[3];
 	struct drm_sleipnir_sync_op out;
 	struct drm_sleipnir_submit s;
-	struct sbo jobs, rd, idle;
+	struct sbo rd, idle;
+	struct cjob hj;
 	uint32_t sync;
 	uint64_t t0, ms;
 	int fd, err;
@@ -408,47 +409,42 @@ TEST(bo_wait)
 	}
 	sbo_free(&idle);
 
-	if (!hang_enabled()) {
-		printf("  busy-BO half left out: needs SLEIPNIR_TEST_HANG=1\n");
-		return;
-	}
 	fd = reopen();
 	REQUIRE(fd >= 0);
-	if (sbo_new(fd, 4096, 0, 0, &jobs)) {
+	if (cjob_new(fd, &mc_endless_kernel, 0, &hj)) {
 		close(fd);
-		REQUIRE(!"jobs BO");
+		REQUIRE(!"endless job BOs");
 	}
 	if (sbo_new(fd, 4096, 0, 0, &rd)) {
-		sbo_free(&jobs);
+		cjob_free(&hj);
 		close(fd);
 		REQUIRE(!"read BO");
 	}
-	sbo_put64(&jobs, 0x800, FILL64);
-	mali_pack_write_value_job(sbo_cpu(&jobs, 0), 1, 0, 0, 0,
-				  sbo_gpu(&jobs, 0x800), HANG_VALUE_TYPE);
 	sync = syncobj_new(fd, false);
 	memset(refs, 0, sizeof(refs));
-	refs[0].handle = jobs.handle;
-	refs[0].flags = SLEIPNIR_BO_REF_WRITE;
-	refs[1].handle = rd.handle; /* read only */
+	refs[0].handle = hj.area.handle;
+	refs[0].flags = SLEIPNIR_BO_REF_WRITE; /* the job header */
+	refs[1].handle = hj.out.handle;
+	refs[1].flags = SLEIPNIR_BO_REF_WRITE;
+	refs[2].handle = rd.handle; /* read only */
 	memset(&out, 0, sizeof(out));
 	out.handle = sync;
 	memset(&s, 0, sizeof(s));
-	s.jc = jobs.va;
-	s.requirements = REQ_SLOT0;
+	s.jc = hj.jc;
+	s.requirements = REQ_COMPUTE;
 	s.timeout_ms = 1000;
-	s.bos = OBJ_ARRAY(refs, 2);
+	s.bos = OBJ_ARRAY(refs, 3);
 	s.out_syncs = OBJ_ARRAY(&out, 1);
 	t0 = now_ns();
 	err = slp_ioctl(fd, DRM_IOCTL_SLEIPNIR_SUBMIT, &s);
 	CHECK_ERRNO(err, 0);
 	if (!err) {
-		CHECK_ERRNO(bo_wait(fd, jobs.handle, 0), ETIMEDOUT);
+		CHECK_ERRNO(bo_wait(fd, hj.out.handle, 0), ETIMEDOUT);
 		CHECK_ERRNO(bo_wait(fd, rd.handle, 0), ETIMEDOUT);
-		CHECK_ERRNO(bo_wait(fd, jobs.handle, (int64_t)t0 - 1000000),
+		CHECK_ERRNO(bo_wait(fd, hj.out.handle, (int64_t)t0 - 1000000),
 			    ETIMEDOUT);
 		t0 = now_ns();
-		CHECK_ERRNO(bo_wait(fd, jobs.handle, deadline_ns(200)),
+		CHECK_ERRNO(bo_wait(fd, hj.out.handle, deadline_ns(200)),
 			    ETIMEDOUT);
 		ms = ms_since(t0);
 		printf("  BO_WAIT with a 200 ms deadline returned after %llu "
@@ -456,17 +452,18 @@ TEST(bo_wait)
 		       (unsigned long long)ms);
 		CHECK(ms >= 190);
 		CHECK_ERRNO(bo_wait(fd, rd.handle, deadline_ns(WAIT_MS)), 0);
-		CHECK_ERRNO(bo_wait(fd, jobs.handle, deadline_ns(WAIT_MS)), 0);
+		CHECK_ERRNO(bo_wait(fd, hj.out.handle, deadline_ns(WAIT_MS)),
+			    0);
 		printf("  idle %llu ms after the 200 ms wait began\n",
 		       (unsigned long long)ms_since(t0));
 		CHECK(syncobj_signalled(fd, sync));
 		CHECK_EQ(fence_status(fd, sync), -ETIMEDOUT);
-		CHECK_EQ(sbo_get64(&jobs, 0x800), FILL64);
+		CHECK_EQ(cjob_touched(&hj), 0);
 	}
 	clear_fault(fd);
 	syncobj_free(fd, sync);
 	sbo_free(&rd);
-	sbo_free(&jobs);
+	cjob_free(&hj);
 	close(fd);
 }
 
@@ -853,39 +850,42 @@ out:
 }
 
 /*
- * Implicit fencing across files through a shared BO: while a hanging job on
- * file 2 writes the imported BO, the exporter's BO_WAIT polls busy.
+ * Implicit fencing across files through a shared BO: while a hanging job
+ * (an endless compute job) on file 2 writes the imported BO, the
+ * exporter's BO_WAIT polls busy; once the job is stopped it is idle.
  */
 TEST(prime_implicit_fence)
 {
-	struct sbo a, jobs_b;
-	struct drm_sleipnir_bo_ref refs[2];
+	struct sbo a;
+	struct cjob jobs_b;
+	struct drm_sleipnir_bo_ref refs[3];
 	struct drm_sleipnir_submit s;
 	uint32_t hb = 0;
 	int fd2, dmafd = -1, err;
 
 	NEED_DEVICE();
-	NEED_HANG();
 	REQUIRE(sbo_new(g_fd, 4096, 0, 0, &a) == 0);
+	memset(&jobs_b, 0, sizeof(jobs_b));
 	fd2 = reopen();
 	if (fd2 < 0 || drmPrimeHandleToFD(g_fd, a.handle, DRM_CLOEXEC,
 					  &dmafd) ||
 	    drmPrimeFDToHandle(fd2, dmafd, &hb) ||
-	    sbo_new(fd2, 4096, 0, 0, &jobs_b)) {
-		CHECK(!"set-up: reopen, export, import, jobs BO");
+	    cjob_new(fd2, &mc_endless_kernel, 0, &jobs_b)) {
+		CHECK(!"set-up: reopen, export, import, endless job");
 		goto out;
 	}
-	mali_pack_write_value_job(sbo_cpu(&jobs_b, 0), 1, 0, 0, 0,
-				  sbo_gpu(&jobs_b, 0x800), HANG_VALUE_TYPE);
 	memset(refs, 0, sizeof(refs));
-	refs[0].handle = jobs_b.handle;
-	refs[1].handle = hb;
+	refs[0].handle = jobs_b.area.handle;
+	refs[0].flags = SLEIPNIR_BO_REF_WRITE;
+	refs[1].handle = jobs_b.out.handle;
 	refs[1].flags = SLEIPNIR_BO_REF_WRITE;
+	refs[2].handle = hb;
+	refs[2].flags = SLEIPNIR_BO_REF_WRITE;
 	memset(&s, 0, sizeof(s));
-	s.jc = jobs_b.va;
-	s.requirements = REQ_SLOT0;
+	s.jc = jobs_b.jc;
+	s.requirements = REQ_COMPUTE;
 	s.timeout_ms = 500;
-	s.bos = OBJ_ARRAY(refs, 2);
+	s.bos = OBJ_ARRAY(refs, 3);
 	err = slp_ioctl(fd2, DRM_IOCTL_SLEIPNIR_SUBMIT, &s);
 	CHECK_ERRNO(err, 0);
 	if (!err) {
@@ -893,7 +893,7 @@ TEST(prime_implicit_fence)
 		CHECK_ERRNO(bo_wait(g_fd, a.handle, deadline_ns(WAIT_MS)), 0);
 	}
 	clear_fault(fd2);
-	sbo_free(&jobs_b);
+	cjob_free(&jobs_b);
 out:
 	if (hb)
 		gem_close(fd2, hb);

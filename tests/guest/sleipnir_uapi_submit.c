@@ -7,12 +7,13 @@
  * implicit dependencies through the BOs a submit names; fence errors read
  * from a sync_file.
  *
- * Ordering tests use two job slots: a long chain A on slot 0 (REQ_SLOT0)
- * and a one-job chain B on slot 1 (REQ_SLOT1) that would finish long before
- * A if nothing held it back. With SLEIPNIR_TEST_HANG a gate (a hanging job
- * of another file on slot 0, stopped after 300 ms) holds A back for sure;
- * without it only A's length does. GPU timestamps (WRITE_VALUE type 2)
- * taken at the end of A and by B then prove the order.
+ * Ordering tests use two job slots: a long chain A on slot 1 (REQ_GATED)
+ * and a one-job chain B on slot 0 (REQ_UNGATED) that would finish long
+ * before A if nothing held it back. A gate (an endless compute job of
+ * another file on slot 1, stopped after 300 ms) holds A back for sure,
+ * while B, unless it must wait for A, is already on the GPU when the gate
+ * ends. GPU timestamps (WRITE_VALUE type 2) taken at the end of A and by B
+ * then prove the order.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -543,17 +544,17 @@ TEST(submit_strides)
 
 /* --- explicit and implicit dependencies ---------------------------------- */
 
-/* A long chain on slot 0 whose last job writes a timestamp to ts_va. */
+/* A long chain on the gated slot; its last job writes a timestamp. */
 static int submit_long(int fd, struct sbo *jobs, uint64_t scratch_va,
 		       uint64_t ts_va, const uint32_t *bos, unsigned int nbos,
 		       bool write, uint32_t in_sync, uint32_t out_sync)
 {
 	fill_long_chain(jobs, LONG_CHAIN, scratch_va, ts_va);
-	return submit_simple(fd, jobs->va, REQ_SLOT0, bos, nbos, write,
+	return submit_simple(fd, jobs->va, REQ_GATED, bos, nbos, write,
 			     in_sync, out_sync, 0);
 }
 
-/* A one-job chain on slot 1 writing a timestamp to ts_va. */
+/* A one-job chain writing a timestamp to ts_va. */
 static void pack_ts_job(struct sbo *jobs, uint64_t ts_va)
 {
 	mali_pack_write_value_job(sbo_cpu(jobs, 0), 1, 0, 0, 0, ts_va,
@@ -589,9 +590,9 @@ static void order_env_free(struct order_env *o)
 }
 
 /*
- * Control: without any dependency the one-job chain on slot 1 finishes
- * before the long chain's end. Not a check (the order is then free), but
- * it shows the ordering tests below can tell the difference.
+ * Control: without any dependency the one-job chain on the ungated slot
+ * finishes before the long chain's end. Not a check (the order is then
+ * free), but it shows the ordering tests below can tell the difference.
  */
 TEST(submit_order_control)
 {
@@ -612,7 +613,7 @@ TEST(submit_order_control)
 		    0);
 	pack_ts_job(&o.one, sbo_gpu(&o.data, 8));
 	bos[0] = o.one.handle;
-	CHECK_ERRNO(submit_simple(g_fd, o.one.va, REQ_SLOT1, bos, 1, true, 0,
+	CHECK_ERRNO(submit_simple(g_fd, o.one.va, REQ_UNGATED, bos, 1, true, 0,
 				  sb, 0),
 		    0);
 	CHECK_EQ(wait_fence_status(g_fd, sb, WAIT_MS), 1);
@@ -632,7 +633,7 @@ TEST(submit_order_control)
 
 /*
  * Binary syncobj across files: A (file 1, long chain) signals SA; SA is
- * shared with file 2 as an fd; B (file 2, slot 1) waits on it. B's
+ * shared with file 2 as an fd; B (file 2, ungated slot) waits on it. B's
  * timestamp must not precede A's last one.
  */
 TEST(syncobj_binary_chain)
@@ -669,7 +670,7 @@ TEST(syncobj_binary_chain)
 	CHECK_ERRNO(err, 0);
 	pack_ts_job(&o2.one, sbo_gpu(&o2.data, 0));
 	bos[0] = o2.one.handle;
-	err = submit_simple(fd2, o2.one.va, REQ_SLOT1, bos, 1, true, sa2, sb,
+	err = submit_simple(fd2, o2.one.va, REQ_UNGATED, bos, 1, true, sa2, sb,
 			    0);
 	CHECK_ERRNO(err, 0);
 	CHECK_EQ(wait_fence_status(fd2, sb, WAIT_MS), 1);
@@ -695,9 +696,9 @@ out:
 }
 
 /*
- * Timeline: A (slot 0, long) signals point 1; B (slot 1) waits for 1 and
- * signals 2; C (slot 0) waits for 2 and signals 3. Waiting for point 3
- * (with a timeout) means all three ran, in order.
+ * Timeline: A (gated slot, long) signals point 1; B (ungated slot) waits
+ * for 1 and signals 2; C (gated slot) waits for 2 and signals 3. Waiting
+ * for point 3 (with a timeout) means all three ran, in order.
  */
 TEST(syncobj_timeline_chain)
 {
@@ -733,13 +734,13 @@ TEST(syncobj_timeline_chain)
 	ref.handle = o.chain.handle;
 	memset(&s, 0, sizeof(s));
 	s.jc = o.chain.va;
-	s.requirements = REQ_SLOT0;
+	s.requirements = REQ_GATED;
 	s.bos = OBJ_ARRAY(&ref, 1);
 	s.out_syncs = OBJ_ARRAY(&out, 1);
 	err = slp_ioctl(g_fd, DRM_IOCTL_SLEIPNIR_SUBMIT, &s);
 	CHECK_ERRNO(err, 0);
 
-	/* B: slot 1, waits for 1, signals 2. */
+	/* B: ungated slot, waits for 1, signals 2. */
 	pack_ts_job(&o.one, sbo_gpu(&o.data, 8));
 	memset(&in, 0, sizeof(in));
 	in.handle = tl;
@@ -748,18 +749,18 @@ TEST(syncobj_timeline_chain)
 	out.point = 2;
 	ref.handle = o.one.handle;
 	s.jc = o.one.va;
-	s.requirements = REQ_SLOT1;
+	s.requirements = REQ_UNGATED;
 	s.in_syncs = OBJ_ARRAY(&in, 1);
 	err = slp_ioctl(g_fd, DRM_IOCTL_SLEIPNIR_SUBMIT, &s);
 	CHECK_ERRNO(err, 0);
 
-	/* C: slot 0, waits for 2, signals 3. */
+	/* C: gated slot, waits for 2, signals 3. */
 	pack_ts_job(&c_jobs, sbo_gpu(&o.data, 16));
 	in.point = 2;
 	out.point = 3;
 	ref.handle = c_jobs.handle;
 	s.jc = c_jobs.va;
-	s.requirements = REQ_SLOT0;
+	s.requirements = REQ_GATED;
 	err = slp_ioctl(g_fd, DRM_IOCTL_SLEIPNIR_SUBMIT, &s);
 	CHECK_ERRNO(err, 0);
 
@@ -793,7 +794,7 @@ out:
 
 /*
  * Implicit dependencies through the BO list, on one file and two slots:
- *  1. write after write: B (slot 1) writes D after A (slot 0, long) did;
+ *  1. write after write: B (ungated) writes D after A (gated, long) did;
  *  2. read after write: B only reads D, still waits for writer A;
  *  3. write after read: B writes D after A (long) only read it.
  * In each case B's timestamp, written into B's own BO, must not precede
@@ -841,11 +842,11 @@ TEST(implicit_fences)
 		ra[2].flags = cases[i].a_writes ? SLEIPNIR_BO_REF_WRITE : 0;
 		memset(&s, 0, sizeof(s));
 		s.jc = o.chain.va;
-		s.requirements = REQ_SLOT0;
+		s.requirements = REQ_GATED;
 		s.bos = OBJ_ARRAY(ra, 3);
 		err = slp_ioctl(g_fd, DRM_IOCTL_SLEIPNIR_SUBMIT, &s);
 		CHECK_ERRNO(err, 0);
-		/* B: one job on slot 1, its timestamp into its own BO. */
+		/* B: one job, ungated, its timestamp into its own BO. */
 		pack_ts_job(&o.one, sbo_gpu(&o.one, 0x800));
 		sbo_put64(&o.one, 0x800, FILL64);
 		memset(rb, 0, sizeof(rb));
@@ -857,7 +858,7 @@ TEST(implicit_fences)
 		out.handle = sb;
 		memset(&s, 0, sizeof(s));
 		s.jc = o.one.va;
-		s.requirements = REQ_SLOT1;
+		s.requirements = REQ_UNGATED;
 		s.bos = OBJ_ARRAY(rb, 2);
 		s.out_syncs = OBJ_ARRAY(&out, 1);
 		err = slp_ioctl(g_fd, DRM_IOCTL_SLEIPNIR_SUBMIT, &s);
