@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "compute_harness.h"
+#include "mesa_example_shader.h"
 
 CHECK_MAIN_STATE("sgpu_compute");
 
@@ -22,23 +23,11 @@ static uint32_t *words(uint64_t va)
 	return (uint32_t *)ch_ptr(&fh, va);
 }
 
-/*
- * The fact sheet's worked example (§5.13), decoded by Mesa 22.3's
- * disassembler: buf[gid.x] = gid.x, the buffer's address in UBO 0.
- */
-static const uint32_t mesa_example[] = {
-	0x48e01095, 0x00003830, 0x1c861ac0, 0x00004380,
-	0x00220059, 0x68386c18, 0x0072027b, 0x027b03a0,
-	0x0fae4072, 0x00000000, 0x00000000, 0x00000000,
-	0x01e1c815, 0x00008940, 0x00000030, 0x00000000,
-	0, 0, 0, 0,
-};
-
 TEST(mesa_disassembled_binary)
 {
 	struct ch_kernel k = {
-		.code = (const uint8_t *)mesa_example,
-		.code_size = sizeof(mesa_example),
+		.code = (const uint8_t *)mesa_example_shader,
+		.code_size = sizeof(mesa_example_shader),
 		.first_tag = 5, .work_regs = 2,
 		.local_size = { 16, 1, 1 }, .num_groups = { 4, 1, 1 },
 		.ubo_count = 1, .ubo_va = { CH_DATA_VA }, .ubo_size = { 16 },

@@ -6,6 +6,7 @@
  */
 #include "check.h"
 #include "fake_host.h"
+#include "mesa_example_shader.h"
 
 CHECK_MAIN_STATE("model-perfcnt");
 
@@ -76,28 +77,19 @@ static uint32_t counter(unsigned int block, unsigned int index)
 	return fh_r32(&fh, buf + block * 256 + index * 4);
 }
 
-/*
- * The fact sheet's worked example (§5.13, decoded by Mesa's disassembler):
- * buf[gid.x] = gid.x, two load/store bundles and one ALU bundle a thread.
- */
-static const uint32_t example_shader[] = {
-	0x48e01095, 0x00003830, 0x1c861ac0, 0x00004380,
-	0x00220059, 0x68386c18, 0x0072027b, 0x027b03a0,
-	0x0fae4072, 0x00000000, 0x00000000, 0x00000000,
-	0x01e1c815, 0x00008940, 0x00000030, 0x00000000,
-	0, 0, 0, 0,
-};
-
 #define CODE_VA (VA + 0x10000)
 
-/* Code, RSD, UBO and buffer for the example: 4 groups of 16 threads. */
+/*
+ * Code (the fact sheet's example: two load/store bundles and one ALU bundle
+ * a thread), RSD, UBO and buffer: 4 groups of 16 threads.
+ */
 static void compute_job(uint64_t jva)
 {
 	uint64_t code = fh_alloc(&fh, 0x1000, 4096);
 
 	fh_map(&fh, root, CODE_VA, code, 0x1000, PTE_RW);
-	for (unsigned int i = 0; i < sizeof(example_shader) / 4; i++)
-		fh_w32(&fh, code + 4 * i, example_shader[i]);
+	for (unsigned int i = 0; i < sizeof(mesa_example_shader) / 4; i++)
+		fh_w32(&fh, code + 4 * i, mesa_example_shader[i]);
 	/* RSD at VA + 0x7000: first tag 5, 2 work registers, 1 UBO. */
 	fh_w64(&fh, buf + 0x7000, CODE_VA | 5);
 	fh_w32(&fh, buf + 0x7010, 1 | 1u << 13 | 2u << 16);
