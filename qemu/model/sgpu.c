@@ -179,6 +179,7 @@ void sgpu_destroy(struct sgpu *gpu)
 {
 	if (!gpu)
 		return;
+	sgpu_job_compute_fini(gpu);
 	pthread_cond_destroy(&gpu->cond);
 	pthread_mutex_destroy(&gpu->run_lock);
 	pthread_mutex_destroy(&gpu->lock);

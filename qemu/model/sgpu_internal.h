@@ -6,7 +6,7 @@
  * gpu->lock. Functions named *_locked, and every block handler (the
  * sgpu_gpu_control_*, sgpu_job_*, sgpu_mmu_*, sgpu_perfcnt_* functions),
  * expect the caller to hold it. The only code that runs without it is the
- * shader-core hook (sgpu_shader_core_run), which reaches the model again
+ * shader cores (sgpu_shader_core_continue), which reach the model again
  * through the locked accessors in sgpu_shader_core.h.
  */
 #ifndef SLEIPNIR_SGPU_INTERNAL_H
@@ -37,8 +37,12 @@
 #define SGPU_CLOCK_NUM 4 /* cycles = ns * 4 / 5 */
 #define SGPU_CLOCK_DEN 5
 
-/* Internal job result: the job waits (test hang), not a hardware code. */
+/* Internal job results, not hardware codes: the job waits (test hang); the
+ * job's time slice is over and it resumes at the slot's next turn. */
 #define SGPU_JOB_HANG 0x100u
+#define SGPU_JOB_YIELD 0x101u
+/* A COMPUTE job's time slice before the other slots get a turn. */
+#define SGPU_COMPUTE_SLICE_NS (2ull * 1000 * 1000)
 
 struct sgpu_product_info {
 	const char *name;
@@ -111,6 +115,8 @@ struct sgpu_slot {
 	 * without the lock knows its result no longer matters.
 	 */
 	uint64_t epoch;
+	uint64_t chain_id;    /* stats.chains_started when it started */
+	bool resuming;        /* the current job yielded and continues */
 	/* Job indices already completed in this chain, for dependencies. */
 	uint8_t seen[65536 / 8];
 };
@@ -122,7 +128,7 @@ struct sgpu_perf {
 	uint64_t js_jobs[SGPU_NUM_SLOTS];
 	uint64_t compute_ns;      /* time spent dispatching COMPUTE jobs */
 	uint64_t compute_jobs;
-	/* The shader cores' cycle model (sgpu_shader_account()). */
+	/* The shader cores' cycle model (sgpu_job_compute.c). */
 	struct sgpu_core_perf {
 		uint64_t active_cycles;   /* modelled busy cycles */
 		uint64_t tasks;           /* workgroups */
@@ -165,6 +171,15 @@ struct sgpu {
 	/* Job control. */
 	uint32_t job_rawstat, job_mask;
 	struct sgpu_slot slot[SGPU_NUM_SLOTS];
+	/*
+	 * A COMPUTE job in progress on each slot, between its time slices.
+	 * Kept outside struct sgpu_slot, which a reset clears, because only
+	 * the runner may free it (it may be executing without the lock).
+	 */
+	struct sgpu_running_dispatch {
+		struct sgpu_dispatch *run;
+		uint64_t job_va, epoch, chain_id;
+	} running[SGPU_NUM_SLOTS];
 
 	/* MMU. */
 	uint32_t mmu_rawstat, mmu_mask;
@@ -279,7 +294,16 @@ uint32_t sgpu_job_null(struct sgpu_job *job);
 uint32_t sgpu_job_write_value(struct sgpu_job *job);
 uint32_t sgpu_job_cache_flush(struct sgpu_job *job);
 
-/* sgpu_job_compute.c: called with the lock held, may drop it meanwhile. */
+/*
+ * sgpu_job_compute.c: called with the lock held, may drop it meanwhile.
+ * Returns 0, SGPU_JOB_YIELD (call again for the same job to resume) or an
+ * exception code.
+ */
+struct sgpu_dispatch;
 uint32_t sgpu_job_compute(struct sgpu_job *job);
+/* Ends slot js's dispatch in progress, if any, counting what it did. */
+void sgpu_job_compute_abandon(struct sgpu *gpu, unsigned int js);
+/* Frees every dispatch in progress (sgpu_destroy). */
+void sgpu_job_compute_fini(struct sgpu *gpu);
 
 #endif

@@ -75,9 +75,10 @@ static void start_chain(struct sgpu *gpu, unsigned int js)
 	s->job = s->head;
 	s->last_job = 0;
 	s->njobs = 0;
+	s->resuming = false;
+	s->chain_id = ++gpu->stats.chains_started;
 	s->watchdog_start_ns = sgpu_now_ns(gpu);
 	memset(s->seen, 0, sizeof(s->seen));
-	gpu->stats.chains_started++;
 	sgpu_perfcnt_slot_started(gpu, js);
 	sgpu_trace(gpu, "sgpu_chain_start", "js=%u head=0x%llx config=0x%x",
 		   js, (unsigned long long)s->head, s->config);
@@ -102,7 +103,9 @@ static void finish_chain(struct sgpu *gpu, unsigned int js, uint32_t status,
 	s->status = status;
 	s->tail = tail;
 	s->active = false;
-	s->hanging = s->soft_stop = s->hard_stop = false;
+	s->hanging = s->soft_stop = s->hard_stop = s->resuming = false;
+	/* Only the runner ends chains, so no dispatch is executing now. */
+	sgpu_job_compute_abandon(gpu, js);
 	if (status == EXC_DONE) {
 		gpu->job_rawstat |= JOB_IRQ_DONE(js);
 		gpu->stats.chains_done++;
@@ -142,8 +145,8 @@ static bool seen(const struct sgpu_slot *s, unsigned int index)
 }
 
 /*
- * Runs the job at va. Returns 0 (and *next), SGPU_JOB_HANG, or the
- * exception code the job fails with.
+ * Runs the job at va. Returns 0 (and *next), SGPU_JOB_HANG,
+ * SGPU_JOB_YIELD, or the exception code the job fails with.
  */
 static uint32_t run_job(struct sgpu *gpu, unsigned int js, uint64_t va,
 			uint64_t *next)
@@ -235,7 +238,8 @@ static void step(struct sgpu *gpu, unsigned int js)
 		finish_chain(gpu, js, EXC_TERMINATED, va);
 		return;
 	}
-	if (s->soft_stop) {
+	/* A soft stop waits for the job in progress to end. */
+	if (s->soft_stop && !s->resuming) {
 		finish_chain(gpu, js, EXC_STOPPED, va);
 		return;
 	}
@@ -249,6 +253,8 @@ static void step(struct sgpu *gpu, unsigned int js)
 		return;
 	}
 
+	if (s->resuming)
+		goto run; /* the same job again: not a new link in the chain */
 	if (s->njobs >= SGPU_MAX_CHAIN_JOBS) {
 		sgpu_guest_error(gpu, "sgpu: chain on slot %u is longer than "
 				 "%u jobs", js, SGPU_MAX_CHAIN_JOBS);
@@ -270,12 +276,18 @@ static void step(struct sgpu *gpu, unsigned int js)
 		s->brent_lam = 0;
 	}
 
+run:
 	s->tail = va;
+	s->resuming = false;
 	code = run_job(gpu, js, va, &next);
 	if (s->epoch != epoch || !s->active)
 		return; /* reset while the lock was dropped */
 	if (code == SGPU_JOB_HANG) {
 		s->hanging = true;
+		return;
+	}
+	if (code == SGPU_JOB_YIELD) {
+		s->resuming = true;
 		return;
 	}
 	if (code) {

@@ -79,31 +79,30 @@ static uint64_t since(uint64_t now, uint64_t then)
 	return now > then ? now - then : 0;
 }
 
-uint32_t sgpu_job_compute(struct sgpu_job *job)
+/* Reads and checks the job's descriptors into *d. Lock held. */
+static uint32_t decode_dispatch(struct sgpu_job *job,
+				struct sgpu_compute_dispatch *d)
 {
 	struct sgpu *gpu = job->gpu;
-	struct sgpu_compute_dispatch d;
-	struct sgpu_shader_ctx ctx;
 	/* Invocation (0x20) up to the end of the Draw section (0xB8). */
 	uint8_t desc[0xB8 - 0x20];
 	uint8_t rsd[64], tls[32];
 	const uint8_t *draw = desc + (0x40 - 0x20);
-	uint64_t t0;
 	uint32_t code;
 
-	memset(&d, 0, sizeof(d));
-	d.job_va = job->va;
-	d.as_nr = job->as_nr;
-	d.affinity = job->affinity & gpu->shader_present;
+	memset(d, 0, sizeof(*d));
+	d->job_va = job->va;
+	d->as_nr = job->as_nr;
+	d->affinity = job->affinity & gpu->shader_present;
 
 	code = sgpu_vm_read(gpu, job->as_nr, job->va + 0x20, desc, sizeof(desc),
 			    AS_ACCESS_READ);
 	if (code)
 		return code;
-	code = decode_invocation(gpu, desc, &d);
+	code = decode_invocation(gpu, desc, d);
 	if (code)
 		return code;
-	d.job_task_split = (sgpu_le32(desc + (0x28 - 0x20)) >> 26) & 0xF;
+	d->job_task_split = (sgpu_le32(desc + (0x28 - 0x20)) >> 26) & 0xF;
 
 	if (!(sgpu_le32(draw) & 2)) {
 		sgpu_guest_error(gpu, "sgpu: compute job 0x%llx: Draw "
@@ -111,58 +110,172 @@ uint32_t sgpu_job_compute(struct sgpu_job *job)
 				 (unsigned long long)job->va);
 		return EXC_JOB_CONFIG_FAULT;
 	}
-	d.uniform_buffers = sgpu_le64(draw + 0x18);
-	d.textures = sgpu_le64(draw + 0x20);
-	d.samplers = sgpu_le64(draw + 0x28);
-	d.push_uniforms = sgpu_le64(draw + 0x30);
-	d.rsd_va = sgpu_le64(draw + 0x38);
-	d.attribute_buffers = sgpu_le64(draw + 0x40);
-	d.attributes = sgpu_le64(draw + 0x48);
-	d.thread_storage = sgpu_le64(draw + 0x70);
+	d->uniform_buffers = sgpu_le64(draw + 0x18);
+	d->textures = sgpu_le64(draw + 0x20);
+	d->samplers = sgpu_le64(draw + 0x28);
+	d->push_uniforms = sgpu_le64(draw + 0x30);
+	d->rsd_va = sgpu_le64(draw + 0x38);
+	d->attribute_buffers = sgpu_le64(draw + 0x40);
+	d->attributes = sgpu_le64(draw + 0x48);
+	d->thread_storage = sgpu_le64(draw + 0x70);
 
-	if (d.rsd_va == 0 || (d.rsd_va & 63)) {
+	if (d->rsd_va == 0 || (d->rsd_va & 63)) {
 		sgpu_guest_error(gpu, "sgpu: compute job 0x%llx: bad renderer "
 				 "state pointer 0x%llx",
 				 (unsigned long long)job->va,
-				 (unsigned long long)d.rsd_va);
+				 (unsigned long long)d->rsd_va);
 		return EXC_JOB_CONFIG_FAULT;
 	}
-	code = sgpu_vm_read(gpu, job->as_nr, d.rsd_va, rsd, sizeof(rsd),
+	code = sgpu_vm_read(gpu, job->as_nr, d->rsd_va, rsd, sizeof(rsd),
 			    AS_ACCESS_READ);
 	if (code)
 		return code;
 	for (int i = 0; i < 16; i++)
-		d.rsd_words[i] = sgpu_le32(rsd + 4 * i);
-	d.first_tag = d.rsd_words[0] & 0xF;
-	d.shader_va = sgpu_le64(rsd) & ~0xFull;
+		d->rsd_words[i] = sgpu_le32(rsd + 4 * i);
+	d->first_tag = d->rsd_words[0] & 0xF;
+	d->shader_va = sgpu_le64(rsd) & ~0xFull;
 
-	if (d.thread_storage) {
-		code = sgpu_vm_read(gpu, job->as_nr, d.thread_storage, tls,
+	if (d->thread_storage) {
+		code = sgpu_vm_read(gpu, job->as_nr, d->thread_storage, tls,
 				    sizeof(tls), AS_ACCESS_READ);
 		if (code)
 			return code;
 		for (int i = 0; i < 8; i++)
-			d.tls_words[i] = sgpu_le32(tls + 4 * i);
+			d->tls_words[i] = sgpu_le32(tls + 4 * i);
 	}
 
 	sgpu_trace(gpu, "sgpu_compute", "job=0x%llx local=%ux%ux%u "
 		   "groups=%ux%ux%u shader=0x%llx",
-		   (unsigned long long)job->va, d.local_size[0],
-		   d.local_size[1], d.local_size[2], d.num_groups[0],
-		   d.num_groups[1], d.num_groups[2],
-		   (unsigned long long)d.shader_va);
+		   (unsigned long long)job->va, d->local_size[0],
+		   d->local_size[1], d->local_size[2], d->num_groups[0],
+		   d->num_groups[1], d->num_groups[2],
+		   (unsigned long long)d->shader_va);
+	return 0;
+}
 
-	ctx.gpu = gpu;
-	ctx.js = job->js;
-	ctx.as_nr = job->as_nr;
-	ctx.epoch = gpu->slot[job->js].epoch;
+/*
+ * Runs one time slice of the job's dispatch, starting the dispatch on the
+ * job's first slice. Between slices the dispatch waits in gpu->running[],
+ * and the runner gives the other slots their turn.
+ */
+uint32_t sgpu_job_compute(struct sgpu_job *job)
+{
+	struct sgpu *gpu = job->gpu;
+	struct sgpu_slot *s = &gpu->slot[job->js];
+	struct sgpu_running_dispatch *rd = &gpu->running[job->js];
+	struct sgpu_shader_ctx ctx = {
+		.gpu = gpu, .js = job->js, .as_nr = job->as_nr,
+		.epoch = s->epoch,
+	};
+	uint64_t t0;
+	uint32_t code;
+
+	if (rd->run && (rd->job_va != job->va || rd->epoch != s->epoch ||
+			rd->chain_id != s->chain_id))
+		sgpu_job_compute_abandon(gpu, job->js);
 	t0 = sgpu_now_ns(gpu);
+	if (!rd->run) {
+		struct sgpu_compute_dispatch d;
+		struct sgpu_dispatch *run;
+
+		code = decode_dispatch(job, &d);
+		if (code)
+			return code;
+		pthread_mutex_unlock(&gpu->lock);
+		code = sgpu_shader_core_start(&ctx, &d, &run);
+		pthread_mutex_lock(&gpu->lock);
+		if (code)
+			return code;
+		rd->run = run;
+		rd->job_va = job->va;
+		rd->epoch = s->epoch;
+		rd->chain_id = s->chain_id;
+	}
 	pthread_mutex_unlock(&gpu->lock);
-	code = sgpu_shader_core_run(&ctx, &d);
+	code = sgpu_shader_core_continue(rd->run, &ctx);
 	pthread_mutex_lock(&gpu->lock);
 	gpu->perf.compute_ns += since(sgpu_now_ns(gpu), t0);
+	if (code == SGPU_SHADER_YIELD && s->epoch == ctx.epoch)
+		return SGPU_JOB_YIELD;
+	sgpu_job_compute_abandon(gpu, job->js);
 	gpu->perf.compute_jobs++;
-	return code;
+	return code == SGPU_SHADER_YIELD ? EXC_TERMINATED : code;
+}
+
+/*
+ * The cycle model: a T860 core issues one bundle per cycle on each of its
+ * two arithmetic pipes, one on the load/store pipe and one on the texture
+ * pipe, the pipes working in parallel; a core is busy for as long as its
+ * busiest pipe (qemu/README.md "Cycle model").
+ */
+static uint64_t core_cycles(const struct sgpu_core_counts *c, uint64_t *arith)
+{
+	uint64_t a = (c->alu_bundles + 1) / 2, busy = a;
+
+	*arith = a;
+	if (c->ldst_bundles > busy)
+		busy = c->ldst_bundles;
+	if (c->tex_bundles > busy)
+		busy = c->tex_bundles;
+	return busy;
+}
+
+/* Charges a dispatch's counts to the statistics and perf counters. */
+static void account(struct sgpu *gpu, const struct sgpu_shader_stats *st)
+{
+	struct sgpu_stats *s = &gpu->stats;
+	uint64_t longest = 0;
+
+	s->shader_dispatches++;
+	s->shader_decodes += st->decodes;
+	s->last_work_regs = st->work_regs;
+	s->last_threads_per_core = st->threads_per_core;
+	for (unsigned int i = 0; i < SGPU_SHADER_STATS_CORES &&
+	     i < SGPU_MAX_CORES; i++) {
+		const struct sgpu_core_counts *c = &st->core[i];
+		struct sgpu_core_perf *p = &gpu->perf.core[i];
+		uint64_t arith, busy = core_cycles(c, &arith);
+
+		s->shader_workgroups += c->workgroups;
+		s->shader_threads += c->threads;
+		s->shader_alu_bundles += c->alu_bundles;
+		s->shader_ldst_bundles += c->ldst_bundles;
+		s->shader_tex_bundles += c->tex_bundles;
+		s->shader_alu_instructions += c->alu_instructions;
+		s->shader_ldst_instructions += c->ldst_instructions;
+		s->shader_tex_instructions += c->tex_instructions;
+		s->shader_arith_cycles += arith;
+		s->shader_ls_cycles += c->ldst_bundles;
+		s->shader_tex_cycles += c->tex_bundles;
+		if (busy > longest)
+			longest = busy;
+		p->active_cycles += busy;
+		p->tasks += c->workgroups;
+		p->threads += c->threads;
+		p->arith_words += c->alu_bundles;
+		p->ls_words += c->ldst_bundles;
+		p->tex_words += c->tex_bundles;
+	}
+	s->shader_cycles += longest;
+}
+
+void sgpu_job_compute_abandon(struct sgpu *gpu, unsigned int js)
+{
+	struct sgpu_running_dispatch *rd = &gpu->running[js];
+
+	if (!rd->run)
+		return;
+	account(gpu, sgpu_shader_core_stats(rd->run));
+	sgpu_shader_core_free(rd->run);
+	rd->run = NULL;
+}
+
+void sgpu_job_compute_fini(struct sgpu *gpu)
+{
+	for (unsigned int js = 0; js < SGPU_NUM_SLOTS; js++) {
+		sgpu_shader_core_free(gpu->running[js].run);
+		gpu->running[js].run = NULL;
+	}
 }
 
 /* True if the chain this context belongs to is gone. Lock held. */
@@ -207,77 +320,25 @@ uint32_t sgpu_shader_write(struct sgpu_shader_ctx *ctx, uint64_t va,
 	return ctx_access(ctx, va, NULL, buf, len, AS_ACCESS_WRITE);
 }
 
-bool sgpu_shader_should_stop(struct sgpu_shader_ctx *ctx)
+uint32_t sgpu_shader_poll(struct sgpu_shader_ctx *ctx,
+			  uint64_t *slice_start_ns)
 {
 	struct sgpu *gpu = ctx->gpu;
 	struct sgpu_slot *s = &gpu->slot[ctx->js];
-	bool stop;
+	uint64_t now;
+	uint32_t code = 0;
 
 	pthread_mutex_lock(&gpu->lock);
-	stop = ctx_stale(ctx) || s->hard_stop ||
-	       sgpu_now_ns(gpu) > s->watchdog_start_ns + SGPU_WATCHDOG_NS;
+	now = sgpu_now_ns(gpu);
+	if (!*slice_start_ns)
+		*slice_start_ns = now;
+	if (ctx_stale(ctx) || s->hard_stop ||
+	    now > s->watchdog_start_ns + SGPU_WATCHDOG_NS)
+		code = EXC_TERMINATED;
+	else if (now - *slice_start_ns >= SGPU_COMPUTE_SLICE_NS)
+		code = SGPU_SHADER_YIELD;
 	pthread_mutex_unlock(&gpu->lock);
-	return stop;
-}
-
-/*
- * The cycle model: a T860 core issues one bundle per cycle on each of its
- * two arithmetic pipes, one on the load/store pipe and one on the texture
- * pipe, the pipes working in parallel; a core is busy for as long as its
- * busiest pipe (qemu/README.md "Cycle model").
- */
-static uint64_t core_cycles(const struct sgpu_core_counts *c, uint64_t *arith)
-{
-	uint64_t a = (c->alu_bundles + 1) / 2, busy = a;
-
-	*arith = a;
-	if (c->ldst_bundles > busy)
-		busy = c->ldst_bundles;
-	if (c->tex_bundles > busy)
-		busy = c->tex_bundles;
-	return busy;
-}
-
-void sgpu_shader_account(struct sgpu_shader_ctx *ctx,
-			 const struct sgpu_shader_stats *st)
-{
-	struct sgpu *gpu = ctx->gpu;
-	struct sgpu_stats *s = &gpu->stats;
-	uint64_t longest = 0;
-
-	pthread_mutex_lock(&gpu->lock);
-	s->shader_dispatches++;
-	s->shader_decodes += st->decodes;
-	s->last_work_regs = st->work_regs;
-	s->last_threads_per_core = st->threads_per_core;
-	for (unsigned int i = 0; i < SGPU_SHADER_STATS_CORES &&
-	     i < SGPU_MAX_CORES; i++) {
-		const struct sgpu_core_counts *c = &st->core[i];
-		struct sgpu_core_perf *p = &gpu->perf.core[i];
-		uint64_t arith, busy = core_cycles(c, &arith);
-
-		s->shader_workgroups += c->workgroups;
-		s->shader_threads += c->threads;
-		s->shader_alu_bundles += c->alu_bundles;
-		s->shader_ldst_bundles += c->ldst_bundles;
-		s->shader_tex_bundles += c->tex_bundles;
-		s->shader_alu_instructions += c->alu_instructions;
-		s->shader_ldst_instructions += c->ldst_instructions;
-		s->shader_tex_instructions += c->tex_instructions;
-		s->shader_arith_cycles += arith;
-		s->shader_ls_cycles += c->ldst_bundles;
-		s->shader_tex_cycles += c->tex_bundles;
-		if (busy > longest)
-			longest = busy;
-		p->active_cycles += busy;
-		p->tasks += c->workgroups;
-		p->threads += c->threads;
-		p->arith_words += c->alu_bundles;
-		p->ls_words += c->ldst_bundles;
-		p->tex_words += c->tex_bundles;
-	}
-	s->shader_cycles += longest;
-	pthread_mutex_unlock(&gpu->lock);
+	return code;
 }
 
 void sgpu_shader_guest_error(struct sgpu_shader_ctx *ctx, const char *fmt, ...)

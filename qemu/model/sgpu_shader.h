@@ -99,6 +99,7 @@ struct sgpu_exec {
 	/* Cycle model. */
 	struct sgpu_pipe_counts counts;
 	unsigned int bundles_since_check;
+	uint64_t slice_start_ns;          /* 0 until the slice's first poll */
 };
 
 /* sgpu_shader_cache.c */

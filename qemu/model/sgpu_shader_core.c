@@ -7,7 +7,10 @@
  * storage descriptor; then runs the workgroups in order, each on the next
  * shader core of the job's affinity. Within a workgroup every thread runs
  * until it ends or reaches a barrier; when all live threads wait at the
- * barrier they resume together (sgpu_thread.c runs one thread).
+ * barrier they resume together (sgpu_thread.c runs one thread). A
+ * dispatch runs in time slices (sgpu_shader_core_continue()); between
+ * slices every thread keeps its PC and registers, so the job manager can
+ * let the other slots run meanwhile.
  *
  * Thread-local storage: thread t of a workgroup on core c uses slot
  * c * 256 + t of TLS Base (256 = THREAD_TLS_ALLOC, the threads a core can
@@ -153,7 +156,24 @@ static void start_group(struct sgpu_exec *ex, struct sgpu_thread *threads,
 	}
 }
 
-/* Runs one workgroup's threads to the end, meeting at barriers. */
+/* A dispatch in progress (sgpu_shader_core.h). */
+struct sgpu_dispatch {
+	struct sgpu_exec ex;
+	struct sgpu_compute_dispatch d;
+	struct sgpu_thread *threads;
+	uint32_t nthreads;
+	uint64_t next_group, total_groups;
+	bool group_running;
+	struct sgpu_pipe_counts group_before;
+	unsigned int cores[64], ncores, next_core;
+	struct sgpu_shader_stats st;
+};
+
+/*
+ * Runs the current workgroup's threads until they have all finished,
+ * meeting at barriers. Threads keep their state when the slice ends, so
+ * calling it again resumes them.
+ */
 static uint32_t run_group(struct sgpu_exec *ex, struct sgpu_thread *threads,
 			  uint32_t nthreads)
 {
@@ -195,84 +215,124 @@ static void charge_core(struct sgpu_shader_stats *st, unsigned int core,
 				before->ldst_instructions;
 	c->tex_instructions += now->tex_instructions - before->tex_instructions;
 	c->threads += now->threads - before->threads;
-	c->workgroups++;
 }
 
-static uint32_t run_groups(struct sgpu_exec *ex, struct sgpu_shader_stats *st)
+/* The current workgroup's counts so far go to its core. */
+static void charge_group(struct sgpu_dispatch *run)
 {
-	const struct sgpu_compute_dispatch *d = ex->d;
-	uint32_t nthreads = d->local_size[0] * d->local_size[1] *
-			    d->local_size[2];
-	unsigned int cores[64], ncores = 0, next = 0;
-	struct sgpu_thread *threads;
-	uint32_t code = 0;
-
-	for (unsigned int c = 0; c < 64; c++) {
-		if (d->affinity & (1ull << c))
-			cores[ncores++] = c;
-	}
-	if (!ncores)
-		return config_fault(ex, "no shader core in the job's affinity");
-	threads = calloc(nthreads, sizeof(*threads));
-	if (!threads)
-		return SGPU_EXC_TERMINATED;
-	for (uint32_t z = 0; z < d->num_groups[2] && !code; z++) {
-		for (uint32_t y = 0; y < d->num_groups[1] && !code; y++) {
-			for (uint32_t x = 0; x < d->num_groups[0] && !code; x++) {
-				uint32_t group[3] = { x, y, z };
-				struct sgpu_pipe_counts before = ex->counts;
-				unsigned int core = cores[next++ % ncores];
-
-				start_group(ex, threads, group, core);
-				ex->counts.threads += nthreads;
-				code = run_group(ex, threads, nthreads);
-				if (core < SGPU_SHADER_STATS_CORES)
-					charge_core(st, core, &ex->counts,
-						    &before);
-			}
-		}
-	}
-	free(threads);
-	return code;
+	if (run->ex.core < SGPU_SHADER_STATS_CORES)
+		charge_core(&run->st, run->ex.core, &run->ex.counts,
+			    &run->group_before);
+	run->group_before = run->ex.counts;
 }
 
-uint32_t sgpu_shader_core_run(struct sgpu_shader_ctx *ctx,
-			      const struct sgpu_compute_dispatch *dispatch)
+uint32_t sgpu_shader_core_start(struct sgpu_shader_ctx *ctx,
+				const struct sgpu_compute_dispatch *dispatch,
+				struct sgpu_dispatch **out)
 {
-	struct sgpu_shader_stats st;
+	struct sgpu_dispatch *run;
 	struct sgpu_exec *ex;
-	uint32_t nthreads, code;
+	uint32_t code;
 
-	ex = calloc(1, sizeof(*ex));
-	if (!ex || sgpu_cache_init(&ex->cache)) {
-		free(ex);
+	*out = NULL;
+	run = calloc(1, sizeof(*run));
+	if (!run)
+		return SGPU_EXC_TERMINATED;
+	ex = &run->ex;
+	run->d = *dispatch;
+	ex->ctx = ctx;
+	ex->d = &run->d;
+	if (sgpu_cache_init(&ex->cache)) {
+		free(run);
 		return SGPU_EXC_TERMINATED;
 	}
-	memset(&st, 0, sizeof(st));
-	ex->ctx = ctx;
-	ex->d = dispatch;
 	code = read_renderer_state(ex);
-	if (!code) {
-		read_local_storage(ex);
-		nthreads = dispatch->local_size[0] * dispatch->local_size[1] *
-			   dispatch->local_size[2];
-		st.threads_per_core = sgpu_threads_per_core(ex->work_regs);
-		st.work_regs = ex->work_regs;
-		if (ex->has_barrier && nthreads > st.threads_per_core) {
-			sgpu_shader_guest_error(ctx, "sgpu: compute job 0x%llx: "
-				"a %u-thread workgroup with barriers cannot be "
-				"resident on a core holding %u threads of a "
-				"shader with %u work registers",
-				(unsigned long long)dispatch->job_va, nthreads,
-				st.threads_per_core, ex->work_regs);
-			code = SGPU_EXC_JOB_CONFIG_FAULT;
-		} else {
-			code = run_groups(ex, &st);
-		}
+	if (code)
+		goto fail;
+	read_local_storage(ex);
+	run->nthreads = dispatch->local_size[0] * dispatch->local_size[1] *
+			dispatch->local_size[2];
+	run->total_groups = (uint64_t)dispatch->num_groups[0] *
+			    dispatch->num_groups[1] * dispatch->num_groups[2];
+	run->st.threads_per_core = sgpu_threads_per_core(ex->work_regs);
+	run->st.work_regs = ex->work_regs;
+	if (ex->has_barrier && run->nthreads > run->st.threads_per_core) {
+		sgpu_shader_guest_error(ctx, "sgpu: compute job 0x%llx: a "
+			"%u-thread workgroup with barriers cannot be resident "
+			"on a core holding %u threads of a shader with %u "
+			"work registers", (unsigned long long)dispatch->job_va,
+			run->nthreads, run->st.threads_per_core,
+			ex->work_regs);
+		code = SGPU_EXC_JOB_CONFIG_FAULT;
+		goto fail;
 	}
-	st.decodes = ex->cache.decodes;
-	sgpu_shader_account(ctx, &st);
+	for (unsigned int c = 0; c < 64; c++) {
+		if (dispatch->affinity & (1ull << c))
+			run->cores[run->ncores++] = c;
+	}
+	if (!run->ncores) {
+		code = config_fault(ex, "no shader core in the job's affinity");
+		goto fail;
+	}
+	run->threads = calloc(run->nthreads, sizeof(*run->threads));
+	if (!run->threads) {
+		code = SGPU_EXC_TERMINATED;
+		goto fail;
+	}
+	*out = run;
+	return 0;
+fail:
 	sgpu_cache_fini(&ex->cache);
-	free(ex);
+	free(run);
 	return code;
+}
+
+uint32_t sgpu_shader_core_continue(struct sgpu_dispatch *run,
+				   struct sgpu_shader_ctx *ctx)
+{
+	const struct sgpu_compute_dispatch *d = &run->d;
+	struct sgpu_exec *ex = &run->ex;
+	uint32_t code;
+
+	ex->ctx = ctx;
+	ex->slice_start_ns = 0;
+	while (run->group_running || run->next_group < run->total_groups) {
+		if (!run->group_running) {
+			uint64_t g = run->next_group++;
+			uint32_t group[3];
+
+			group[0] = (uint32_t)(g % d->num_groups[0]);
+			group[1] = (uint32_t)(g / d->num_groups[0] %
+					      d->num_groups[1]);
+			group[2] = (uint32_t)(g / d->num_groups[0] /
+					      d->num_groups[1]);
+			start_group(ex, run->threads, group,
+				    run->cores[run->next_core++ % run->ncores]);
+			ex->counts.threads += run->nthreads;
+			if (ex->core < SGPU_SHADER_STATS_CORES)
+				run->st.core[ex->core].workgroups++;
+			run->group_running = true;
+		}
+		code = run_group(ex, run->threads, run->nthreads);
+		charge_group(run);
+		if (code)
+			return code;
+		run->group_running = false;
+	}
+	return 0;
+}
+
+const struct sgpu_shader_stats *sgpu_shader_core_stats(struct sgpu_dispatch *run)
+{
+	run->st.decodes = run->ex.cache.decodes;
+	return &run->st;
+}
+
+void sgpu_shader_core_free(struct sgpu_dispatch *run)
+{
+	if (!run)
+		return;
+	sgpu_cache_fini(&run->ex.cache);
+	free(run->threads);
+	free(run);
 }

@@ -3,10 +3,12 @@
  * The boundary between the job manager and the shader cores.
  *
  * The job manager (sgpu_job_compute.c) reads and checks a COMPUTE job's
- * descriptors and hands the decoded dispatch to sgpu_shader_core_run().
- * The shader core runs WITHOUT the model lock, so a long kernel never
- * blocks register accesses; it reaches memory and the slot's state only
- * through the accessors below, which take the lock themselves.
+ * descriptors, starts a dispatch with sgpu_shader_core_start() and runs it
+ * in time slices with sgpu_shader_core_continue(), so that the other job
+ * slots take turns while a long kernel runs, as on the hardware. The
+ * shader core runs WITHOUT the model lock, so a long kernel never blocks
+ * register accesses; it reaches memory and the slot's state only through
+ * the accessors below, which take the lock themselves.
  */
 #ifndef SLEIPNIR_SGPU_SHADER_CORE_H
 #define SLEIPNIR_SGPU_SHADER_CORE_H
@@ -53,11 +55,14 @@ uint32_t sgpu_shader_fetch(struct sgpu_shader_ctx *ctx, uint64_t va,
 uint32_t sgpu_shader_write(struct sgpu_shader_ctx *ctx, uint64_t va,
 			   const void *buf, size_t len);
 /*
- * True once the slot was hard-stopped, reset or its watchdog fired: return
- * EXC_TERMINATED (0x04) promptly. Cheap enough to call every few hundred
- * instructions.
+ * Polled every few thousand bundles: EXC_TERMINATED (0x04) once the slot
+ * was hard-stopped, reset or its watchdog fired; SGPU_SHADER_YIELD when
+ * the time slice is used up (*slice_start_ns, set on the first poll of a
+ * slice when 0); else 0.
  */
-bool sgpu_shader_should_stop(struct sgpu_shader_ctx *ctx);
+#define SGPU_SHADER_YIELD 0x101u
+uint32_t sgpu_shader_poll(struct sgpu_shader_ctx *ctx,
+			  uint64_t *slice_start_ns);
 void sgpu_shader_guest_error(struct sgpu_shader_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -79,18 +84,28 @@ struct sgpu_shader_stats {
 /* Threads one core holds of a shader using work_regs work registers. */
 unsigned int sgpu_threads_per_core(unsigned int work_regs);
 
-/*
- * Charges a dispatch's counts to the model's statistics and performance
- * counters (called once per dispatch, also when it faulted).
- */
-void sgpu_shader_account(struct sgpu_shader_ctx *ctx,
-			 const struct sgpu_shader_stats *stats);
+
+/* A dispatch in progress: its threads, registers and position. */
+struct sgpu_dispatch;
 
 /*
- * Runs every workgroup of a dispatch. Returns 0 when all threads finished,
- * or the exception code (from the fact sheet's table) the job fails with.
+ * Reads the renderer state and local storage of a dispatch and prepares
+ * its first workgroup. Returns 0 and the dispatch in *out, or the
+ * exception code the job fails with.
  */
-uint32_t sgpu_shader_core_run(struct sgpu_shader_ctx *ctx,
-			      const struct sgpu_compute_dispatch *dispatch);
+uint32_t sgpu_shader_core_start(struct sgpu_shader_ctx *ctx,
+				const struct sgpu_compute_dispatch *dispatch,
+				struct sgpu_dispatch **out);
+/*
+ * Runs the dispatch for one time slice. Returns 0 when every thread has
+ * finished, SGPU_SHADER_YIELD when the slice is used up (call again to
+ * resume exactly where it stopped), or the exception code the job fails
+ * with.
+ */
+uint32_t sgpu_shader_core_continue(struct sgpu_dispatch *run,
+				   struct sgpu_shader_ctx *ctx);
+/* What the dispatch did so far (for the cycle-model accounting). */
+const struct sgpu_shader_stats *sgpu_shader_core_stats(struct sgpu_dispatch *run);
+void sgpu_shader_core_free(struct sgpu_dispatch *run);
 
 #endif

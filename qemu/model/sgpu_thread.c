@@ -20,7 +20,8 @@
 
 #include "sgpu_shader.h"
 
-/* How often a thread checks whether its job was stopped. */
+/* How often a thread checks whether its job was stopped or its slice is
+ * over. */
 #define STOP_CHECK_BUNDLES 4096u
 
 /* The value an ALU instruction reads for register r. */
@@ -172,8 +173,9 @@ uint32_t sgpu_thread_run(struct sgpu_exec *ex, struct sgpu_thread *th)
 
 		if (++ex->bundles_since_check >= STOP_CHECK_BUNDLES) {
 			ex->bundles_since_check = 0;
-			if (sgpu_shader_should_stop(ex->ctx))
-				return SGPU_EXC_TERMINATED;
+			code = sgpu_shader_poll(ex->ctx, &ex->slice_start_ns);
+			if (code)
+				return code;
 		}
 		code = sgpu_cache_lookup(ex, th->pc, th->tag, &cb);
 		if (code)

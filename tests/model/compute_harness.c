@@ -15,7 +15,7 @@
 #define RAM_BASE 0x40000000ull
 #define RAM_SIZE (32u << 20)
 #define AS_NR 1
-#define JS 1
+#define JS CH_JS
 
 static uint64_t region;
 
@@ -97,7 +97,7 @@ static uint64_t now_ms(void)
  * when the job is still running after timeout_ms, as a driver would.
  */
 static void run_with_timeout(struct fake_host *fh, unsigned int timeout_ms,
-			     bool *stopped)
+			     bool *stopped, bool *others_idle)
 {
 	struct timespec pause = { 0, 1000000 };
 	uint64_t start = now_ms();
@@ -107,6 +107,8 @@ static void run_with_timeout(struct fake_host *fh, unsigned int timeout_ms,
 	pthread_create(&worker, NULL, runner, fh);
 	while (rd(fh, JOB_INT_JS_STATE) & (1u << JS)) {
 		if (!*stopped && now_ms() - start > timeout_ms) {
+			*others_idle = !(rd(fh, JOB_INT_JS_STATE) & 0x7u &
+					 ~(1u << JS));
 			wr(fh, JS_REG(JS, JS_COMMAND), JS_COMMAND_HARD_STOP);
 			*stopped = true;
 		}
@@ -212,7 +214,8 @@ bool ch_run_timeout(struct fake_host *fh, const struct ch_kernel *k,
 	wr(fh, JS_REG(JS, JS_CONFIG_NEXT), AS_NR | 8u << 16 | 0x3300);
 	wr(fh, JS_REG(JS, JS_COMMAND_NEXT), JS_COMMAND_START);
 	if (timeout_ms)
-		run_with_timeout(fh, timeout_ms, &res->hard_stopped);
+		run_with_timeout(fh, timeout_ms, &res->hard_stopped,
+				 &res->others_idle_at_stop);
 	else
 		fh_run_idle(fh, 1000);
 	res->js_status = rd(fh, JS_REG(JS, JS_STATUS));

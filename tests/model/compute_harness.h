@@ -50,8 +50,12 @@ struct ch_kernel {
 struct ch_result {
 	uint32_t js_status;
 	bool hard_stopped;           /* the timeout had to stop it */
+	bool others_idle_at_stop;    /* the other slots had finished by then */
 	struct sgpu_stats before, after;
 };
+
+/* The slot ch_run() submits to. */
+#define CH_JS 1
 
 /* Where ch_run() puts the descriptors. */
 #define CH_JOB_VA CH_DESC_VA

@@ -656,6 +656,53 @@ TEST(endless_loop_is_hard_stopped)
 	CHECK(fh_fini(&fh));
 }
 
+/* Queues a chain of 3 WRITE_VALUE jobs on slot 0 beside the kernel. */
+#define SLOT0_JOBS_VA (CH_DESC_VA + 0x800)
+static void queue_slot0_jobs(struct fake_host *h, void *data)
+{
+	(void)data;
+	for (unsigned int i = 0; i < 3; i++) {
+		uint8_t *job = ch_ptr(h, SLOT0_JOBS_VA + 64 * i);
+		uint64_t next = i < 2 ? SLOT0_JOBS_VA + 64 * (i + 1) : 0;
+		uint64_t target = OUT2_VA + 8 * i;
+		uint32_t ctrl = 1 | 2u << 1 | (i + 1) << 16, type = 3;
+
+		memset(job, 0, 64);
+		memcpy(job + 0x10, &ctrl, 4);
+		memcpy(job + 0x18, &next, 8);
+		memcpy(job + 0x20, &target, 8);
+		memcpy(job + 0x28, &type, 4);
+	}
+	memset(ch_ptr(h, OUT2_VA), 0xEE, 24);
+	fh_submit(h, 0, SLOT0_JOBS_VA, 1, 0);
+}
+
+/*
+ * While an endless kernel keeps slot 1 busy, slot 0's jobs still run: the
+ * shader cores give the job manager a turn every time slice.
+ */
+TEST(other_slots_run_beside_a_long_kernel)
+{
+	struct ch_kernel k = {
+		.source = endless_kernel,
+		.local_size = { 1, 1, 1 }, .num_groups = { 1, 1, 1 },
+		.before_submit = queue_slot0_jobs,
+	};
+	struct ch_result r;
+
+	REQUIRE(ch_setup(&fh));
+	/* The fake clock moves per read: make a time slice a few polls. */
+	fh.tick = 500000;
+	REQUIRE(ch_run_timeout(&fh, &k, &r, 200));
+	CHECK(r.hard_stopped);
+	CHECK(r.others_idle_at_stop);
+	CHECK_EQ(r.js_status, 0x04);
+	CHECK_EQ(rd(&fh, JS_REG(0, JS_STATUS)), 1);
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ(words(OUT2_VA)[2 * i], 0);
+	CHECK(fh_fini(&fh));
+}
+
 static uint32_t run_status(const char *source, unsigned int work_regs)
 {
 	struct ch_kernel k = {
@@ -783,6 +830,7 @@ int main(void)
 	RUN(atomics_last_group_reduction);
 	RUN(global_atomics);
 	RUN(endless_loop_is_hard_stopped);
+	RUN(other_slots_run_beside_a_long_kernel);
 	RUN(shader_faults);
 	RUN(cycle_model_counts);
 	return check_summary();
