@@ -20,12 +20,12 @@ static void put64(uint8_t *p, uint64_t v)
 	put32(p + 4, (uint32_t)(v >> 32));
 }
 
-/* Bits needed to hold v - 1 (0 for v = 1). */
-static unsigned int bits_for(uint32_t v)
+/* ceil(log2(v)): the bits needed to hold v - 1 (0 for v <= 1). */
+static unsigned int log2_ceil(uint64_t v)
 {
 	unsigned int n = 0;
 
-	while (n < 32 && (1ull << n) < v)
+	while (n < 63 && (1ull << n) < v)
 		n++;
 	return n;
 }
@@ -42,7 +42,7 @@ bool mdg_pack_invocation(const uint32_t local_size[3],
 		if (!v[i])
 			return false;
 		packed |= (uint64_t)(v[i] - 1) << shift[i];
-		shift[i + 1] = shift[i] + bits_for(v[i]);
+		shift[i + 1] = shift[i] + log2_ceil(v[i]);
 	}
 	if (shift[6] > 32)
 		return false;
@@ -74,7 +74,7 @@ bool mdg_pack_compute_job(const struct mdg_compute_job *job,
 	put32(out + MDG_JOB_INVOCATION + 4, inv[1]);
 	/* Job Task Split, as Mesa computes it for a launch. */
 	for (int i = 0; i < 3; i++)
-		split += bits_for(job->local_size[i] + 1);
+		split += log2_ceil(job->local_size[i] + 1);
 	put32(out + MDG_JOB_PARAMETERS, (split & 0xF) << 26);
 	/* Four components per vertex, 64-bit draw and texture descriptors. */
 	put32(out + MDG_JOB_DRAW, 0x7);
@@ -99,15 +99,6 @@ void mdg_pack_renderer_state(const struct mdg_renderer_state *rsd,
 		(rsd->uniform_vec4 & 0x1F) << 21 |
 		(rsd->fp_mode & 7) << 29;
 	put32(out + 0x10, props);
-}
-
-static unsigned int log2_ceil(uint64_t v)
-{
-	unsigned int n = 0;
-
-	while ((1ull << n) < v)
-		n++;
-	return n;
 }
 
 void mdg_pack_local_storage(const struct mdg_local_storage *ls,

@@ -31,14 +31,21 @@ enum region {
 	REGION_WLS,
 };
 
+/* This thread's TLS slot (sgpu_shader_core.c), 0 without TLS. */
+static uint64_t thread_tls(const struct sgpu_exec *ex,
+			   const struct sgpu_thread *th)
+{
+	return ex->tls_base ? ex->core_tls + th->linear_id * ex->tls_per_thread :
+	       0;
+}
+
 /* Value of a read-selector for this thread. */
 static union sgpu_reg selector_value(const struct sgpu_exec *ex,
 				     const struct sgpu_thread *th,
 				     unsigned int sel)
 {
 	union sgpu_reg v;
-	uint64_t tls = ex->tls_base ? ex->core_tls +
-		       th->linear_id * ex->tls_per_thread : 0;
+	uint64_t tls = thread_tls(ex, th);
 
 	memset(&v, 0, sizeof(v));
 	switch (sel) {
@@ -161,7 +168,7 @@ static uint32_t check_access(struct sgpu_exec *ex, const struct sgpu_thread *th,
 	if (op->region == REGION_NONE)
 		return 0;
 	if (op->region == REGION_TLS) {
-		lo = ex->core_tls + th->linear_id * ex->tls_per_thread;
+		lo = thread_tls(ex, th);
 		size = ex->tls_per_thread;
 		if (!ex->tls_base)
 			return fail(ex, th, SGPU_EXC_INSTR_TLS_FAULT,
@@ -244,6 +251,25 @@ static void write_masked(union sgpu_reg *dst, const union sgpu_reg *v,
 	}
 }
 
+/*
+ * The loaded bytes as the register sees them: byte-swapped for the .be
+ * and bswap variants, narrow values extended, then swizzled.
+ */
+static void loaded(struct ldst_op *op, union sgpu_reg *raw)
+{
+	unsigned int bytes = op->info->bytes;
+	bool is_signed = op->info->flags & MDG_LDST_SIGNED;
+
+	if (swap_unit(op->w->op))
+		bswap_units(raw->u8, bytes, swap_unit(op->w->op));
+	if (bytes == 1 && is_signed)
+		raw->u32[0] = (uint32_t)(int32_t)(int8_t)raw->u8[0];
+	else if (bytes == 2 && is_signed)
+		raw->u32[0] = (uint32_t)(int32_t)(int16_t)raw->u16[0];
+	op->result = swizzle32(raw, op->w->swizzle);
+	op->writes_reg = true;
+}
+
 static uint32_t load(struct sgpu_exec *ex, const struct sgpu_thread *th,
 		     struct ldst_op *op)
 {
@@ -260,14 +286,7 @@ static uint32_t load(struct sgpu_exec *ex, const struct sgpu_thread *th,
 	code = sgpu_shader_read(ex->ctx, op->ea, raw.u8, bytes);
 	if (code)
 		return code;
-	if (swap_unit(op->w->op))
-		bswap_units(raw.u8, bytes, swap_unit(op->w->op));
-	if (bytes == 1 && (op->info->flags & MDG_LDST_SIGNED))
-		raw.u32[0] = (uint32_t)(int32_t)(int8_t)raw.u8[0];
-	else if (bytes == 2 && (op->info->flags & MDG_LDST_SIGNED))
-		raw.u32[0] = (uint32_t)(int32_t)(int16_t)raw.u16[0];
-	op->result = swizzle32(&raw, op->w->swizzle);
-	op->writes_reg = true;
+	loaded(op, &raw);
 	return 0;
 }
 
@@ -302,14 +321,7 @@ static uint32_t load_ubo(struct sgpu_exec *ex, const struct sgpu_thread *th,
 	code = sgpu_shader_read(ex->ctx, ubo_va + offset, raw.u8, bytes);
 	if (code)
 		return code;
-	if (swap_unit(w->op))
-		bswap_units(raw.u8, bytes, swap_unit(w->op));
-	if (bytes == 1 && (op->info->flags & MDG_LDST_SIGNED))
-		raw.u32[0] = (uint32_t)(int32_t)(int8_t)raw.u8[0];
-	else if (bytes == 2 && (op->info->flags & MDG_LDST_SIGNED))
-		raw.u32[0] = (uint32_t)(int32_t)(int16_t)raw.u16[0];
-	op->result = swizzle32(&raw, w->swizzle);
-	op->writes_reg = true;
+	loaded(op, &raw);
 	return 0;
 }
 

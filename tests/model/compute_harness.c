@@ -206,13 +206,9 @@ bool ch_run_timeout(struct fake_host *fh, const struct ch_kernel *k,
 	sgpu_get_stats(fh->gpu, &res->before);
 	wr(fh, JOB_INT_CLEAR, 0xFFFFFFFF);
 	wr(fh, MMU_INT_CLEAR, 0xFFFFFFFF);
-	wr(fh, JS_REG(JS, JS_HEAD_NEXT_LO), (uint32_t)CH_DESC_VA);
-	wr(fh, JS_REG(JS, JS_HEAD_NEXT_HI), (uint32_t)(CH_DESC_VA >> 32));
-	wr(fh, JS_REG(JS, JS_AFFINITY_NEXT_LO),
-	   k->affinity ? (uint32_t)k->affinity : rd(fh, GPU_SHADER_PRESENT_LO));
-	wr(fh, JS_REG(JS, JS_AFFINITY_NEXT_HI), 0);
-	wr(fh, JS_REG(JS, JS_CONFIG_NEXT), AS_NR | 8u << 16 | 0x3300);
-	wr(fh, JS_REG(JS, JS_COMMAND_NEXT), JS_COMMAND_START);
+	fh_submit_on(fh, JS, CH_JOB_VA, AS_NR, 0,
+		     k->affinity ? (uint32_t)k->affinity :
+		     rd(fh, GPU_SHADER_PRESENT_LO));
 	if (timeout_ms)
 		run_with_timeout(fh, timeout_ms, &res->hard_stopped,
 				 &res->others_idle_at_stop);

@@ -342,9 +342,16 @@ void fh_write_value(struct fake_host *fh, uint64_t pa, unsigned int index,
 void fh_submit(struct fake_host *fh, unsigned int js, uint64_t jc,
 	       unsigned int as, uint32_t extra_config)
 {
+	fh_submit_on(fh, js, jc, as, extra_config,
+		     rd(fh, GPU_SHADER_PRESENT_LO));
+}
+
+void fh_submit_on(struct fake_host *fh, unsigned int js, uint64_t jc,
+		  unsigned int as, uint32_t extra_config, uint32_t affinity)
+{
 	wr(fh, JS_REG(js, JS_HEAD_NEXT_LO), (uint32_t)jc);
 	wr(fh, JS_REG(js, JS_HEAD_NEXT_HI), (uint32_t)(jc >> 32));
-	wr(fh, JS_REG(js, JS_AFFINITY_NEXT_LO), rd(fh, GPU_SHADER_PRESENT_LO));
+	wr(fh, JS_REG(js, JS_AFFINITY_NEXT_LO), affinity);
 	wr(fh, JS_REG(js, JS_AFFINITY_NEXT_HI), 0);
 	wr(fh, JS_REG(js, JS_CONFIG_NEXT), as | 8u << 16 | 0x3300 | extra_config);
 	wr(fh, JS_REG(js, JS_COMMAND_NEXT), JS_COMMAND_START);

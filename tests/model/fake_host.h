@@ -93,6 +93,9 @@ void fh_write_value(struct fake_host *fh, uint64_t pa, unsigned int index,
 /* Submits a chain as panfrost does: _NEXT registers, then START. */
 void fh_submit(struct fake_host *fh, unsigned int js, uint64_t jc,
 	       unsigned int as, uint32_t extra_config);
+/* The same on the shader cores in affinity (fh_submit: all of them). */
+void fh_submit_on(struct fake_host *fh, unsigned int js, uint64_t jc,
+		  unsigned int as, uint32_t extra_config, uint32_t affinity);
 /* Calls sgpu_run() until it has nothing left (at most max_calls times). */
 bool fh_run_idle(struct fake_host *fh, unsigned int max_calls);
 
