@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mali_compute.h"
+#include "mali_jobs.h"
 #include "midgard_desc.h"
 #include "midgard_isa.h"
 
@@ -68,12 +69,6 @@ const struct mc_kernel mc_verify_kernel = {
 		"\tst.32 r27.xxxx, [r26.xy + r27.y.u32 << 2]\n",
 	.work_regs = 4,
 };
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
 
 /*
  * Where the code goes: MC_CODE_OFFSET, or the next 16 MiB boundary when
@@ -136,7 +131,7 @@ uint64_t mc_build_job(void *cpu, uint64_t va, size_t size,
 	memset(&ls, 0, sizeof(ls));
 	mdg_pack_local_storage(&ls, area + LS_OFFSET);
 
-	put64(area + UBO0_OFFSET, d->buf_va);
+	mali_put64(area + UBO0_OFFSET, d->buf_va);
 	mdg_pack_ubo(va + UBO0_OFFSET, UBO0_SIZE, area + UBO_TABLE_OFFSET);
 
 	memset(&job, 0, sizeof(job));
@@ -157,22 +152,34 @@ uint64_t mc_build_job(void *cpu, uint64_t va, size_t size,
 	return va + MC_JOB_OFFSET;
 }
 
-static uint32_t get32(const uint8_t *p)
+void mc_fill_output(void *out, uint32_t n)
 {
-	const volatile uint8_t *v = p;
+	uint8_t *p = out;
 
-	return (uint32_t)v[0] | (uint32_t)v[1] << 8 | (uint32_t)v[2] << 16 |
-	       (uint32_t)v[3] << 24;
+	for (uint32_t i = 0; i < n; i++)
+		mali_put32(p + 4 * i, MC_OUT_FILL);
+	mali_put32(p + 4 * n, MC_OUT_GUARD);
 }
 
-unsigned int mc_verify_check(const void *out, uint32_t n, uint32_t guard)
+unsigned int mc_output_touched(const void *out, uint32_t n)
+{
+	const uint8_t *p = out;
+	unsigned int touched = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		if (mali_get32(p + 4 * i) != MC_OUT_FILL)
+			touched++;
+	return touched;
+}
+
+unsigned int mc_verify_check(const void *out, uint32_t n)
 {
 	const uint8_t *p = out;
 	unsigned int bad = 0;
 
 	for (uint32_t i = 0; i <= n; i++) {
-		uint32_t want = i < n ? mc_verify_value(i) : guard;
-		uint32_t got = get32(p + 4 * i);
+		uint32_t want = i < n ? mc_verify_value(i) : MC_OUT_GUARD;
+		uint32_t got = mali_get32(p + 4 * i);
 
 		if (got == want)
 			continue;

@@ -74,11 +74,21 @@ struct mc_dispatch {
 uint64_t mc_build_job(void *cpu, uint64_t va, size_t size,
 		      const struct mc_kernel *k, const struct mc_dispatch *d);
 
+/* What an output buffer holds before a run, and the guard word after it. */
+#define MC_OUT_FILL 0xaaaaaaaau
+#define MC_OUT_GUARD 0xa5a5a5a5u
+
+/* Fills n words at out with MC_OUT_FILL and puts MC_OUT_GUARD after them. */
+void mc_fill_output(void *out, uint32_t n);
+
+/* How many of the n words at out no longer read MC_OUT_FILL. */
+unsigned int mc_output_touched(const void *out, uint32_t n);
+
 /*
  * Compares n words at out with mc_verify_value(0..n-1) and word n with
- * guard (the word past the output must be left alone). Prints the first
- * few mismatches; returns how many words were wrong.
+ * MC_OUT_GUARD (the word past the output must be left alone). Prints the
+ * first few mismatches; returns how many words were wrong.
  */
-unsigned int mc_verify_check(const void *out, uint32_t n, uint32_t guard);
+unsigned int mc_verify_check(const void *out, uint32_t n);
 
 #endif

@@ -429,13 +429,11 @@ static void check_good_job(int fd, const char *what)
  * descriptors and code; created without PANFROST_BO_NOEXEC, or the GPU
  * could not fetch the code) and the output buffer (NOEXEC, as Mesa makes
  * data BOs). COMPUTE_THREADS threads in workgroups of COMPUTE_LOCAL; the
- * output is pre-filled with OUT_FILL and followed by a guard word.
+ * output is pre-filled with MC_OUT_FILL and followed by a guard word.
  */
 #define COMPUTE_LOCAL 16u
 #define COMPUTE_GROUPS 16u
 #define COMPUTE_THREADS (COMPUTE_LOCAL * COMPUTE_GROUPS)
-#define OUT_FILL 0xaaaaaaaau
-#define OUT_GUARD 0xa5a5a5a5u
 
 struct compute {
 	struct pbo area;
@@ -464,9 +462,7 @@ static int compute_new(int fd, const struct mc_kernel *k, struct compute *c)
 		pbo_destroy(&c->area);
 		return err;
 	}
-	for (uint32_t i = 0; i < COMPUTE_THREADS; i++)
-		mali_put32(pbo_cpu(&c->out, 4 * i), OUT_FILL);
-	mali_put32(pbo_cpu(&c->out, 4 * COMPUTE_THREADS), OUT_GUARD);
+	mc_fill_output(c->out.map, COMPUTE_THREADS);
 	d.buf_va = c->out.va;
 	c->jc = mc_build_job(c->area.map, c->area.va, c->area.size, k, &d);
 	if (!c->jc) {
@@ -516,7 +512,7 @@ static void check_compute_job(int fd, const char *what)
 		printf("  %u threads done in %llu ms\n", COMPUTE_THREADS,
 		       (unsigned long long)((now_ns() - t0) / 1000000));
 		CHECK_EQ(compute_status(&c), MALI_EXCEPTION_DONE);
-		CHECK_EQ(mc_verify_check(c.out.map, COMPUTE_THREADS, OUT_GUARD),
+		CHECK_EQ(mc_verify_check(c.out.map, COMPUTE_THREADS),
 			 0);
 	}
 	drmSyncobjDestroy(fd, sync);
@@ -1255,7 +1251,6 @@ TEST(timeout_reset)
 	struct kmsg k;
 	uint32_t sync;
 	uint64_t t0, ms;
-	unsigned int touched = 0;
 	int fd2, err;
 
 	NEED_DEVICE();
@@ -1278,10 +1273,7 @@ TEST(timeout_reset)
 		/* The timer starts when the job does; jiffy rounding aside. */
 		CHECK(ms + 10 >= PANFROST_JOB_TIMEOUT_MS);
 		CHECK(compute_status(&c) != MALI_EXCEPTION_DONE);
-		for (uint32_t i = 0; i < COMPUTE_THREADS; i++)
-			if (mali_get32(pbo_cpu(&c.out, 4 * i)) != OUT_FILL)
-				touched++;
-		CHECK_EQ(touched, 0);
+		CHECK_EQ(mc_output_touched(c.out.map, COMPUTE_THREADS), 0);
 		if (k.fd >= 0 && !kmsg_wait_for(&k, "gpu sched timeout", 2000))
 			CHECK_FAIL_AT(__FILE__, __LINE__,
 				      "no \"gpu sched timeout\" in the log");

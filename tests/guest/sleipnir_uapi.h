@@ -251,17 +251,11 @@ void fill_long_chain(struct sbo *jobs_bo, unsigned int n, uint64_t scratch_va,
 /*
  * A compute job of mali_compute.h in two BOs of fd: the compute area (job,
  * descriptors, code; executable) and the output buffer (GPU_NOEXEC),
- * pre-filled with OUT_FILL words and a guard after CJOB_THREADS of them.
- *
- * While a compute job runs, the model's job runner is inside the shader:
- * chains on the other slots do not advance until it ends. An endless
- * compute job therefore stalls the whole GPU until the driver stops it.
+ * pre-filled with MC_OUT_FILL words and a guard after CJOB_THREADS of them.
  */
 #define CJOB_LOCAL 16u
 #define CJOB_GROUPS 16u
 #define CJOB_THREADS (CJOB_LOCAL * CJOB_GROUPS)
-#define OUT_FILL 0xaaaaaaaau
-#define OUT_GUARD 0xa5a5a5a5u
 
 struct cjob {
 	struct sbo area;
@@ -280,7 +274,7 @@ void cjob_free(struct cjob *c);
 int cjob_submit(struct cjob *c, uint32_t out_sync, uint32_t timeout_ms);
 /* The job's exception status (written back by the GPU). */
 uint32_t cjob_status(const struct cjob *c);
-/* How many output words no longer read OUT_FILL. */
+/* How many output words no longer read MC_OUT_FILL. */
 unsigned int cjob_touched(const struct cjob *c);
 /*
  * Runs mc_verify_kernel on fd and checks the fence is good, the job reads

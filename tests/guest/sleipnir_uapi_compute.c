@@ -30,9 +30,7 @@ int cjob_new(int fd, const struct mc_kernel *k, uint32_t area_map_flags,
 		sbo_free(&c->area);
 		return err;
 	}
-	for (uint32_t i = 0; i < CJOB_THREADS; i++)
-		mali_put32(sbo_cpu(&c->out, 4 * i), OUT_FILL);
-	mali_put32(sbo_cpu(&c->out, 4 * CJOB_THREADS), OUT_GUARD);
+	mc_fill_output(c->out.map, CJOB_THREADS);
 	d.buf_va = c->out.va;
 	c->jc = mc_build_job(c->area.map, c->area.va, c->area.size, k, &d);
 	if (!c->jc) {
@@ -63,12 +61,7 @@ uint32_t cjob_status(const struct cjob *c)
 
 unsigned int cjob_touched(const struct cjob *c)
 {
-	unsigned int n = 0;
-
-	for (uint32_t i = 0; i < CJOB_THREADS; i++)
-		if (mali_get32(sbo_cpu(&c->out, 4 * i)) != OUT_FILL)
-			n++;
-	return n;
+	return mc_output_touched(c->out.map, CJOB_THREADS);
 }
 
 bool check_compute_job(int fd, const char *what)
@@ -100,7 +93,7 @@ bool check_compute_job(int fd, const char *what)
 				       (unsigned long long)ms_since(t0));
 			CHECK_EQ(cjob_status(&c), MALI_EXCEPTION_DONE);
 			CHECK_EQ(mc_verify_check(sbo_cpu(&c.out, 0),
-						 CJOB_THREADS, OUT_GUARD),
+						 CJOB_THREADS),
 				 0);
 		}
 		syncobj_free(fd, sync);
@@ -194,8 +187,7 @@ TEST(compute_job)
 		CHECK_ERRNO(bo_wait(g_fd, c.out.handle, deadline_ns(WAIT_MS)),
 			    0);
 		CHECK_EQ(cjob_status(&c), MALI_EXCEPTION_DONE);
-		CHECK_EQ(mc_verify_check(sbo_cpu(&c.out, 0), CJOB_THREADS,
-					 OUT_GUARD),
+		CHECK_EQ(mc_verify_check(sbo_cpu(&c.out, 0), CJOB_THREADS),
 			 0);
 	}
 	cjob_free(&c);

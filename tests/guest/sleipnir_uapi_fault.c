@@ -271,9 +271,9 @@ out:
  * slot 1, complete fine; the hang ends -ETIMEDOUT after about 300 ms; H
  * works again after the clear, and so do O and a new file.
  *
- * On the model O's slot-0 job cannot finish while the shader runs (the
- * job runner is inside it), so it is on the GPU when the driver resets it
- * and must be run again, not failed: O is not the guilty file.
+ * O's slot-0 job runs beside the endless shader; had it still been on the
+ * GPU when the driver resets it, it would have to be run again, not
+ * failed: O is not the guilty file.
  */
 TEST(hang_timeout)
 {
@@ -483,9 +483,8 @@ TEST(hang_timeout_clamp)
  * behind it. The fences of those jobs, shared with another file first,
  * still signal; a new file then runs good jobs on both slots.
  *
- * The model cannot advance the long chain while the shader runs, so the
- * chain gets a timeout longer than the endless job's: the endless job is
- * the one that overruns.
+ * The chain gets a timeout longer than the endless job's, so that the
+ * endless job is the one that overruns.
  */
 TEST(close_while_busy)
 {

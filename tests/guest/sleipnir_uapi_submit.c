@@ -11,8 +11,7 @@
  * and a one-job chain B on slot 0 (REQ_UNGATED) that would finish long
  * before A if nothing held it back. A gate (an endless compute job of
  * another file on slot 1, stopped after 300 ms) holds A back for sure,
- * while B, unless it must wait for A, is already on the GPU when the gate
- * ends. GPU timestamps (WRITE_VALUE type 2) taken at the end of A and by B
+ * while B, unless it must wait for A, runs beside the gate. GPU timestamps (WRITE_VALUE type 2) taken at the end of A and by B
  * then prove the order.
  */
 #include <stdio.h>
