@@ -126,8 +126,6 @@ struct sgpu_perf {
 	uint64_t gpu_active_ns;
 	uint64_t js_active_ns[SGPU_NUM_SLOTS];
 	uint64_t js_jobs[SGPU_NUM_SLOTS];
-	uint64_t compute_ns;      /* time spent dispatching COMPUTE jobs */
-	uint64_t compute_jobs;
 	/* The shader cores' cycle model (sgpu_job_compute.c). */
 	struct sgpu_core_perf {
 		uint64_t active_cycles;   /* modelled busy cycles */

@@ -74,11 +74,6 @@ static uint32_t decode_invocation(struct sgpu *gpu, const uint8_t *inv,
 	return 0;
 }
 
-static uint64_t since(uint64_t now, uint64_t then)
-{
-	return now > then ? now - then : 0;
-}
-
 /* Reads and checks the job's descriptors into *d. Lock held. */
 static uint32_t decode_dispatch(struct sgpu_job *job,
 				struct sgpu_compute_dispatch *d)
@@ -167,13 +162,11 @@ uint32_t sgpu_job_compute(struct sgpu_job *job)
 		.gpu = gpu, .js = job->js, .as_nr = job->as_nr,
 		.epoch = s->epoch,
 	};
-	uint64_t t0;
 	uint32_t code;
 
 	if (rd->run && (rd->job_va != job->va || rd->epoch != s->epoch ||
 			rd->chain_id != s->chain_id))
 		sgpu_job_compute_abandon(gpu, job->js);
-	t0 = sgpu_now_ns(gpu);
 	if (!rd->run) {
 		struct sgpu_compute_dispatch d;
 		struct sgpu_dispatch *run;
@@ -194,11 +187,9 @@ uint32_t sgpu_job_compute(struct sgpu_job *job)
 	pthread_mutex_unlock(&gpu->lock);
 	code = sgpu_shader_core_continue(rd->run, &ctx);
 	pthread_mutex_lock(&gpu->lock);
-	gpu->perf.compute_ns += since(sgpu_now_ns(gpu), t0);
 	if (code == SGPU_SHADER_YIELD && s->epoch == ctx.epoch)
 		return SGPU_JOB_YIELD;
 	sgpu_job_compute_abandon(gpu, job->js);
-	gpu->perf.compute_jobs++;
 	return code == SGPU_SHADER_YIELD ? EXC_TERMINATED : code;
 }
 

@@ -33,7 +33,7 @@
 struct sgpu_cached_bundle {
 	uint64_t va;
 	struct mdg_bundle b;
-	/* Cycle-model cost on each pipe, and instruction count. */
+	/* Instructions in it (ALU units and branch, ld/st words, tex ops). */
 	uint8_t instructions;
 };
 
