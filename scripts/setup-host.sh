@@ -14,9 +14,11 @@ HOST_PACKAGES=(
 	clang-15 llvm-15 llvm-spirv-15 libclc-15 spirv-tools spirv-headers
 	device-tree-compiler kmod cpio xz-utils dpkg-dev rsync perl
 	libasan8 libubsan1 gnuplot-nox
+	libelf-dev libxxhash-dev
 )
 ARM64_PACKAGES=(
 	libdrm-dev:arm64 ocl-icd-opencl-dev:arm64 libc6-dev:arm64
+	libelf-dev:arm64 zlib1g-dev:arm64 libxxhash-dev:arm64
 )
 
 need_update=0

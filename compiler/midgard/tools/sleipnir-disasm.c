@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sleipnir-disasm: prints a raw Midgard code file as assembler text that
- * sleipnir-as turns back into the same bytes. The work is in the library.
+ * sleipnir-disasm: prints Midgard code as assembler text that sleipnir-as
+ * turns back into the same bytes. Given a program binary (an ELF file from
+ * sleipnir-cc or clGetProgramInfo), every kernel is printed: its metadata
+ * as comments, then its code; anything else is raw code. The work is in
+ * the libraries.
  *
  *   sleipnir-disasm [--first-tag N] file.bin
  */
@@ -10,6 +13,37 @@
 #include <string.h>
 
 #include "midgard_isa.h"
+#include "slb_binary.h"
+#include "slb_print.h"
+
+/* The annotated disassembly of a program binary, kernel by kernel. */
+static int print_program(const char *path, const uint8_t *data, size_t size)
+{
+	struct slb_program p;
+	char err[256];
+	int rc = 0;
+
+	if (!slb_read(data, size, &p, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", path, err);
+		return 1;
+	}
+	printf("; %s: %u kernels, %u bytes of constant data\n",
+	       p.compiler_version, p.num_kernels, p.constant_size);
+	if (p.build_options[0])
+		printf("; build options: %s\n", p.build_options);
+	for (uint32_t i = 0; i < p.num_kernels; i++) {
+		putchar('\n');
+		slb_print_kernel_header(stdout, &p.kernels[i]);
+		if (!slb_print_kernel_code(stdout, &p, &p.kernels[i], err,
+					   sizeof(err))) {
+			fprintf(stderr, "%s: %s: %s\n", path,
+				p.kernels[i].name, err);
+			rc = 1;
+		}
+	}
+	slb_program_free(&p);
+	return rc;
+}
 
 static int usage(void)
 {
@@ -50,6 +84,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	fclose(f);
+	if (first < 0 && n >= 4 && !memcmp(code, "\177ELF", 4)) {
+		int rc = print_program(path, code, (size_t)n);
+
+		free(code);
+		return rc;
+	}
 	if (first < 0)
 		first = n ? code[0] & 0xF : 0;
 	text_len = mdg_disassemble(code, (size_t)n, (unsigned int)first, NULL,

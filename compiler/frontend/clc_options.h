@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * clBuildProgram options (OpenCL 1.2 §5.6.4) turned into clang arguments
+ * and the few facts the later stages need.
+ */
+#ifndef SLEIPNIR_CLC_OPTIONS_H
+#define SLEIPNIR_CLC_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "clc_log.h"
+
+struct clc_options {
+	char **clang_args;           /* for clang -cc1, in the user's order */
+	unsigned int num_clang_args;
+	bool opt_disable;            /* -cl-opt-disable: clang at -O0 */
+	bool fast_math;              /* -cl-fast-relaxed-math or
+				      * -cl-unsafe-math-optimizations */
+	uint32_t wg_size;            /* -sleipnir-wg-size=N; 0: none */
+};
+
+/*
+ * Parses `options` (NULL or "" = none). Words are split at white space;
+ * single and double quotes group, a backslash escapes the next character.
+ * False with a log line naming the option on anything OpenCL 1.2 does not
+ * list (CL_INVALID_BUILD_OPTIONS).
+ */
+bool clc_options_parse(const char *options, struct clc_options *o,
+		       struct clc_log *log);
+void clc_options_free(struct clc_options *o);
+
+#endif

@@ -1,0 +1,404 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The pipeline as one call: options → cache lookup → clang/llvm-spirv →
+ * SPIR-V reader (with libclc) → inlining and optimisation → per kernel
+ * ABI lowering, Midgard lowering, optimisation and the back end → the
+ * program binary → cache store.
+ */
+#include "sleipnir_compiler.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/mdg_backend.h"
+#include "binary/slb_binary.h"
+#include "frontend/clc_cache.h"
+#include "frontend/clc_frontend.h"
+#include "frontend/clc_log.h"
+#include "frontend/clc_options.h"
+#include "ir/sir_passes.h"
+#include "spirv/spirv_reader.h"
+
+#define DEFAULT_LIBCLC "/usr/lib/clc/spirv-mesa3d-.spv"
+
+/* Midgard runs at most 256 threads of a work-group on one core. */
+#define MAX_WG_SIZE 256u
+
+/* ---- libclc, loaded once per process ------------------------------- */
+
+static pthread_once_t libclc_once = PTHREAD_ONCE_INIT;
+static struct spirv_library *libclc;
+static char libclc_path[4096];
+static char libclc_error[512];
+
+static void libclc_load(void)
+{
+	const char *env = getenv("SLEIPNIR_LIBCLC");
+
+	snprintf(libclc_path, sizeof(libclc_path), "%s",
+		 env && *env ? env : DEFAULT_LIBCLC);
+	libclc = spirv_library_load(libclc_path, libclc_error,
+				    sizeof(libclc_error));
+}
+
+static const struct spirv_library *libclc_get(struct clc_log *log)
+{
+	pthread_once(&libclc_once, libclc_load);
+	if (!libclc)
+		clc_log_printf(log, "warning: libclc library %s: %s; "
+			       "built-ins that need it are unavailable\n",
+			       libclc_path, libclc_error);
+	return libclc;
+}
+
+/* ---- Work-group size and register budget --------------------------- */
+
+/*
+ * The work registers a kernel may use so a work-group of `size` items
+ * fits on one core (midgard-facts §5.6: 256 threads at 4 registers or
+ * fewer, 128 at 8, 64 at 16).
+ */
+static unsigned int register_budget(uint32_t size)
+{
+	return size <= 64 ? 16 : size <= 128 ? 8 : 4;
+}
+
+static uint32_t threads_for_regs(uint32_t work_regs)
+{
+	return work_regs <= 4 ? 256 : work_regs <= 8 ? 128 : 64;
+}
+
+/* ---- Program assembly --------------------------------------------- */
+
+struct program_builder {
+	struct slb_program p;
+	uint32_t code_cap;
+};
+
+/* Places a kernel's code 64-aligned, followed by 16 zero bytes. */
+static bool place_code(struct program_builder *b, struct slb_kernel *k,
+		       const struct mdg_code *code)
+{
+	uint32_t offset = (b->p.code_size + 63u) & ~63u;
+	uint64_t end = (uint64_t)offset + code->size + 16;
+
+	if (end > UINT32_MAX / 2)
+		return false;
+	if (end > b->code_cap) {
+		uint32_t cap = b->code_cap ? b->code_cap : 1024;
+		uint8_t *c;
+
+		while (cap < end)
+			cap *= 2;
+		c = realloc(b->p.code, cap);
+		if (!c)
+			return false;
+		b->p.code = c;
+		b->code_cap = cap;
+	}
+	memset(b->p.code + b->p.code_size, 0, (size_t)(end - b->p.code_size));
+	memcpy(b->p.code + offset, code->code, code->size);
+	b->p.code_size = (uint32_t)end;
+	k->code_offset = offset;
+	k->code_size = (uint32_t)code->size;
+	return true;
+}
+
+/* Kernel f through the per-kernel passes and the back end into k. */
+static bool compile_kernel(struct sir_module *m, struct sir_function *f,
+			   const struct clc_options *o, struct slb_kernel *k,
+			   struct program_builder *b, struct clc_log *log)
+{
+	struct mdg_backend_options opts = { 16 };
+	struct mdg_code code = { NULL, 0 };
+	uint32_t wg = 0;
+	char err[512];
+	bool ok;
+
+	snprintf(k->name, sizeof(k->name), "%s", f->name);
+	memcpy(k->reqd_wg_size, f->reqd_wg_size, sizeof(k->reqd_wg_size));
+	if (f->reqd_wg_size[0] || f->reqd_wg_size[1] || f->reqd_wg_size[2]) {
+		uint64_t prod = (uint64_t)f->reqd_wg_size[0] *
+				f->reqd_wg_size[1] * f->reqd_wg_size[2];
+
+		wg = prod > UINT32_MAX ? UINT32_MAX : (uint32_t)prod;
+		if (!wg) {
+			clc_log_printf(log, "error: %s: invalid "
+				       "reqd_work_group_size\n", f->name);
+			return false;
+		}
+	} else {
+		wg = o->wg_size;
+	}
+	if (wg > MAX_WG_SIZE) {
+		clc_log_printf(log, "error: %s: work-group size %u exceeds "
+			       "the limit of %u work-items\n", f->name, wg,
+			       MAX_WG_SIZE);
+		return false;
+	}
+	if (wg)
+		opts.max_work_regs = register_budget(wg);
+
+	ok = sir_lower_abi(m, f, k, err, sizeof(err)) &&
+	     sir_lower_midgard(f, o->fast_math, err, sizeof(err));
+	if (ok) {
+		sir_optimize(f);
+		ok = mdg_compile_kernel(f, &opts, k, &code, err, sizeof(err));
+	}
+	if (!ok) {
+		clc_log_printf(log, "error: %s: %s\n", f->name, err);
+		return false;
+	}
+	k->threads_per_core = threads_for_regs(k->work_regs);
+	k->max_wg_size = k->threads_per_core < MAX_WG_SIZE ?
+			 k->threads_per_core : MAX_WG_SIZE;
+	if (wg > k->max_wg_size) {
+		clc_log_printf(log, "error: %s: %u work registers allow at "
+			       "most %u work-items per group, %u required\n",
+			       f->name, k->work_regs, k->max_wg_size, wg);
+		ok = false;
+	} else if (!place_code(b, k, &code)) {
+		clc_log_printf(log, "error: %s: out of memory\n", f->name);
+		ok = false;
+	}
+	free(code.code);
+	return ok;
+}
+
+/* SIR module → binary. False with the log filled. */
+static enum slc_status compile_module(struct sir_module *m,
+				      const struct clc_options *o,
+				      const char *options,
+				      struct slc_output *out,
+				      struct clc_log *log)
+{
+	struct program_builder b;
+	enum slc_status st = SLC_OK;
+	uint32_t nk = 0;
+	char err[512];
+
+	memset(&b, 0, sizeof(b));
+	if (!sir_inline_all(m, err, sizeof(err))) {
+		clc_log_printf(log, "error: %s\n", err);
+		return SLC_BUILD_FAILED;
+	}
+	for (uint32_t i = 0; i < m->num_functions; i++)
+		sir_optimize(m->functions[i]);
+	for (uint32_t i = 0; i < m->num_functions; i++)
+		nk += m->functions[i]->is_kernel;
+	if (nk > SLB_MAX_KERNELS) {
+		clc_log_printf(log, "error: %u kernels (at most %u)\n", nk,
+			       SLB_MAX_KERNELS);
+		return SLC_BUILD_FAILED;
+	}
+	b.p.kernels = calloc(nk ? nk : 1, sizeof(*b.p.kernels));
+	if (!b.p.kernels)
+		return SLC_OUT_OF_MEMORY;
+	/* Laid out before the kernels' ABI lowering addresses it. */
+	b.p.constant_data = sir_constant_data(m, &b.p.constant_size);
+	if (m->constant_bytes && !b.p.constant_data) {
+		slb_program_free(&b.p);
+		return SLC_OUT_OF_MEMORY;
+	}
+	snprintf(b.p.compiler_version, sizeof(b.p.compiler_version), "%s",
+		 slb_compiler_version());
+	snprintf(b.p.build_options, sizeof(b.p.build_options), "%s",
+		 options ? options : "");
+	for (uint32_t i = 0; i < m->num_functions; i++) {
+		struct sir_function *f = m->functions[i];
+
+		if (!f->is_kernel)
+			continue;
+		if (!compile_kernel(m, f, o, &b.p.kernels[b.p.num_kernels++],
+				    &b, log))
+			st = SLC_BUILD_FAILED;
+	}
+	if (st == SLC_OK &&
+	    !slb_write(&b.p, &out->binary, &out->binary_size))
+		st = SLC_OUT_OF_MEMORY;
+	if (st == SLC_OK) {
+		/* What we hand out must be what slb_read accepts. */
+		struct slb_program check;
+
+		if (slb_read(out->binary, out->binary_size, &check, err,
+			     sizeof(err))) {
+			slb_program_free(&check);
+		} else {
+			clc_log_printf(log, "error: internal: invalid program "
+				       "binary: %s\n", err);
+			free(out->binary);
+			out->binary = NULL;
+			out->binary_size = 0;
+			st = SLC_BUILD_FAILED;
+		}
+	}
+	slb_program_free(&b.p);
+	return st;
+}
+
+static enum slc_status compile_spirv_words(const uint32_t *words, size_t n,
+					   const struct clc_options *o,
+					   const char *options,
+					   struct slc_output *out,
+					   struct clc_log *log)
+{
+	const struct spirv_library *lib = libclc_get(log);
+	struct sir_module *m;
+	enum slc_status st;
+	char err[512];
+
+	m = spirv_to_sir(words, n, lib, err, sizeof(err));
+	if (!m) {
+		clc_log_printf(log, "error: %s\n", err);
+		return SLC_BUILD_FAILED;
+	}
+	st = compile_module(m, o, options, out, log);
+	sir_module_destroy(m);
+	return st;
+}
+
+/* ---- Cache key ----------------------------------------------------- */
+
+/*
+ * Everything that decides the output: the input, the options as parsed,
+ * the compiler (version and the very program it is linked into), libclc
+ * and, for OpenCL C, the clang and llvm-spirv binaries.
+ */
+static bool cache_key(const char *kind, const void *input, size_t size,
+		      const struct clc_options *o, const char *tools,
+		      struct clc_cache_key *key)
+{
+	struct clc_hash *h = clc_hash_begin();
+	uint32_t flags[3] = { o->opt_disable, o->fast_math, o->wg_size };
+
+	if (!h)
+		return false;
+	clc_hash_string(h, kind);
+	clc_hash_part(h, input, size);
+	for (unsigned int i = 0; i < o->num_clang_args; i++)
+		clc_hash_string(h, o->clang_args[i]);
+	clc_hash_part(h, flags, sizeof(flags));
+	clc_hash_string(h, slb_compiler_version());
+	clc_hash_file_identity(h, "/proc/self/exe");
+	pthread_once(&libclc_once, libclc_load);
+	clc_hash_file_identity(h, libclc_path);
+	clc_hash_string(h, tools);
+	clc_hash_end(h, key);
+	return true;
+}
+
+static bool cache_lookup(const struct clc_cache_key *key,
+			 struct slc_output *out)
+{
+	struct slb_program p;
+	uint8_t *data;
+	size_t size;
+	char err[256];
+
+	if (!clc_cache_load(key, &data, &size))
+		return false;
+	if (!slb_read(data, size, &p, err, sizeof(err))) {
+		free(data);
+		return false;
+	}
+	slb_program_free(&p);
+	out->binary = data;
+	out->binary_size = size;
+	out->from_cache = true;
+	return true;
+}
+
+/* ---- Entry points -------------------------------------------------- */
+
+static enum slc_status finish(enum slc_status st, struct slc_output *out,
+			      struct clc_log *log)
+{
+	if (log->out_of_memory && st == SLC_OK)
+		st = SLC_OUT_OF_MEMORY;
+	out->log = clc_log_take(log);
+	if (!out->log)
+		st = SLC_OUT_OF_MEMORY;
+	if (st != SLC_OK) {
+		free(out->binary);
+		out->binary = NULL;
+		out->binary_size = 0;
+	}
+	return st;
+}
+
+enum slc_status slc_compile_source(const char *source, const char *options,
+				   struct slc_output *out)
+{
+	struct clc_log log = { 0 };
+	struct clc_options o;
+	struct clc_cache_key key;
+	struct clc_spirv spv;
+	char tools[2 * 4096 + 128];
+	bool keyed;
+	enum slc_status st;
+
+	memset(out, 0, sizeof(*out));
+	if (!source) {
+		clc_log_printf(&log, "error: no source\n");
+		return finish(SLC_BUILD_FAILED, out, &log);
+	}
+	if (!clc_options_parse(options, &o, &log))
+		return finish(SLC_INVALID_OPTIONS, out, &log);
+	if (!clc_tools_identity(tools, sizeof(tools), &log)) {
+		clc_options_free(&o);
+		return finish(SLC_BUILD_FAILED, out, &log);
+	}
+	keyed = cache_key("opencl-c", source, strlen(source), &o, tools, &key);
+	if (keyed && cache_lookup(&key, out)) {
+		clc_options_free(&o);
+		return finish(SLC_OK, out, &log);
+	}
+	st = clc_compile(source, &o, &spv, &log);
+	if (st == SLC_OK) {
+		st = compile_spirv_words(spv.words, spv.num_words, &o, options,
+					 out, &log);
+		if (st == SLC_OK && keyed && spv.cacheable)
+			clc_cache_store(&key, out->binary, out->binary_size);
+		free(spv.words);
+	}
+	clc_options_free(&o);
+	return finish(st, out, &log);
+}
+
+enum slc_status slc_compile_spirv(const uint32_t *words, size_t num_words,
+				  const char *options, struct slc_output *out)
+{
+	struct clc_log log = { 0 };
+	struct clc_options o;
+	struct clc_cache_key key;
+	bool keyed;
+	enum slc_status st;
+
+	memset(out, 0, sizeof(*out));
+	if (!words || !num_words) {
+		clc_log_printf(&log, "error: empty SPIR-V module\n");
+		return finish(SLC_BUILD_FAILED, out, &log);
+	}
+	if (!clc_options_parse(options, &o, &log))
+		return finish(SLC_INVALID_OPTIONS, out, &log);
+	keyed = cache_key("spir-v", words, num_words * sizeof(*words), &o, "",
+			  &key);
+	if (keyed && cache_lookup(&key, out)) {
+		clc_options_free(&o);
+		return finish(SLC_OK, out, &log);
+	}
+	st = compile_spirv_words(words, num_words, &o, options, out, &log);
+	if (st == SLC_OK && keyed)
+		clc_cache_store(&key, out->binary, out->binary_size);
+	clc_options_free(&o);
+	return finish(st, out, &log);
+}
+
+void slc_output_free(struct slc_output *out)
+{
+	free(out->binary);
+	free(out->log);
+	memset(out, 0, sizeof(*out));
+}

@@ -1,0 +1,430 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The program binary: a synthetic program survives slb_write/slb_read
+ * field for field; malformed files (hand-patched through <elf.h>, and
+ * 10,000 random mutations) are rejected with a message and never crash.
+ */
+#include <elf.h>
+#include <stdint.h>
+
+#include "check.h"
+#include "slb_binary.h"
+
+CHECK_MAIN_STATE("compiler_binary");
+
+#define NUM_KERNELS 3
+
+static struct slb_kernel kernels[NUM_KERNELS];
+static uint8_t code[448];
+static uint8_t constants[40];
+
+static void fill_kernel(struct slb_kernel *k, const char *name,
+			uint32_t code_offset, uint32_t code_size,
+			uint32_t work_regs, uint32_t nargs)
+{
+	memset(k, 0, sizeof(*k));
+	snprintf(k->name, sizeof(k->name), "%s", name);
+	k->code_offset = code_offset;
+	k->code_size = code_size;
+	k->first_tag = code[code_offset] & 0xF;
+	k->work_regs = work_regs;
+	k->threads_per_core = work_regs <= 4 ? 256 : work_regs <= 8 ? 128 : 64;
+	k->max_wg_size = k->threads_per_core;
+	k->uniform_bytes = 16 * (nargs + 2);
+	k->push_vec4 = 2;
+	k->needs_ubo = nargs > 1;
+	k->barrier = work_regs > 4;
+	k->private_bytes = 16 * work_regs;
+	k->local_static_bytes = 128;
+	k->num_args = nargs;
+	for (uint32_t i = 0; i < nargs; i++) {
+		struct slb_arg *a = &k->args[i];
+
+		snprintf(a->name, sizeof(a->name), "arg%u", i);
+		snprintf(a->type_name, sizeof(a->type_name),
+			 i % 2 ? "float4*" : "uint");
+		a->kind = i % 4;
+		a->access = SLB_ACCESS_NONE;
+		a->qualifiers = i % 2 ? SLB_QUAL_CONST : 0;
+		a->offset = 16 * i;
+		a->size = 4;
+	}
+	k->num_sysvals = 2;
+	k->sysvals[0] = (struct slb_sysval_slot){ SLB_SYSVAL_GLOBAL_SIZE_X,
+						  16 * nargs };
+	k->sysvals[1] = (struct slb_sysval_slot){ SLB_SYSVAL_WORK_DIM,
+						  16 * nargs + 4 };
+	k->stats.alu_bundles = 3 + nargs;
+	k->stats.ldst_bundles = 2;
+	k->stats.unit_instrs[0] = 1;
+	k->stats.unit_instrs[4] = 7;
+	k->stats.ldst_instrs = 3;
+	k->stats.branch_instrs = 1;
+	k->stats.spills = work_regs;
+	k->stats.shortest_cycles[0] = 4;
+	k->stats.longest_cycles[1] = 9;
+	k->stats.longest_unbounded = nargs == 3;
+}
+
+static void make_program(struct slb_program *p)
+{
+	for (size_t i = 0; i < sizeof(code); i++)
+		code[i] = (uint8_t)(i * 37 + 11);
+	/* Bundle tags: ALU4 (8), load/store (5), ALU16 (0xB). */
+	code[0] = 0x58;
+	code[64] = 0x85;
+	code[192] = 0x8B;
+	for (size_t i = 0; i < sizeof(constants); i++)
+		constants[i] = (uint8_t)(200 - i);
+	fill_kernel(&kernels[0], "vector_add", 0, 48, 3, 3);
+	fill_kernel(&kernels[1], "reduce", 64, 128, 7, 1);
+	fill_kernel(&kernels[2], "_k2", 192, 256, 16, 0);
+	kernels[2].reqd_wg_size[0] = 8;
+	kernels[2].reqd_wg_size[1] = 4;
+	kernels[2].reqd_wg_size[2] = 2;
+	memset(p, 0, sizeof(*p));
+	snprintf(p->compiler_version, sizeof(p->compiler_version), "%s",
+		 slb_compiler_version());
+	snprintf(p->build_options, sizeof(p->build_options),
+		 "-cl-std=CL1.2 -D N=4");
+	p->num_kernels = NUM_KERNELS;
+	p->kernels = kernels;
+	p->code = code;
+	p->code_size = sizeof(code);
+	p->constant_data = constants;
+	p->constant_size = sizeof(constants);
+}
+
+static bool arg_eq(const struct slb_arg *a, const struct slb_arg *b)
+{
+	return !strcmp(a->name, b->name) &&
+	       !strcmp(a->type_name, b->type_name) &&
+	       a->kind == b->kind && a->access == b->access &&
+	       a->qualifiers == b->qualifiers && a->offset == b->offset &&
+	       a->size == b->size;
+}
+
+static bool kernel_eq(const struct slb_kernel *a, const struct slb_kernel *b)
+{
+	if (strcmp(a->name, b->name) || a->num_args != b->num_args ||
+	    a->num_sysvals != b->num_sysvals)
+		return false;
+	for (uint32_t i = 0; i < a->num_args; i++)
+		if (!arg_eq(&a->args[i], &b->args[i]))
+			return false;
+	return a->code_offset == b->code_offset &&
+	       a->code_size == b->code_size && a->first_tag == b->first_tag &&
+	       a->work_regs == b->work_regs &&
+	       a->threads_per_core == b->threads_per_core &&
+	       a->max_wg_size == b->max_wg_size &&
+	       !memcmp(a->reqd_wg_size, b->reqd_wg_size,
+		       sizeof(a->reqd_wg_size)) &&
+	       a->uniform_bytes == b->uniform_bytes &&
+	       a->push_vec4 == b->push_vec4 && a->needs_ubo == b->needs_ubo &&
+	       a->barrier == b->barrier &&
+	       a->private_bytes == b->private_bytes &&
+	       a->local_static_bytes == b->local_static_bytes &&
+	       !memcmp(a->sysvals, b->sysvals,
+		       a->num_sysvals * sizeof(a->sysvals[0])) &&
+	       !memcmp(&a->stats, &b->stats, sizeof(a->stats));
+}
+
+/* Writes p, failing the test on error; caller frees *out. */
+static bool write_ok(const struct slb_program *p, uint8_t **out, size_t *size)
+{
+	if (!slb_write(p, out, size)) {
+		CHECK_FAIL_AT(__FILE__, __LINE__, "slb_write failed");
+		return false;
+	}
+	return true;
+}
+
+/* Expects slb_read to reject the bytes with a message containing `want`. */
+static void expect_reject(const uint8_t *data, size_t size, const char *want,
+			  int line)
+{
+	struct slb_program q;
+	char err[256];
+
+	if (slb_read(data, size, &q, err, sizeof(err))) {
+		CHECK_FAIL_AT(__FILE__, line, "accepted, expected '%s'", want);
+		slb_program_free(&q);
+		return;
+	}
+	if (!strstr(err, want))
+		CHECK_FAIL_AT(__FILE__, line, "message '%s' lacks '%s'", err,
+			      want);
+}
+
+TEST(round_trip)
+{
+	struct slb_program p, q;
+	uint8_t *bin;
+	size_t size;
+	char err[256];
+	Elf64_Ehdr eh;
+
+	make_program(&p);
+	if (!write_ok(&p, &bin, &size))
+		return;
+	memcpy(&eh, bin, sizeof(eh));
+	CHECK(!memcmp(eh.e_ident, ELFMAG, SELFMAG));
+	CHECK_EQ(eh.e_ident[EI_CLASS], ELFCLASS64);
+	CHECK_EQ(eh.e_machine, EM_NONE);
+	CHECK_EQ(eh.e_type, ET_REL);
+	CHECK_EQ(eh.e_flags, 0x534C0001u);
+	CHECK(slb_read(bin, size, &q, err, sizeof(err)));
+	if (!q.kernels) {
+		printf("  %s\n", err);
+		free(bin);
+		return;
+	}
+	CHECK(!strcmp(q.compiler_version, p.compiler_version));
+	CHECK(!strcmp(q.build_options, p.build_options));
+	CHECK_EQ(q.num_kernels, NUM_KERNELS);
+	for (uint32_t i = 0; i < NUM_KERNELS && i < q.num_kernels; i++)
+		CHECK(kernel_eq(&q.kernels[i], &kernels[i]));
+	CHECK_EQ(q.code_size, sizeof(code));
+	CHECK(!memcmp(q.code, code, sizeof(code)));
+	CHECK_EQ(q.constant_size, sizeof(constants));
+	CHECK(!memcmp(q.constant_data, constants, sizeof(constants)));
+	CHECK(slb_find_kernel(&q, "reduce") == &q.kernels[1]);
+	CHECK(slb_find_kernel(&q, "nope") == NULL);
+	slb_program_free(&q);
+	free(bin);
+}
+
+TEST(deterministic_and_empty)
+{
+	struct slb_program p, q;
+	uint8_t *a, *b;
+	size_t sa, sb;
+	char err[256];
+
+	make_program(&p);
+	if (!write_ok(&p, &a, &sa))
+		return;
+	if (write_ok(&p, &b, &sb)) {
+		CHECK(sa == sb && !memcmp(a, b, sa));
+		free(b);
+	}
+	free(a);
+	/* A program without kernels or constants (only helpers) is valid. */
+	p.num_kernels = 0;
+	p.code_size = 0;
+	p.constant_size = 0;
+	if (!write_ok(&p, &a, &sa))
+		return;
+	CHECK(slb_read(a, sa, &q, err, sizeof(err)));
+	CHECK_EQ(q.num_kernels, 0);
+	slb_program_free(&q);
+	free(a);
+}
+
+/* Section header i of an ELF64 file, located through its header. */
+static Elf64_Shdr *shdr(uint8_t *bin, unsigned int i)
+{
+	Elf64_Ehdr eh;
+
+	memcpy(&eh, bin, sizeof(eh));
+	return (Elf64_Shdr *)(bin + eh.e_shoff + i * sizeof(Elf64_Shdr));
+}
+
+static unsigned int find_section(uint8_t *bin, const char *name)
+{
+	Elf64_Ehdr eh;
+	const char *names;
+
+	memcpy(&eh, bin, sizeof(eh));
+	names = (const char *)bin + shdr(bin, eh.e_shstrndx)->sh_offset;
+	for (unsigned int i = 1; i < eh.e_shnum; i++)
+		if (!strcmp(names + shdr(bin, i)->sh_name, name))
+			return i;
+	return 0;
+}
+
+TEST(specific_rejections)
+{
+	struct slb_program p;
+	uint8_t *bin, *copy;
+	size_t size;
+	unsigned int text, kern;
+
+	make_program(&p);
+	if (!write_ok(&p, &bin, &size))
+		return;
+	copy = malloc(size);
+	REQUIRE(copy);
+
+	expect_reject(bin, 10, "truncated", __LINE__);
+	expect_reject(bin, size / 2, "outside the file", __LINE__);
+	expect_reject(bin, size - 1, "outside the file", __LINE__);
+	expect_reject(NULL, 0, "truncated", __LINE__);
+
+	memcpy(copy, bin, size);
+	copy[EI_DATA] = ELFDATA2MSB;
+	expect_reject(copy, size, "little-endian", __LINE__);
+
+	memcpy(copy, bin, size);
+	((Elf64_Ehdr *)copy)->e_flags ^= 1;
+	expect_reject(copy, size, "not a Sleipnir program binary", __LINE__);
+
+	memcpy(copy, bin, size);
+	text = find_section(copy, ".text");
+	REQUIRE(text);
+	shdr(copy, text)->sh_offset = size - 8;
+	expect_reject(copy, size, "outside the file", __LINE__);
+
+	memcpy(copy, bin, size);
+	shdr(copy, text)->sh_size = (uint64_t)1 << 62;
+	expect_reject(copy, size, "outside the file", __LINE__);
+
+	memcpy(copy, bin, size);
+	kern = find_section(copy, ".sleipnir.kernels");
+	REQUIRE(kern);
+	/* The first record's name word points past the string table. */
+	memset(copy + shdr(copy, kern)->sh_offset + 16, 0xFF, 4);
+	expect_reject(copy, size, "outside .strtab", __LINE__);
+
+	memcpy(copy, bin, size);
+	/* num_kernels huge */
+	memset(copy + shdr(copy, kern)->sh_offset + 4, 0x7F, 4);
+	expect_reject(copy, size, "kernels do not fit", __LINE__);
+	free(copy);
+	free(bin);
+
+	/* Semantic errors through the writer. */
+	make_program(&p);
+	snprintf(kernels[2].name, sizeof(kernels[2].name), "reduce");
+	if (write_ok(&p, &bin, &size)) {
+		expect_reject(bin, size, "duplicate kernel name reduce",
+			      __LINE__);
+		free(bin);
+	}
+	make_program(&p);
+	kernels[1].code_size = 448;
+	if (write_ok(&p, &bin, &size)) {
+		expect_reject(bin, size, "outside .text", __LINE__);
+		free(bin);
+	}
+	make_program(&p);
+	kernels[1].code_offset = 80;
+	if (write_ok(&p, &bin, &size)) {
+		expect_reject(bin, size, "misaligned", __LINE__);
+		free(bin);
+	}
+	make_program(&p);
+	kernels[0].work_regs = 17;
+	if (write_ok(&p, &bin, &size)) {
+		expect_reject(bin, size, "17 work registers", __LINE__);
+		free(bin);
+	}
+	make_program(&p);
+	kernels[0].first_tag = 6;
+	if (write_ok(&p, &bin, &size)) {
+		expect_reject(bin, size, "first tag 6", __LINE__);
+		free(bin);
+	}
+	make_program(&p);
+	kernels[1].args[0].offset = kernels[1].uniform_bytes - 2;
+	if (write_ok(&p, &bin, &size)) {
+		expect_reject(bin, size, "outside the", __LINE__);
+		free(bin);
+	}
+	make_program(&p);
+	kernels[2].reqd_wg_size[2] = 3; /* 96 > 64 threads at 16 registers */
+	if (write_ok(&p, &bin, &size)) {
+		expect_reject(bin, size, "required work-group size", __LINE__);
+		free(bin);
+	}
+	make_program(&p);
+	kernels[0].sysvals[1].sysval = kernels[0].sysvals[0].sysval;
+	if (write_ok(&p, &bin, &size)) {
+		expect_reject(bin, size, "repeated", __LINE__);
+		free(bin);
+	}
+	make_program(&p);
+	snprintf(kernels[0].name, sizeof(kernels[0].name), "9lives");
+	if (write_ok(&p, &bin, &size)) {
+		expect_reject(bin, size, "not an identifier", __LINE__);
+		free(bin);
+	}
+}
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+
+static uint32_t rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (uint32_t)(rng_state >> 16);
+}
+
+/* Mutations never crash the reader; every rejection comes with a message. */
+TEST(mutations)
+{
+	static const uint32_t specials[] = { 0, 1, 0x7FFFFFFF, 0xFFFFFFFF,
+					     0x80000000, 64, 0xFFFFFFF0 };
+	struct slb_program p, q;
+	uint8_t *bin, *m;
+	size_t size;
+	unsigned int rejected = 0, silent = 0;
+	char err[256];
+
+	make_program(&p);
+	if (!write_ok(&p, &bin, &size))
+		return;
+	m = malloc(size);
+	REQUIRE(m);
+	for (int iter = 0; iter < 10000; iter++) {
+		size_t len = size;
+		unsigned int edits = 1 + rng() % 4;
+
+		memcpy(m, bin, size);
+		for (unsigned int e = 0; e < edits; e++) {
+			size_t at = rng() % size;
+			uint32_t v;
+
+			switch (rng() % 4) {
+			case 0:
+				m[at] = (uint8_t)rng();
+				break;
+			case 1:
+				m[at] ^= (uint8_t)(1u << (rng() % 8));
+				break;
+			case 2:
+				v = specials[rng() % 7];
+				at &= ~(size_t)3;
+				if (at + 4 <= size)
+					memcpy(m + at, &v, 4);
+				break;
+			default:
+				len = rng() % size;
+				break;
+			}
+		}
+		err[0] = '\0';
+		if (slb_read(m, len, &q, err, sizeof(err))) {
+			slb_program_free(&q);
+			continue;
+		}
+		rejected++;
+		if (!err[0])
+			silent++;
+	}
+	printf("  %u of 10000 mutants rejected\n", rejected);
+	CHECK(rejected > 5000);
+	CHECK_EQ(silent, 0);
+	free(m);
+	free(bin);
+}
+
+int main(void)
+{
+	RUN(round_trip);
+	RUN(deterministic_and_empty);
+	RUN(specific_rejections);
+	RUN(mutations);
+	return check_summary();
+}

@@ -1,0 +1,487 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The front end: clBuildProgram options as OpenCL 1.2 §5.6.4 lists them,
+ * clang's diagnostics verbatim in the build log, -D reaching the source,
+ * and the disk cache (hit, miss on other options, corrupt entry rebuilt).
+ * The cache tests run the whole pipeline, so they need every stage.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "clc_cache.h"
+#include "clc_frontend.h"
+#include "clc_log.h"
+#include "clc_options.h"
+#include "sleipnir_compiler.h"
+
+CHECK_MAIN_STATE("compiler_frontend");
+
+static const char vector_add[] =
+	"__kernel void vector_add(__global const int *a,\n"
+	"                         __global const int *b, __global int *c)\n"
+	"{\n"
+	"\tsize_t i = get_global_id(0);\n"
+	"\tc[i] = a[i] + b[i];\n"
+	"}\n";
+
+/*
+ * The cache tests need a program the whole pipeline compiles; what it
+ * computes does not matter to them, so it is as small as can be.
+ */
+static const char cache_probe[] =
+	"__kernel __attribute__((reqd_work_group_size(8, 4, 1)))\n"
+	"void probe(void) { barrier(CLK_LOCAL_MEM_FENCE); }\n"
+	"__kernel void other(void) { }\n";
+
+static const char needs_macro[] =
+	"#ifndef MUST_BE_SET\n"
+	"#error MUST_BE_SET is not defined\n"
+	"#endif\n"
+	"#if MUST_BE_SET != 42\n"
+	"#error MUST_BE_SET has the wrong value\n"
+	"#endif\n"
+	"__kernel void k(__global int *out) { out[0] = MUST_BE_SET; }\n";
+
+static const char syntax_error[] =
+	"__kernel void broken(__global int *out)\n"
+	"{\n"
+	"\tout[0] = 1\n"
+	"}\n";
+
+/* Parses options, expecting success; the caller frees o. */
+static bool parse(const char *options, struct clc_options *o)
+{
+	struct clc_log log = { 0 };
+	bool ok = clc_options_parse(options, o, &log);
+
+	if (!ok)
+		printf("  '%s': %s", options, log.text ? log.text : "");
+	clc_log_free(&log);
+	return ok;
+}
+
+static bool has_arg(const struct clc_options *o, const char *arg)
+{
+	for (unsigned int i = 0; i < o->num_clang_args; i++)
+		if (!strcmp(o->clang_args[i], arg))
+			return true;
+	return false;
+}
+
+TEST(options_accepted)
+{
+	static const char *const each[] = {
+		"", "   ", "-cl-std=CL1.1", "-cl-std=CL1.2",
+		"-cl-single-precision-constant", "-cl-denorms-are-zero",
+		"-cl-fp32-correctly-rounded-divide-sqrt", "-cl-opt-disable",
+		"-cl-mad-enable", "-cl-no-signed-zeros",
+		"-cl-unsafe-math-optimizations", "-cl-finite-math-only",
+		"-cl-fast-relaxed-math", "-w", "-Werror",
+		"-cl-kernel-arg-info", "-g", "-D X", "-DX", "-D X=1",
+		"-I /usr/include", "-I/usr/include", "-sleipnir-wg-size=128",
+	};
+	struct clc_options o;
+
+	for (size_t i = 0; i < sizeof(each) / sizeof(each[0]); i++) {
+		CHECK(parse(each[i], &o));
+		clc_options_free(&o);
+	}
+
+	REQUIRE(parse("-D A -DB=2 -D 'C=x y' -D \"D=\\\"s\\\"\" -cl-std=CL1.1 "
+		      "-I inc -cl-fast-relaxed-math -sleipnir-wg-size=96", &o));
+	CHECK(has_arg(&o, "-DA"));
+	CHECK(has_arg(&o, "-DB=2"));
+	CHECK(has_arg(&o, "-DC=x y"));
+	CHECK(has_arg(&o, "-DD=\"s\""));
+	CHECK(has_arg(&o, "-cl-std=CL1.1"));
+	CHECK(!has_arg(&o, "-cl-std=CL1.2"));
+	CHECK(has_arg(&o, "-cl-fast-relaxed-math"));
+	CHECK(o.fast_math);
+	CHECK(!o.opt_disable);
+	CHECK_EQ(o.wg_size, 96);
+	{
+		char cwd[4096], want[4200];
+
+		REQUIRE(getcwd(cwd, sizeof(cwd)));
+		snprintf(want, sizeof(want), "-I%s/inc", cwd);
+		CHECK(has_arg(&o, want));
+	}
+	clc_options_free(&o);
+
+	REQUIRE(parse("-cl-opt-disable -cl-mad-enable", &o));
+	CHECK(o.opt_disable);
+	CHECK(!o.fast_math);
+	CHECK(has_arg(&o, "-cl-std=CL1.2"));
+	CHECK(has_arg(&o, "-cl-mad-enable"));
+	clc_options_free(&o);
+}
+
+/* Rejected with SLC_INVALID_OPTIONS and a log naming `named`. */
+static void expect_invalid(const char *options, const char *named, int line)
+{
+	struct slc_output out;
+	enum slc_status st = slc_compile_source(vector_add, options, &out);
+
+	if (st != SLC_INVALID_OPTIONS)
+		CHECK_FAIL_AT(__FILE__, line, "'%s': status %d", options, st);
+	else if (!out.log || !strstr(out.log, named))
+		CHECK_FAIL_AT(__FILE__, line, "'%s': log '%s' lacks '%s'",
+			      options, out.log ? out.log : "(null)", named);
+	if (out.binary)
+		CHECK_FAIL_AT(__FILE__, line, "'%s': binary on failure",
+			      options);
+	slc_output_free(&out);
+}
+
+TEST(options_rejected)
+{
+	expect_invalid("-cl-no-such-option", "'-cl-no-such-option'", __LINE__);
+	expect_invalid("-D X -O3", "'-O3'", __LINE__);
+	expect_invalid("-cl-std=CL2.0", "'-cl-std=CL2.0'", __LINE__);
+	expect_invalid("-cl-std=CL3.0", "'-cl-std=CL3.0'", __LINE__);
+	expect_invalid("-cl-std=CL1.0", "'-cl-std=CL1.0'", __LINE__);
+	expect_invalid("-D", "-D needs a value", __LINE__);
+	expect_invalid("-I", "-I needs a value", __LINE__);
+	expect_invalid("-D 'X=1", "unterminated", __LINE__);
+	expect_invalid("-sleipnir-wg-size=0", "'-sleipnir-wg-size=0'",
+		       __LINE__);
+	expect_invalid("-sleipnir-wg-size=12x", "'-sleipnir-wg-size=12x'",
+		       __LINE__);
+	expect_invalid("-cl-fast-relaxed-math -fno-builtin", "'-fno-builtin'",
+		       __LINE__);
+}
+
+/* Front end only: SPIR-V out, the log as clang left it. */
+static enum slc_status front_end(const char *source, const char *options,
+				 struct clc_spirv *spv, char **log_text)
+{
+	struct clc_log log = { 0 };
+	struct clc_options o;
+	enum slc_status st = SLC_INVALID_OPTIONS;
+
+	memset(spv, 0, sizeof(*spv));
+	if (clc_options_parse(options, &o, &log)) {
+		st = clc_compile(source, &o, spv, &log);
+		clc_options_free(&o);
+	}
+	*log_text = clc_log_take(&log);
+	return st;
+}
+
+TEST(defines_reach_the_source)
+{
+	struct clc_spirv spv;
+	char *log;
+
+	CHECK_EQ(front_end(needs_macro, NULL, &spv, &log), SLC_BUILD_FAILED);
+	CHECK(strstr(log, "error: MUST_BE_SET is not defined") != NULL);
+	free(log);
+	free(spv.words);
+
+	CHECK_EQ(front_end(needs_macro, "-D MUST_BE_SET=41", &spv, &log),
+		 SLC_BUILD_FAILED);
+	CHECK(strstr(log, "MUST_BE_SET has the wrong value") != NULL);
+	free(log);
+	free(spv.words);
+
+	static const char *const forms[] = { "-D MUST_BE_SET=42",
+					     "-DMUST_BE_SET=42",
+					     "-D \"MUST_BE_SET=42\"" };
+	for (size_t i = 0; i < 3; i++) {
+		CHECK_EQ(front_end(needs_macro, forms[i], &spv, &log), SLC_OK);
+		CHECK(spv.num_words > 5 && spv.words[0] == 0x07230203u);
+		CHECK(spv.cacheable);
+		if (log[0])
+			printf("  unexpected log: %s\n", log);
+		CHECK(log[0] == '\0');
+		free(log);
+		free(spv.words);
+	}
+}
+
+TEST(build_log_is_clangs)
+{
+	struct slc_output out;
+	struct clc_spirv spv;
+	char *log;
+
+	CHECK_EQ(slc_compile_source(syntax_error, NULL, &out),
+		 SLC_BUILD_FAILED);
+	REQUIRE(out.log);
+	CHECK(out.binary == NULL);
+	/* clang's own words: file, line and column, then the caret line. */
+	CHECK(strstr(out.log, "input.cl:3:12: error: expected ';' after "
+			      "expression") != NULL);
+	CHECK(strstr(out.log, "1 error generated.") != NULL);
+	if (!strstr(out.log, "expected ';'"))
+		printf("  log: %s\n", out.log);
+	slc_output_free(&out);
+
+	/* Warnings stay in the log; -Werror makes them fatal, -w hides them. */
+	static const char warns[] = "#warning look here\n"
+				    "__kernel void k(__global int *o) "
+				    "{ o[0] = 1; }\n";
+	CHECK_EQ(front_end(warns, NULL, &spv, &log), SLC_OK);
+	CHECK(strstr(log, "warning: look here") != NULL);
+	free(log);
+	free(spv.words);
+	CHECK_EQ(front_end(warns, "-Werror", &spv, &log), SLC_BUILD_FAILED);
+	CHECK(strstr(log, "error: look here") != NULL);
+	free(log);
+	free(spv.words);
+	CHECK_EQ(front_end(warns, "-w", &spv, &log), SLC_OK);
+	CHECK(strstr(log, "look here") == NULL);
+	free(log);
+	free(spv.words);
+}
+
+TEST(missing_tools)
+{
+	struct slc_output out;
+
+	setenv("SLEIPNIR_CLANG", "/nonexistent/clang-15", 1);
+	CHECK_EQ(slc_compile_source(vector_add, NULL, &out), SLC_BUILD_FAILED);
+	CHECK(out.log && strstr(out.log, "/nonexistent/clang-15") != NULL);
+	slc_output_free(&out);
+	unsetenv("SLEIPNIR_CLANG");
+}
+
+/* The cache directory of this run (a fresh temporary one). */
+static char cache_dir[256];
+
+static void clear_cache_dir(void)
+{
+	DIR *d = opendir(cache_dir);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			unlinkat(dirfd(d), de->d_name, 0);
+	closedir(d);
+}
+
+/* Overwrites the middle of every cache entry. */
+static unsigned int corrupt_entries(void)
+{
+	DIR *d = opendir(cache_dir);
+	struct dirent *de;
+	unsigned int n = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		struct stat st;
+		int fd;
+
+		if (de->d_name[0] == '.')
+			continue;
+		fd = openat(dirfd(d), de->d_name, O_RDWR);
+		if (fd < 0)
+			continue;
+		if (!fstat(fd, &st) && st.st_size > 64 &&
+		    pwrite(fd, "garbage!", 8, st.st_size / 2) == 8)
+			n++;
+		close(fd);
+	}
+	closedir(d);
+	return n;
+}
+
+/* Compiles, expecting success; returns from_cache through *hit. */
+static bool build(const char *source, const char *options, bool *hit,
+		  struct slc_output *out)
+{
+	enum slc_status st = slc_compile_source(source, options, out);
+
+	if (st != SLC_OK) {
+		printf("  build failed (%d): %s\n", st,
+		       out->log ? out->log : "");
+		slc_output_free(out);
+		return false;
+	}
+	*hit = out->from_cache;
+	return true;
+}
+
+static struct clc_cache_key key_of(int i)
+{
+	struct clc_cache_key k;
+	struct clc_hash *h = clc_hash_begin();
+
+	clc_hash_part(h, &i, sizeof(i));
+	clc_hash_end(h, &k);
+	return k;
+}
+
+/* Sets an entry's modification time to `sec`, so ages are exact. */
+static void age_entry(const struct clc_cache_key *k, time_t sec)
+{
+	char path[400], hex[33];
+	struct timespec t[2] = { { sec, 0 }, { sec, 0 } };
+
+	for (int i = 0; i < 16; i++)
+		snprintf(hex + 2 * i, 3, "%02x", k->bytes[i]);
+	snprintf(path, sizeof(path), "%s/%s.slb", cache_dir, hex);
+	CHECK(utimensat(AT_FDCWD, path, t, 0) == 0);
+}
+
+static bool cached(const struct clc_cache_key *k, uint8_t fill)
+{
+	uint8_t *data;
+	size_t size;
+	bool ok;
+
+	if (!clc_cache_load(k, &data, &size))
+		return false;
+	ok = size == 1000 && data[0] == fill && data[999] == fill;
+	free(data);
+	return ok;
+}
+
+/* The store itself: round trip, corruption, least-recently-used eviction. */
+TEST(cache_store)
+{
+	struct clc_cache_key k[5];
+	uint8_t payload[1000];
+
+	clear_cache_dir();
+	/* Entries are 1024 bytes on disk: three fit in 3500 bytes. */
+	setenv("SLEIPNIR_COMPILER_CACHE_MAX", "3500", 1);
+	for (int i = 0; i < 5; i++)
+		k[i] = key_of(i);
+	CHECK(memcmp(&k[0], &k[1], sizeof(k[0])));
+	for (int i = 0; i < 3; i++) {
+		memset(payload, 'a' + i, sizeof(payload));
+		clc_cache_store(&k[i], payload, sizeof(payload));
+		age_entry(&k[i], 1000000 + i);
+	}
+	CHECK(cached(&k[0], 'a') && cached(&k[1], 'b') && cached(&k[2], 'c'));
+	CHECK(!cached(&k[3], 'd'));
+	/* The hits made 0..2 recent; age them again, 1 the oldest. */
+	age_entry(&k[0], 1000005);
+	age_entry(&k[1], 1000001);
+	age_entry(&k[2], 1000006);
+	memset(payload, 'd', sizeof(payload));
+	clc_cache_store(&k[3], payload, sizeof(payload));
+	CHECK(!cached(&k[1], 'b'));
+	CHECK(cached(&k[0], 'a') && cached(&k[2], 'c') && cached(&k[3], 'd'));
+
+	/* One changed byte and the entry is a miss. */
+	CHECK(corrupt_entries() == 3);
+	CHECK(!cached(&k[0], 'a') && !cached(&k[2], 'c') &&
+	      !cached(&k[3], 'd'));
+
+	/* Off means off. */
+	setenv("SLEIPNIR_COMPILER_CACHE", "off", 1);
+	clc_cache_store(&k[4], payload, sizeof(payload));
+	CHECK(!cached(&k[4], 'd'));
+	setenv("SLEIPNIR_COMPILER_CACHE", cache_dir, 1);
+	CHECK(!cached(&k[4], 'd'));
+	unsetenv("SLEIPNIR_COMPILER_CACHE_MAX");
+	clear_cache_dir();
+}
+
+TEST(cache)
+{
+	struct slc_output a, b;
+	bool hit;
+
+	REQUIRE(build(cache_probe, NULL, &hit, &a));
+	CHECK(!hit);
+	REQUIRE(build(cache_probe, NULL, &hit, &b));
+	CHECK(hit);
+	CHECK(a.binary_size == b.binary_size &&
+	      !memcmp(a.binary, b.binary, a.binary_size));
+	slc_output_free(&b);
+
+	/* Other options, other entry; the first is still there. */
+	REQUIRE(build(cache_probe, "-D UNUSED=1", &hit, &b));
+	CHECK(!hit);
+	slc_output_free(&b);
+	REQUIRE(build(cache_probe, "-cl-fast-relaxed-math", &hit, &b));
+	CHECK(!hit);
+	slc_output_free(&b);
+	REQUIRE(build(cache_probe, NULL, &hit, &b));
+	CHECK(hit);
+	slc_output_free(&b);
+
+	/* Corrupt entries are rebuilt, and the rebuilt one serves again. */
+	CHECK(corrupt_entries() >= 3);
+	REQUIRE(build(cache_probe, NULL, &hit, &b));
+	CHECK(!hit);
+	CHECK(a.binary_size == b.binary_size &&
+	      !memcmp(a.binary, b.binary, a.binary_size));
+	slc_output_free(&b);
+	REQUIRE(build(cache_probe, NULL, &hit, &b));
+	CHECK(hit);
+	slc_output_free(&b);
+	slc_output_free(&a);
+
+	/* Turned off: never served from the cache. */
+	setenv("SLEIPNIR_COMPILER_CACHE", "off", 1);
+	REQUIRE(build(cache_probe, NULL, &hit, &b));
+	CHECK(!hit);
+	slc_output_free(&b);
+	setenv("SLEIPNIR_COMPILER_CACHE", cache_dir, 1);
+}
+
+TEST(cache_skips_user_headers)
+{
+	char dir[300], path[340], opt[340];
+	struct slc_output out;
+	bool hit;
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s-inc", cache_dir);
+	REQUIRE(mkdir(dir, 0700) == 0);
+	snprintf(path, sizeof(path), "%s/value.h", dir);
+	f = fopen(path, "w");
+	REQUIRE(f);
+	fputs("#define VALUE 7\n", f);
+	fclose(f);
+	snprintf(opt, sizeof(opt), "-I %s", dir);
+	clear_cache_dir();
+	for (int i = 0; i < 2; i++) {
+		if (!build("#include \"value.h\"\n"
+			   "__kernel void k(void) { int v[VALUE]; }\n", opt,
+			   &hit, &out)) {
+			CHECK_FAIL_AT(__FILE__, __LINE__, "build %d failed", i);
+			break;
+		}
+		CHECK(!hit);
+		slc_output_free(&out);
+	}
+	unlink(path);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	snprintf(cache_dir, sizeof(cache_dir), "%s/slc-cache-XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(cache_dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	setenv("SLEIPNIR_COMPILER_CACHE", cache_dir, 1);
+
+	RUN(options_accepted);
+	RUN(options_rejected);
+	RUN(defines_reach_the_source);
+	RUN(build_log_is_clangs);
+	RUN(missing_tools);
+	RUN(cache_store);
+	RUN(cache);
+	RUN(cache_skips_user_headers);
+
+	clear_cache_dir();
+	rmdir(cache_dir);
+	return check_summary();
+}
