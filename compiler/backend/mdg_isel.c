@@ -1,0 +1,1334 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Instruction selection: lowered SIR to MIR (mdg_internal.h).
+ *
+ * Every SIR value maps to an operand view: a vreg with a swizzle and float
+ * modifiers, embedded constant lanes, or a pushed uniform register. Vector
+ * plumbing (EXTRACT, SHUFFLE of one source, COPY, BITCAST) and FNEG/FABS
+ * feeding float ops become views, not instructions; PTR_ADD chains fold
+ * into the load/store address; constants become inline immediates or
+ * embedded constants. Values are 32-bit lanes (int, float, bool as 0/~0,
+ * pointers), 1-4 components; other widths are refused with a message.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mdg_internal.h"
+
+/* Load/store opcodes used here. */
+enum {
+	LS_MOV = 0x10, LS_LEA = 0x0C,
+	LS_LD32 = 0x88, LS_LD64 = 0x8C, LS_LD128 = 0x90,
+	LS_UBO32 = 0xA8, LS_UBO64 = 0xAC, LS_UBO128 = 0xB0,
+	LS_ST32 = 0xC8, LS_ST64 = 0xCC, LS_ST128 = 0xD0,
+};
+
+#define SWZ_ID 0xE4                  /* .xyzw */
+#define ONE_OVER_PI_F32 0x3EA2F983u
+#define PUSH_ROWS_MAX 8              /* leaves 16 work registers */
+
+struct isel {
+	struct sir_function *f;
+	struct mi_func *mf;
+	struct mi_src *map;          /* per SIR value */
+	uint8_t *comps;              /* per SIR value: components */
+	bool *mapped;
+	uint32_t *bmap;              /* SIR block -> MIR block */
+	uint32_t cur;                /* MIR block being filled */
+	unsigned int load_slot;      /* alternates r26.xy / r26.zw */
+	char *err;
+	size_t errsz;
+	bool failed;
+};
+
+static bool fail(struct isel *s, const char *fmt, sir_id v)
+{
+	if (!s->failed) {
+		const struct sir_instr *in = &s->f->values[v];
+
+		snprintf(s->err, s->errsz, fmt, sir_op_name(in->op),
+			 in->type.bits, in->type.comps);
+		s->failed = true;
+	}
+	return false;
+}
+
+static const struct sir_instr *val(struct isel *s, sir_id v)
+{
+	return &s->f->values[v];
+}
+
+/* Types the back end keeps in 32-bit lanes. */
+static bool lanes32(struct sir_type t)
+{
+	if (t.comps < 1 || t.comps > 4)
+		return false;
+	return t.kind == SIR_BOOL || t.kind == SIR_PTR ||
+	       ((t.kind == SIR_INT || t.kind == SIR_FLOAT) && t.bits == 32);
+}
+
+static uint8_t full_mask(unsigned int n)
+{
+	return (uint8_t)((1u << n) - 1);
+}
+
+static struct mi_src vreg_src(uint32_t vreg)
+{
+	struct mi_src r;
+
+	memset(&r, 0, sizeof(r));
+	r.kind = MO_VREG;
+	r.reg = vreg;
+	for (int j = 0; j < 4; j++)
+		r.swz[j] = (uint8_t)j;
+	return r;
+}
+
+static struct mi_src const_src(const uint32_t *vals, unsigned int n)
+{
+	struct mi_src r;
+
+	memset(&r, 0, sizeof(r));
+	r.kind = MO_CONST;
+	for (unsigned int j = 0; j < 4; j++)
+		r.cval[j] = vals[j < n ? j : n - 1];
+	return r;
+}
+
+static struct mi_src const1(uint32_t v)
+{
+	return const_src(&v, 1);
+}
+
+/* The view of src with component j reading src's component sel[j]. */
+static struct mi_src select_comps(struct mi_src src, const uint8_t *sel,
+				  unsigned int n)
+{
+	struct mi_src r = src;
+
+	for (unsigned int j = 0; j < 4; j++) {
+		unsigned int k = sel[j < n ? j : n - 1];
+
+		if (src.kind == MO_CONST)
+			r.cval[j] = src.cval[k];
+		else
+			r.swz[j] = src.swz[k];
+	}
+	return r;
+}
+
+static struct mi_src splat(struct mi_src src, unsigned int k)
+{
+	uint8_t sel[4] = { (uint8_t)k, (uint8_t)k, (uint8_t)k, (uint8_t)k };
+
+	return select_comps(src, sel, 4);
+}
+
+static struct mi_src get(struct isel *s, sir_id v)
+{
+	struct mi_src none;
+
+	if (v && v < s->f->num_values && s->mapped[v])
+		return s->map[v];
+	memset(&none, 0, sizeof(none));
+	if (!s->failed)
+		fail(s, "mdg: operand %s (%u-bit x%u) has no value", v);
+	return none;
+}
+
+static void set(struct isel *s, sir_id v, struct mi_src src)
+{
+	s->map[v] = src;
+	s->mapped[v] = true;
+}
+
+/* A float source: FNEG/FABS of a float value become source modifiers. */
+static struct mi_src fsrc(struct isel *s, sir_id v)
+{
+	const struct sir_instr *in = val(s, v);
+	struct mi_src r;
+
+	if (in->op == SIR_OP_FNEG || in->op == SIR_OP_FABS) {
+		r = fsrc(s, in->srcs[0]);
+		if (r.kind == MO_CONST) {
+			for (int j = 0; j < 4; j++)
+				r.cval[j] = in->op == SIR_OP_FNEG ?
+					    r.cval[j] ^ 0x80000000u :
+					    r.cval[j] & 0x7FFFFFFFu;
+		} else if (in->op == SIR_OP_FNEG) {
+			r.mod ^= 2;
+		} else {
+			r.mod = 1;
+		}
+		return r;
+	}
+	return get(s, v);
+}
+
+static struct mi_instr *alu(struct isel *s, uint8_t op, struct mi_dst dst,
+			    struct mi_src a, struct mi_src b)
+{
+	const struct mdg_alu_op_info *info = mdg_alu_op_info(op);
+	struct mi_instr *in = mi_append(s->mf, s->cur);
+
+	in->kind = MI_ALU;
+	in->op = op;
+	in->units = info->units;
+	in->outmod = (info->flags & MDG_OP_INT_DST) ? MDG_OUTMOD_KEEP_LOW :
+		     MDG_OUTMOD_NONE;
+	in->dst = dst;
+	in->kills = dst.kind == MO_VREG;
+	if (info->flags & MDG_OP_SRC2_ONLY) {
+		in->src[1] = b.kind ? b : a;
+	} else {
+		in->src[0] = a;
+		if (!(info->flags & MDG_OP_ONE_SRC))
+			in->src[1] = b;
+	}
+	return in;
+}
+
+static struct mi_dst vdst(uint32_t vreg, uint8_t mask)
+{
+	struct mi_dst d = { MO_VREG, mask, 0, vreg };
+
+	return d;
+}
+
+static struct mi_dst pdst(unsigned int reg, unsigned int off, uint8_t mask)
+{
+	struct mi_dst d = { MO_PHYS, mask, (uint8_t)off, reg };
+
+	return d;
+}
+
+/* The fp16 bits of an fp32 value when it converts exactly. */
+static bool exact_half(uint32_t f, uint16_t *h)
+{
+	uint32_t sign = (f >> 16) & 0x8000, mant = f & 0x7FFFFF;
+	int exp = (int)((f >> 23) & 0xFF) - 127;
+
+	if (exp == 128)
+		return false;                    /* inf/NaN: use constants */
+	if (exp == -127 && !mant) {
+		*h = (uint16_t)sign;
+		return true;
+	}
+	if (exp >= -14 && exp <= 15) {
+		if (mant & 0x1FFF)
+			return false;
+		*h = (uint16_t)(sign | (uint32_t)(exp + 15) << 10 | mant >> 13);
+		return true;
+	}
+	if (exp >= -24 && exp < -14) {
+		unsigned int shift = (unsigned int)(-1 - exp);
+		uint32_t full = 0x800000 | mant;
+
+		if (full & ((1u << shift) - 1))
+			return false;
+		*h = (uint16_t)(sign | full >> shift);
+		return true;
+	}
+	return false;
+}
+
+/* Turns a splat constant src2 into an inline immediate when it fits. */
+static void try_immediate(struct mi_instr *in, unsigned int n)
+{
+	const struct mdg_alu_op_info *info = mdg_alu_op_info(in->op);
+	struct mi_src *b = &in->src[1];
+	uint32_t v = b->cval[0];
+	uint16_t h;
+
+	if (b->kind != MO_CONST || (info->flags & MDG_OP_CSEL))
+		return;
+	for (unsigned int j = 1; j < n; j++)
+		if (b->cval[j] != v)
+			return;
+	if (info->flags & MDG_OP_INT_SRC) {
+		if ((uint32_t)(int32_t)(int16_t)v != v)
+			return;
+		h = (uint16_t)v;
+	} else {
+		if (!exact_half(v, &h))
+			return;
+	}
+	b->kind = MO_IMM;
+	b->imm = h;
+}
+
+/* dst (new vreg of n comps) = op(a, b); returns the vreg. */
+static uint32_t op2(struct isel *s, uint8_t op, unsigned int n,
+		    struct mi_src a, struct mi_src b)
+{
+	uint32_t r = mi_vreg_new(s->mf, n);
+	const struct mdg_alu_op_info *info = mdg_alu_op_info(op);
+	struct mi_instr *in;
+
+	if (info->flags & MDG_OP_LUT) {
+		/* LUT ops compute one lane each. */
+		for (unsigned int j = 0; j < n; j++) {
+			in = alu(s, op, vdst(r, (uint8_t)(1u << j)), a, b);
+			in->kills = j == 0;
+		}
+		return r;
+	}
+	in = alu(s, op, vdst(r, full_mask(n)), a, b);
+	try_immediate(in, n);
+	return r;
+}
+
+static bool is_commutative(uint8_t op)
+{
+	switch (op) {
+	case 0x10: case 0x14: case 0x28: case 0x2C: case 0x40: case 0x58:
+	case 0x60: case 0x61: case 0x62: case 0x63: case 0x70: case 0x71:
+	case 0x76: case 0x77: case 0x80: case 0x81: case 0xA0: case 0xA1:
+	case 0x48: case 0x49:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void def2(struct isel *s, sir_id v, uint8_t op, struct mi_src a,
+		 struct mi_src b)
+{
+	unsigned int n = val(s, v)->type.comps;
+
+	if (a.kind == MO_CONST && b.kind != MO_CONST && is_commutative(op)) {
+		struct mi_src t = a;
+
+		a = b;
+		b = t;
+	}
+	set(s, v, vreg_src(op2(s, op, n, a, b)));
+}
+
+/* The vreg of a view, moved into a fresh vreg when it is not one. */
+static uint32_t mov_to_vreg(struct isel *s, struct mi_src src, unsigned int n)
+{
+	uint32_t r = mi_vreg_new(s->mf, n);
+
+	alu(s, 0x7B, vdst(r, full_mask(n)), src, (struct mi_src){ 0 });
+	return r;
+}
+
+/* ---- Memory ---- */
+
+struct addr {
+	uint8_t space;
+	bool has_base, has_index;
+	struct mi_src base, index;
+	unsigned int shift;
+	int32_t offset;
+};
+
+static bool const_u32(struct isel *s, sir_id v, uint32_t *out)
+{
+	const struct sir_instr *in = val(s, v);
+
+	if (in->op != SIR_OP_CONST)
+		return false;
+	*out = (uint32_t)in->imm.u64[0];
+	return true;
+}
+
+static bool fits_offset(int64_t o)
+{
+	return o >= -(1 << 17) && o < (1 << 17);
+}
+
+/* A term x << shift from a PTR_ADD operand. */
+static void index_term(struct isel *s, sir_id o, struct addr *a)
+{
+	const struct sir_instr *in = val(s, o);
+	uint32_t c;
+
+	a->has_index = true;
+	a->shift = 0;
+	a->index = get(s, o);
+	if (in->op == SIR_OP_SHL && const_u32(s, in->srcs[1], &c) && c < 16) {
+		a->index = get(s, in->srcs[0]);
+		a->shift = c;
+	} else if (in->op == SIR_OP_IMUL &&
+		   const_u32(s, in->srcs[1], &c) && c && !(c & (c - 1)) &&
+		   c < 65536) {
+		a->index = get(s, in->srcs[0]);
+		a->shift = (unsigned int)__builtin_ctz(c);
+	}
+}
+
+static void fold_address(struct isel *s, sir_id ptr, struct addr *a)
+{
+	sir_id cur = ptr;
+	bool region = false;
+	uint32_t c;
+
+	memset(a, 0, sizeof(*a));
+	a->space = val(s, ptr)->type.space;
+	region = a->space == SIR_SPACE_PRIVATE || a->space == SIR_SPACE_LOCAL;
+	for (;;) {
+		const struct sir_instr *in = val(s, cur);
+
+		if (in->op != SIR_OP_PTR_ADD)
+			break;
+		if (const_u32(s, in->srcs[1], &c) &&
+		    fits_offset((int64_t)a->offset + (int32_t)c)) {
+			a->offset += (int32_t)c;
+		} else if (!a->has_index) {
+			index_term(s, in->srcs[1], a);
+		} else {
+			break;
+		}
+		cur = in->srcs[0];
+	}
+	if (a->has_index && a->index.kind == MO_CONST &&
+	    fits_offset((int64_t)a->offset +
+			((int64_t)(int32_t)a->index.cval[0] << a->shift))) {
+		a->offset += (int32_t)((uint32_t)a->index.cval[0] << a->shift);
+		a->has_index = false;
+	}
+	if (region) {
+		if (const_u32(s, cur, &c) &&
+		    fits_offset((int64_t)a->offset + (int32_t)c)) {
+			a->offset += (int32_t)c;
+		} else if (!a->has_index) {
+			a->has_index = true;
+			a->index = get(s, cur);
+			a->shift = 0;
+		} else {
+			/* Two dynamic terms: use the whole pointer. */
+			a->has_index = true;
+			a->index = get(s, ptr);
+			a->shift = 0;
+			a->offset = 0;
+		}
+		return;
+	}
+	a->has_base = true;
+	a->base = get(s, cur);
+}
+
+/* imov of one component of src into r26/r27 component comp. */
+static void mov_arg(struct isel *s, unsigned int reg, unsigned int comp,
+		    struct mi_src src, unsigned int n)
+{
+	struct mi_src v = src;
+
+	if (v.kind == MO_CONST) {
+		uint32_t vals[4];
+
+		memcpy(vals, v.cval, sizeof(vals));
+		v = const_src(vals, n);
+	}
+	alu(s, 0x7B, pdst(reg, comp, full_mask(n)), v, (struct mi_src){ 0 });
+}
+
+/* Fills the address fields of w, with the argument moves. */
+static void address_fields(struct mi_instr *tmpl,
+			   const struct addr *a, unsigned int slot,
+			   bool index_allowed)
+{
+	struct mdg_ldst *w = &tmpl->w;
+	unsigned int bc = 2 * slot, ic = 2 * slot + 1;
+
+	w->index_reg = MDG_LDST_SEL_ZERO;
+	w->index_format = MDG_INDEX_U64;
+	w->offset = a->offset;
+	if (a->space == SIR_SPACE_PRIVATE || a->space == SIR_SPACE_LOCAL) {
+		w->arg_reg = MDG_LDST_SEL_LOCAL_STORAGE;
+		w->arg_comp = a->space == SIR_SPACE_LOCAL ? 2 : 0;
+		w->bitsize_toggle = true;
+	} else {
+		w->arg_reg = MDG_LDST_SEL_R26;
+		w->arg_comp = (uint8_t)bc;
+		tmpl->phys_reads[0] |= (uint8_t)(1u << bc);
+	}
+	if (a->has_index && index_allowed) {
+		w->index_reg = MDG_LDST_SEL_R26;
+		w->index_comp = (uint8_t)ic;
+		w->index_format = MDG_INDEX_S32;
+		w->index_shift = (uint8_t)a->shift;
+		tmpl->phys_reads[0] |= (uint8_t)(1u << ic);
+	}
+}
+
+static void address_moves(struct isel *s, const struct addr *a,
+			  unsigned int slot, bool index_allowed)
+{
+	if (a->has_base)
+		mov_arg(s, 26, 2 * slot, a->base, 1);
+	if (a->has_index && index_allowed)
+		mov_arg(s, 26, 2 * slot + 1, a->index, 1);
+}
+
+static struct mi_instr *ldst(struct isel *s, const struct mi_instr *tmpl)
+{
+	struct mi_instr *in = mi_append(s->mf, s->cur);
+
+	*in = *tmpl;
+	in->kind = MI_LDST;
+	return in;
+}
+
+/* Loads n (1-4) components at the address into vreg r at comp first. */
+static void emit_load(struct isel *s, const struct addr *a, uint32_t r,
+		      unsigned int first, unsigned int n, bool kills)
+{
+	struct mi_instr t;
+	unsigned int slot = s->load_slot;
+
+	s->load_slot ^= 1;
+	memset(&t, 0, sizeof(t));
+	t.w.op = n == 1 ? LS_LD32 : n == 2 ? LS_LD64 : LS_LD128;
+	t.dst = vdst(r, (uint8_t)(full_mask(n) << first));
+	t.kills = kills;
+	for (unsigned int j = 0; j < 4; j++)
+		t.lswz[j] = (uint8_t)(j >= first ? j - first : 0);
+	t.mem_read = true;
+	address_moves(s, a, slot, true);
+	address_fields(&t, a, slot, true);
+	ldst(s, &t);
+}
+
+static bool sel_load(struct isel *s, sir_id v)
+{
+	const struct sir_instr *in = val(s, v);
+	unsigned int n = in->type.comps;
+	struct addr a;
+	uint32_t r = mi_vreg_new(s->mf, n);
+
+	fold_address(s, in->srcs[0], &a);
+	if (n == 3 && (in->aux % 16)) {
+		/* 12 bytes not known to be readable as 16: two loads. */
+		emit_load(s, &a, r, 0, 2, true);
+		a.offset += 8;
+		if (!fits_offset(a.offset))
+			return fail(s, "mdg: %s (%u-bit x%u): offset too "
+				    "large", v);
+		emit_load(s, &a, r, 2, 1, false);
+	} else {
+		emit_load(s, &a, r, 0, n, true);
+	}
+	set(s, v, vreg_src(r));
+	return true;
+}
+
+static bool sel_store(struct isel *s, sir_id v)
+{
+	const struct sir_instr *in = val(s, v);
+	const struct sir_instr *data = val(s, in->srcs[1]);
+	unsigned int n = data->type.comps;
+	struct mi_instr t;
+	struct addr a;
+
+	if (!lanes32(data->type))
+		return fail(s, "mdg: %s of %u-bit x%u values is not "
+			    "supported", in->srcs[1]);
+	fold_address(s, in->srcs[0], &a);
+	memset(&t, 0, sizeof(t));
+	t.w.op = n == 1 ? LS_ST32 : n == 2 ? LS_ST64 : LS_ST128;
+	t.w.reg = 1;                             /* r27 */
+	/* A mask bit enables a quarter of the access: per component only
+	 * for st.128. */
+	t.w.mask = n > 2 ? full_mask(n) : 0xF;
+	t.w.swizzle = SWZ_ID;
+	t.phys_reads[1] = full_mask(n);
+	t.mem_write = true;
+	t.mem_read = true;
+	mov_arg(s, 27, 0, get(s, in->srcs[1]), n);
+	address_moves(s, &a, 0, true);
+	address_fields(&t, &a, 0, true);
+	ldst(s, &t);
+	return true;
+}
+
+static bool sel_atomic(struct isel *s, sir_id v)
+{
+	static const uint8_t ops[] = {
+		[SIR_ATOMIC_ADD] = 0x40, [SIR_ATOMIC_SUB] = 0x40,
+		[SIR_ATOMIC_XCHG] = 0x60, [SIR_ATOMIC_CMPXCHG] = 0x64,
+		[SIR_ATOMIC_SMIN] = 0x50, [SIR_ATOMIC_SMAX] = 0x58,
+		[SIR_ATOMIC_UMIN] = 0x54, [SIR_ATOMIC_UMAX] = 0x5C,
+		[SIR_ATOMIC_AND] = 0x44, [SIR_ATOMIC_OR] = 0x48,
+		[SIR_ATOMIC_XOR] = 0x4C, [SIR_ATOMIC_INC] = 0x40,
+		[SIR_ATOMIC_DEC] = 0x40,
+	};
+	const struct sir_instr *in = val(s, v);
+	unsigned int kind = in->aux2;
+	struct mi_instr t;
+	struct mi_src operand;
+	struct addr a;
+	bool cmpxchg = kind == SIR_ATOMIC_CMPXCHG;
+	uint32_t r;
+
+	if (kind == SIR_ATOMIC_LOAD) {
+		r = mi_vreg_new(s->mf, 1);
+		fold_address(s, in->srcs[0], &a);
+		emit_load(s, &a, r, 0, 1, true);
+		s->mf->blocks[s->cur].instrs[s->mf->blocks[s->cur].num - 1]
+			.mem_write = true;
+		set(s, v, vreg_src(r));
+		return true;
+	}
+	if (kind == SIR_ATOMIC_STORE)
+		return sel_store(s, v);
+	if (kind >= sizeof(ops) || !ops[kind] ||
+	    !lanes32(in->type) || in->type.comps != 1)
+		return fail(s, "mdg: %s (%u-bit x%u): unsupported atomic", v);
+	fold_address(s, in->srcs[0], &a);
+	if (kind == SIR_ATOMIC_INC)
+		operand = const1(1);
+	else if (kind == SIR_ATOMIC_DEC)
+		operand = const1(0xFFFFFFFFu);
+	else
+		operand = get(s, in->srcs[1]);
+	if (kind == SIR_ATOMIC_SUB)
+		operand = vreg_src(op2(s, 0x46, 1, const1(0), operand));
+
+	memset(&t, 0, sizeof(t));
+	t.w.op = ops[kind];
+	r = mi_vreg_new(s->mf, 1);
+	t.dst = vdst(r, 1);
+	t.kills = true;
+	t.lswz[0] = 0;
+	t.mem_read = t.mem_write = true;
+	/* Operand: r27.x; compare: r27.y (cmpxchg has no index then). */
+	t.w.swizzle = (uint8_t)(MDG_LDST_SEL_R27 << 2 | 0);
+	t.phys_reads[1] = 1;
+	mov_arg(s, 27, 0, operand, 1);
+	if (cmpxchg) {
+		mov_arg(s, 27, 1, get(s, in->srcs[2]), 1);
+		if (a.has_index) {
+			/* The whole address in the base instead. */
+			if (a.space == SIR_SPACE_GLOBAL ||
+			    a.space == SIR_SPACE_CONSTANT) {
+				a.has_base = true;
+				a.base = get(s, in->srcs[0]);
+				a.has_index = false;
+				a.offset = 0;
+			} else {
+				/* LEA the 64-bit local address into r26.zw. */
+				struct mi_instr l;
+
+				memset(&l, 0, sizeof(l));
+				l.w.op = LS_LEA;
+				address_moves(s, &a, 0, true);
+				address_fields(&l, &a, 0, true);
+				l.dst = pdst(26, 2, 3);
+				l.lswz[1] = 1;
+				ldst(s, &l);
+				memset(&a, 0, sizeof(a));
+				t.w.arg_reg = MDG_LDST_SEL_R26;
+				t.w.arg_comp = 2;
+				t.w.bitsize_toggle = true;
+				t.w.index_reg = MDG_LDST_SEL_R27;
+				t.w.index_comp = 1;
+				t.phys_reads[0] = 0xC;
+				t.phys_reads[1] |= 2;
+				ldst(s, &t);
+				set(s, v, vreg_src(r));
+				return true;
+			}
+		}
+		address_moves(s, &a, 0, false);
+		address_fields(&t, &a, 0, false);
+		t.w.index_reg = MDG_LDST_SEL_R27;
+		t.w.index_comp = 1;
+		t.w.index_format = 0;
+		t.phys_reads[1] |= 2;
+	} else {
+		address_moves(s, &a, 0, true);
+		address_fields(&t, &a, 0, true);
+	}
+	ldst(s, &t);
+	set(s, v, vreg_src(r));
+	return true;
+}
+
+/* ---- Uniforms and sysvals ---- */
+
+static bool sel_uniform(struct isel *s, sir_id v)
+{
+	const struct sir_instr *in = val(s, v);
+	unsigned int n = in->type.comps, off = in->aux;
+	unsigned int bytes = 4 * n, row = off / 16, c = (off % 16) / 4;
+	struct mi_src r;
+
+	if (off % 4)
+		return fail(s, "mdg: %s (%u-bit x%u) at an unaligned offset",
+			    v);
+	if (row < s->mf->push_vec4 && c + n <= 4) {
+		memset(&r, 0, sizeof(r));
+		r.kind = MO_PHYS;
+		r.reg = 23 - row;
+		for (unsigned int j = 0; j < 4; j++)
+			r.swz[j] = (uint8_t)(c + (j < n ? j : n - 1));
+		set(s, v, r);
+		return true;
+	}
+	/* Beyond the pushed rows: UBO 0 holds the whole image. */
+	{
+		struct mi_instr t;
+		uint32_t d = mi_vreg_new(s->mf, n);
+
+		if (off >= (1u << 15))
+			return fail(s, "mdg: %s (%u-bit x%u): argument image "
+				    "too large", v);
+		memset(&t, 0, sizeof(t));
+		t.w.op = bytes == 4 ? LS_UBO32 : bytes == 8 ? LS_UBO64 :
+			 LS_UBO128;
+		t.w.index_reg = MDG_LDST_SEL_ZERO;
+		t.w.offset = (int32_t)(off << 2);
+		t.dst = vdst(d, full_mask(n));
+		t.kills = true;
+		for (unsigned int j = 0; j < 4; j++)
+			t.lswz[j] = (uint8_t)j;
+		ldst(s, &t);
+		s->mf->needs_ubo = true;
+		set(s, v, vreg_src(d));
+	}
+	return true;
+}
+
+static bool sel_sysval(struct isel *s, sir_id v)
+{
+	static const uint8_t sel[] = {
+		[SIR_SYSVAL_GLOBAL_ID] = MDG_LDST_SEL_GLOBAL_ID,
+		[SIR_SYSVAL_LOCAL_ID] = MDG_LDST_SEL_LOCAL_ID,
+		[SIR_SYSVAL_GROUP_ID] = MDG_LDST_SEL_GROUP_ID,
+	};
+	const struct sir_instr *in = val(s, v);
+	unsigned int n = in->type.comps;
+	struct mi_instr t;
+	uint32_t d;
+
+	if (in->aux > SIR_SYSVAL_GROUP_ID || n > 3)
+		return fail(s, "mdg: %s (%u-bit x%u): sysval not lowered to "
+			    "a uniform", v);
+	d = mi_vreg_new(s->mf, n);
+	memset(&t, 0, sizeof(t));
+	t.w.op = LS_MOV;
+	t.w.arg_reg = sel[in->aux];
+	t.dst = vdst(d, full_mask(n));
+	t.kills = true;
+	for (unsigned int j = 0; j < 4; j++)
+		t.lswz[j] = (uint8_t)(j < 3 ? j : 0);
+	ldst(s, &t);
+	set(s, v, vreg_src(d));
+	return true;
+}
+
+/* ---- Vector plumbing ---- */
+
+static bool sel_vec(struct isel *s, sir_id v)
+{
+	const struct sir_instr *in = val(s, v);
+	unsigned int n = in->type.comps, pos = 0;
+	uint32_t vals[4] = { 0 };
+	bool all_const = true;
+	uint32_t r;
+	struct mi_instr *mi;
+
+	for (uint32_t i = 0; i < in->num_srcs; i++) {
+		struct mi_src a = get(s, in->srcs[i]);
+		unsigned int k = val(s, in->srcs[i])->type.comps;
+
+		if (a.kind != MO_CONST)
+			all_const = false;
+		for (unsigned int j = 0; j < k && pos + j < 4; j++)
+			vals[pos + j] = a.cval[j];
+		pos += k;
+	}
+	if (pos != n)
+		return fail(s, "mdg: %s (%u-bit x%u): component count", v);
+	if (all_const) {
+		set(s, v, const_src(vals, n));
+		return true;
+	}
+	r = mi_vreg_new(s->mf, n);
+	pos = 0;
+	for (uint32_t i = 0; i < in->num_srcs; i++) {
+		struct mi_src a = get(s, in->srcs[i]);
+		unsigned int k = val(s, in->srcs[i])->type.comps;
+		uint8_t sel[4];
+
+		for (unsigned int j = 0; j < 4; j++)
+			sel[j] = (uint8_t)(j >= pos && j < pos + k ? j - pos :
+					   0);
+		a = select_comps(a, sel, 4);
+		mi = alu(s, 0x7B, vdst(r, (uint8_t)(full_mask(k) << pos)), a,
+			 (struct mi_src){ 0 });
+		mi->kills = i == 0;
+		pos += k;
+	}
+	set(s, v, vreg_src(r));
+	return true;
+}
+
+static bool sel_shuffle(struct isel *s, sir_id v)
+{
+	const struct sir_instr *in = val(s, v);
+	unsigned int n = in->type.comps;
+	unsigned int n0 = val(s, in->srcs[0])->type.comps;
+	struct mi_src a = get(s, in->srcs[0]);
+	struct mi_src b = in->num_srcs > 1 ? get(s, in->srcs[1]) : a;
+	uint8_t sa[4] = { 0 }, sb[4] = { 0 };
+	uint8_t ma = 0, mb = 0;
+	uint32_t r;
+	struct mi_instr *mi;
+
+	for (unsigned int j = 0; j < n; j++) {
+		uint64_t k = in->imm.u64[j];
+
+		if (k == UINT32_MAX || k == UINT64_MAX)
+			k = 0;                   /* undefined lane */
+		if (k < n0) {
+			sa[j] = (uint8_t)k;
+			ma |= (uint8_t)(1u << j);
+		} else if (k - n0 < 4) {
+			sb[j] = (uint8_t)(k - n0);
+			mb |= (uint8_t)(1u << j);
+		} else {
+			return fail(s, "mdg: %s (%u-bit x%u): bad selector", v);
+		}
+	}
+	if (!mb || !ma) {
+		set(s, v, mb ? select_comps(b, sb, n) : select_comps(a, sa, n));
+		return true;
+	}
+	r = mi_vreg_new(s->mf, n);
+	mi = alu(s, 0x7B, vdst(r, ma), select_comps(a, sa, 4),
+		 (struct mi_src){ 0 });
+	mi->kills = true;
+	mi = alu(s, 0x7B, vdst(r, mb), select_comps(b, sb, 4),
+		 (struct mi_src){ 0 });
+	mi->kills = false;
+	set(s, v, vreg_src(r));
+	return true;
+}
+
+static bool sel_insert(struct isel *s, sir_id v)
+{
+	const struct sir_instr *in = val(s, v);
+	unsigned int n = in->type.comps, k = in->aux;
+	uint32_t r = mi_vreg_new(s->mf, n);
+	struct mi_instr *mi;
+
+	if (k >= n)
+		return fail(s, "mdg: %s (%u-bit x%u): bad component", v);
+	alu(s, 0x7B, vdst(r, full_mask(n)), get(s, in->srcs[0]),
+	    (struct mi_src){ 0 });
+	mi = alu(s, 0x7B, vdst(r, (uint8_t)(1u << k)),
+		 splat(get(s, in->srcs[1]), 0), (struct mi_src){ 0 });
+	mi->kills = false;
+	set(s, v, vreg_src(r));
+	return true;
+}
+
+static bool sel_select(struct isel *s, sir_id v)
+{
+	const struct sir_instr *in = val(s, v);
+	unsigned int n = in->type.comps;
+	unsigned int nc = val(s, in->srcs[0])->type.comps;
+	struct mi_src c = get(s, in->srcs[0]);
+	uint32_t r = mi_vreg_new(s->mf, n);
+	struct mi_instr *mov, *sel;
+
+	if (nc == 1) {
+		mov = alu(s, 0x7B, pdst(31, 3, 1), splat(c, 0),
+			  (struct mi_src){ 0 });
+		sel = alu(s, 0xC1, vdst(r, full_mask(n)), get(s, in->srcs[1]),
+			  get(s, in->srcs[2]));
+	} else {
+		/* r31's lanes must line up with the result's: emit places
+		 * the mov at the csel's destination component. */
+		mov = alu(s, 0x7B, pdst(31, 0xFF, full_mask(n)), c,
+			  (struct mi_src){ 0 });
+		sel = alu(s, 0xC0, vdst(r, full_mask(n)), get(s, in->srcs[1]),
+			  get(s, in->srcs[2]));
+		sel->units &= (uint8_t)~MDG_UNIT_MASK(MDG_UNIT_SMUL);
+	}
+	mov->units = MDG_UNIT_MASK(MDG_UNIT_VMUL) |
+		     MDG_UNIT_MASK(MDG_UNIT_SADD);
+	sel->glued = true;
+	set(s, v, vreg_src(r));
+	return true;
+}
+
+/* ---- Arithmetic ---- */
+
+static uint8_t int_op(enum sir_op op)
+{
+	switch (op) {
+	case SIR_OP_IADD: case SIR_OP_PTR_ADD: return 0x40;
+	case SIR_OP_ISUB: return 0x46;
+	case SIR_OP_IMUL: return 0x58;
+	case SIR_OP_AND: case SIR_OP_BAND: return 0x70;
+	case SIR_OP_OR: case SIR_OP_BOR: return 0x71;
+	case SIR_OP_XOR: case SIR_OP_BNE: return 0x76;
+	case SIR_OP_BEQ: return 0x77;
+	case SIR_OP_SHL: return 0x6E;
+	case SIR_OP_LSHR: return 0x69;
+	case SIR_OP_ASHR: return 0x68;
+	case SIR_OP_SMIN: return 0x60;
+	case SIR_OP_SMAX: return 0x62;
+	case SIR_OP_UMIN: return 0x61;
+	case SIR_OP_UMAX: return 0x63;
+	case SIR_OP_UADD_SAT: return 0x49;
+	case SIR_OP_SADD_SAT: return 0x48;
+	case SIR_OP_USUB_SAT: return 0x4F;
+	case SIR_OP_SSUB_SAT: return 0x4E;
+	case SIR_OP_IEQ: return 0xA0;
+	case SIR_OP_INE: return 0xA1;
+	case SIR_OP_ULT: return 0xA2;
+	case SIR_OP_ULE: return 0xA3;
+	case SIR_OP_SLT: return 0xA4;
+	case SIR_OP_SLE: return 0xA5;
+	default: return 0;
+	}
+}
+
+static uint8_t float_op(enum sir_op op)
+{
+	switch (op) {
+	case SIR_OP_FADD: case SIR_OP_FSUB: return 0x10;
+	case SIR_OP_FMUL: return 0x14;
+	case SIR_OP_FMIN: return 0x28;
+	case SIR_OP_FMAX: return 0x2C;
+	case SIR_OP_FEQ: return 0x80;
+	case SIR_OP_FNE: return 0x81;
+	case SIR_OP_FLT: return 0x82;
+	case SIR_OP_FLE: return 0x83;
+	default: return 0;
+	}
+}
+
+static uint8_t float_unary(enum sir_op op)
+{
+	switch (op) {
+	case SIR_OP_FFLOOR: return 0x36;
+	case SIR_OP_FCEIL: return 0x37;
+	case SIR_OP_FTRUNC: return 0x35;
+	case SIR_OP_FRINT: return 0x34;
+	case SIR_OP_FROUND: return 0xC6;
+	case SIR_OP_FSQRT: return 0xF3;
+	case SIR_OP_FRSQ: return 0xF2;
+	case SIR_OP_FRCP: return 0xF0;
+	case SIR_OP_FEXP2: return 0xF4;
+	case SIR_OP_FLOG2: return 0xF5;
+	case SIR_OP_FSIN: return 0xF6;
+	case SIR_OP_FCOS: return 0xF7;
+	default: return 0;
+	}
+}
+
+static const struct mi_src nosrc;
+
+static bool sel_conv(struct isel *s, sir_id v)
+{
+	const struct sir_instr *in = val(s, v);
+	const struct sir_instr *a = val(s, in->srcs[0]);
+	/* SIR rounding 0 rte 1 rtz 2 rtp 3 rtn; Midgard 0 rte 1 rtz 2 rtn 3 rtp. */
+	static const uint8_t rnd[4] = { 0, 1, 3, 2 };
+	unsigned int rm = rnd[in->aux & SIR_CONV_ROUND_MASK];
+
+	if (!lanes32(a->type))
+		return fail(s, "mdg: %s from other than 32 bits (%u-bit x%u) "
+			    "is not supported", v);
+	switch (in->op) {
+	case SIR_OP_SEXT: case SIR_OP_ZEXT: case SIR_OP_TRUNC:
+		set(s, v, get(s, in->srcs[0]));
+		return true;
+	case SIR_OP_F2S:
+		def2(s, v, 0x99, fsrc(s, in->srcs[0]), nosrc);
+		return true;
+	case SIR_OP_F2U:
+		def2(s, v, 0x9D, fsrc(s, in->srcs[0]), nosrc);
+		return true;
+	case SIR_OP_S2F:
+		def2(s, v, (uint8_t)(0xB8 + rm), get(s, in->srcs[0]), nosrc);
+		return true;
+	case SIR_OP_U2F:
+		def2(s, v, (uint8_t)(0xBC + rm), get(s, in->srcs[0]), nosrc);
+		return true;
+	case SIR_OP_FCONV:
+		set(s, v, get(s, in->srcs[0]));
+		return true;
+	default:
+		return fail(s, "mdg: %s (%u-bit x%u) is not supported", v);
+	}
+}
+
+static bool sel_value(struct isel *s, sir_id v)
+{
+	const struct sir_instr *in = val(s, v);
+	enum sir_op op = (enum sir_op)in->op;
+	uint8_t mop;
+
+	if (in->type.kind != SIR_VOID && !lanes32(in->type) &&
+	    op != SIR_OP_ANY && op != SIR_OP_ALL)
+		return fail(s, "mdg: %s on %u-bit x%u values is not supported "
+			    "by the back end", v);
+	switch (op) {
+	case SIR_OP_COPY:
+	case SIR_OP_BITCAST:
+		if (!lanes32(val(s, in->srcs[0])->type) ||
+		    val(s, in->srcs[0])->type.comps != in->type.comps)
+			return fail(s, "mdg: %s to %u-bit x%u from another "
+				    "lane width is not supported", v);
+		set(s, v, get(s, in->srcs[0]));
+		return true;
+	case SIR_OP_EXTRACT:
+		set(s, v, splat(get(s, in->srcs[0]), in->aux));
+		return true;
+	case SIR_OP_VEC:
+		return sel_vec(s, v);
+	case SIR_OP_SHUFFLE:
+		return sel_shuffle(s, v);
+	case SIR_OP_INSERT:
+		return sel_insert(s, v);
+	case SIR_OP_SELECT:
+		return sel_select(s, v);
+	case SIR_OP_UNIFORM:
+		return sel_uniform(s, v);
+	case SIR_OP_SYSVAL:
+		return sel_sysval(s, v);
+	case SIR_OP_LOAD:
+		return sel_load(s, v);
+	case SIR_OP_STORE:
+		return sel_store(s, v);
+	case SIR_OP_ATOMIC:
+		return sel_atomic(s, v);
+	case SIR_OP_INEG:
+		def2(s, v, 0x46, const1(0), get(s, in->srcs[0]));
+		return true;
+	case SIR_OP_NOT:
+	case SIR_OP_BNOT:
+		def2(s, v, 0x76, get(s, in->srcs[0]), const1(0xFFFFFFFFu));
+		return true;
+	case SIR_OP_IABS:
+		def2(s, v, 0x7C, get(s, in->srcs[0]), const1(0));
+		return true;
+	case SIR_OP_CLZ:
+		def2(s, v, 0x78, get(s, in->srcs[0]), nosrc);
+		return true;
+	case SIR_OP_POPCOUNT:
+		def2(s, v, 0x7A, get(s, in->srcs[0]), nosrc);
+		return true;
+	case SIR_OP_FNEG:
+	case SIR_OP_FABS:
+		def2(s, v, 0x30, fsrc(s, v), nosrc);
+		return true;
+	case SIR_OP_FSUB: {
+		struct mi_src b = fsrc(s, in->srcs[1]);
+
+		if (b.kind == MO_CONST)
+			for (int j = 0; j < 4; j++)
+				b.cval[j] ^= 0x80000000u;
+		else
+			b.mod ^= 2;
+		def2(s, v, 0x10, fsrc(s, in->srcs[0]), b);
+		return true;
+	}
+	case SIR_OP_FUNORD: {
+		unsigned int n = in->type.comps;
+		struct mi_src a = fsrc(s, in->srcs[0]);
+		struct mi_src b = fsrc(s, in->srcs[1]);
+		uint32_t x = op2(s, 0x81, n, a, a), y = op2(s, 0x81, n, b, b);
+
+		set(s, v, vreg_src(op2(s, 0x71, n, vreg_src(x), vreg_src(y))));
+		return true;
+	}
+	case SIR_OP_FSIN:
+	case SIR_OP_FCOS: {
+		unsigned int n = in->type.comps;
+		uint32_t t = op2(s, 0x14, n, fsrc(s, in->srcs[0]),
+				 const1(ONE_OVER_PI_F32));
+
+		set(s, v, vreg_src(op2(s, float_unary(op), n, vreg_src(t),
+				       nosrc)));
+		return true;
+	}
+	case SIR_OP_ANY:
+	case SIR_OP_ALL: {
+		unsigned int k = val(s, in->srcs[0])->type.comps;
+		uint8_t sel[4];
+		uint32_t r = mi_vreg_new(s->mf, 1);
+		struct mi_instr *mi;
+
+		for (unsigned int j = 0; j < 4; j++)
+			sel[j] = (uint8_t)(j < k ? j : k - 1);
+		mi = alu(s, op == SIR_OP_ANY ? 0xB1 : 0xA9, vdst(r, 1),
+			 select_comps(get(s, in->srcs[0]), sel, 4), const1(0));
+		try_immediate(mi, 1);
+		set(s, v, vreg_src(r));
+		return true;
+	}
+	case SIR_OP_SEXT: case SIR_OP_ZEXT: case SIR_OP_TRUNC:
+	case SIR_OP_F2S: case SIR_OP_F2U: case SIR_OP_S2F: case SIR_OP_U2F:
+	case SIR_OP_FCONV:
+		return sel_conv(s, v);
+	default:
+		break;
+	}
+	if ((mop = int_op(op)) != 0) {
+		def2(s, v, mop, get(s, in->srcs[0]), get(s, in->srcs[1]));
+		return true;
+	}
+	if ((mop = float_op(op)) != 0) {
+		def2(s, v, mop, fsrc(s, in->srcs[0]), fsrc(s, in->srcs[1]));
+		return true;
+	}
+	if ((mop = float_unary(op)) != 0) {
+		def2(s, v, mop, fsrc(s, in->srcs[0]), nosrc);
+		return true;
+	}
+	return fail(s, "mdg: op %s (%u-bit x%u) is not supported by the "
+		    "back end", v);
+}
+
+static bool sel_const(struct isel *s, sir_id v)
+{
+	const struct sir_instr *in = val(s, v);
+	uint32_t vals[4] = { 0 };
+
+	if (!lanes32(in->type)) {
+		/* Wider or narrower constants fail where they are used. */
+		return true;
+	}
+	for (unsigned int j = 0; j < in->type.comps; j++) {
+		uint64_t x = in->imm.u64[j];
+
+		vals[j] = in->type.kind == SIR_BOOL ? (x ? 0xFFFFFFFFu : 0) :
+			  (uint32_t)x;
+	}
+	if (in->op == SIR_OP_UNDEF)
+		memset(vals, 0, sizeof(vals));
+	set(s, v, const_src(vals, in->type.comps));
+	return true;
+}
+
+/* ---- Blocks, phis, terminators ---- */
+
+static bool block_has_phis(const struct sir_function *f, uint32_t b)
+{
+	const struct sir_block *blk = &f->blocks[b];
+
+	return blk->num_instrs &&
+	       f->values[blk->instrs[0]].op == SIR_OP_PHI;
+}
+
+/* Copies for the phis of SIR block t, coming from SIR block p. */
+static void phi_copies(struct isel *s, uint32_t t, uint32_t p)
+{
+	const struct sir_block *blk = &s->f->blocks[t];
+	uint32_t nphi = 0;
+	struct mi_src srcs[64];
+	sir_id phis[64];
+
+	for (uint32_t i = 0; i < blk->num_instrs; i++) {
+		const struct sir_instr *in = val(s, blk->instrs[i]);
+
+		if (in->op != SIR_OP_PHI)
+			break;
+		if (nphi == 64) {
+			fail(s, "mdg: more than 64 phis in one block (%s %u-bit "
+			     "x%u)", blk->instrs[i]);
+			return;
+		}
+		for (uint32_t k = 0; k < in->num_srcs; k++) {
+			if (in->phi_blocks[k] == p) {
+				phis[nphi] = blk->instrs[i];
+				srcs[nphi++] = get(s, in->srcs[k]);
+				break;
+			}
+		}
+	}
+	/* A source that is another phi of t is read before any copy. */
+	for (uint32_t i = 0; i < nphi; i++) {
+		bool hazard = false;
+
+		for (uint32_t j = 0; j < nphi; j++)
+			if (srcs[i].kind == MO_VREG &&
+			    srcs[i].reg == s->map[phis[j]].reg)
+				hazard = true;
+		if (hazard)
+			srcs[i] = vreg_src(mov_to_vreg(
+				s, srcs[i], val(s, phis[i])->type.comps));
+	}
+	for (uint32_t i = 0; i < nphi; i++) {
+		unsigned int n = val(s, phis[i])->type.comps;
+
+		alu(s, 0x7B, vdst(s->map[phis[i]].reg, full_mask(n)), srcs[i],
+		    nosrc);
+	}
+}
+
+static void set_term(struct isel *s, uint32_t mb, uint8_t term, uint32_t t0,
+		     uint32_t t1)
+{
+	s->mf->blocks[mb].term = term;
+	s->mf->blocks[mb].succ[0] = t0;
+	s->mf->blocks[mb].succ[1] = t1;
+}
+
+static bool sel_terminator(struct isel *s, uint32_t b, sir_id v)
+{
+	const struct sir_instr *in = val(s, v);
+	uint32_t t0 = in->targets[0], t1 = in->targets[1];
+
+	if (in->op == SIR_OP_RET) {
+		set_term(s, s->cur, MT_RET, 0, 0);
+		return true;
+	}
+	if (in->op == SIR_OP_BR || (in->op == SIR_OP_CBR && t0 == t1)) {
+		phi_copies(s, t0, b);
+		set_term(s, s->cur, MT_BR, s->bmap[t0], 0);
+		return true;
+	}
+	if (in->op != SIR_OP_CBR)
+		return fail(s, "mdg: terminator %s (%u-bit x%u) unknown", v);
+	/* Edges into blocks with phis get their own block for the copies. */
+	{
+		uint32_t e[2] = { s->bmap[t0], s->bmap[t1] };
+		uint32_t tgt[2] = { t0, t1 };
+		struct mi_instr *mov;
+
+		mov = alu(s, 0x7B, pdst(31, 3, 1), splat(get(s, in->srcs[0]), 0),
+			  nosrc);
+		mov->branch_cond = true;
+		set_term(s, s->cur, MT_CBR, e[0], e[1]);
+		uint32_t next = s->bmap[b] + 1;
+
+		for (int k = 0; k < 2; k++) {
+			uint32_t save = s->cur, eb;
+
+			if (!block_has_phis(s->f, tgt[k]))
+				continue;
+			eb = next++;
+			s->mf->blocks[save].succ[k] = eb;
+			s->cur = eb;
+			phi_copies(s, tgt[k], b);
+			set_term(s, eb, MT_BR, e[k], 0);
+			s->cur = save;
+		}
+	}
+	return true;
+}
+
+/* MIR block numbering: each SIR block, then its split edges. */
+static void layout_blocks(struct isel *s)
+{
+	struct sir_function *f = s->f;
+	uint32_t n = 0;
+
+	for (uint32_t b = 0; b < f->num_blocks; b++) {
+		const struct sir_block *blk = &f->blocks[b];
+		sir_id t = blk->num_instrs ? blk->instrs[blk->num_instrs - 1] : 0;
+
+		s->bmap[b] = n++;
+		if (t && f->values[t].op == SIR_OP_CBR &&
+		    f->values[t].targets[0] != f->values[t].targets[1]) {
+			for (int k = 0; k < 2; k++)
+				if (block_has_phis(f, f->values[t].targets[k]))
+					n++;
+		}
+	}
+	for (uint32_t i = 0; i < n; i++)
+		mi_block_new(s->mf);
+}
+
+static uint32_t push_rows(struct sir_function *f)
+{
+	uint32_t rows = 0;
+
+	for (uint32_t v = 1; v < f->num_values; v++) {
+		const struct sir_instr *in = &f->values[v];
+		uint32_t end;
+
+		if (in->op != SIR_OP_UNIFORM || in->block == UINT32_MAX)
+			continue;
+		end = (in->aux + sir_type_size(in->type) + 15) / 16;
+		if (end > rows)
+			rows = end;
+	}
+	return rows < PUSH_ROWS_MAX ? rows : PUSH_ROWS_MAX;
+}
+
+bool mdg_isel(struct sir_function *f, struct mi_func *mf, char *err,
+	      size_t errsz)
+{
+	struct isel s;
+	bool ok = true;
+
+	memset(&s, 0, sizeof(s));
+	s.f = f;
+	s.mf = mf;
+	s.err = err;
+	s.errsz = errsz;
+	s.map = mdg_xcalloc(f->num_values, sizeof(*s.map));
+	s.mapped = mdg_xcalloc(f->num_values, sizeof(*s.mapped));
+	s.bmap = mdg_xcalloc(f->num_blocks, sizeof(*s.bmap));
+	mf->push_vec4 = push_rows(f);
+	layout_blocks(&s);
+
+	/* Constants and phis first: they are used before they appear. */
+	for (uint32_t v = 1; v < f->num_values && ok; v++) {
+		const struct sir_instr *in = &f->values[v];
+
+		if (in->op == SIR_OP_CONST || in->op == SIR_OP_UNDEF)
+			ok = sel_const(&s, v);
+		else if (in->op == SIR_OP_PHI && in->block != UINT32_MAX) {
+			if (!lanes32(in->type))
+				ok = fail(&s, "mdg: %s on %u-bit x%u values is "
+					  "not supported", v);
+			else
+				set(&s, v, vreg_src(mi_vreg_new(
+					mf, in->type.comps)));
+		}
+	}
+	for (uint32_t b = 0; b < f->num_blocks && ok && !s.failed; b++) {
+		const struct sir_block *blk = &f->blocks[b];
+
+		s.cur = s.bmap[b];
+		if (!blk->num_instrs) {
+			snprintf(err, errsz, "mdg: block %u has no terminator",
+				 b);
+			s.failed = true;
+			break;
+		}
+		for (uint32_t i = 0; i < blk->num_instrs && ok; i++) {
+			sir_id v = blk->instrs[i];
+			const struct sir_instr *in = &f->values[v];
+
+			switch (in->op) {
+			case SIR_OP_PHI:
+			case SIR_OP_CONST:
+			case SIR_OP_UNDEF:
+				break;
+			case SIR_OP_BARRIER:
+				if (in->aux2) {
+					mi_append(mf, s.cur)->kind = MI_BARRIER;
+					mf->barrier = true;
+				}
+				break;
+			case SIR_OP_BR:
+			case SIR_OP_CBR:
+			case SIR_OP_RET:
+				ok = sel_terminator(&s, b, v);
+				break;
+			default:
+				ok = sel_value(&s, v);
+				break;
+			}
+		}
+	}
+	ok = ok && !s.failed;
+	free(s.map);
+	free(s.mapped);
+	free(s.bmap);
+	return ok;
+}

@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Register allocation: liveness over the MIR CFG, an interference graph
+ * over vregs, and greedy colouring in definition order onto (register,
+ * first component) slots, so that scalars, vec2s and vec3s share 128-bit
+ * registers. Work registers are r0..r(max-1); when a vreg finds no slot,
+ * a vreg is spilled to thread storage (16 bytes per spilled vreg after the
+ * kernel's own private data): every definition writes a fresh temporary
+ * that is stored, every use reads one that is loaded just before.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mdg_internal.h"
+
+#define MAX_RA_ROUNDS 256
+
+struct graph {
+	uint32_t n, words;
+	uint64_t *adj;               /* n x words bit matrix */
+	uint32_t *degree;
+};
+
+static bool bit(const uint64_t *s, uint32_t i)
+{
+	return (s[i / 64] >> (i % 64)) & 1;
+}
+
+static void bset(uint64_t *s, uint32_t i)
+{
+	s[i / 64] |= 1ull << (i % 64);
+}
+
+static void bclr(uint64_t *s, uint32_t i)
+{
+	s[i / 64] &= ~(1ull << (i % 64));
+}
+
+static void add_edge(struct graph *g, uint32_t a, uint32_t b)
+{
+	if (a == b || bit(&g->adj[(size_t)a * g->words], b))
+		return;
+	bset(&g->adj[(size_t)a * g->words], b);
+	bset(&g->adj[(size_t)b * g->words], a);
+	g->degree[a]++;
+	g->degree[b]++;
+}
+
+static int succs(const struct mi_block *blk, uint32_t out[2])
+{
+	switch (blk->term) {
+	case MT_BR:
+		out[0] = blk->succ[0];
+		return 1;
+	case MT_CBR:
+		out[0] = blk->succ[0];
+		out[1] = blk->succ[1];
+		return 2;
+	default:
+		return 0;
+	}
+}
+
+static void uses_of(const struct mi_instr *in, uint64_t *live)
+{
+	for (int k = 0; k < 2; k++)
+		if (in->src[k].kind == MO_VREG)
+			bset(live, in->src[k].reg);
+}
+
+static void build_graph(const struct mi_func *mf, struct graph *g)
+{
+	uint32_t nb = mf->num_blocks, w = (mf->num_vregs + 63) / 64;
+	uint64_t *in = mdg_xcalloc((size_t)nb * w, 8);
+	uint64_t *out = mdg_xcalloc((size_t)nb * w, 8);
+	uint64_t *live = mdg_xcalloc(w, 8);
+	bool changed = true;
+
+	g->n = mf->num_vregs;
+	g->words = w;
+	g->adj = mdg_xcalloc((size_t)g->n * w, 8);
+	g->degree = mdg_xcalloc(g->n, sizeof(*g->degree));
+
+	while (changed) {
+		changed = false;
+		for (uint32_t bb = nb; bb-- > 0;) {
+			const struct mi_block *blk = &mf->blocks[bb];
+			uint32_t s[2];
+			int ns = succs(blk, s);
+
+			memset(live, 0, w * 8);
+			for (int k = 0; k < ns; k++)
+				for (uint32_t i = 0; i < w; i++)
+					live[i] |= in[(size_t)s[k] * w + i];
+			memcpy(&out[(size_t)bb * w], live, w * 8);
+			for (uint32_t i = blk->num; i-- > 0;) {
+				const struct mi_instr *mi = &blk->instrs[i];
+
+				if (mi->dst.kind == MO_VREG && mi->kills)
+					bclr(live, mi->dst.reg);
+				uses_of(mi, live);
+			}
+			if (memcmp(live, &in[(size_t)bb * w], w * 8)) {
+				memcpy(&in[(size_t)bb * w], live, w * 8);
+				changed = true;
+			}
+		}
+	}
+	for (uint32_t bb = 0; bb < nb; bb++) {
+		const struct mi_block *blk = &mf->blocks[bb];
+
+		memcpy(live, &out[(size_t)bb * w], w * 8);
+		for (uint32_t i = blk->num; i-- > 0;) {
+			const struct mi_instr *mi = &blk->instrs[i];
+
+			if (mi->dst.kind == MO_VREG) {
+				uint32_t d = mi->dst.reg;
+
+				for (uint32_t k = 0; k < w; k++) {
+					uint64_t m = live[k];
+
+					while (m) {
+						uint32_t u = k * 64 +
+							(uint32_t)__builtin_ctzll(m);
+
+						m &= m - 1;
+						add_edge(g, d, u);
+					}
+				}
+				if (mi->kills)
+					bclr(live, d);
+			}
+			uses_of(mi, live);
+		}
+	}
+	free(in);
+	free(out);
+	free(live);
+}
+
+static void free_graph(struct graph *g)
+{
+	free(g->adj);
+	free(g->degree);
+}
+
+/* Colours every vreg; returns the first that found no slot, or MI_NONE. */
+static uint32_t colour(struct mi_func *mf, const struct graph *g,
+		       unsigned int max_regs, bool *done)
+{
+	for (uint32_t v = 0; v < mf->num_vregs; v++) {
+		struct mi_vreg *vr = &mf->vregs[v];
+		uint8_t occ[16] = { 0 };
+		unsigned int need = (1u << vr->size) - 1;
+		bool placed = false;
+
+		for (uint32_t k = 0; k < g->words; k++) {
+			uint64_t m = g->adj[(size_t)v * g->words + k];
+
+			while (m) {
+				uint32_t u = k * 64 + (uint32_t)__builtin_ctzll(m);
+
+				m &= m - 1;
+				if (done[u])
+					occ[mf->vregs[u].reg] |= (uint8_t)(
+						((1u << mf->vregs[u].size) - 1)
+						<< mf->vregs[u].comp);
+			}
+		}
+		for (unsigned int r = 0; r < max_regs && !placed; r++) {
+			for (unsigned int c = 0; c + vr->size <= 4; c++) {
+				if (!(occ[r] & (need << c))) {
+					vr->reg = (uint8_t)r;
+					vr->comp = (uint8_t)c;
+					placed = true;
+					break;
+				}
+			}
+		}
+		if (!placed)
+			return v;
+		done[v] = true;
+	}
+	return MI_NONE;
+}
+
+static bool uses_vreg(const struct mi_instr *in, uint32_t v)
+{
+	return (in->src[0].kind == MO_VREG && in->src[0].reg == v) ||
+	       (in->src[1].kind == MO_VREG && in->src[1].reg == v);
+}
+
+/* A growing instruction list. */
+struct ilist {
+	uint32_t num, cap;
+	struct mi_instr *v;
+};
+
+static struct mi_instr *push(struct ilist *l)
+{
+	if (l->num == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 32;
+		l->v = mdg_xrealloc(l->v, l->cap * sizeof(*l->v));
+	}
+	memset(&l->v[l->num], 0, sizeof(*l->v));
+	return &l->v[l->num++];
+}
+
+static void tls_fields(struct mdg_ldst *w, int32_t offset)
+{
+	w->arg_reg = MDG_LDST_SEL_LOCAL_STORAGE;
+	w->bitsize_toggle = true;
+	w->index_reg = MDG_LDST_SEL_ZERO;
+	w->index_format = MDG_INDEX_U64;
+	w->offset = offset;
+}
+
+static void make_fill(struct mi_instr *f, uint32_t t, unsigned int size,
+		      int32_t offset)
+{
+	memset(f, 0, sizeof(*f));
+	f->kind = MI_LDST;
+	f->w.op = size == 1 ? 0x88 : size == 2 ? 0x8C : 0x90;
+	tls_fields(&f->w, offset);
+	f->dst.kind = MO_VREG;
+	f->dst.reg = t;
+	f->dst.mask = (uint8_t)((1u << size) - 1);
+	f->kills = true;
+	for (int j = 0; j < 4; j++)
+		f->lswz[j] = (uint8_t)j;
+	f->mem_read = true;
+}
+
+static void make_store(struct ilist *l, uint32_t t, unsigned int size,
+		       int32_t offset)
+{
+	struct mi_instr *m = push(l), *st;
+	uint8_t mask = (uint8_t)((1u << size) - 1);
+
+	m->kind = MI_ALU;
+	m->op = 0x7B;
+	m->units = mdg_alu_op_info(0x7B)->units;
+	m->outmod = MDG_OUTMOD_KEEP_LOW;
+	m->dst.kind = MO_PHYS;
+	m->dst.reg = 27;
+	m->dst.mask = mask;
+	m->src[1].kind = MO_VREG;
+	m->src[1].reg = t;
+	for (int j = 0; j < 4; j++)
+		m->src[1].swz[j] = (uint8_t)j;
+	st = push(l);
+	st->kind = MI_LDST;
+	st->w.op = size == 1 ? 0xC8 : size == 2 ? 0xCC : 0xD0;
+	st->w.reg = 1;
+	st->w.mask = size > 2 ? mask : 0xF;   /* quarters of the access */
+	st->w.swizzle = 0xE4;
+	tls_fields(&st->w, offset);
+	st->phys_reads[1] = mask;
+	st->mem_read = st->mem_write = true;
+}
+
+/* Rewrites every access to v through temporaries and its TLS slot. */
+static void spill(struct mi_func *mf, uint32_t v, int32_t offset)
+{
+	unsigned int size = mf->vregs[v].size;
+
+	for (uint32_t b = 0; b < mf->num_blocks; b++) {
+		struct mi_block *blk = &mf->blocks[b];
+		struct ilist l = { 0, 0, NULL };
+
+		for (uint32_t i = 0; i < blk->num; i++) {
+			struct mi_instr in = blk->instrs[i];
+			bool defs = in.dst.kind == MO_VREG && in.dst.reg == v;
+			uint32_t t = MI_NONE;
+
+			if (uses_vreg(&in, v) || (defs && !in.kills)) {
+				t = mi_vreg_new(mf, size);
+				mf->vregs[t].no_spill = true;
+				for (int k = 0; k < 2; k++)
+					if (in.src[k].kind == MO_VREG &&
+					    in.src[k].reg == v)
+						in.src[k].reg = t;
+				if (in.glued && l.num) {
+					/* Before the csel's r31 move. */
+					struct mi_instr mov = l.v[l.num - 1];
+
+					make_fill(&l.v[l.num - 1], t, size,
+						  offset);
+					*push(&l) = mov;
+				} else {
+					make_fill(push(&l), t, size, offset);
+				}
+				mf->fills++;
+			}
+			if (defs) {
+				if (t == MI_NONE) {
+					t = mi_vreg_new(mf, size);
+					mf->vregs[t].no_spill = true;
+				}
+				in.dst.reg = t;
+			}
+			*push(&l) = in;
+			if (defs) {
+				make_store(&l, t, size, offset);
+				mf->spills++;
+			}
+		}
+		free(blk->instrs);
+		blk->instrs = l.v;
+		blk->num = l.num;
+		blk->cap = l.cap;
+	}
+}
+
+bool mdg_ra(struct mi_func *mf, unsigned int max_regs, char *err,
+	    size_t errsz)
+{
+	uint32_t spill_base = (mf->private_bytes + 15u) & ~15u, slots = 0;
+
+	for (unsigned int round = 0; round < MAX_RA_ROUNDS; round++) {
+		struct graph g;
+		bool *done = mdg_xcalloc(mf->num_vregs, sizeof(*done));
+		uint32_t v, victim = MI_NONE;
+
+		build_graph(mf, &g);
+		v = colour(mf, &g, max_regs, done);
+		if (v == MI_NONE) {
+			unsigned int regs = 0;
+
+			for (uint32_t b = 0; b < mf->num_blocks; b++)
+				for (uint32_t i = 0; i < mf->blocks[b].num; i++) {
+					const struct mi_instr *in =
+						&mf->blocks[b].instrs[i];
+
+					if (in->dst.kind == MO_VREG &&
+					    mf->vregs[in->dst.reg].reg + 1u >
+					    regs)
+						regs = mf->vregs[in->dst.reg].reg
+						       + 1u;
+				}
+			mf->work_regs = regs;
+			if (slots)
+				mf->private_bytes = spill_base + 16 * slots;
+			free(done);
+			free_graph(&g);
+			return true;
+		}
+		if (!mf->vregs[v].no_spill) {
+			victim = v;
+		} else {
+			/* Spill the busiest spillable neighbour instead. */
+			for (uint32_t u = 0; u < mf->num_vregs; u++)
+				if (bit(&g.adj[(size_t)v * g.words], u) &&
+				    !mf->vregs[u].no_spill &&
+				    (victim == MI_NONE ||
+				     g.degree[u] > g.degree[victim]))
+					victim = u;
+		}
+		free(done);
+		free_graph(&g);
+		if (victim == MI_NONE)
+			break;
+		spill(mf, victim, (int32_t)(spill_base + 16 * slots));
+		mf->vregs[victim].no_spill = true;
+		slots++;
+	}
+	snprintf(err, errsz, "mdg: register allocation failed within %u "
+		 "work registers", max_regs);
+	return false;
+}
