@@ -828,6 +828,17 @@ static bool sel_insert(struct isel *s, sir_id v)
 	return true;
 }
 
+/*
+ * The condition move feeds the csel glued after it in the same bundle, so
+ * it must sit on a first-stage unit. (Set before the csel is appended: that
+ * may move the instruction array.)
+ */
+static void restrict_cond_move(struct mi_instr *mov)
+{
+	mov->units = MDG_UNIT_MASK(MDG_UNIT_VMUL) |
+		     MDG_UNIT_MASK(MDG_UNIT_SADD);
+}
+
 static bool sel_select(struct isel *s, sir_id v)
 {
 	const struct sir_instr *in = val(s, v);
@@ -840,6 +851,7 @@ static bool sel_select(struct isel *s, sir_id v)
 	if (nc == 1) {
 		mov = alu(s, 0x7B, pdst(31, 3, 1), splat(c, 0),
 			  (struct mi_src){ 0 });
+		restrict_cond_move(mov);
 		sel = alu(s, 0xC1, vdst(r, full_mask(n)), get(s, in->srcs[1]),
 			  get(s, in->srcs[2]));
 	} else {
@@ -847,12 +859,11 @@ static bool sel_select(struct isel *s, sir_id v)
 		 * the mov at the csel's destination component. */
 		mov = alu(s, 0x7B, pdst(31, 0xFF, full_mask(n)), c,
 			  (struct mi_src){ 0 });
+		restrict_cond_move(mov);
 		sel = alu(s, 0xC0, vdst(r, full_mask(n)), get(s, in->srcs[1]),
 			  get(s, in->srcs[2]));
 		sel->units &= (uint8_t)~MDG_UNIT_MASK(MDG_UNIT_SMUL);
 	}
-	mov->units = MDG_UNIT_MASK(MDG_UNIT_VMUL) |
-		     MDG_UNIT_MASK(MDG_UNIT_SADD);
 	sel->glued = true;
 	set(s, v, vreg_src(r));
 	return true;
@@ -1219,6 +1230,52 @@ static bool sel_terminator(struct isel *s, uint32_t b, sir_id v)
 	return true;
 }
 
+/*
+ * The order blocks are selected in: reverse postorder from the entry (so
+ * every value is selected before its uses, whatever the block numbering),
+ * then unreachable blocks.
+ */
+static uint32_t *block_order(const struct sir_function *f)
+{
+	uint32_t n = f->num_blocks, done = n, top = 0;
+	uint32_t *order = mdg_xcalloc(n, sizeof(*order));
+	uint32_t *stack = mdg_xcalloc(n, sizeof(*stack));
+	uint8_t *next = mdg_xcalloc(n, 1);  /* successor to visit next */
+	bool *seen = mdg_xcalloc(n, sizeof(*seen));
+
+	stack[top++] = 0;
+	seen[0] = true;
+	while (top) {
+		uint32_t b = stack[top - 1];
+		const struct sir_block *blk = &f->blocks[b];
+		const struct sir_instr *t = blk->num_instrs ?
+			&f->values[blk->instrs[blk->num_instrs - 1]] : NULL;
+		unsigned int nsucc = !t ? 0 : t->op == SIR_OP_BR ? 1 :
+				     t->op == SIR_OP_CBR ? 2 : 0;
+
+		if (next[b] < nsucc) {
+			uint32_t succ = t->targets[next[b]++];
+
+			if (succ < n && !seen[succ]) {
+				seen[succ] = true;
+				stack[top++] = succ;
+			}
+			continue;
+		}
+		order[--done] = b;
+		top--;
+	}
+	/* Reachable blocks sit at order[done..n); move them to the front. */
+	memmove(order, order + done, (n - done) * sizeof(*order));
+	for (uint32_t b = 0, i = n - done; b < n; b++)
+		if (!seen[b])
+			order[i++] = b;
+	free(stack);
+	free(next);
+	free(seen);
+	return order;
+}
+
 /* MIR block numbering: each SIR block, then its split edges. */
 static void layout_blocks(struct isel *s)
 {
@@ -1241,6 +1298,24 @@ static void layout_blocks(struct isel *s)
 		mi_block_new(s->mf);
 }
 
+/*
+ * Uniforms and sysvals may live outside any block (sir_verify allows it):
+ * they are read once at the top of the entry block.
+ */
+static bool sel_unplaced_inputs(struct isel *s)
+{
+	for (uint32_t v = 1; v < s->f->num_values; v++) {
+		const struct sir_instr *in = &s->f->values[v];
+
+		if (in->block != UINT32_MAX || s->mapped[v] ||
+		    (in->op != SIR_OP_UNIFORM && in->op != SIR_OP_SYSVAL))
+			continue;
+		if (!sel_value(s, v))
+			return false;
+	}
+	return true;
+}
+
 static uint32_t push_rows(struct sir_function *f)
 {
 	uint32_t rows = 0;
@@ -1249,7 +1324,7 @@ static uint32_t push_rows(struct sir_function *f)
 		const struct sir_instr *in = &f->values[v];
 		uint32_t end;
 
-		if (in->op != SIR_OP_UNIFORM || in->block == UINT32_MAX)
+		if (in->op != SIR_OP_UNIFORM)
 			continue;
 		end = (in->aux + sir_type_size(in->type) + 15) / 16;
 		if (end > rows)
@@ -1262,6 +1337,7 @@ bool mdg_isel(struct sir_function *f, struct mi_func *mf, char *err,
 	      size_t errsz)
 {
 	struct isel s;
+	uint32_t *order;
 	bool ok = true;
 
 	memset(&s, 0, sizeof(s));
@@ -1290,10 +1366,14 @@ bool mdg_isel(struct sir_function *f, struct mi_func *mf, char *err,
 					mf, in->type.comps)));
 		}
 	}
-	for (uint32_t b = 0; b < f->num_blocks && ok && !s.failed; b++) {
+	order = block_order(f);
+	for (uint32_t i = 0; i < f->num_blocks && ok && !s.failed; i++) {
+		uint32_t b = order[i];
 		const struct sir_block *blk = &f->blocks[b];
 
 		s.cur = s.bmap[b];
+		if (b == 0)
+			ok = sel_unplaced_inputs(&s);
 		if (!blk->num_instrs) {
 			snprintf(err, errsz, "mdg: block %u has no terminator",
 				 b);
@@ -1327,6 +1407,7 @@ bool mdg_isel(struct sir_function *f, struct mi_func *mf, char *err,
 		}
 	}
 	ok = ok && !s.failed;
+	free(order);
 	free(s.map);
 	free(s.mapped);
 	free(s.bmap);

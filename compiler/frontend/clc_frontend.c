@@ -45,6 +45,21 @@ static const struct tool clang_tool = {
 	"SLEIPNIR_CLANG", { "clang-15", "clang" } };
 static const struct tool spirv_tool = {
 	"SLEIPNIR_LLVM_SPIRV", { "llvm-spirv-15", "llvm-spirv" } };
+static const struct tool opt_tool = {
+	"SLEIPNIR_LLVM_OPT", { "opt-15", "opt" } };
+
+/*
+ * LLVM passes run before llvm-spirv. Not clang's -O2 pipeline: it makes
+ * IR that llvm-spirv-15 cannot translate (`freeze` from DivRemPairs,
+ * instcombine narrowing switch conditions to odd widths such as i3), and
+ * switch-to-lookup tables. These scalar passes give our own passes clean
+ * SSA to start from; inlining and the rest happen in compiler/ir/.
+ */
+static const char opt_passes[] =
+	"-passes=function(sroa,early-cse<memssa>,"
+	"simplifycfg<no-switch-to-lookup;no-switch-range-to-icmp>,"
+	"loop-mssa(licm),gvn,sccp,dce,"
+	"simplifycfg<no-switch-to-lookup;no-switch-range-to-icmp>)";
 
 static bool executable(const char *path)
 {
@@ -108,14 +123,17 @@ static void append_identity(char *buf, size_t size, const char *path)
 
 bool clc_tools_identity(char *buf, size_t size, struct clc_log *log)
 {
-	char clang[PATH_MAX], spirv[PATH_MAX];
+	char clang[PATH_MAX], spirv[PATH_MAX], opt[PATH_MAX];
 
 	if (!size || !find_tool(&clang_tool, clang, sizeof(clang), log) ||
-	    !find_tool(&spirv_tool, spirv, sizeof(spirv), log))
+	    !find_tool(&spirv_tool, spirv, sizeof(spirv), log) ||
+	    !find_tool(&opt_tool, opt, sizeof(opt), log))
 		return false;
 	buf[0] = '\0';
 	append_identity(buf, size, clang);
 	append_identity(buf, size, spirv);
+	append_identity(buf, size, opt);
+	snprintf(buf + strlen(buf), size - strlen(buf), "%s;", opt_passes);
 	return true;
 }
 
@@ -280,10 +298,12 @@ static enum slc_status run_clang(const char *dir, const char *clang,
 		"-cc1", "-triple", "spir-unknown-unknown",
 		"-finclude-default-header", "-fdeclare-opencl-builtins",
 		"-cl-kernel-arg-info", "-emit-llvm-bc",
+		/* llvm-spirv-15 asserts on opaque pointers. */
+		"-no-opaque-pointers",
 		"-dependency-file", "deps.d", "-MT", "input.bc",
 	};
 	size_t nfixed = sizeof(fixed) / sizeof(fixed[0]), n = 0;
-	char **argv = calloc(nfixed + o->num_clang_args + 6, sizeof(*argv));
+	char **argv = calloc(nfixed + o->num_clang_args + 7, sizeof(*argv));
 	bool ok;
 
 	if (!argv) {
@@ -293,7 +313,9 @@ static enum slc_status run_clang(const char *dir, const char *clang,
 	argv[n++] = (char *)clang;
 	for (size_t i = 0; i < nfixed; i++)
 		argv[n++] = (char *)fixed[i];
-	argv[n++] = o->opt_disable ? "-O0" : "-O2";
+	/* Optimised by opt_passes afterwards (see there). */
+	argv[n++] = "-O0";
+	argv[n++] = "-disable-O0-optnone";
 	for (unsigned int i = 0; i < o->num_clang_args; i++)
 		argv[n++] = o->clang_args[i];
 	argv[n++] = "input.cl";
@@ -308,13 +330,15 @@ static enum slc_status run_clang(const char *dir, const char *clang,
 enum slc_status clc_compile(const char *source, const struct clc_options *o,
 			    struct clc_spirv *out, struct clc_log *log)
 {
-	char clang[PATH_MAX], spirv[PATH_MAX], dir[PATH_MAX], path[PATH_MAX];
+	char clang[PATH_MAX], spirv[PATH_MAX], opt[PATH_MAX];
+	char dir[PATH_MAX], path[PATH_MAX];
 	const char *tmp = getenv("TMPDIR");
 	enum slc_status st;
 
 	memset(out, 0, sizeof(*out));
 	if (!find_tool(&clang_tool, clang, sizeof(clang), log) ||
-	    !find_tool(&spirv_tool, spirv, sizeof(spirv), log))
+	    !find_tool(&spirv_tool, spirv, sizeof(spirv), log) ||
+	    !find_tool(&opt_tool, opt, sizeof(opt), log))
 		return SLC_BUILD_FAILED;
 	/* Room for the work files' names after the directory's. */
 	if (!dir_path(dir, sizeof(dir) - 32, tmp && *tmp ? tmp : "/tmp",
@@ -333,8 +357,22 @@ enum slc_status clc_compile(const char *source, const struct clc_options *o,
 	st = run_clang(dir, clang, o, log);
 	if (st != SLC_OK)
 		goto out;
+	if (!o->opt_disable) {
+		char *argv[] = { opt, (char *)opt_passes, "input.bc", "-o",
+				 "input.bc", NULL };
+
+		if (!run_tool(dir, argv, "opt.log", log)) {
+			clc_log_printf(log, "error: opt failed\n");
+			st = SLC_BUILD_FAILED;
+			goto out;
+		}
+	}
 	{
-		char *argv[] = { spirv, "input.bc", "-o", "input.spv", NULL };
+		/* The string keeps the kernels' argument type names (with
+		 * signedness) for clGetKernelArgInfo. */
+		char *argv[] = { spirv,
+			"--preserve-ocl-kernel-arg-type-metadata-through-string",
+			"input.bc", "-o", "input.spv", NULL };
 
 		if (!run_tool(dir, argv, "spirv.log", log)) {
 			clc_log_printf(log, "error: llvm-spirv failed\n");
