@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The launch ABI (compiler/binary/slb_binary.h) applied to one kernel:
+ * where each argument and sysval lives in the argument image, where the
+ * static __local variables live in work-group storage, where private
+ * variables that stay in memory live in thread storage, and the rewrite of
+ * PARAM, SYSVAL and VAR_ADDR into uniforms and constant addresses.
+ *
+ * Module globals are named by VAR_ADDR with aux2 = 1 (aux = global index).
+ */
+#include "sir_passes.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../binary/slb_binary.h"
+#include "sir_pass_util.h"
+
+static uint32_t align_up(uint32_t v, uint32_t a)
+{
+	return a > 1 ? (v + a - 1) / a * a : v;
+}
+
+uint8_t *sir_constant_data(struct sir_module *m, uint32_t *size)
+{
+	uint32_t off = 0, i;
+	uint8_t *data;
+
+	for (i = 0; i < m->num_globals; i++) {
+		struct sir_global *g = &m->globals[i];
+
+		if (g->space != SIR_SPACE_CONSTANT)
+			continue;
+		off = align_up(off, g->align ? g->align : 1);
+		g->offset = off;
+		off += g->size;
+	}
+	m->constant_bytes = align_up(off, 16);
+	*size = m->constant_bytes;
+	if (!off)
+		return NULL;
+	data = sirp_calloc(m->constant_bytes, 1);
+	for (i = 0; i < m->num_globals; i++) {
+		const struct sir_global *g = &m->globals[i];
+
+		if (g->space == SIR_SPACE_CONSTANT && g->init)
+			memcpy(data + g->offset, g->init, g->size);
+	}
+	return data;
+}
+
+struct abi {
+	struct sir_function *k;
+	struct slb_kernel *meta;
+	uint32_t offset;             /* next free byte of the image */
+	uint32_t slot[SLB_SYSVAL_COUNT]; /* offset + 1, 0 when unused */
+	sir_id entry_pos;            /* values built at the entry's start */
+};
+
+/* Byte offset of sysval slot s, allocated on first use. */
+static uint32_t sysval_slot(struct abi *a, enum slb_sysval s)
+{
+	if (!a->slot[s]) {
+		a->offset = align_up(a->offset, 4);
+		a->slot[s] = a->offset + 1;
+		a->offset += 4;
+	}
+	return a->slot[s] - 1;
+}
+
+static sir_id uniform(struct sir_function *k, struct sir_type t,
+		      uint32_t offset)
+{
+	sir_id u = sir_value_new(k, SIR_OP_UNIFORM, t, NULL, 0);
+
+	k->values[u].aux = offset;
+	return u;
+}
+
+/* The sysval's first SLB slot for component x, or -1. */
+static int slb_base(enum sir_sysval s)
+{
+	switch (s) {
+	case SIR_SYSVAL_NUM_GROUPS: return SLB_SYSVAL_NUM_GROUPS_X;
+	case SIR_SYSVAL_LOCAL_SIZE: return SLB_SYSVAL_LOCAL_SIZE_X;
+	case SIR_SYSVAL_GLOBAL_SIZE: return SLB_SYSVAL_GLOBAL_SIZE_X;
+	case SIR_SYSVAL_GLOBAL_OFFSET:
+	case SIR_SYSVAL_GLOBAL_ID: return SLB_SYSVAL_GLOBAL_OFFSET_X;
+	case SIR_SYSVAL_WORK_DIM: return SLB_SYSVAL_WORK_DIM;
+	case SIR_SYSVAL_CONSTANT_BASE: return SLB_SYSVAL_CONSTANT_BASE;
+	default: return -1;
+	}
+}
+
+/* Uniform words of a sysval from the argument image, as a value of t. */
+static sir_id sysval_words(struct abi *a, struct sir_builder *b,
+			   enum sir_sysval s, struct sir_type t)
+{
+	struct sir_type word = sir_type_make(SIR_INT, 32, 1);
+	sir_id comps[3];
+	unsigned int c;
+	int base = slb_base(s);
+
+	for (c = 0; c < t.comps; c++)
+		comps[c] = uniform(a->k, word,
+				   sysval_slot(a, (enum slb_sysval)(base +
+								    (int)c)));
+	if (t.comps == 1)
+		return comps[0];
+	return sirp_op(b, SIR_OP_VEC, t, comps, t.comps, 0);
+}
+
+static bool lay_out_params(struct abi *a, char *err, size_t errsz)
+{
+	struct sir_function *k = a->k;
+	uint32_t i;
+
+	if (k->num_params > SLB_MAX_ARGS) {
+		snprintf(err, errsz, "kernel %s has %u arguments (at most %u)",
+			 k->name, k->num_params, SLB_MAX_ARGS);
+		return false;
+	}
+	for (i = 0; i < k->num_params; i++) {
+		const struct sir_param *p = &k->params[i];
+		struct slb_arg *arg = &a->meta->args[i];
+		uint32_t size = sir_type_size(p->type);
+
+		if (p->type.kind == SIR_VOID || p->type.kind == SIR_BOOL ||
+		    !size) {
+			snprintf(err, errsz,
+				 "argument %s of kernel %s has an unsupported type",
+				 p->name ? p->name : "", k->name);
+			return false;
+		}
+		a->offset = align_up(a->offset, size);
+		snprintf(arg->name, sizeof(arg->name), "%s",
+			 p->name ? p->name : "");
+		snprintf(arg->type_name, sizeof(arg->type_name), "%s",
+			 p->type_name ? p->type_name : "");
+		arg->kind = p->kind == SIR_ARG_GLOBAL_PTR ? SLB_ARG_GLOBAL :
+			    p->kind == SIR_ARG_CONSTANT_PTR ? SLB_ARG_CONSTANT :
+			    p->kind == SIR_ARG_LOCAL_PTR ? SLB_ARG_LOCAL :
+			    SLB_ARG_VALUE;
+		arg->access = p->access == SIR_ACCESS_READ_ONLY ?
+				      SLB_ACCESS_READ_ONLY :
+			      p->access == SIR_ACCESS_WRITE_ONLY ?
+				      SLB_ACCESS_WRITE_ONLY :
+			      p->access == SIR_ACCESS_READ_WRITE ?
+				      SLB_ACCESS_READ_WRITE : SLB_ACCESS_NONE;
+		arg->qualifiers = (p->is_const ? SLB_QUAL_CONST : 0) |
+				  (p->is_restrict ? SLB_QUAL_RESTRICT : 0) |
+				  (p->is_volatile ? SLB_QUAL_VOLATILE : 0);
+		arg->offset = a->offset;
+		arg->size = size;
+		a->offset += size;
+	}
+	a->meta->num_args = k->num_params;
+	return true;
+}
+
+/* Offsets of the private variables and module globals this kernel uses. */
+struct placement {
+	uint32_t *var_off;           /* per variable, UINT32_MAX unused */
+	uint32_t *local_off;         /* per module global */
+};
+
+static void place_storage(struct abi *a, struct sir_module *m,
+			  struct placement *pl)
+{
+	struct sir_function *k = a->k;
+	/*
+	 * The reader already placed the module's static __local variables
+	 * (their addresses are constants); anything laid out here follows.
+	 */
+	uint32_t priv = 0, local = m->local_bytes, v, i;
+
+	pl->var_off = sirp_calloc(k->num_vars + 1, sizeof(uint32_t));
+	pl->local_off = sirp_calloc(m->num_globals + 1, sizeof(uint32_t));
+	for (i = 0; i < k->num_vars; i++)
+		pl->var_off[i] = UINT32_MAX;
+	for (i = 0; i < m->num_globals; i++)
+		pl->local_off[i] = UINT32_MAX;
+	for (v = 1; v < k->num_values; v++) {
+		const struct sir_instr *in = &k->values[v];
+
+		if (in->op != SIR_OP_VAR_ADDR)
+			continue;
+		if (in->aux2 == 0 && in->aux < k->num_vars &&
+		    pl->var_off[in->aux] == UINT32_MAX) {
+			const struct sir_local_var *var = &k->vars[in->aux];
+
+			priv = align_up(priv, var->align ? var->align : 1);
+			pl->var_off[in->aux] = priv;
+			priv += var->size;
+		} else if (in->aux2 == 1 && in->aux < m->num_globals &&
+			   m->globals[in->aux].space == SIR_SPACE_LOCAL &&
+			   pl->local_off[in->aux] == UINT32_MAX) {
+			const struct sir_global *g = &m->globals[in->aux];
+
+			local = align_up(local, g->align ? g->align : 1);
+			pl->local_off[in->aux] = local;
+			local += g->size;
+		}
+	}
+	a->meta->private_bytes = align_up(priv, 16);
+	a->meta->local_static_bytes = align_up(local, 16);
+}
+
+/* The replacement of one PARAM, SYSVAL or VAR_ADDR, or SIR_NONE. */
+static sir_id lower_value(struct abi *a, struct sir_module *m,
+			  const struct placement *pl, struct sir_builder *b,
+			  sir_id v, char *err, size_t errsz)
+{
+	struct sir_function *k = a->k;
+	struct sir_instr in = k->values[v];
+	struct sir_type word = sir_type_make(SIR_INT, 32, 1);
+
+	switch (in.op) {
+	case SIR_OP_PARAM:
+		return uniform(k, in.type, a->meta->args[in.aux].offset);
+	case SIR_OP_SYSVAL:
+		if (in.aux == SIR_SYSVAL_LOCAL_ID ||
+		    in.aux == SIR_SYSVAL_GROUP_ID)
+			return SIR_NONE;
+		if (in.aux == SIR_SYSVAL_GLOBAL_ID) {
+			sir_id hw = sir_value_new(k, SIR_OP_SYSVAL, in.type,
+						  NULL, 0);
+
+			k->values[hw].aux = SIR_SYSVAL_GLOBAL_ID;
+			return sirp_op2(b, SIR_OP_IADD, in.type, hw,
+					sysval_words(a, b,
+						     SIR_SYSVAL_GLOBAL_OFFSET,
+						     in.type));
+		}
+		return sysval_words(a, b, (enum sir_sysval)in.aux, in.type);
+	case SIR_OP_VAR_ADDR:
+		if (in.aux2 == 0 && in.aux < k->num_vars)
+			return sir_const_u64(k, in.type, pl->var_off[in.aux]);
+		if (in.aux2 == 1 && in.aux < m->num_globals) {
+			const struct sir_global *g = &m->globals[in.aux];
+
+			if (g->space == SIR_SPACE_LOCAL)
+				return sir_const_u64(k, in.type,
+						     pl->local_off[in.aux]);
+			if (g->space == SIR_SPACE_CONSTANT) {
+				sir_id base = uniform(k, in.type,
+					sysval_slot(a,
+						    SLB_SYSVAL_CONSTANT_BASE));
+
+				return sirp_op2(b, SIR_OP_PTR_ADD, in.type,
+						base,
+						sir_const_u64(k, word,
+							      g->offset));
+			}
+		}
+		snprintf(err, errsz, "bad variable reference in kernel %s",
+			 k->name);
+		return UINT32_MAX;
+	default:
+		return SIR_NONE;
+	}
+}
+
+bool sir_lower_abi(struct sir_module *m, struct sir_function *k,
+		   struct slb_kernel *meta, char *err, size_t errsz)
+{
+	struct abi a;
+	struct placement pl;
+	struct sir_builder b = sirp_builder_at(k, 0, 0);
+	uint32_t v, n = k->num_values, s;
+	uint32_t const_size;
+	uint8_t *const_data;
+	bool ok = true;
+
+	memset(&a, 0, sizeof(a));
+	a.k = k;
+	a.meta = meta;
+	if (!k->num_blocks) {
+		snprintf(err, errsz, "kernel %s has no body", k->name);
+		return false;
+	}
+	const_data = sir_constant_data(m, &const_size);
+	free(const_data);
+	meta->num_sysvals = 0;
+	memcpy(meta->reqd_wg_size, k->reqd_wg_size, sizeof(k->reqd_wg_size));
+	if (!lay_out_params(&a, err, errsz))
+		return false;
+	place_storage(&a, m, &pl);
+	for (v = 1; v < n && ok; v++) {
+		enum sir_op op = k->values[v].op;
+		sir_id r;
+
+		if (op != SIR_OP_PARAM && op != SIR_OP_SYSVAL &&
+		    op != SIR_OP_VAR_ADDR)
+			continue;
+		r = lower_value(&a, m, &pl, &b, v, err, errsz);
+		if (r == UINT32_MAX) {
+			ok = false;
+		} else if (r) {
+			sir_replace_uses(k, v, r);
+			k->values[v].op = SIR_OP_INVALID;
+		}
+	}
+	sir_compact_blocks(k);
+	for (s = 0; s < SLB_SYSVAL_COUNT; s++) {
+		if (!a.slot[s])
+			continue;
+		meta->sysvals[meta->num_sysvals].sysval = s;
+		meta->sysvals[meta->num_sysvals++].offset = a.slot[s] - 1;
+	}
+	meta->uniform_bytes = align_up(a.offset, 16);
+	free(pl.var_off);
+	free(pl.local_off);
+	return ok;
+}
