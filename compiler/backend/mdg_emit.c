@@ -63,6 +63,15 @@ static uint16_t vector_src(const struct mi_func *mf, const struct mi_instr *in,
 		if (!live && first < 4)
 			sel[lane] = sel[first];
 	}
+	if (s->widen) {
+		/* One 32-bit element per 64-bit lane, from the low (expand
+		 * 4) or high (5) half: the lane's even selector names it
+		 * times two. isel emits one lane per instruction. */
+		unsigned int p = first < 4 ? sel[first] : 0;
+
+		return MDG_VSRC(s->mod & 3, p >= 2 ? 5 : 4,
+				(2 * (p & 1)) * 0x55u);
+	}
 	return MDG_VSRC(s->mod & 3, 0, sel[0] | sel[1] << 2 | sel[2] << 4 |
 			sel[3] << 6);
 }
@@ -112,7 +121,7 @@ static void encode_alu(const struct mi_func *mf, const struct mi_instr *in,
 					      &a->src2_reg);
 		return;
 	}
-	a->reg_mode = MDG_REG_MODE_32;
+	a->reg_mode = in->mode64 ? MDG_REG_MODE_64 : MDG_REG_MODE_32;
 	a->shrink = MDG_SHRINK_NONE;
 	for (unsigned int k = 0; k < 4; k++)
 		if ((in->dst.mask << dcomp) & (1u << k))

@@ -37,7 +37,10 @@ enum mi_opnd_kind {
  */
 struct mi_src {
 	uint8_t kind;                /* enum mi_opnd_kind */
-	uint8_t mod;                 /* float: bit0 abs, bit1 neg */
+	uint8_t mod;                 /* float: bit0 abs, bit1 neg; integer
+				      * with widen: 0 sign-, 1 zero-extend */
+	bool widen;                  /* 64-bit op reading a 32-bit element:
+				      * lanes 2k, 2k+1 both name it in swz */
 	uint8_t swz[MDG_MAX_VEC];
 	uint32_t reg;
 	uint32_t cval[MDG_MAX_VEC];
@@ -67,6 +70,7 @@ struct mi_instr {
 	bool glued;                  /* csel: the r31 write just before must
 				      * share its bundle, in stage 1 */
 	bool branch_cond;            /* writes r31.w for the block's branch */
+	bool mode64;                 /* 64-bit lanes: component pairs */
 	struct mi_dst dst;
 	struct mi_src src[2];
 	/*
@@ -99,6 +103,7 @@ struct mi_block {
 struct mi_vreg {
 	uint8_t size;                /* components, 1-4 */
 	bool no_spill;               /* spill temporaries */
+	bool align2;                 /* 64-bit lanes: even first component */
 	uint8_t reg, comp;           /* placement after allocation */
 };
 

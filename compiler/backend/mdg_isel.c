@@ -8,7 +8,11 @@
  * feeding float ops become views, not instructions; PTR_ADD chains fold
  * into the load/store address; constants become inline immediates or
  * embedded constants. Values are 32-bit lanes (int, float, bool as 0/~0,
- * pointers), 1-4 components; other widths are refused with a message.
+ * pointers), 1-4 components; 8- and 16-bit integers of 1-4 components sit
+ * in 32-bit lanes with undefined upper bits (extended where an op reads
+ * them); 64-bit integers of 1-2 components are component pairs (low word
+ * first) computed in 64-bit reg mode. Other types are refused with a
+ * message.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +23,7 @@
 /* Load/store opcodes used here. */
 enum {
 	LS_MOV = 0x10, LS_LEA = 0x0C,
+	LS_LDU8 = 0x80, LS_LDU16 = 0x84, LS_STU8 = 0xC0, LS_STU16 = 0xC4,
 	LS_LD32 = 0x88, LS_LD64 = 0x8C, LS_LD128 = 0x90,
 	LS_UBO32 = 0xA8, LS_UBO64 = 0xAC, LS_UBO128 = 0xB0,
 	LS_ST32 = 0xC8, LS_ST64 = 0xCC, LS_ST128 = 0xD0,
@@ -59,13 +64,43 @@ static const struct sir_instr *val(struct isel *s, sir_id v)
 	return &s->f->values[v];
 }
 
-/* Types the back end keeps in 32-bit lanes. */
-static bool lanes32(struct sir_type t)
+static bool is64(struct sir_type t)
 {
-	if (t.comps < 1 || t.comps > 4)
+	return t.kind == SIR_INT && t.bits == 64;
+}
+
+/* 8- and 16-bit integers: 32-bit lanes with undefined upper bits. */
+static bool is_narrow(struct sir_type t)
+{
+	return t.kind == SIR_INT && t.bits < 32;
+}
+
+/* 32-bit components a value takes: a 64-bit lane takes two. */
+static unsigned int ncomp(struct sir_type t)
+{
+	return is64(t) ? 2u * t.comps : t.comps;
+}
+
+/* Components per element. */
+static unsigned int elem_comps(struct sir_type t)
+{
+	return is64(t) ? 2u : 1u;
+}
+
+/* Types the back end handles (see the top of the file). */
+static bool supported(struct sir_type t)
+{
+	if (t.comps < 1)
 		return false;
-	return t.kind == SIR_BOOL || t.kind == SIR_PTR ||
-	       ((t.kind == SIR_INT || t.kind == SIR_FLOAT) && t.bits == 32);
+	if (t.kind == SIR_BOOL || t.kind == SIR_PTR)
+		return t.comps <= 4;
+	if (t.kind == SIR_FLOAT)
+		return t.bits == 32 && t.comps <= 4;
+	if (t.kind != SIR_INT)
+		return false;
+	if (t.bits == 8 || t.bits == 16 || t.bits == 32)
+		return t.comps <= 4;
+	return t.bits == 64 && t.comps <= 2;
 }
 
 static uint8_t full_mask(unsigned int n)
@@ -123,6 +158,20 @@ static struct mi_src splat(struct mi_src src, unsigned int k)
 	uint8_t sel[4] = { (uint8_t)k, (uint8_t)k, (uint8_t)k, (uint8_t)k };
 
 	return select_comps(src, sel, 4);
+}
+
+/* select_comps over elements of w (1 or 2) components. */
+static struct mi_src select_elems(struct mi_src src, const uint8_t *sel,
+				  unsigned int n, unsigned int w)
+{
+	uint8_t cs[4];
+
+	for (unsigned int j = 0; j < 4; j++) {
+		unsigned int e = j / w;
+
+		cs[j] = (uint8_t)(sel[e < n ? e : n - 1] * w + j % w);
+	}
+	return select_comps(src, cs, 4);
 }
 
 static struct mi_src get(struct isel *s, sir_id v)
@@ -243,6 +292,10 @@ static void try_immediate(struct mi_instr *in, unsigned int n)
 
 	if (b->kind != MO_CONST || (info->flags & MDG_OP_CSEL))
 		return;
+	/* 64-bit lanes sign-extend the immediate: only 0 and -1 repeat
+	 * as word pairs. */
+	if (in->mode64 && v != 0 && v != 0xFFFFFFFFu)
+		return;
 	for (unsigned int j = 1; j < n; j++)
 		if (b->cval[j] != v)
 			return;
@@ -256,6 +309,27 @@ static void try_immediate(struct mi_instr *in, unsigned int n)
 	}
 	b->kind = MO_IMM;
 	b->imm = h;
+}
+
+/* Vector units only, 64-bit lanes (component pairs). */
+static void make_wide(struct mi_instr *in)
+{
+	in->mode64 = true;
+	in->units &= (uint8_t)~(MDG_UNIT_MASK(MDG_UNIT_SADD) |
+				MDG_UNIT_MASK(MDG_UNIT_SMUL));
+}
+
+/* dst (new vreg of n comps) = op(a, b) in 64-bit lanes; returns the vreg. */
+static uint32_t op2w(struct isel *s, uint8_t op, unsigned int n,
+		     struct mi_src a, struct mi_src b)
+{
+	uint32_t r = mi_vreg_new(s->mf, n);
+	struct mi_instr *in = alu(s, op, vdst(r, full_mask(n)), a, b);
+
+	s->mf->vregs[r].align2 = true;
+	make_wide(in);
+	try_immediate(in, n);
+	return r;
 }
 
 /* dst (new vreg of n comps) = op(a, b); returns the vreg. */
@@ -292,18 +366,25 @@ static bool is_commutative(uint8_t op)
 	}
 }
 
-static void def2(struct isel *s, sir_id v, uint8_t op, struct mi_src a,
-		 struct mi_src b)
+/* op(a, b) over n components, in 64-bit lanes when wide. */
+static uint32_t opc(struct isel *s, uint8_t op, unsigned int n,
+		    struct mi_src a, struct mi_src b, bool wide)
 {
-	unsigned int n = val(s, v)->type.comps;
-
 	if (a.kind == MO_CONST && b.kind != MO_CONST && is_commutative(op)) {
 		struct mi_src t = a;
 
 		a = b;
 		b = t;
 	}
-	set(s, v, vreg_src(op2(s, op, n, a, b)));
+	return wide ? op2w(s, op, n, a, b) : op2(s, op, n, a, b);
+}
+
+static void def2(struct isel *s, sir_id v, uint8_t op, struct mi_src a,
+		 struct mi_src b)
+{
+	struct sir_type t = val(s, v)->type;
+
+	set(s, v, vreg_src(opc(s, op, ncomp(t), a, b, is64(t))));
 }
 
 /* The vreg of a view, moved into a fresh vreg when it is not one. */
@@ -473,16 +554,20 @@ static struct mi_instr *ldst(struct isel *s, const struct mi_instr *tmpl)
 	return in;
 }
 
-/* Loads n (1-4) components at the address into vreg r at comp first. */
-static void emit_load(struct isel *s, const struct addr *a, uint32_t r,
-		      unsigned int first, unsigned int n, bool kills)
+/*
+ * Loads n (1-4) components at the address into vreg r at comp first, with
+ * op (0: the 32/64/128-bit load for n).
+ */
+static void emit_load_op(struct isel *s, const struct addr *a, uint32_t r,
+			 unsigned int first, unsigned int n, bool kills,
+			 uint8_t op)
 {
 	struct mi_instr t;
 	unsigned int slot = s->load_slot;
 
 	s->load_slot ^= 1;
 	memset(&t, 0, sizeof(t));
-	t.w.op = n == 1 ? LS_LD32 : n == 2 ? LS_LD64 : LS_LD128;
+	t.w.op = op ? op : n == 1 ? LS_LD32 : n == 2 ? LS_LD64 : LS_LD128;
 	t.dst = vdst(r, (uint8_t)(full_mask(n) << first));
 	t.kills = kills;
 	for (unsigned int j = 0; j < 4; j++)
@@ -493,15 +578,34 @@ static void emit_load(struct isel *s, const struct addr *a, uint32_t r,
 	ldst(s, &t);
 }
 
+static void emit_load(struct isel *s, const struct addr *a, uint32_t r,
+		      unsigned int first, unsigned int n, bool kills)
+{
+	emit_load_op(s, a, r, first, n, kills, 0);
+}
+
 static bool sel_load(struct isel *s, sir_id v)
 {
 	const struct sir_instr *in = val(s, v);
-	unsigned int n = in->type.comps;
+	unsigned int n = ncomp(in->type);
 	struct addr a;
 	uint32_t r = mi_vreg_new(s->mf, n);
 
+	s->mf->vregs[r].align2 = is64(in->type);
 	fold_address(s, in->srcs[0], &a);
-	if (n == 3 && (in->aux % 16)) {
+	if (is_narrow(in->type)) {
+		/* One zero-extending load per element. */
+		unsigned int bytes = in->type.bits / 8;
+
+		if (!fits_offset((int64_t)a.offset + 3 * bytes))
+			return fail(s, "mdg: %s (%u-bit x%u): offset too "
+				    "large", v);
+		for (unsigned int j = 0; j < n; j++) {
+			emit_load_op(s, &a, r, j, 1, j == 0,
+				     bytes == 1 ? LS_LDU8 : LS_LDU16);
+			a.offset += (int32_t)bytes;
+		}
+	} else if (n == 3 && (in->aux % 16)) {
 		/* 12 bytes not known to be readable as 16: two loads. */
 		emit_load(s, &a, r, 0, 2, true);
 		a.offset += 8;
@@ -516,18 +620,48 @@ static bool sel_load(struct isel *s, sir_id v)
 	return true;
 }
 
+/* One st.u8 / st.u16 per element, each from its component of r27. */
+static bool store_narrow(struct isel *s, sir_id v, struct addr *a)
+{
+	const struct sir_instr *in = val(s, v);
+	const struct sir_type dt = val(s, in->srcs[1])->type;
+	unsigned int n = dt.comps, bytes = dt.bits / 8;
+	struct mi_instr t;
+
+	if (!fits_offset((int64_t)a->offset + 3 * bytes))
+		return fail(s, "mdg: %s (%u-bit x%u): offset too large", v);
+	mov_arg(s, 27, 0, get(s, in->srcs[1]), n);
+	for (unsigned int j = 0; j < n; j++) {
+		memset(&t, 0, sizeof(t));
+		t.w.op = bytes == 1 ? LS_STU8 : LS_STU16;
+		t.w.reg = 1;                     /* r27 */
+		t.w.mask = 0xF;
+		t.w.swizzle = (uint8_t)(j * 0x55u);
+		t.phys_reads[1] = (uint8_t)(1u << j);
+		t.mem_write = true;
+		t.mem_read = true;
+		address_moves(s, a, 0, true);
+		address_fields(&t, a, 0, true);
+		ldst(s, &t);
+		a->offset += (int32_t)bytes;
+	}
+	return true;
+}
+
 static bool sel_store(struct isel *s, sir_id v)
 {
 	const struct sir_instr *in = val(s, v);
 	const struct sir_instr *data = val(s, in->srcs[1]);
-	unsigned int n = data->type.comps;
+	unsigned int n = ncomp(data->type);
 	struct mi_instr t;
 	struct addr a;
 
-	if (!lanes32(data->type))
+	if (!supported(data->type))
 		return fail(s, "mdg: %s of %u-bit x%u values is not "
 			    "supported", in->srcs[1]);
 	fold_address(s, in->srcs[0], &a);
+	if (is_narrow(data->type))
+		return store_narrow(s, v, &a);
 	memset(&t, 0, sizeof(t));
 	t.w.op = n == 1 ? LS_ST32 : n == 2 ? LS_ST64 : LS_ST128;
 	t.w.reg = 1;                             /* r27 */
@@ -575,8 +709,8 @@ static bool sel_atomic(struct isel *s, sir_id v)
 	}
 	if (kind == SIR_ATOMIC_STORE)
 		return sel_store(s, v);
-	if (kind >= sizeof(ops) || !ops[kind] ||
-	    !lanes32(in->type) || in->type.comps != 1)
+	if (kind >= sizeof(ops) || !ops[kind] || !supported(in->type) ||
+	    is64(in->type) || is_narrow(in->type) || in->type.comps != 1)
 		return fail(s, "mdg: %s (%u-bit x%u): unsupported atomic", v);
 	fold_address(s, in->srcs[0], &a);
 	if (kind == SIR_ATOMIC_INC)
@@ -653,10 +787,27 @@ static bool sel_atomic(struct isel *s, sir_id v)
 static bool sel_uniform(struct isel *s, sir_id v)
 {
 	const struct sir_instr *in = val(s, v);
-	unsigned int n = in->type.comps, off = in->aux;
+	unsigned int n = ncomp(in->type), off = in->aux;
 	unsigned int bytes = 4 * n, row = off / 16, c = (off % 16) / 4;
 	struct mi_src r;
 
+	if (is_narrow(in->type) && n == 1 && off % 4) {
+		/* A char/short argument: its word shifted down. */
+		struct sir_instr word = *in;
+
+		if (off % (in->type.bits / 8))
+			return fail(s, "mdg: %s (%u-bit x%u) at an unaligned "
+				    "offset", v);
+		s->f->values[v].aux = off & ~3u;
+		sel_uniform(s, v);
+		s->f->values[v] = word;
+		set(s, v, vreg_src(op2(s, 0x69, 1, get(s, v),
+				       const1(8 * (off % 4)))));
+		return true;
+	}
+	if (is_narrow(in->type) && n > 1)
+		return fail(s, "mdg: %s of %u-bit x%u vectors is not "
+			    "supported", v);
 	if (off % 4)
 		return fail(s, "mdg: %s (%u-bit x%u) at an unaligned offset",
 			    v);
@@ -726,7 +877,7 @@ static bool sel_sysval(struct isel *s, sir_id v)
 static bool sel_vec(struct isel *s, sir_id v)
 {
 	const struct sir_instr *in = val(s, v);
-	unsigned int n = in->type.comps, pos = 0;
+	unsigned int n = ncomp(in->type), pos = 0;
 	uint32_t vals[4] = { 0 };
 	bool all_const = true;
 	uint32_t r;
@@ -734,7 +885,7 @@ static bool sel_vec(struct isel *s, sir_id v)
 
 	for (uint32_t i = 0; i < in->num_srcs; i++) {
 		struct mi_src a = get(s, in->srcs[i]);
-		unsigned int k = val(s, in->srcs[i])->type.comps;
+		unsigned int k = ncomp(val(s, in->srcs[i])->type);
 
 		if (a.kind != MO_CONST)
 			all_const = false;
@@ -749,10 +900,11 @@ static bool sel_vec(struct isel *s, sir_id v)
 		return true;
 	}
 	r = mi_vreg_new(s->mf, n);
+	s->mf->vregs[r].align2 = is64(in->type);
 	pos = 0;
 	for (uint32_t i = 0; i < in->num_srcs; i++) {
 		struct mi_src a = get(s, in->srcs[i]);
-		unsigned int k = val(s, in->srcs[i])->type.comps;
+		unsigned int k = ncomp(val(s, in->srcs[i])->type);
 		uint8_t sel[4];
 
 		for (unsigned int j = 0; j < 4; j++)
@@ -771,7 +923,7 @@ static bool sel_vec(struct isel *s, sir_id v)
 static bool sel_shuffle(struct isel *s, sir_id v)
 {
 	const struct sir_instr *in = val(s, v);
-	unsigned int n = in->type.comps;
+	unsigned int n = in->type.comps, w = elem_comps(in->type);
 	unsigned int n0 = val(s, in->srcs[0])->type.comps;
 	struct mi_src a = get(s, in->srcs[0]);
 	struct mi_src b = in->num_srcs > 1 ? get(s, in->srcs[1]) : a;
@@ -787,23 +939,25 @@ static bool sel_shuffle(struct isel *s, sir_id v)
 			k = 0;                   /* undefined lane */
 		if (k < n0) {
 			sa[j] = (uint8_t)k;
-			ma |= (uint8_t)(1u << j);
+			ma |= (uint8_t)(full_mask(w) << (j * w));
 		} else if (k - n0 < 4) {
 			sb[j] = (uint8_t)(k - n0);
-			mb |= (uint8_t)(1u << j);
+			mb |= (uint8_t)(full_mask(w) << (j * w));
 		} else {
 			return fail(s, "mdg: %s (%u-bit x%u): bad selector", v);
 		}
 	}
 	if (!mb || !ma) {
-		set(s, v, mb ? select_comps(b, sb, n) : select_comps(a, sa, n));
+		set(s, v, mb ? select_elems(b, sb, n, w) :
+			  select_elems(a, sa, n, w));
 		return true;
 	}
-	r = mi_vreg_new(s->mf, n);
-	mi = alu(s, 0x7B, vdst(r, ma), select_comps(a, sa, 4),
+	r = mi_vreg_new(s->mf, n * w);
+	s->mf->vregs[r].align2 = w == 2;
+	mi = alu(s, 0x7B, vdst(r, ma), select_elems(a, sa, 4 / w, w),
 		 (struct mi_src){ 0 });
 	mi->kills = true;
-	mi = alu(s, 0x7B, vdst(r, mb), select_comps(b, sb, 4),
+	mi = alu(s, 0x7B, vdst(r, mb), select_elems(b, sb, 4 / w, w),
 		 (struct mi_src){ 0 });
 	mi->kills = false;
 	set(s, v, vreg_src(r));
@@ -814,15 +968,19 @@ static bool sel_insert(struct isel *s, sir_id v)
 {
 	const struct sir_instr *in = val(s, v);
 	unsigned int n = in->type.comps, k = in->aux;
-	uint32_t r = mi_vreg_new(s->mf, n);
+	unsigned int w = elem_comps(in->type);
+	uint32_t r = mi_vreg_new(s->mf, n * w);
+	uint8_t zero[4] = { 0 };
 	struct mi_instr *mi;
 
 	if (k >= n)
 		return fail(s, "mdg: %s (%u-bit x%u): bad component", v);
-	alu(s, 0x7B, vdst(r, full_mask(n)), get(s, in->srcs[0]),
+	s->mf->vregs[r].align2 = w == 2;
+	alu(s, 0x7B, vdst(r, full_mask(n * w)), get(s, in->srcs[0]),
 	    (struct mi_src){ 0 });
-	mi = alu(s, 0x7B, vdst(r, (uint8_t)(1u << k)),
-		 splat(get(s, in->srcs[1]), 0), (struct mi_src){ 0 });
+	mi = alu(s, 0x7B, vdst(r, (uint8_t)(full_mask(w) << (k * w))),
+		 select_elems(get(s, in->srcs[1]), zero, 1, w),
+		 (struct mi_src){ 0 });
 	mi->kills = false;
 	set(s, v, vreg_src(r));
 	return true;
@@ -842,11 +1000,18 @@ static void restrict_cond_move(struct mi_instr *mov)
 static bool sel_select(struct isel *s, sir_id v)
 {
 	const struct sir_instr *in = val(s, v);
-	unsigned int n = in->type.comps;
+	unsigned int n = ncomp(in->type);
 	unsigned int nc = val(s, in->srcs[0])->type.comps;
 	struct mi_src c = get(s, in->srcs[0]);
 	uint32_t r = mi_vreg_new(s->mf, n);
 	struct mi_instr *mov, *sel;
+	static const uint8_t pairs[4] = { 0, 0, 1, 1 };
+
+	/* 64-bit lanes: each condition lane covers a component pair (the
+	 * selects themselves work on 32-bit components). */
+	s->mf->vregs[r].align2 = is64(in->type);
+	if (is64(in->type) && nc > 1)
+		c = select_comps(c, pairs, 4);
 
 	if (nc == 1) {
 		mov = alu(s, 0x7B, pdst(31, 3, 1), splat(c, 0),
@@ -938,6 +1103,173 @@ static uint8_t float_unary(enum sir_op op)
 
 static const struct mi_src nosrc;
 
+/* A narrow value (bits 8/16, n components) sign- or zero-extended. */
+static struct mi_src ext_src(struct isel *s, struct mi_src x, unsigned int n,
+			     unsigned int bits, bool sign)
+{
+	uint32_t mask = (1u << bits) - 1;
+	uint32_t t;
+
+	if (x.kind == MO_CONST) {
+		for (unsigned int j = 0; j < 4; j++) {
+			uint32_t c = x.cval[j] & mask;
+
+			if (sign && (c >> (bits - 1)))
+				c |= ~mask;
+			x.cval[j] = c;
+		}
+		return x;
+	}
+	if (!sign)
+		return vreg_src(op2(s, 0x70, n, x, const1(mask)));
+	t = op2(s, 0x6E, n, x, const1(32 - bits));
+	return vreg_src(op2(s, 0x68, n, vreg_src(t), const1(32 - bits)));
+}
+
+/* Value v with all 32 bits of each lane defined (narrow ones extended). */
+static struct mi_src ext_of(struct isel *s, sir_id v, bool sign)
+{
+	struct sir_type t = val(s, v)->type;
+
+	if (!is_narrow(t))
+		return get(s, v);
+	return ext_src(s, get(s, v), t.comps, t.bits, sign);
+}
+
+/* n 32-bit lanes of x sign- or zero-extended to 64-bit lanes. */
+static struct mi_src widen64(struct isel *s, struct mi_src x, unsigned int n,
+			     bool sign)
+{
+	uint32_t r;
+
+	if (x.kind == MO_CONST) {
+		uint32_t vals[4];
+
+		for (unsigned int k = 0; k < 2; k++) {
+			vals[2 * k] = x.cval[k];
+			vals[2 * k + 1] = sign && (x.cval[k] >> 31) ?
+					  0xFFFFFFFFu : 0;
+		}
+		return const_src(vals, 2 * n);
+	}
+	r = mi_vreg_new(s->mf, 2 * n);
+	s->mf->vregs[r].align2 = true;
+	/* One lane each: both lanes of one instruction must read the same
+	 * half of the register. */
+	for (unsigned int k = 0; k < n; k++) {
+		struct mi_src e = splat(x, k);
+		struct mi_instr *mi;
+
+		e.widen = true;
+		e.mod = sign ? 0 : 1;
+		mi = alu(s, 0x7B, vdst(r, (uint8_t)(3u << (2 * k))), e, nosrc);
+		make_wide(mi);
+		mi->kills = k == 0;
+	}
+	return vreg_src(r);
+}
+
+static bool sel_int(struct isel *s, sir_id v, uint8_t mop)
+{
+	static const uint8_t lows[4] = { 0, 2, 0, 2 };
+	const struct sir_instr *in = val(s, v);
+	enum sir_op op = (enum sir_op)in->op;
+	struct sir_type t = val(s, in->srcs[0])->type;
+	unsigned int n = ncomp(t);
+	uint32_t lim = t.bits < 32 ? (1u << (t.bits - 1)) - 1 : 0, r;
+	struct mi_src a, b;
+
+	if (is64(t)) {
+		r = opc(s, mop, n, get(s, in->srcs[0]), get(s, in->srcs[1]),
+			true);
+		/* Compares: 64-bit 0 / ~0, the low words are the bools. */
+		set(s, v, in->type.kind == SIR_BOOL ?
+			  select_comps(vreg_src(r), lows, 4) : vreg_src(r));
+		return true;
+	}
+	if (!is_narrow(t)) {
+		def2(s, v, mop, get(s, in->srcs[0]), get(s, in->srcs[1]));
+		return true;
+	}
+	a = get(s, in->srcs[0]);
+	b = get(s, in->srcs[1]);
+	switch (op) {
+	case SIR_OP_SMIN: case SIR_OP_SMAX: case SIR_OP_SLT: case SIR_OP_SLE:
+	case SIR_OP_SADD_SAT: case SIR_OP_SSUB_SAT:
+		a = ext_of(s, in->srcs[0], true);
+		b = ext_of(s, in->srcs[1], true);
+		break;
+	case SIR_OP_UMIN: case SIR_OP_UMAX: case SIR_OP_ULT: case SIR_OP_ULE:
+	case SIR_OP_IEQ: case SIR_OP_INE:
+	case SIR_OP_UADD_SAT: case SIR_OP_USUB_SAT:
+		a = ext_of(s, in->srcs[0], false);
+		b = ext_of(s, in->srcs[1], false);
+		break;
+	case SIR_OP_ASHR:
+		a = ext_of(s, in->srcs[0], true);
+		break;
+	case SIR_OP_LSHR:
+		a = ext_of(s, in->srcs[0], false);
+		break;
+	default:
+		break;
+	}
+	/* Saturation at the narrow width: exact in 32 bits, then clamped. */
+	if (op == SIR_OP_UADD_SAT) {
+		r = opc(s, 0x40, n, a, b, false);
+		r = op2(s, 0x61, n, vreg_src(r), const1(2 * lim + 1));
+	} else if (op == SIR_OP_SADD_SAT || op == SIR_OP_SSUB_SAT) {
+		r = opc(s, op == SIR_OP_SADD_SAT ? 0x40 : 0x46, n, a, b,
+			false);
+		r = op2(s, 0x60, n, vreg_src(r), const1(lim));
+		r = op2(s, 0x62, n, vreg_src(r), const1(~lim));
+	} else {
+		r = opc(s, mop, n, a, b, false);
+	}
+	set(s, v, vreg_src(r));
+	return true;
+}
+
+static bool sel_bitcount(struct isel *s, sir_id v)
+{
+	const struct sir_instr *in = val(s, v);
+	struct sir_type t = val(s, in->srcs[0])->type;
+	uint32_t r;
+
+	if (is64(t))
+		return fail(s, "mdg: %s on %u-bit x%u values is not supported "
+			    "by the back end", v);
+	r = op2(s, in->op == SIR_OP_CLZ ? 0x78 : 0x7A, t.comps,
+		ext_of(s, in->srcs[0], false), nosrc);
+	if (in->op == SIR_OP_CLZ && is_narrow(t))
+		r = op2(s, 0x46, t.comps, vreg_src(r), const1(32 - t.bits));
+	set(s, v, vreg_src(r));
+	return true;
+}
+
+/* f2i/f2u toward zero (the reader rounds first); narrow _sat clamps. */
+static bool sel_f2i(struct isel *s, sir_id v)
+{
+	const struct sir_instr *in = val(s, v);
+	struct sir_type t = in->type;
+	bool u = in->op == SIR_OP_F2U;
+	uint32_t lim = t.bits < 32 ? (1u << (t.bits - 1)) - 1 : 0;
+	uint32_t r = op2(s, u ? 0x9D : 0x99, t.comps, fsrc(s, in->srcs[0]),
+			 nosrc);
+
+	if (is_narrow(t) && (in->aux & SIR_CONV_SAT)) {
+		if (u) {
+			r = op2(s, 0x61, t.comps, vreg_src(r),
+				const1(2 * lim + 1));
+		} else {
+			r = op2(s, 0x60, t.comps, vreg_src(r), const1(lim));
+			r = op2(s, 0x62, t.comps, vreg_src(r), const1(~lim));
+		}
+	}
+	set(s, v, vreg_src(r));
+	return true;
+}
+
 static bool sel_conv(struct isel *s, sir_id v)
 {
 	const struct sir_instr *in = val(s, v);
@@ -946,27 +1278,44 @@ static bool sel_conv(struct isel *s, sir_id v)
 	static const uint8_t rnd[4] = { 0, 1, 3, 2 };
 	unsigned int rm = rnd[in->aux & SIR_CONV_ROUND_MASK];
 
-	if (!lanes32(a->type))
-		return fail(s, "mdg: %s from other than 32 bits (%u-bit x%u) "
+	static const uint8_t lows[4] = { 0, 2, 0, 2 };
+	bool sign = in->op == SIR_OP_SEXT;
+
+	if (is64(a->type) && in->op != SIR_OP_TRUNC && in->op != SIR_OP_SEXT &&
+	    in->op != SIR_OP_ZEXT)
+		return fail(s, "mdg: %s from 64-bit integers (to %u-bit x%u) "
 			    "is not supported", v);
+	if (is64(in->type) && in->op != SIR_OP_SEXT && in->op != SIR_OP_ZEXT)
+		return fail(s, "mdg: %s to %u-bit x%u is not supported", v);
 	switch (in->op) {
-	case SIR_OP_SEXT: case SIR_OP_ZEXT: case SIR_OP_TRUNC:
-		set(s, v, get(s, in->srcs[0]));
+	case SIR_OP_SEXT: case SIR_OP_ZEXT:
+		if (is64(a->type)) {
+			set(s, v, get(s, in->srcs[0]));
+			return true;
+		}
+		if (is64(in->type)) {
+			set(s, v, widen64(s, ext_of(s, in->srcs[0], sign),
+					  a->type.comps, sign));
+			return true;
+		}
+		set(s, v, ext_of(s, in->srcs[0], sign));
+		return true;
+	case SIR_OP_TRUNC:
+		/* The low words, or the same lanes (upper bits undefined). */
+		set(s, v, is64(a->type) ?
+			  select_comps(get(s, in->srcs[0]), lows, 4) :
+			  get(s, in->srcs[0]));
 		return true;
 	case SIR_OP_F2S:
-		def2(s, v, 0x99, fsrc(s, in->srcs[0]), nosrc);
-		return true;
 	case SIR_OP_F2U:
-		def2(s, v, 0x9D, fsrc(s, in->srcs[0]), nosrc);
-		return true;
+		return sel_f2i(s, v);
 	case SIR_OP_S2F:
-		def2(s, v, (uint8_t)(0xB8 + rm), get(s, in->srcs[0]), nosrc);
+		def2(s, v, (uint8_t)(0xB8 + rm), ext_of(s, in->srcs[0], true),
+		     nosrc);
 		return true;
 	case SIR_OP_U2F:
-		def2(s, v, (uint8_t)(0xBC + rm), get(s, in->srcs[0]), nosrc);
-		return true;
-	case SIR_OP_FCONV:
-		set(s, v, get(s, in->srcs[0]));
+		def2(s, v, (uint8_t)(0xBC + rm), ext_of(s, in->srcs[0], false),
+		     nosrc);
 		return true;
 	default:
 		return fail(s, "mdg: %s (%u-bit x%u) is not supported", v);
@@ -979,22 +1328,36 @@ static bool sel_value(struct isel *s, sir_id v)
 	enum sir_op op = (enum sir_op)in->op;
 	uint8_t mop;
 
-	if (in->type.kind != SIR_VOID && !lanes32(in->type) &&
+	if (in->type.kind != SIR_VOID && !supported(in->type) &&
 	    op != SIR_OP_ANY && op != SIR_OP_ALL)
 		return fail(s, "mdg: %s on %u-bit x%u values is not supported "
 			    "by the back end", v);
+	for (uint32_t k = 0; k < in->num_srcs; k++)
+		if (!supported(val(s, in->srcs[k])->type) &&
+		    val(s, in->srcs[k])->type.kind != SIR_VOID)
+			return fail(s, "mdg: %s from %u-bit x%u values is not "
+				    "supported by the back end", in->srcs[k]);
 	switch (op) {
 	case SIR_OP_COPY:
-	case SIR_OP_BITCAST:
-		if (!lanes32(val(s, in->srcs[0])->type) ||
-		    val(s, in->srcs[0])->type.comps != in->type.comps)
+	case SIR_OP_BITCAST: {
+		struct sir_type ts = val(s, in->srcs[0])->type;
+
+		/* Same layout in components: a view (int2 <-> long too). */
+		if (ncomp(ts) != ncomp(in->type) ||
+		    is_narrow(ts) != is_narrow(in->type) ||
+		    (is_narrow(ts) && ts.bits != in->type.bits))
 			return fail(s, "mdg: %s to %u-bit x%u from another "
 				    "lane width is not supported", v);
 		set(s, v, get(s, in->srcs[0]));
 		return true;
-	case SIR_OP_EXTRACT:
-		set(s, v, splat(get(s, in->srcs[0]), in->aux));
+	}
+	case SIR_OP_EXTRACT: {
+		uint8_t k = (uint8_t)in->aux;
+
+		set(s, v, select_elems(get(s, in->srcs[0]), &k, 1,
+				       elem_comps(in->type)));
 		return true;
+	}
 	case SIR_OP_VEC:
 		return sel_vec(s, v);
 	case SIR_OP_SHUFFLE:
@@ -1021,14 +1384,11 @@ static bool sel_value(struct isel *s, sir_id v)
 		def2(s, v, 0x76, get(s, in->srcs[0]), const1(0xFFFFFFFFu));
 		return true;
 	case SIR_OP_IABS:
-		def2(s, v, 0x7C, get(s, in->srcs[0]), const1(0));
+		def2(s, v, 0x7C, ext_of(s, in->srcs[0], true), const1(0));
 		return true;
 	case SIR_OP_CLZ:
-		def2(s, v, 0x78, get(s, in->srcs[0]), nosrc);
-		return true;
 	case SIR_OP_POPCOUNT:
-		def2(s, v, 0x7A, get(s, in->srcs[0]), nosrc);
-		return true;
+		return sel_bitcount(s, v);
 	case SIR_OP_FNEG:
 	case SIR_OP_FABS:
 		def2(s, v, 0x30, fsrc(s, v), nosrc);
@@ -1085,10 +1445,8 @@ static bool sel_value(struct isel *s, sir_id v)
 	default:
 		break;
 	}
-	if ((mop = int_op(op)) != 0) {
-		def2(s, v, mop, get(s, in->srcs[0]), get(s, in->srcs[1]));
-		return true;
-	}
+	if ((mop = int_op(op)) != 0)
+		return sel_int(s, v, mop);
 	if ((mop = float_op(op)) != 0) {
 		def2(s, v, mop, fsrc(s, in->srcs[0]), fsrc(s, in->srcs[1]));
 		return true;
@@ -1106,19 +1464,29 @@ static bool sel_const(struct isel *s, sir_id v)
 	const struct sir_instr *in = val(s, v);
 	uint32_t vals[4] = { 0 };
 
-	if (!lanes32(in->type)) {
-		/* Wider or narrower constants fail where they are used. */
+	if (!supported(in->type)) {
+		/* Other types fail where they are used. */
 		return true;
 	}
 	for (unsigned int j = 0; j < in->type.comps; j++) {
 		uint64_t x = in->imm.u64[j];
 
-		vals[j] = in->type.kind == SIR_BOOL ? (x ? 0xFFFFFFFFu : 0) :
-			  (uint32_t)x;
+		if (is64(in->type)) {
+			vals[2 * j] = (uint32_t)x;
+			vals[2 * j + 1] = (uint32_t)(x >> 32);
+		} else if (is_narrow(in->type)) {
+			/* Sign-extended: more fit inline immediates. */
+			vals[j] = (uint32_t)(in->type.bits == 8 ?
+					     (int32_t)(int8_t)x :
+					     (int32_t)(int16_t)x);
+		} else {
+			vals[j] = in->type.kind == SIR_BOOL ?
+				  (x ? 0xFFFFFFFFu : 0) : (uint32_t)x;
+		}
 	}
 	if (in->op == SIR_OP_UNDEF)
 		memset(vals, 0, sizeof(vals));
-	set(s, v, const_src(vals, in->type.comps));
+	set(s, v, const_src(vals, ncomp(in->type)));
 	return true;
 }
 
@@ -1168,10 +1536,10 @@ static void phi_copies(struct isel *s, uint32_t t, uint32_t p)
 				hazard = true;
 		if (hazard)
 			srcs[i] = vreg_src(mov_to_vreg(
-				s, srcs[i], val(s, phis[i])->type.comps));
+				s, srcs[i], ncomp(val(s, phis[i])->type)));
 	}
 	for (uint32_t i = 0; i < nphi; i++) {
-		unsigned int n = val(s, phis[i])->type.comps;
+		unsigned int n = ncomp(val(s, phis[i])->type);
 
 		alu(s, 0x7B, vdst(s->map[phis[i]].reg, full_mask(n)), srcs[i],
 		    nosrc);
@@ -1358,12 +1726,15 @@ bool mdg_isel(struct sir_function *f, struct mi_func *mf, char *err,
 		if (in->op == SIR_OP_CONST || in->op == SIR_OP_UNDEF)
 			ok = sel_const(&s, v);
 		else if (in->op == SIR_OP_PHI && in->block != UINT32_MAX) {
-			if (!lanes32(in->type))
+			if (!supported(in->type)) {
 				ok = fail(&s, "mdg: %s on %u-bit x%u values is "
 					  "not supported", v);
-			else
-				set(&s, v, vreg_src(mi_vreg_new(
-					mf, in->type.comps)));
+			} else {
+				uint32_t r = mi_vreg_new(mf, ncomp(in->type));
+
+				mf->vregs[r].align2 = is64(in->type);
+				set(&s, v, vreg_src(r));
+			}
 		}
 	}
 	order = block_order(f);

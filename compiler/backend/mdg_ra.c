@@ -169,7 +169,8 @@ static uint32_t colour(struct mi_func *mf, const struct graph *g,
 			}
 		}
 		for (unsigned int r = 0; r < max_regs && !placed; r++) {
-			for (unsigned int c = 0; c + vr->size <= 4; c++) {
+			for (unsigned int c = 0; c + vr->size <= 4;
+			     c += vr->align2 ? 2 : 1) {
 				if (!(occ[r] & (need << c))) {
 					vr->reg = (uint8_t)r;
 					vr->comp = (uint8_t)c;
@@ -277,6 +278,7 @@ static void spill(struct mi_func *mf, uint32_t v, int32_t offset)
 			if (uses_vreg(&in, v) || (defs && !in.kills)) {
 				t = mi_vreg_new(mf, size);
 				mf->vregs[t].no_spill = true;
+				mf->vregs[t].align2 = mf->vregs[v].align2;
 				for (int k = 0; k < 2; k++)
 					if (in.src[k].kind == MO_VREG &&
 					    in.src[k].reg == v)
@@ -297,6 +299,8 @@ static void spill(struct mi_func *mf, uint32_t v, int32_t offset)
 				if (t == MI_NONE) {
 					t = mi_vreg_new(mf, size);
 					mf->vregs[t].no_spill = true;
+					mf->vregs[t].align2 =
+						mf->vregs[v].align2;
 				}
 				in.dst.reg = t;
 			}

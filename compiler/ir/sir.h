@@ -83,7 +83,9 @@ enum sir_op {
 	SIR_OP_CONST,                /* lanes in imm.u64[comp] (bit pattern) */
 	SIR_OP_UNDEF,
 	SIR_OP_PARAM,                /* aux = parameter index */
-	SIR_OP_VAR_ADDR,             /* aux = variable index: its address */
+	SIR_OP_VAR_ADDR,             /* aux = variable index: its address;
+				      * aux2 = 1: aux indexes the module's
+				      * globals (a CONSTANT or LOCAL pointer) */
 	SIR_OP_SYSVAL,               /* aux = enum sir_sysval, 1 or 3 comps */
 	SIR_OP_UNIFORM,              /* aux = byte offset in the kernel's
 				      * argument image (after sir_lower_abi) */

@@ -6,7 +6,8 @@
  * variables that stay in memory live in thread storage, and the rewrite of
  * PARAM, SYSVAL and VAR_ADDR into uniforms and constant addresses.
  *
- * Module globals are named by VAR_ADDR with aux2 = 1 (aux = global index).
+ * Module globals keep the offsets the SPIR-V reader gave them (it names
+ * them by those offsets); a VAR_ADDR with aux2 = 1 names global aux.
  */
 #include "sir_passes.h"
 
@@ -23,21 +24,19 @@ static uint32_t align_up(uint32_t v, uint32_t a)
 
 uint8_t *sir_constant_data(struct sir_module *m, uint32_t *size)
 {
-	uint32_t off = 0, i;
+	uint32_t end = 0, i;
 	uint8_t *data;
 
+	/* Offsets were placed when the globals were read; keep them. */
 	for (i = 0; i < m->num_globals; i++) {
-		struct sir_global *g = &m->globals[i];
+		const struct sir_global *g = &m->globals[i];
 
-		if (g->space != SIR_SPACE_CONSTANT)
-			continue;
-		off = align_up(off, g->align ? g->align : 1);
-		g->offset = off;
-		off += g->size;
+		if (g->space == SIR_SPACE_CONSTANT && g->offset + g->size > end)
+			end = g->offset + g->size;
 	}
-	m->constant_bytes = align_up(off, 16);
+	m->constant_bytes = align_up(end, 16);
 	*size = m->constant_bytes;
-	if (!off)
+	if (!end)
 		return NULL;
 	data = sirp_calloc(m->constant_bytes, 1);
 	for (i = 0; i < m->num_globals; i++) {
@@ -84,8 +83,7 @@ static int slb_base(enum sir_sysval s)
 	case SIR_SYSVAL_NUM_GROUPS: return SLB_SYSVAL_NUM_GROUPS_X;
 	case SIR_SYSVAL_LOCAL_SIZE: return SLB_SYSVAL_LOCAL_SIZE_X;
 	case SIR_SYSVAL_GLOBAL_SIZE: return SLB_SYSVAL_GLOBAL_SIZE_X;
-	case SIR_SYSVAL_GLOBAL_OFFSET:
-	case SIR_SYSVAL_GLOBAL_ID: return SLB_SYSVAL_GLOBAL_OFFSET_X;
+	case SIR_SYSVAL_GLOBAL_OFFSET: return SLB_SYSVAL_GLOBAL_OFFSET_X;
 	case SIR_SYSVAL_WORK_DIM: return SLB_SYSVAL_WORK_DIM;
 	case SIR_SYSVAL_CONSTANT_BASE: return SLB_SYSVAL_CONSTANT_BASE;
 	default: return -1;
@@ -158,57 +156,42 @@ static bool lay_out_params(struct abi *a, char *err, size_t errsz)
 	return true;
 }
 
-/* Offsets of the private variables and module globals this kernel uses. */
-struct placement {
-	uint32_t *var_off;           /* per variable, UINT32_MAX unused */
-	uint32_t *local_off;         /* per module global */
-};
-
-static void place_storage(struct abi *a, struct sir_module *m,
-			  struct placement *pl)
+/* Offsets in thread storage of the private variables left in memory. */
+static uint32_t *place_private(struct abi *a, struct sir_module *m)
 {
 	struct sir_function *k = a->k;
-	/*
-	 * The reader already placed the module's static __local variables
-	 * (their addresses are constants); anything laid out here follows.
-	 */
+	uint32_t *off = sirp_calloc(k->num_vars + 1, sizeof(uint32_t));
 	uint32_t priv = 0, local = m->local_bytes, v, i;
 
-	pl->var_off = sirp_calloc(k->num_vars + 1, sizeof(uint32_t));
-	pl->local_off = sirp_calloc(m->num_globals + 1, sizeof(uint32_t));
 	for (i = 0; i < k->num_vars; i++)
-		pl->var_off[i] = UINT32_MAX;
-	for (i = 0; i < m->num_globals; i++)
-		pl->local_off[i] = UINT32_MAX;
+		off[i] = UINT32_MAX;
 	for (v = 1; v < k->num_values; v++) {
 		const struct sir_instr *in = &k->values[v];
+		const struct sir_local_var *var;
 
-		if (in->op != SIR_OP_VAR_ADDR)
+		if (in->op != SIR_OP_VAR_ADDR || in->aux2 != 0 ||
+		    in->aux >= k->num_vars || off[in->aux] != UINT32_MAX)
 			continue;
-		if (in->aux2 == 0 && in->aux < k->num_vars &&
-		    pl->var_off[in->aux] == UINT32_MAX) {
-			const struct sir_local_var *var = &k->vars[in->aux];
+		var = &k->vars[in->aux];
+		priv = align_up(priv, var->align ? var->align : 1);
+		off[in->aux] = priv;
+		priv += var->size;
+	}
+	/* Static __local variables: the module's layout, shared by kernels. */
+	for (i = 0; i < m->num_globals; i++) {
+		const struct sir_global *g = &m->globals[i];
 
-			priv = align_up(priv, var->align ? var->align : 1);
-			pl->var_off[in->aux] = priv;
-			priv += var->size;
-		} else if (in->aux2 == 1 && in->aux < m->num_globals &&
-			   m->globals[in->aux].space == SIR_SPACE_LOCAL &&
-			   pl->local_off[in->aux] == UINT32_MAX) {
-			const struct sir_global *g = &m->globals[in->aux];
-
-			local = align_up(local, g->align ? g->align : 1);
-			pl->local_off[in->aux] = local;
-			local += g->size;
-		}
+		if (g->space == SIR_SPACE_LOCAL && g->offset + g->size > local)
+			local = g->offset + g->size;
 	}
 	a->meta->private_bytes = align_up(priv, 16);
 	a->meta->local_static_bytes = align_up(local, 16);
+	return off;
 }
 
 /* The replacement of one PARAM, SYSVAL or VAR_ADDR, or SIR_NONE. */
 static sir_id lower_value(struct abi *a, struct sir_module *m,
-			  const struct placement *pl, struct sir_builder *b,
+			  const uint32_t *var_off, struct sir_builder *b,
 			  sir_id v, char *err, size_t errsz)
 {
 	struct sir_function *k = a->k;
@@ -219,29 +202,20 @@ static sir_id lower_value(struct abi *a, struct sir_module *m,
 	case SIR_OP_PARAM:
 		return uniform(k, in.type, a->meta->args[in.aux].offset);
 	case SIR_OP_SYSVAL:
-		if (in.aux == SIR_SYSVAL_LOCAL_ID ||
+		/* The hardware's ids; GLOBAL_ID excludes the offset (sir.h). */
+		if (in.aux == SIR_SYSVAL_GLOBAL_ID ||
+		    in.aux == SIR_SYSVAL_LOCAL_ID ||
 		    in.aux == SIR_SYSVAL_GROUP_ID)
 			return SIR_NONE;
-		if (in.aux == SIR_SYSVAL_GLOBAL_ID) {
-			sir_id hw = sir_value_new(k, SIR_OP_SYSVAL, in.type,
-						  NULL, 0);
-
-			k->values[hw].aux = SIR_SYSVAL_GLOBAL_ID;
-			return sirp_op2(b, SIR_OP_IADD, in.type, hw,
-					sysval_words(a, b,
-						     SIR_SYSVAL_GLOBAL_OFFSET,
-						     in.type));
-		}
 		return sysval_words(a, b, (enum sir_sysval)in.aux, in.type);
 	case SIR_OP_VAR_ADDR:
 		if (in.aux2 == 0 && in.aux < k->num_vars)
-			return sir_const_u64(k, in.type, pl->var_off[in.aux]);
+			return sir_const_u64(k, in.type, var_off[in.aux]);
 		if (in.aux2 == 1 && in.aux < m->num_globals) {
 			const struct sir_global *g = &m->globals[in.aux];
 
 			if (g->space == SIR_SPACE_LOCAL)
-				return sir_const_u64(k, in.type,
-						     pl->local_off[in.aux]);
+				return sir_const_u64(k, in.type, g->offset);
 			if (g->space == SIR_SPACE_CONSTANT) {
 				sir_id base = uniform(k, in.type,
 					sysval_slot(a,
@@ -265,7 +239,7 @@ bool sir_lower_abi(struct sir_module *m, struct sir_function *k,
 		   struct slb_kernel *meta, char *err, size_t errsz)
 {
 	struct abi a;
-	struct placement pl;
+	uint32_t *var_off;
 	struct sir_builder b = sirp_builder_at(k, 0, 0);
 	uint32_t v, n = k->num_values, s;
 	uint32_t const_size;
@@ -285,7 +259,7 @@ bool sir_lower_abi(struct sir_module *m, struct sir_function *k,
 	memcpy(meta->reqd_wg_size, k->reqd_wg_size, sizeof(k->reqd_wg_size));
 	if (!lay_out_params(&a, err, errsz))
 		return false;
-	place_storage(&a, m, &pl);
+	var_off = place_private(&a, m);
 	for (v = 1; v < n && ok; v++) {
 		enum sir_op op = k->values[v].op;
 		sir_id r;
@@ -293,7 +267,7 @@ bool sir_lower_abi(struct sir_module *m, struct sir_function *k,
 		if (op != SIR_OP_PARAM && op != SIR_OP_SYSVAL &&
 		    op != SIR_OP_VAR_ADDR)
 			continue;
-		r = lower_value(&a, m, &pl, &b, v, err, errsz);
+		r = lower_value(&a, m, var_off, &b, v, err, errsz);
 		if (r == UINT32_MAX) {
 			ok = false;
 		} else if (r) {
@@ -309,7 +283,6 @@ bool sir_lower_abi(struct sir_module *m, struct sir_function *k,
 		meta->sysvals[meta->num_sysvals++].offset = a.slot[s] - 1;
 	}
 	meta->uniform_bytes = align_up(a.offset, 16);
-	free(pl.var_off);
-	free(pl.local_off);
+	free(var_off);
 	return ok;
 }

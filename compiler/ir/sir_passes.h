@@ -26,6 +26,30 @@ bool sir_dce(struct sir_function *f);
 /* The machine-independent pipeline above, to a fixpoint. */
 void sir_optimize(struct sir_function *f);
 
+struct slb_kernel;
+
+/*
+ * Applies the launch ABI of compiler/binary/slb_binary.h to kernel k:
+ * lays out the argument image (parameters in order at their natural
+ * alignment, 3-component vectors as 4, then the sysval slots the kernel
+ * reads), the kernel's static __local variables and its private variables
+ * that stay in memory; fills meta's args, sysvals, uniform_bytes,
+ * reqd_wg_size, local_static_bytes and private_bytes. Rewrites PARAM to
+ * UNIFORM, sysvals other than GLOBAL_ID/LOCAL_ID/GROUP_ID (which the
+ * hardware provides; GLOBAL_ID without the offset, as in SIR) to UNIFORM
+ * words, and VAR_ADDR to constant offsets (private, local) or
+ * CONSTANT_BASE + offset (constant data). False with a message on error.
+ */
+bool sir_lower_abi(struct sir_module *m, struct sir_function *k,
+		   struct slb_kernel *meta, char *err, size_t errsz);
+
+/*
+ * The module's __constant data at the globals' offsets: sets
+ * m->constant_bytes (a multiple of 16) and returns the malloc'ed image of
+ * *size bytes, or NULL when there is none.
+ */
+uint8_t *sir_constant_data(struct sir_module *m, uint32_t *size);
+
 /*
  * Lowers what Midgard does not do, so the back end sees only the ops listed
  * in compiler/backend/README.md: integer division and remainder, FDIV,

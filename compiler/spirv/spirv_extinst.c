@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * OpenCL.std extended instructions. What SIR has an op for (and the
- * native_/half_ functions, built from FEXP2/FLOG2/FRCP...) is expanded in
- * place; everything else becomes a call to the libclc function of the
- * Itanium-mangled OpenCL C name (exp(float4) -> _Z3expDv4_f, with the
- * substitutions of repeated vector and pointer types: pow(float4, float4)
- * -> _Z3powDv4_fS_), which the driver brings in from the library.
+ * OpenCL.std extended instructions: the dispatch. What SIR can express
+ * exactly in a few ops is expanded in place by the families in
+ * spirv_extinst_*.c; everything else becomes a call to the libclc function
+ * of the Itanium-mangled OpenCL C name (exp(float4) -> _Z3expDv4_f, with
+ * the substitutions of repeated vector and pointer types: pow(float4,
+ * float4) -> _Z3powDv4_fS_, fract(float4, global float4 *) ->
+ * _Z5fractDv4_fPU3AS1S_), which the driver brings in from the library.
  */
 #include "spirv_internal.h"
 
@@ -19,6 +20,7 @@
 struct spv_mangler {
 	char subs[8][48];            /* substitution candidates, unsubstituted */
 	unsigned int num_subs;
+	bool is_unsigned;            /* integers are u_ operands */
 };
 
 static void spv_sub_ref(unsigned int k, char *out, size_t size)
@@ -47,10 +49,14 @@ static void spv_mangle_candidate(struct spv_mangler *mg, const char *key,
 	snprintf(out, size, "%s", spelled);
 }
 
-static const char *spv_scalar_code(struct sir_type t)
+/* OpenCL C's char..long are signed unless an s_/u_ name says unsigned. */
+static const char *spv_scalar_code(struct sir_type t, bool is_unsigned)
 {
 	if (t.kind == SIR_FLOAT)
 		return t.bits == 16 ? "Dh" : t.bits == 32 ? "f" : "d";
+	if (t.kind == SIR_INT && is_unsigned)
+		return t.bits == 8 ? "h" : t.bits == 16 ? "t" :
+		       t.bits == 32 ? "j" : "m";
 	if (t.kind == SIR_INT)
 		return t.bits == 8 ? "c" : t.bits == 16 ? "s" :
 		       t.bits == 32 ? "i" : "l";
@@ -61,7 +67,7 @@ static const char *spv_scalar_code(struct sir_type t)
 static bool spv_mangle_value(struct spv_mangler *mg, struct sir_type t,
 			     char *key, char *out, size_t size)
 {
-	const char *code = spv_scalar_code(t);
+	const char *code = spv_scalar_code(t, mg->is_unsigned);
 
 	if (!code)
 		return false;
@@ -115,290 +121,152 @@ static bool spv_mangle_arg(struct spv_fn *fc, struct spv_mangler *mg,
 	return true;
 }
 
-/* A call to the libclc function for OpenCL.std name with w's operands. */
-static bool spv_library_call(struct spv_fn *fc, const char *name,
-			     const uint32_t *w, uint32_t wc,
-			     struct sir_type rt, sir_id *out)
+/*
+ * A call to the libclc function for x. OpenCL.std's s_/u_ names are the
+ * OpenCL C name with the operands' signedness (s_mad_sat(int) ->
+ * _Z7mad_satiii, u_mad_sat(uint) -> _Z7mad_satjjj).
+ */
+static bool spv_library_call(struct spv_fn *fc, const struct spv_ext *x,
+			     sir_id *out)
 {
 	struct spv_mangler mg = { .num_subs = 0 };
+	const char *name = x->name;
 	char mangled[256], part[80];
-	sir_id args[8];
-	uint32_t i, n = wc - 5;
+	uint32_t i;
 	int32_t callee;
 	size_t len;
 
-	if (n > 8)
-		return FAIL("OpenCL.std %s: too many operands", name);
+	if ((name[0] == 's' || name[0] == 'u') && name[1] == '_') {
+		mg.is_unsigned = name[0] == 'u';
+		name += 2;
+	}
 	len = (size_t)snprintf(mangled, sizeof(mangled), "_Z%zu%s",
 			       strlen(name), name);
-	for (i = 0; i < n; i++) {
-		if (!(args[i] = spv_operand(fc, w, wc, 5 + i)))
-			return false;
-		if (!spv_mangle_arg(fc, &mg, w[5 + i], part, sizeof(part)))
-			return FAIL("OpenCL.std %s: unsupported operand type",
-				    name);
+	for (i = 0; i < x->num_ids; i++) {
+		if (!spv_mangle_arg(fc, &mg, x->w[5 + i], part, sizeof(part)))
+			return FAIL("unsupported OpenCL built-in %s: operand "
+				    "type not supported", x->name);
 		len += (size_t)snprintf(mangled + len, sizeof(mangled) - len,
 					"%s", part);
 		if (len >= sizeof(mangled))
-			return FAIL("OpenCL.std %s: name too long", name);
+			return FAIL("OpenCL.std %s: name too long", x->name);
 	}
+	if (fc->c->lib && spv_find_export(fc->c->lib, mangled) == UINT32_MAX)
+		return FAIL("unsupported OpenCL built-in %s (no %s in the "
+			    "library)", x->name, mangled);
 	callee = spv_function_by_name(fc->c, mangled);
 	if (callee < 0)
 		return false;
-	*out = spv_emit(fc, SIR_OP_CALL, rt, args, n);
+	*out = spv_emit(fc, SIR_OP_CALL, x->rt, x->a, x->num_ids);
 	fc->f->values[*out].aux = (uint32_t)callee;
 	return true;
 }
 
-/* ---- Native expansions ------------------------------------------- */
+/* ---- Helpers of the expanders -------------------------------------- */
 
-static sir_id spv_un(struct spv_fn *fc, enum sir_op op, struct sir_type t,
-		     sir_id a)
+sir_id spv_un(struct spv_fn *fc, enum sir_op op, struct sir_type t, sir_id a)
 {
 	return spv_emit(fc, op, t, &a, 1);
 }
 
-static sir_id spv_bin(struct spv_fn *fc, enum sir_op op, struct sir_type t,
-		      sir_id a, sir_id b)
+sir_id spv_bin(struct spv_fn *fc, enum sir_op op, struct sir_type t,
+	       sir_id a, sir_id b)
 {
 	return spv_emit(fc, op, t, (sir_id[]){ a, b }, 2);
 }
 
-static sir_id spv_fsplat(struct spv_fn *fc, struct sir_type t, double v)
+sir_id spv_fsplat(struct spv_fn *fc, struct sir_type t, double v)
 {
 	return sir_const_f64(fc->f, t, v);
 }
 
-/* vloadn / vstoren: element-aligned vector access at p + offset * n. */
-static bool spv_vector_memory(struct spv_fn *fc, const uint32_t *w,
-			      uint32_t wc, bool store, struct sir_type rt,
-			      sir_id *out)
+sir_id spv_ext_widen(struct spv_fn *fc, sir_id v, struct sir_type t)
 {
-	sir_id data = 0, off, ptr, addr;
-	struct sir_type vt, i32 = sir_type_make(SIR_INT, 32, 1);
-	unsigned int esize;
+	sir_id lanes[16];
+	unsigned int i;
 
-	if (wc < 8)
-		return FAIL("vloadn/vstoren: too few operands");
-	if (store && !(data = spv_operand(fc, w, wc, 5)))
-		return false;
-	if (!(off = spv_operand(fc, w, wc, store ? 6 : 5)) ||
-	    !(ptr = spv_operand(fc, w, wc, store ? 7 : 6)))
-		return false;
-	vt = store ? fc->f->values[data].type : rt;
-	if (vt.kind != SIR_INT && vt.kind != SIR_FLOAT)
-		return FAIL("vloadn/vstoren of a non-numeric type");
-	if (!sir_type_eq(fc->f->values[off].type, i32) ||
-	    fc->f->values[ptr].type.kind != SIR_PTR)
-		return FAIL("vloadn/vstoren: bad offset or pointer");
-	esize = vt.bits / 8;
-	addr = spv_bin(fc, SIR_OP_IMUL, i32, off,
-		       sir_const_u64(fc->f, i32, esize * vt.comps));
-	addr = spv_bin(fc, SIR_OP_PTR_ADD, fc->f->values[ptr].type, ptr, addr);
-	if (store)
-		*out = spv_emit(fc, SIR_OP_STORE, sir_type_make(SIR_VOID, 0, 0),
-				(sir_id[]){ addr, data }, 2);
-	else
-		*out = spv_emit(fc, SIR_OP_LOAD, rt, &addr, 1);
-	fc->f->values[*out].aux = esize;
+	if (fc->f->values[v].type.comps != 1 || t.comps == 1)
+		return v;
+	for (i = 0; i < t.comps; i++)
+		lanes[i] = v;
+	return spv_emit(fc, SIR_OP_VEC, t, lanes, t.comps);
+}
+
+bool spv_ext_args(struct spv_fn *fc, const struct spv_ext *x, uint32_t k,
+		  struct sir_type t, sir_id *args)
+{
+	uint32_t i;
+
+	if (x->num_ids != k)
+		return FAIL("OpenCL.std %s: %u operands, expected %u", x->name,
+			    x->num_ids, k);
+	if (t.kind != SIR_INT && t.kind != SIR_FLOAT)
+		return FAIL("OpenCL.std %s: unsupported result type", x->name);
+	for (i = 0; i < k; i++) {
+		args[i] = spv_ext_widen(fc, x->a[i], t);
+		if (!sir_type_eq(fc->f->values[args[i]].type, t))
+			return FAIL("OpenCL.std %s: operand %u has the wrong "
+				    "type", x->name, i);
+	}
 	return true;
 }
 
-static bool spv_unary_op(uint32_t num, enum sir_op *op)
+struct sir_type spv_int_type(struct sir_type t)
 {
-	switch (num) {
-	case OpenCLstd_Fabs: *op = SIR_OP_FABS; return true;
-	case OpenCLstd_Sqrt: case OpenCLstd_Native_sqrt:
-	case OpenCLstd_Half_sqrt: *op = SIR_OP_FSQRT; return true;
-	case OpenCLstd_Rsqrt: case OpenCLstd_Native_rsqrt:
-	case OpenCLstd_Half_rsqrt: *op = SIR_OP_FRSQ; return true;
-	case OpenCLstd_Native_recip: case OpenCLstd_Half_recip:
-		*op = SIR_OP_FRCP; return true;
-	case OpenCLstd_Native_exp2: case OpenCLstd_Half_exp2:
-		*op = SIR_OP_FEXP2; return true;
-	case OpenCLstd_Native_log2: case OpenCLstd_Half_log2:
-		*op = SIR_OP_FLOG2; return true;
-	case OpenCLstd_Native_sin: case OpenCLstd_Half_sin:
-		*op = SIR_OP_FSIN; return true;
-	case OpenCLstd_Native_cos: case OpenCLstd_Half_cos:
-		*op = SIR_OP_FCOS; return true;
-	case OpenCLstd_Floor: *op = SIR_OP_FFLOOR; return true;
-	case OpenCLstd_Ceil: *op = SIR_OP_FCEIL; return true;
-	case OpenCLstd_Trunc: *op = SIR_OP_FTRUNC; return true;
-	case OpenCLstd_Rint: *op = SIR_OP_FRINT; return true;
-	case OpenCLstd_Round: *op = SIR_OP_FROUND; return true;
-	case OpenCLstd_SAbs: *op = SIR_OP_IABS; return true;
-	case OpenCLstd_UAbs: *op = SIR_OP_COPY; return true;
-	case OpenCLstd_Clz: *op = SIR_OP_CLZ; return true;
-	case OpenCLstd_Popcount: *op = SIR_OP_POPCOUNT; return true;
-	default: return false;
-	}
+	return sir_type_make(SIR_INT, t.bits, t.comps);
 }
 
-static bool spv_binary_op(uint32_t num, enum sir_op *op)
+/* ---- Dispatch ------------------------------------------------------ */
+
+/* How many trailing operands of num are literals rather than ids. */
+static uint32_t spv_ext_literals(uint32_t num)
 {
 	switch (num) {
-	case OpenCLstd_Fmin: case OpenCLstd_FMin_common:
-		*op = SIR_OP_FMIN; return true;
-	case OpenCLstd_Fmax: case OpenCLstd_FMax_common:
-		*op = SIR_OP_FMAX; return true;
-	case OpenCLstd_Copysign: *op = SIR_OP_FCOPYSIGN; return true;
-	case OpenCLstd_SMin: *op = SIR_OP_SMIN; return true;
-	case OpenCLstd_SMax: *op = SIR_OP_SMAX; return true;
-	case OpenCLstd_UMin: *op = SIR_OP_UMIN; return true;
-	case OpenCLstd_UMax: *op = SIR_OP_UMAX; return true;
-	case OpenCLstd_SAdd_sat: *op = SIR_OP_SADD_SAT; return true;
-	case OpenCLstd_UAdd_sat: *op = SIR_OP_UADD_SAT; return true;
-	case OpenCLstd_SSub_sat: *op = SIR_OP_SSUB_SAT; return true;
-	case OpenCLstd_USub_sat: *op = SIR_OP_USUB_SAT; return true;
-	case OpenCLstd_SMul_hi: *op = SIR_OP_SMULHI; return true;
-	case OpenCLstd_UMul_hi: *op = SIR_OP_UMULHI; return true;
-	default: return false;
-	}
-}
-
-/* Ops built from several SIR ops; false when num is not one of them. */
-static bool spv_expand(struct spv_fn *fc, uint32_t num, const sir_id *a,
-		       uint32_t n, struct sir_type t, sir_id *out)
-{
-	const double log2e = 1.4426950408889634, ln2 = 0.6931471805599453;
-	struct sir_type ct;
-	enum sir_op mn, mx;
-	sir_id c;
-
-	switch (num) {
-	case OpenCLstd_Native_divide: case OpenCLstd_Half_divide:
-		if (n != 2)
-			return false;
-		*out = spv_bin(fc, SIR_OP_FMUL, t, a[0],
-			       spv_un(fc, SIR_OP_FRCP, t, a[1]));
-		return true;
-	case OpenCLstd_Native_exp: case OpenCLstd_Half_exp:
-	case OpenCLstd_Native_exp10: case OpenCLstd_Half_exp10:
-		if (n != 1)
-			return false;
-		*out = spv_un(fc, SIR_OP_FEXP2, t, spv_bin(fc, SIR_OP_FMUL, t,
-			a[0], spv_fsplat(fc, t, num == OpenCLstd_Native_exp ||
-					 num == OpenCLstd_Half_exp ? log2e :
-					 3.321928094887362)));
-		return true;
-	case OpenCLstd_Native_log: case OpenCLstd_Half_log:
-	case OpenCLstd_Native_log10: case OpenCLstd_Half_log10:
-		if (n != 1)
-			return false;
-		*out = spv_bin(fc, SIR_OP_FMUL, t,
-			       spv_un(fc, SIR_OP_FLOG2, t, a[0]),
-			       spv_fsplat(fc, t, num == OpenCLstd_Native_log ||
-					  num == OpenCLstd_Half_log ? ln2 :
-					  0.30102999566398120));
-		return true;
-	case OpenCLstd_Native_powr: case OpenCLstd_Half_powr:
-		if (n != 2)
-			return false;
-		*out = spv_un(fc, SIR_OP_FEXP2, t, spv_bin(fc, SIR_OP_FMUL, t,
-			a[1], spv_un(fc, SIR_OP_FLOG2, t, a[0])));
-		return true;
-	case OpenCLstd_Native_tan: case OpenCLstd_Half_tan:
-		if (n != 1)
-			return false;
-		*out = spv_bin(fc, SIR_OP_FMUL, t,
-			       spv_un(fc, SIR_OP_FSIN, t, a[0]),
-			       spv_un(fc, SIR_OP_FRCP, t,
-				      spv_un(fc, SIR_OP_FCOS, t, a[0])));
-		return true;
-	case OpenCLstd_Fma: case OpenCLstd_Mad:
-		if (n != 3)
-			return false;
-		*out = spv_emit(fc, num == OpenCLstd_Fma ? SIR_OP_FMA :
-				SIR_OP_FMAD, t, a, 3);
-		return true;
-	case OpenCLstd_Mix:
-		if (n != 3)
-			return false;
-		*out = spv_bin(fc, SIR_OP_FADD, t, a[0], spv_bin(fc,
-			SIR_OP_FMUL, t, spv_bin(fc, SIR_OP_FSUB, t, a[1], a[0]),
-			a[2]));
-		return true;
-	case OpenCLstd_FClamp: case OpenCLstd_SClamp: case OpenCLstd_UClamp:
-		if (n != 3)
-			return false;
-		mn = num == OpenCLstd_FClamp ? SIR_OP_FMIN :
-		     num == OpenCLstd_SClamp ? SIR_OP_SMIN : SIR_OP_UMIN;
-		mx = num == OpenCLstd_FClamp ? SIR_OP_FMAX :
-		     num == OpenCLstd_SClamp ? SIR_OP_SMAX : SIR_OP_UMAX;
-		*out = spv_bin(fc, mn, t, spv_bin(fc, mx, t, a[0], a[1]), a[2]);
-		return true;
-	case OpenCLstd_Select: {
-		struct sir_type it;
-
-		if (n != 3)
-			return false;
-		/* Scalar: c != 0; vector lanes: the most significant bit. */
-		it = fc->f->values[a[2]].type;
-		if (it.kind != SIR_INT || it.comps != t.comps)
-			return FAIL("select: condition is not an integer of "
-				    "the operands' length");
-		ct = sir_type_make(SIR_BOOL, 1, t.comps);
-		c = spv_bin(fc, t.comps == 1 ? SIR_OP_INE : SIR_OP_SLT, ct,
-			    a[2], sir_const_u64(fc->f, it, 0));
-		*out = spv_emit(fc, SIR_OP_SELECT, t,
-				(sir_id[]){ c, a[1], a[0] }, 3);
-		return true;
-	}
+	case OpenCLstd_Vloadn: case OpenCLstd_Vload_halfn:
+	case OpenCLstd_Vloada_halfn: case OpenCLstd_Vstore_half_r:
+	case OpenCLstd_Vstore_halfn_r: case OpenCLstd_Vstorea_halfn_r:
+		return 1;
 	default:
-		return false;
+		return 0;
 	}
 }
 
 bool spv_ext_inst(struct spv_fn *fc, const uint32_t *w, uint32_t wc,
 		  struct sir_type rt, sir_id *out)
 {
-	uint32_t num = w[4], n = wc - 5, i;
-	const char *name = spv_ocl_ext_name(num);
-	enum sir_op op;
-	sir_id a[3];
+	static bool (*const families[])(struct spv_fn *,
+					const struct spv_ext *, sir_id *) = {
+		spv_ext_float, spv_ext_integer, spv_ext_vector,
+		spv_ext_memory,
+	};
+	struct spv_ext x = { .num = w[4], .w = w, .wc = wc, .rt = rt };
+	uint32_t i, lits = spv_ext_literals(x.num);
 
-	if (!name)
-		return FAIL("unknown OpenCL.std instruction %u", num);
-	if (num == OpenCLstd_Vloadn || num == OpenCLstd_Vstoren)
-		return spv_vector_memory(fc, w, wc, num == OpenCLstd_Vstoren,
-					 rt, out);
-	if (n <= 3 && (spv_unary_op(num, &op) || spv_binary_op(num, &op) ||
-		       num == OpenCLstd_Fma || num == OpenCLstd_Mad ||
-		       num == OpenCLstd_Mix || num == OpenCLstd_FClamp ||
-		       num == OpenCLstd_SClamp || num == OpenCLstd_UClamp ||
-		       num == OpenCLstd_Select || num == OpenCLstd_Native_exp ||
-		       num == OpenCLstd_Half_exp ||
-		       num == OpenCLstd_Native_exp10 ||
-		       num == OpenCLstd_Half_exp10 ||
-		       num == OpenCLstd_Native_log ||
-		       num == OpenCLstd_Half_log ||
-		       num == OpenCLstd_Native_log10 ||
-		       num == OpenCLstd_Half_log10 ||
-		       num == OpenCLstd_Native_powr ||
-		       num == OpenCLstd_Half_powr ||
-		       num == OpenCLstd_Native_tan ||
-		       num == OpenCLstd_Half_tan)) {
-		for (i = 0; i < n; i++)
-			if (!(a[i] = spv_operand(fc, w, wc, 5 + i)))
-				return false;
-		if (spv_expand(fc, num, a, n, rt, out))
-			return true;
-		if (n == 1 && spv_unary_op(num, &op)) {
-			*out = spv_un(fc, op, rt, a[0]);
-			return true;
-		}
-		if (n == 2 && spv_binary_op(num, &op)) {
-			*out = spv_bin(fc, op, rt, a[0], a[1]);
-			return true;
-		}
-		return *out ? true : FAIL("OpenCL.std %s: wrong operand count",
-					  name);
+	x.name = spv_ocl_ext_name(x.num);
+	if (!x.name)
+		return FAIL("unknown OpenCL.std instruction %u", x.num);
+	if (x.num == OpenCLstd_Printf)
+		return FAIL("unsupported OpenCL built-in printf");
+	if (wc - 5 < lits)
+		return FAIL("OpenCL.std %s: too few operands", x.name);
+	x.num_ids = wc - 5 - lits;
+	if (x.num_ids > SPV_EXT_MAX_ARGS)
+		return FAIL("OpenCL.std %s: too many operands", x.name);
+	for (i = 0; i < x.num_ids; i++)
+		if (!(x.a[i] = spv_operand(fc, w, wc, 5 + i)))
+			return false;
+	if (x.num == OpenCLstd_Prefetch) {
+		/* A hint without effect here: an unused value for the
+		 * result id, which DCE drops. */
+		*out = sir_const_u64(fc->f, sir_type_make(SIR_INT, 32, 1), 0);
+		return true;
 	}
-	if (!strncmp(name, "s_", 2) || !strncmp(name, "u_", 2) ||
-	    !strncmp(name, "vload", 5) || !strncmp(name, "vstore", 6) ||
-	    !strcmp(name, "printf") || !strcmp(name, "prefetch") ||
-	    !strcmp(name, "shuffle") || !strcmp(name, "shuffle2"))
-		return FAIL("unsupported OpenCL built-in %s", name);
-	return spv_library_call(fc, name, w, wc, rt, out);
+	*out = 0;
+	for (i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
+		if (!families[i](fc, &x, out))
+			return false;
+		if (*out)
+			return true;
+	}
+	return spv_library_call(fc, &x, out);
 }

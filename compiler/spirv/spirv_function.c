@@ -724,8 +724,36 @@ static sir_id spv_fclass(struct spv_fn *fc, uint32_t op, sir_id x,
 }
 
 /* Element of a vector at a run-time index: a chain of selects. */
+/*
+ * get_global_id(d) and the like are component d of a built-in vector, and
+ * OpenCL defines them for any d: past the third dimension sizes and counts
+ * are 1, ids and offsets 0. Returns that value for an id loaded from such
+ * a built-in, -1 for any other id.
+ */
+static int spv_builtin_default(struct spv_fn *fc, uint32_t id)
+{
+	const struct spv_module *m = fc->m;
+	uint32_t ptr;
+
+	if (!id || id >= m->bound || m->ids[id].opcode != SpvOpLoad)
+		return -1;
+	ptr = m->words[m->ids[id].def + 3];
+	if (ptr >= m->bound || m->ids[ptr].opcode != SpvOpVariable)
+		return -1;
+	switch (m->ids[ptr].builtin) {
+	case SpvBuiltInGlobalSize: case SpvBuiltInWorkgroupSize:
+	case SpvBuiltInEnqueuedWorkgroupSize: case SpvBuiltInNumWorkgroups:
+		return 1;
+	case SpvBuiltInGlobalInvocationId: case SpvBuiltInLocalInvocationId:
+	case SpvBuiltInWorkgroupId: case SpvBuiltInGlobalOffset:
+		return 0;
+	default:
+		return -1;
+	}
+}
+
 static sir_id spv_extract_dynamic(struct spv_fn *fc, sir_id vec, sir_id idx,
-				  struct sir_type rt)
+				  struct sir_type rt, int fallback)
 {
 	struct sir_type vt = fc->f->values[vec].type;
 	struct sir_type it = fc->f->values[idx].type;
@@ -742,7 +770,13 @@ static sir_id spv_extract_dynamic(struct spv_fn *fc, sir_id vec, sir_id idx,
 			     (sir_id[]){ idx, spv_splat(fc, it, i) }, 2);
 		r = spv_emit(fc, SIR_OP_SELECT, rt, (sir_id[]){ c, e, r }, 3);
 	}
-	return r;
+	if (fallback < 0)
+		return r;
+	c = spv_emit(fc, SIR_OP_ULT, spv_bool,
+		     (sir_id[]){ idx, spv_splat(fc, it, vt.comps) }, 2);
+	return spv_emit(fc, SIR_OP_SELECT, rt,
+			(sir_id[]){ c, r, spv_splat(fc, rt, (uint64_t)fallback) },
+			3);
 }
 
 static sir_id spv_insert_dynamic(struct spv_fn *fc, sir_id vec, sir_id val,
@@ -778,6 +812,15 @@ static sir_id spv_vector_op(struct spv_fn *fc, const uint32_t *w,
 		if (wc != 5 || fc->f->values[a].type.comps < 2)
 			return FAIL("unsupported aggregate value (only vector "
 				    "components can be extracted)");
+		if (w[4] >= fc->f->values[a].type.comps) {
+			int fallback = spv_builtin_default(fc, w[3]);
+
+			if (fallback < 0)
+				return FAIL("OpCompositeExtract: component %u "
+					    "of a %u-component vector", w[4],
+					    fc->f->values[a].type.comps);
+			return spv_splat(fc, rt, (uint64_t)fallback);
+		}
 		v = spv_emit(fc, SIR_OP_EXTRACT, rt, &a, 1);
 		fc->f->values[v].aux = w[4];
 		return v;
@@ -809,6 +852,12 @@ static sir_id spv_vector_op(struct spv_fn *fc, const uint32_t *w,
 		if (wc - 5 != rt.comps)
 			return FAIL("OpVectorShuffle: %u lanes for %u "
 				    "components", wc - 5, rt.comps);
+		for (i = 5; i < wc; i++)
+			if (w[i] != 0xffffffffu &&
+			    w[i] >= (uint32_t)fc->f->values[a].type.comps +
+				    fc->f->values[b].type.comps)
+				return FAIL("OpVectorShuffle: lane %u out of "
+					    "range", w[i]);
 		v = spv_emit(fc, SIR_OP_SHUFFLE, rt, (sir_id[]){ a, b }, 2);
 		for (i = 5; i < wc; i++)
 			fc->f->values[v].imm.u64[i - 5] =
@@ -817,7 +866,8 @@ static sir_id spv_vector_op(struct spv_fn *fc, const uint32_t *w,
 	case SpvOpVectorExtractDynamic:
 		a = spv_operand(fc, w, wc, 3);
 		b = spv_operand(fc, w, wc, 4);
-		return a && b ? spv_extract_dynamic(fc, a, b, rt) : 0;
+		return a && b ? spv_extract_dynamic(fc, a, b, rt,
+				spv_builtin_default(fc, w[3])) : 0;
 	case SpvOpVectorInsertDynamic:
 		a = spv_operand(fc, w, wc, 3);
 		b = spv_operand(fc, w, wc, 4);
@@ -896,14 +946,21 @@ static sir_id spv_atomic(struct spv_fn *fc, const uint32_t *w, uint32_t wc,
 	case SpvOpAtomicIDecrement: kind = SIR_ATOMIC_DEC; n = 1; break;
 	case SpvOpAtomicLoad: kind = SIR_ATOMIC_LOAD; n = 1; break;
 	case SpvOpAtomicCompareExchange:
+	case SpvOpAtomicCompareExchangeWeak:
+		/* Pointer, Memory, Equal, Unequal, Value, Comparator. */
 		kind = SIR_ATOMIC_CMPXCHG;
 		n = 3;
-		val = 8;
+		val = 7;
 		break;
 	default: /* OpAtomicStore: no result */
 		if (!(srcs[0] = spv_operand(fc, w, wc, 1)) ||
 		    !(srcs[1] = spv_operand(fc, w, wc, 4)))
 			return 0;
+		if (fc->f->values[srcs[1]].type.kind != SIR_INT ||
+		    fc->f->values[srcs[1]].type.bits != 32 ||
+		    fc->f->values[srcs[1]].type.comps != 1)
+			return FAIL("unsupported atomic store (only 32-bit "
+				    "integer atomics are supported)");
 		v = spv_emit(fc, SIR_OP_ATOMIC, spv_void, srcs, 2);
 		fc->f->values[v].aux2 = SIR_ATOMIC_STORE;
 		return v;
@@ -915,7 +972,10 @@ static sir_id spv_atomic(struct spv_fn *fc, const uint32_t *w, uint32_t wc,
 	if (n > 2 && !(srcs[2] = spv_operand(fc, w, wc, val + 1)))
 		return 0;
 	if (rt.kind != SIR_INT || rt.comps != 1)
-		return FAIL("atomic on a non-integer");
+		return FAIL("unsupported atomic on a non-integer type");
+	if (rt.bits != 32)
+		return FAIL("unsupported %u-bit atomic (only 32-bit atomics "
+			    "are supported)", rt.bits);
 	v = spv_emit(fc, SIR_OP_ATOMIC, rt, srcs, n);
 	fc->f->values[v].aux2 = kind;
 	return v;
@@ -1010,6 +1070,14 @@ static bool spv_instruction(struct spv_fn *fc, size_t at)
 			     op == SpvOpAll ? SIR_OP_ALL : SIR_OP_COPY,
 			     rt, &a, 1);
 		break;
+	case SpvOpBitCount:
+		if (!(a = spv_operand(fc, w, wc, 3)))
+			return false;
+		if (!sir_type_eq(fc->f->values[a].type, rt))
+			return spv_error(fc->c, "unsupported OpBitCount with "
+					 "a result type unlike its operand's");
+		v = spv_emit(fc, SIR_OP_POPCOUNT, rt, &a, 1);
+		break;
 	case SpvOpIsNan: case SpvOpIsInf: case SpvOpIsFinite:
 	case SpvOpIsNormal: case SpvOpSignBitSet:
 		if (!(a = spv_operand(fc, w, wc, 3)))
@@ -1103,6 +1171,7 @@ static bool spv_instruction(struct spv_fn *fc, size_t at)
 	case SpvOpAtomicXor: case SpvOpAtomicIIncrement:
 	case SpvOpAtomicIDecrement: case SpvOpAtomicLoad:
 	case SpvOpAtomicCompareExchange: case SpvOpAtomicStore:
+	case SpvOpAtomicCompareExchangeWeak:
 		v = spv_atomic(fc, w, wc, op, rt);
 		if (op == SpvOpAtomicStore)
 			return v != 0;

@@ -187,6 +187,47 @@ sir_id spv_splat(struct spv_fn *fc, struct sir_type t, uint64_t bits);
 bool spv_ext_inst(struct spv_fn *fc, const uint32_t *w, uint32_t wc,
 		  struct sir_type rt, sir_id *out);
 
+/*
+ * One OpenCL.std instruction being expanded: w[5 + i] are its operands,
+ * a[i] the SIR values of the first num_ids of them (the rest, if any, are
+ * literals: vload_halfn's n, vstore_half_r's rounding mode).
+ */
+#define SPV_EXT_MAX_ARGS 8
+struct spv_ext {
+	uint32_t num;                /* OpenCLstd_* */
+	const char *name;
+	const uint32_t *w;
+	uint32_t wc, num_ids;
+	struct sir_type rt;
+	sir_id a[SPV_EXT_MAX_ARGS];
+};
+
+sir_id spv_un(struct spv_fn *fc, enum sir_op op, struct sir_type t,
+	      sir_id a);
+sir_id spv_bin(struct spv_fn *fc, enum sir_op op, struct sir_type t,
+	       sir_id a, sir_id b);
+sir_id spv_fsplat(struct spv_fn *fc, struct sir_type t, double v);
+/* v widened to t.comps lanes when it is a scalar (min(float4, float)). */
+sir_id spv_ext_widen(struct spv_fn *fc, sir_id v, struct sir_type t);
+/*
+ * args = x's k operands, scalars widened to t, each checked to be of type
+ * t; false with an error otherwise.
+ */
+bool spv_ext_args(struct spv_fn *fc, const struct spv_ext *x, uint32_t k,
+		  struct sir_type t, sir_id *args);
+/* The integer type of t's shape (float4 -> 32-bit int x4). */
+struct sir_type spv_int_type(struct sir_type t);
+
+/*
+ * Expanders, one per family; each returns false on error, and leaves *out
+ * 0 when the instruction is not of its family.
+ */
+bool spv_ext_float(struct spv_fn *fc, const struct spv_ext *x, sir_id *out);
+bool spv_ext_integer(struct spv_fn *fc, const struct spv_ext *x,
+		     sir_id *out);
+bool spv_ext_vector(struct spv_fn *fc, const struct spv_ext *x, sir_id *out);
+bool spv_ext_memory(struct spv_fn *fc, const struct spv_ext *x, sir_id *out);
+
 /* spirv_function.c: one function body. */
 bool spv_convert_function(struct spv_conv *c, const struct spv_module *m,
 			  uint32_t func_index, struct sir_function *f);

@@ -3,7 +3,8 @@
  * The Midgard back end (compiler/backend) end to end: SIR kernels built by
  * hand, compiled with mdg_compile_kernel(), run on the model's shader
  * cores through the compute harness and compared with C references on
- * random inputs. Also: the code disassembles, and a float4 vector add
+ * random inputs, for 32-, 64-, 16- and 8-bit integer lanes and the
+ * conversions between them. Also: the code disassembles, and a float4 vector add
  * needs at least 3.5x fewer arithmetic cycles per element than the scalar
  * one (the model's cycle counters).
  */
@@ -26,6 +27,7 @@ static struct fake_host fh;
 #define BUF0 (CH_DATA_VA + 0x10000)
 #define BUF1 (CH_DATA_VA + 0x90000)
 #define BUF2 (CH_DATA_VA + 0x110000)
+#define BUF3 (CH_DATA_VA + 0x190000)
 #define IMAGE_VA CH_DATA_VA
 
 static uint32_t rng = 0x1234567u;
@@ -560,11 +562,205 @@ TEST(spills_under_register_limit)
 	CHECK(fh_fini(&fh));
 }
 
+
+static const struct sir_type T_I64 = { SIR_INT, 64, 1, 0 };
+static const struct sir_type T_I16 = { SIR_INT, 16, 1, 0 };
+static const struct sir_type T_I8 = { SIR_INT, 8, 1, 0 };
+
+static sir_id cw(struct kb *k, struct sir_type t, uint64_t v)
+{
+	return sir_const_u64(k->f, t, v);
+}
+
+/*
+ * 64-bit lanes: mul, add, shifts, xor, sub, compare, select, zext/sext
+ * from 32 bits, trunc, long2 vectors with extract and shuffle.
+ */
+TEST(long_lanes)
+{
+	struct kb k;
+	struct compiled c;
+	uint32_t image[4] = { BUF0, BUF1, BUF2, BUF3 };
+	struct sir_type l2 = vec(T_I64, 2);
+	sir_id gid, a, b, w, x, y, z, m, n, v2, sh;
+	uint64_t *A, *B, *out;
+	uint32_t *W;
+
+	REQUIRE(ch_setup(&fh));
+	A = (uint64_t *)words(BUF0);
+	B = (uint64_t *)words(BUF1);
+	W = words(BUF2);
+	out = (uint64_t *)words(BUF3);
+	kb_init(&k, "long_lanes");
+	gid = sysval(&k, SIR_SYSVAL_GLOBAL_ID, 0);
+	v2 = load(&k, l2, elem(&k, gptr(&k, 0), gid, 16));
+	a = with_aux(&k, op1(&k, SIR_OP_EXTRACT, T_I64, v2), 0);
+	b = load(&k, T_I64, elem(&k, gptr(&k, 4), gid, 8));
+	w = load(&k, T_I32, elem(&k, gptr(&k, 8), gid, 4));
+	x = op2(&k, SIR_OP_IADD, T_I64, op2(&k, SIR_OP_IMUL, T_I64, a, b),
+		op2(&k, SIR_OP_LSHR, T_I64, a, cw(&k, T_I64, 7)));
+	y = op1(&k, SIR_OP_ZEXT, T_I64, w);
+	z = op1(&k, SIR_OP_SEXT, T_I64, w);
+	m = op3(&k, SIR_OP_SELECT, T_I64, op2(&k, SIR_OP_SLT, T_BOOL, a, b),
+		op2(&k, SIR_OP_XOR, T_I64, x, y),
+		op2(&k, SIR_OP_ISUB, T_I64, z, b));
+	n = op2(&k, SIR_OP_IADD, T_I64,
+		op2(&k, SIR_OP_ASHR, T_I64, x, cw(&k, T_I64, 13)),
+		op1(&k, SIR_OP_ZEXT, T_I64,
+		    op1(&k, SIR_OP_TRUNC, T_I32, b)));
+	sh = op2(&k, SIR_OP_SHL, T_I64, b, cw(&k, T_I64, 33));
+	store(&k, elem(&k, gptr(&k, 12), gid, 32),
+	      op2(&k, SIR_OP_IADD, l2, v2,
+		  op3(&k, SIR_OP_SELECT, l2,
+		      op2(&k, SIR_OP_ULT, vec(T_BOOL, 2), v2,
+			  sir_const_u64(k.f, l2, 1ull << 63)),
+		      op2(&k, SIR_OP_IADD, l2, v2, v2), v2)));
+	store(&k, op2(&k, SIR_OP_PTR_ADD, sir_type_ptr(SIR_SPACE_GLOBAL),
+		      elem(&k, gptr(&k, 12), gid, 32), ci(&k, 16)), m);
+	store(&k, op2(&k, SIR_OP_PTR_ADD, sir_type_ptr(SIR_SPACE_GLOBAL),
+		      elem(&k, gptr(&k, 12), gid, 32), ci(&k, 24)),
+	      op2(&k, SIR_OP_XOR, T_I64, n, sh));
+	ret(&k);
+	REQUIRE(compile(&k, 16, 0, &c));
+	sir_module_destroy(k.m);
+	for (int j = 0; j < 256; j++) {
+		A[2 * j] = (uint64_t)rnd() << 32 | rnd();
+		A[2 * j + 1] = (uint64_t)rnd() << 32 | rnd();
+		B[j] = (uint64_t)rnd() << 32 | rnd();
+		W[j] = rnd();
+	}
+	CHECK(run(&c, image, sizeof(image), 64, 4, 0));
+	for (int j = 0; j < 256; j++) {
+		uint64_t a0 = A[2 * j], b0 = B[j];
+		uint64_t x0 = a0 * b0 + (a0 >> 7);
+		uint64_t m0 = (int64_t)a0 < (int64_t)b0 ?
+			      x0 ^ W[j] :
+			      (uint64_t)(int64_t)(int32_t)W[j] - b0;
+		uint64_t n0 = (uint64_t)((int64_t)x0 >> 13) + (uint32_t)b0;
+		uint64_t want[4];
+
+		for (int e = 0; e < 2; e++) {
+			uint64_t v = A[2 * j + e];
+
+			want[e] = v < (1ull << 63) ? 2 * v : v;
+			want[e] += v;
+		}
+		want[2] = m0;
+		want[3] = n0 ^ (b0 << 33);
+		for (int e = 0; e < 4; e++) {
+			if (out[4 * j + e] != want[e]) {
+				printf("  out[%d][%d] = %" PRIx64 ", want %"
+				       PRIx64 "\n", j, e, out[4 * j + e],
+				       want[e]);
+				CHECK(false);
+				j = 256;
+				break;
+			}
+		}
+	}
+	free(c.code.code);
+	CHECK(fh_fini(&fh));
+}
+
+/*
+ * 8- and 16-bit lanes: narrow loads and stores, sign/zero extension,
+ * signed and unsigned compares, saturating add, min, arithmetic shift,
+ * truncation, and a char4 vector.
+ */
+TEST(narrow_lanes)
+{
+	struct kb k;
+	struct compiled c;
+	uint32_t image[4] = { BUF0, BUF1, BUF2, BUF3 };
+	struct sir_type c4 = vec(T_I8, 4);
+	sir_id gid, ch, sh, c2, v4, outp, r[6];
+	uint8_t *C, *out8;
+	uint16_t *S;
+	int32_t *out;
+
+	REQUIRE(ch_setup(&fh));
+	C = (uint8_t *)words(BUF0);
+	S = (uint16_t *)words(BUF1);
+	out8 = (uint8_t *)words(BUF2);
+	out = (int32_t *)words(BUF3);
+	kb_init(&k, "narrow_lanes");
+	gid = sysval(&k, SIR_SYSVAL_GLOBAL_ID, 0);
+	ch = load(&k, T_I8, op2(&k, SIR_OP_PTR_ADD,
+				sir_type_ptr(SIR_SPACE_GLOBAL), gptr(&k, 0),
+				gid));
+	sh = load(&k, T_I16, elem(&k, gptr(&k, 4), gid, 2));
+	v4 = load(&k, c4, elem(&k, gptr(&k, 0), gid, 4));
+	c2 = op1(&k, SIR_OP_TRUNC, T_I8, sh);
+	r[0] = op1(&k, SIR_OP_SEXT, T_I32, ch);
+	r[1] = op1(&k, SIR_OP_ZEXT, T_I32, sh);
+	r[2] = op3(&k, SIR_OP_SELECT, T_I32,
+		   op2(&k, SIR_OP_SLT, T_BOOL, ch, c2), r[0], r[1]);
+	r[3] = op1(&k, SIR_OP_SEXT, T_I32,
+		   op2(&k, SIR_OP_SADD_SAT, T_I8, ch, c2));
+	r[4] = op1(&k, SIR_OP_ZEXT, T_I32,
+		   op2(&k, SIR_OP_UMIN, T_I8, ch, c2));
+	r[5] = op1(&k, SIR_OP_SEXT, T_I32,
+		   op2(&k, SIR_OP_ASHR, T_I16, sh,
+		       sir_const_u64(k.f, T_I16, 3)));
+	outp = elem(&k, gptr(&k, 12), gid, 32);
+	for (int q = 0; q < 6; q++)
+		store(&k, q ? op2(&k, SIR_OP_PTR_ADD,
+				  sir_type_ptr(SIR_SPACE_GLOBAL), outp,
+				  ci(&k, 4u * (uint32_t)q)) : outp, r[q]);
+	store(&k, elem(&k, gptr(&k, 8), gid, 4),
+	      op3(&k, SIR_OP_SELECT, c4,
+		  op2(&k, SIR_OP_ULT, vec(T_BOOL, 4), v4,
+		      sir_const_u64(k.f, c4, 0x80)),
+		  op2(&k, SIR_OP_IADD, c4, v4, v4),
+		  op2(&k, SIR_OP_USUB_SAT, c4, v4,
+		      sir_const_u64(k.f, c4, 0xC0))));
+	ret(&k);
+	REQUIRE(compile(&k, 16, 0, &c));
+	sir_module_destroy(k.m);
+	for (int j = 0; j < 1024; j++) {
+		C[j] = (uint8_t)rnd();
+		S[j] = (uint16_t)rnd();
+	}
+	CHECK(run(&c, image, sizeof(image), 64, 4, 0));
+	for (int j = 0; j < 256; j++) {
+		int8_t a = (int8_t)C[j], b = (int8_t)S[j];
+		int sum = a + b;
+		int32_t want[6] = {
+			a, S[j], a < b ? a : S[j],
+			sum > 127 ? 127 : sum < -128 ? -128 : sum,
+			(uint8_t)a < (uint8_t)b ? (uint8_t)a : (uint8_t)b,
+			(int16_t)S[j] >> 3,
+		};
+		bool bad = false;
+
+		for (int q = 0; q < 6; q++)
+			bad |= out[8 * j + q] != want[q];
+		for (int e = 0; e < 4; e++) {
+			uint8_t v = C[4 * j + e];
+			uint8_t w = v < 0x80 ? (uint8_t)(2 * v) :
+				    v > 0xC0 ? (uint8_t)(v - 0xC0) : 0;
+
+			bad |= out8[4 * j + e] != w;
+		}
+		if (bad) {
+			printf("  element %d wrong: %d %d %d %d %d %d\n", j,
+			       out[8 * j], out[8 * j + 1], out[8 * j + 2],
+			       out[8 * j + 3], out[8 * j + 4], out[8 * j + 5]);
+			CHECK(false);
+			break;
+		}
+	}
+	free(c.code.code);
+	CHECK(fh_fini(&fh));
+}
+
 int main(void)
 {
 	RUN(vector_add_scalar_and_float4);
 	RUN(loops_phis_select_int_ops);
 	RUN(private_local_barrier_atomic_ubo);
 	RUN(spills_under_register_limit);
+	RUN(long_lanes);
+	RUN(narrow_lanes);
 	return check_summary();
 }

@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Constant folding (through sir_eval.c, so the result is what the op means
+ * on any correct implementation; native_* ops are left to the hardware)
+ * and algebraic identities that hold bit for bit.
+ */
+#include "sir_passes.h"
+
+#include <string.h>
+
+#include "sir_eval.h"
+#include "sir_pass_util.h"
+
+static bool is_const(const struct sir_function *f, sir_id v)
+{
+	return f->values[v].op == SIR_OP_CONST;
+}
+
+/* True when v is a constant whose every lane is c (masked to the lane). */
+static bool is_splat(const struct sir_function *f, sir_id v, uint64_t c)
+{
+	const struct sir_instr *in = &f->values[v];
+	unsigned int i;
+
+	if (in->op != SIR_OP_CONST)
+		return false;
+	c &= sirp_lane_mask(in->type);
+	for (i = 0; i < in->type.comps; i++)
+		if (in->imm.u64[i] != c)
+			return false;
+	return true;
+}
+
+static bool is_float_splat(const struct sir_function *f, sir_id v,
+			   double d)
+{
+	struct sir_type t = f->values[v].type;
+	uint64_t bits;
+
+	if (t.kind != SIR_FLOAT)
+		return false;
+	if (t.bits == 32) {
+		float fl = (float)d;
+		uint32_t u;
+
+		memcpy(&u, &fl, 4);
+		bits = u;
+	} else if (t.bits == 16) {
+		bits = sir_double_to_half(d);
+	} else {
+		memcpy(&bits, &d, 8);
+	}
+	return is_splat(f, v, bits);
+}
+
+static sir_id fold_const(struct sir_function *f, sir_id v)
+{
+	const uint64_t *lanes[3] = { NULL, NULL, NULL };
+	uint64_t out[16];
+	struct sir_instr *in = &f->values[v];
+	sir_id c;
+	unsigned int s;
+
+	if (!in->num_srcs || (in->num_srcs > 3 && in->op != SIR_OP_VEC))
+		return SIR_NONE;
+	if (in->op == SIR_OP_VEC) {
+		/* Gather into one constant by hand: VEC takes any count. */
+		unsigned int n = 0, k;
+
+		for (s = 0; s < in->num_srcs; s++)
+			if (!is_const(f, in->srcs[s]))
+				return SIR_NONE;
+		c = sir_value_new(f, SIR_OP_CONST, f->values[v].type, NULL, 0);
+		in = &f->values[v];
+		for (s = 0; s < in->num_srcs; s++) {
+			const struct sir_instr *src = &f->values[in->srcs[s]];
+
+			for (k = 0; k < src->type.comps && n < 16; k++)
+				f->values[c].imm.u64[n++] = src->imm.u64[k];
+		}
+		return c;
+	}
+	for (s = 0; s < in->num_srcs; s++) {
+		if (!is_const(f, in->srcs[s]))
+			return SIR_NONE;
+		lanes[s] = f->values[in->srcs[s]].imm.u64;
+	}
+	if (!sir_eval_instr(f, in, lanes, out, SIR_EVAL_FOLD))
+		return SIR_NONE;
+	c = sir_value_new(f, SIR_OP_CONST, f->values[v].type, NULL, 0);
+	memcpy(f->values[c].imm.u64, out, sizeof(out));
+	return c;
+}
+
+/* A constant of in's type: every lane c. */
+static sir_id const_like(struct sir_function *f, sir_id v, uint64_t c)
+{
+	return sir_const_u64(f, f->values[v].type, c);
+}
+
+static sir_id fold_int_identity(struct sir_function *f, sir_id v)
+{
+	struct sir_instr *in = &f->values[v];
+	sir_id a = in->srcs[0], b = in->num_srcs > 1 ? in->srcs[1] : 0;
+
+	switch (in->op) {
+	case SIR_OP_IADD:
+	case SIR_OP_OR:
+	case SIR_OP_XOR:
+		if (is_splat(f, b, 0))
+			return a;
+		if (is_splat(f, a, 0))
+			return b;
+		if (in->op == SIR_OP_XOR && a == b)
+			return const_like(f, v, 0);
+		if (in->op == SIR_OP_OR && is_splat(f, b, ~0ull))
+			return b;
+		if (in->op == SIR_OP_OR && a == b)
+			return a;
+		break;
+	case SIR_OP_ISUB:
+		if (is_splat(f, b, 0))
+			return a;
+		if (a == b)
+			return const_like(f, v, 0);
+		break;
+	case SIR_OP_IMUL:
+		if (is_splat(f, b, 1))
+			return a;
+		if (is_splat(f, a, 1))
+			return b;
+		if (is_splat(f, b, 0))
+			return b;
+		if (is_splat(f, a, 0))
+			return a;
+		break;
+	case SIR_OP_AND:
+		if (is_splat(f, b, 0) || is_splat(f, a, ~0ull))
+			return b;
+		if (is_splat(f, a, 0) || is_splat(f, b, ~0ull) || a == b)
+			return a;
+		break;
+	case SIR_OP_SHL:
+	case SIR_OP_LSHR:
+	case SIR_OP_ASHR:
+		if (is_splat(f, b, 0))
+			return a;
+		break;
+	case SIR_OP_UDIV:
+	case SIR_OP_SDIV:
+		if (is_splat(f, b, 1))
+			return a;
+		break;
+	case SIR_OP_UREM:
+	case SIR_OP_SREM:
+	case SIR_OP_SMOD:
+		if (is_splat(f, b, 1))
+			return const_like(f, v, 0);
+		break;
+	case SIR_OP_SMIN: case SIR_OP_SMAX:
+	case SIR_OP_UMIN: case SIR_OP_UMAX:
+		if (a == b)
+			return a;
+		break;
+	case SIR_OP_NOT:
+	case SIR_OP_INEG:
+		if (f->values[a].op == in->op)
+			return f->values[a].srcs[0];
+		break;
+	default:
+		break;
+	}
+	return SIR_NONE;
+}
+
+static sir_id fold_bool_identity(struct sir_function *f, sir_id v)
+{
+	struct sir_instr *in = &f->values[v];
+	sir_id a = in->srcs[0], b = in->num_srcs > 1 ? in->srcs[1] : 0;
+
+	switch (in->op) {
+	case SIR_OP_BNOT:
+		if (f->values[a].op == SIR_OP_BNOT)
+			return f->values[a].srcs[0];
+		break;
+	case SIR_OP_BAND:
+		if (is_splat(f, b, 1) || a == b)
+			return a;
+		if (is_splat(f, a, 1))
+			return b;
+		if (is_splat(f, a, 0))
+			return a;
+		if (is_splat(f, b, 0))
+			return b;
+		break;
+	case SIR_OP_BOR:
+		if (is_splat(f, b, 0) || a == b)
+			return a;
+		if (is_splat(f, a, 0))
+			return b;
+		if (is_splat(f, a, 1))
+			return a;
+		if (is_splat(f, b, 1))
+			return b;
+		break;
+	default:
+		break;
+	}
+	return SIR_NONE;
+}
+
+static sir_id fold_float_identity(struct sir_function *f, sir_id v)
+{
+	struct sir_instr *in = &f->values[v];
+	sir_id a = in->srcs[0], b = in->num_srcs > 1 ? in->srcs[1] : 0;
+
+	switch (in->op) {
+	case SIR_OP_FMUL:
+		if (is_float_splat(f, b, 1.0))
+			return a;
+		if (is_float_splat(f, a, 1.0))
+			return b;
+		break;
+	case SIR_OP_FADD:            /* x + -0 is x, even for x = +0 */
+		if (is_float_splat(f, b, -0.0))
+			return a;
+		if (is_float_splat(f, a, -0.0))
+			return b;
+		break;
+	case SIR_OP_FSUB:            /* x - +0 is x */
+		if (is_float_splat(f, b, 0.0))
+			return a;
+		break;
+	case SIR_OP_FNEG:
+		if (f->values[a].op == SIR_OP_FNEG)
+			return f->values[a].srcs[0];
+		break;
+	default:
+		break;
+	}
+	return SIR_NONE;
+}
+
+/* Vector plumbing: select, extract of vec/insert, shuffles, bitcasts. */
+static sir_id fold_plumbing(struct sir_function *f, sir_id v, bool *changed)
+{
+	struct sir_instr *in = &f->values[v];
+	struct sir_instr *a = &f->values[in->srcs[0]];
+	unsigned int i;
+
+	switch (in->op) {
+	case SIR_OP_SELECT:
+		if (in->srcs[1] == in->srcs[2])
+			return in->srcs[1];
+		if (is_splat(f, in->srcs[0], 1))
+			return in->srcs[1];
+		if (is_splat(f, in->srcs[0], 0))
+			return in->srcs[2];
+		break;
+	case SIR_OP_EXTRACT:
+		if (a->op == SIR_OP_INSERT && a->aux == in->aux)
+			return a->srcs[1];
+		if (a->op == SIR_OP_INSERT) {
+			in->srcs[0] = a->srcs[0];
+			*changed = true;
+			break;
+		}
+		if (a->op == SIR_OP_VEC) {
+			unsigned int base = 0;
+
+			for (i = 0; i < a->num_srcs; i++) {
+				struct sir_type st = f->values[a->srcs[i]].type;
+
+				if (in->aux == base && st.comps == 1)
+					return a->srcs[i];
+				base += st.comps;
+			}
+		}
+		if (a->type.comps == 1 && in->aux == 0 &&
+		    sir_type_eq(a->type, in->type))
+			return in->srcs[0];
+		break;
+	case SIR_OP_SHUFFLE: {
+		unsigned int n = a->type.comps;
+		bool identity = sir_type_eq(in->type, a->type);
+
+		for (i = 0; i < in->type.comps; i++)
+			identity &= in->imm.u64[i] == i;
+		if (identity)
+			return in->srcs[0];
+		/* shuffle(shuffle(x, y), z) reading only the inner lanes. */
+		if (a->op == SIR_OP_SHUFFLE && in->srcs[0] == in->srcs[1]) {
+			uint64_t sel[16];
+
+			for (i = 0; i < in->type.comps; i++) {
+				uint64_t s = in->imm.u64[i];
+
+				s = s < n ? s : s - n;
+				if (s >= n)
+					return SIR_NONE;
+				sel[i] = a->imm.u64[s];
+			}
+			in->srcs[0] = a->srcs[0];
+			in->srcs[1] = a->srcs[1];
+			memcpy(in->imm.u64, sel, in->type.comps * sizeof(*sel));
+			*changed = true;
+		}
+		break;
+	}
+	case SIR_OP_BITCAST:
+		if (sir_type_eq(in->type, a->type))
+			return in->srcs[0];
+		if (a->op == SIR_OP_BITCAST &&
+		    sir_type_eq(in->type, f->values[a->srcs[0]].type))
+			return a->srcs[0];
+		break;
+	default:
+		break;
+	}
+	return SIR_NONE;
+}
+
+static sir_id fold_one(struct sir_function *f, sir_id v, bool *changed)
+{
+	struct sir_instr *in = &f->values[v];
+	struct sir_type t0;
+	sir_id r;
+
+	if (!sirp_is_pure(in->op) || in->op == SIR_OP_CONST ||
+	    in->op == SIR_OP_COPY || !in->num_srcs)
+		return SIR_NONE;
+	r = fold_const(f, v);
+	if (r)
+		return r;
+	in = &f->values[v];
+	if (in->op == SIR_OP_SELECT || in->op == SIR_OP_EXTRACT ||
+	    in->op == SIR_OP_SHUFFLE || in->op == SIR_OP_BITCAST)
+		return fold_plumbing(f, v, changed);
+	if (in->op == SIR_OP_PTR_ADD && is_splat(f, in->srcs[1], 0))
+		return in->srcs[0];
+	t0 = f->values[in->srcs[0]].type;
+	if (t0.kind == SIR_INT && (in->op < SIR_OP_IEQ || in->op > SIR_OP_ULE))
+		return fold_int_identity(f, v);
+	if (t0.kind == SIR_BOOL)
+		return fold_bool_identity(f, v);
+	if (t0.kind == SIR_FLOAT && in->op < SIR_OP_FEQ)
+		return fold_float_identity(f, v);
+	return SIR_NONE;
+}
+
+bool sir_fold_constants(struct sir_function *f)
+{
+	struct sir_repl repl;
+	bool changed = false;
+	uint32_t b, i, s;
+
+	sirp_repl_init(&repl, f);
+	for (b = 0; b < f->num_blocks; b++) {
+		for (i = 0; i < f->blocks[b].num_instrs; i++) {
+			sir_id v = f->blocks[b].instrs[i], r;
+			struct sir_instr *in = &f->values[v];
+
+			for (s = 0; s < in->num_srcs; s++)
+				in->srcs[s] = sirp_repl_get(&repl, in->srcs[s]);
+			r = fold_one(f, v, &changed);
+			if (r && r != v) {
+				sirp_repl_set(&repl, v, r);
+				changed = true;
+			}
+		}
+	}
+	return sirp_repl_apply(&repl, f) || changed;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The steps of sir_lower_midgard(), one file each, and the walk they
+ * share: every instruction a step claims is rebuilt in place from simpler
+ * ops and its uses redirected.
+ */
+#ifndef SLEIPNIR_SIR_LOWER_H
+#define SLEIPNIR_SIR_LOWER_H
+
+#include "sir_pass_util.h"
+
+/*
+ * Expands one instruction at the builder (which points at it); returns
+ * the value that replaces it. May split blocks: the builder then ends in
+ * the block that holds the instruction.
+ */
+typedef sir_id (*sirl_expand_fn)(struct sir_builder *b, sir_id v,
+				 void *ctx);
+typedef bool (*sirl_match_fn)(const struct sir_function *f,
+			      const struct sir_instr *in, void *ctx);
+
+/* Runs expand on every instruction match accepts. True when any did. */
+bool sirl_rewrite(struct sir_function *f, sirl_match_fn match,
+		  sirl_expand_fn expand, void *ctx);
+
+/* Integer division, remainder and high multiplication (sir_lower_div.c). */
+bool sirl_lower_div(struct sir_function *f);
+bool sirl_lower_mulhi(struct sir_function *f);
+/* FDIV (sir_lower_fdiv.c). */
+bool sirl_lower_fdiv(struct sir_function *f, bool fast_math);
+/* FMA, correctly rounded with integer arithmetic (sir_lower_fma.c). */
+bool sirl_lower_fma(struct sir_function *f);
+/* Values wider than 128 bits into pieces (sir_lower_wide.c). */
+bool sirl_split_wide(struct sir_function *f, char *err, size_t errsz);
+
+/* Short builders over sirp_op*. */
+static inline sir_id sirl_k(struct sir_builder *b, struct sir_type t,
+			    uint64_t v)
+{
+	return sirp_const(b, t, v);
+}
+
+#endif

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sir_lower_midgard(): the last SIR pass before the Midgard back end. Its
+ * output is the contract with compiler/backend/: after it a kernel holds
+ * only these ops, and every value is at most 128 bits wide (wider vectors
+ * are split into <= 128-bit pieces, loads and stores included):
+ *
+ *   CONST UNDEF UNIFORM SYSVAL (GLOBAL_ID, LOCAL_ID, GROUP_ID only) COPY
+ *   PHI VEC EXTRACT INSERT SHUFFLE SELECT BITCAST;
+ *   IADD ISUB IMUL INEG AND OR XOR NOT SHL LSHR ASHR SMIN SMAX UMIN UMAX
+ *   IABS UADD_SAT SADD_SAT USUB_SAT SSUB_SAT CLZ POPCOUNT on 8/16/32/64-bit
+ *   integers;
+ *   FADD FSUB FMUL FNEG FABS FMIN FMAX FFLOOR FCEIL FTRUNC FRINT FROUND
+ *   FSQRT FRSQ FRCP FEXP2 FLOG2 FSIN FCOS on 16/32-bit floats;
+ *   all comparisons but FUNORD; BNOT BAND BOR BEQ BNE ANY ALL;
+ *   SEXT ZEXT TRUNC F2S F2U S2F U2F FCONV (16 <-> 32), with their aux
+ *   rounding and saturation flags;
+ *   PTR_ADD LOAD STORE ATOMIC BARRIER BR CBR RET.
+ *
+ * Steps (one file each): integer division and remainder, then high
+ * multiplication (which division produces) in sir_lower_div.c; FDIV in
+ * sir_lower_fdiv.c; FMA in sir_lower_fma.c; FMAD, FCOPYSIGN and FUNORD
+ * here; wide values in sir_lower_wide.c, last, so the others may build
+ * vectors of 64-bit lanes freely.
+ */
+#include "sir_passes.h"
+
+#include "sir_lower.h"
+
+bool sirl_rewrite(struct sir_function *f, sirl_match_fn match,
+		  sirl_expand_fn expand, void *ctx)
+{
+	struct sir_repl repl;
+	bool any = false;
+	uint32_t b, i, s;
+
+	sirp_repl_init(&repl, f);
+	for (b = 0; b < f->num_blocks; b++) {
+		for (i = 0; i < f->blocks[b].num_instrs; i++) {
+			sir_id v = f->blocks[b].instrs[i], r;
+			struct sir_instr *in = &f->values[v];
+			struct sir_builder bld;
+
+			for (s = 0; s < in->num_srcs; s++)
+				in->srcs[s] = sirp_repl_get(&repl, in->srcs[s]);
+			if (!match(f, in, ctx))
+				continue;
+			bld = sirp_builder_at(f, b, i);
+			r = expand(&bld, v, ctx);
+			sirp_repl_set(&repl, v, r);
+			sir_remove(f, v);
+			any = true;
+			if (bld.block != b)
+				break;       /* the rest moved to a new block */
+			i = bld.pos - 1;
+		}
+	}
+	sirp_repl_apply(&repl, f);
+	return any;
+}
+
+static bool match_simple(const struct sir_function *f,
+			 const struct sir_instr *in, void *ctx)
+{
+	(void)f;
+	(void)ctx;
+	return in->op == SIR_OP_FMAD || in->op == SIR_OP_FCOPYSIGN ||
+	       in->op == SIR_OP_FUNORD;
+}
+
+/* FMAD as FMUL + FADD, FCOPYSIGN with bit ops, FUNORD as x != x | y != y. */
+static sir_id expand_simple(struct sir_builder *b, sir_id v, void *ctx)
+{
+	struct sir_instr in = b->f->values[v];
+	struct sir_type t = in.type;
+
+	(void)ctx;
+	if (in.op == SIR_OP_FMAD)
+		return sirp_op2(b, SIR_OP_FADD, t,
+				sirp_op2(b, SIR_OP_FMUL, t, in.srcs[0],
+					 in.srcs[1]), in.srcs[2]);
+	if (in.op == SIR_OP_FCOPYSIGN) {
+		struct sir_type it = sir_type_make(SIR_INT, t.bits, t.comps);
+		uint64_t sign = 1ull << (t.bits - 1);
+		sir_id x = sirp_op1(b, SIR_OP_BITCAST, it, in.srcs[0]);
+		sir_id y = sirp_op1(b, SIR_OP_BITCAST, it, in.srcs[1]);
+
+		x = sirp_op2(b, SIR_OP_AND, it, x, sirl_k(b, it, sign - 1));
+		y = sirp_op2(b, SIR_OP_AND, it, y, sirl_k(b, it, sign));
+		return sirp_op1(b, SIR_OP_BITCAST, t,
+				sirp_op2(b, SIR_OP_OR, it, x, y));
+	}
+	return sirp_op2(b, SIR_OP_BOR, t,
+			sirp_op2(b, SIR_OP_FNE, t, in.srcs[0], in.srcs[0]),
+			sirp_op2(b, SIR_OP_FNE, t, in.srcs[1], in.srcs[1]));
+}
+
+static bool is_double(struct sir_type t)
+{
+	return t.kind == SIR_FLOAT && t.bits == 64;
+}
+
+/* What no lowering can turn into the contract's ops. */
+static bool check_input(struct sir_function *f, char *err, size_t errsz)
+{
+	uint32_t b, i, s;
+
+	for (b = 0; b < f->num_blocks; b++) {
+		for (i = 0; i < f->blocks[b].num_instrs; i++) {
+			const struct sir_instr *in =
+				&f->values[f->blocks[b].instrs[i]];
+			bool dbl = is_double(in->type);
+
+			for (s = 0; s < in->num_srcs; s++)
+				dbl |= is_double(f->values[in->srcs[s]].type);
+			if (dbl) {
+				snprintf(err, errsz,
+					 "%s: double is not supported",
+					 f->name);
+				return false;
+			}
+			if (in->op == SIR_OP_CALL) {
+				snprintf(err, errsz,
+					 "%s: call left after inlining",
+					 f->name);
+				return false;
+			}
+			for (s = 0; s < in->num_srcs; s++) {
+				const struct sir_instr *src =
+					&f->values[in->srcs[s]];
+
+				if (src->op == SIR_OP_PARAM ||
+				    src->op == SIR_OP_VAR_ADDR ||
+				    (src->op == SIR_OP_SYSVAL &&
+				     src->aux != SIR_SYSVAL_GLOBAL_ID &&
+				     src->aux != SIR_SYSVAL_LOCAL_ID &&
+				     src->aux != SIR_SYSVAL_GROUP_ID)) {
+					snprintf(err, errsz,
+						 "%s: %s left before lowering "
+						 "(sir_lower_abi not run)",
+						 f->name,
+						 sir_op_name((enum sir_op)
+							     src->op));
+					return false;
+				}
+			}
+		}
+	}
+	return true;
+}
+
+bool sir_lower_midgard(struct sir_function *f, bool fast_math,
+		       char *err, size_t errsz)
+{
+	if (!check_input(f, err, errsz))
+		return false;
+	sirl_lower_div(f);
+	sirl_lower_mulhi(f);
+	sirl_lower_fdiv(f, fast_math);
+	sirl_lower_fma(f);
+	sirl_rewrite(f, match_simple, expand_simple, NULL);
+	return sirl_split_wide(f, err, errsz);
+}

@@ -1,0 +1,2631 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The corpus's cases (see corpus_cases.h): random inputs from a seeded
+ * generator, launches on the model through corpus_runner, and references
+ * computed on the host. Integers compare exactly; floats by ULP distance
+ * from a double reference within the OpenCL 1.2 bounds (§7.4), or exactly
+ * when the kernel does the same float operations in the same order (no
+ * contraction: kernels say FP_CONTRACT OFF, this file is built with
+ * -ffp-contract=off).
+ */
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "corpus_cases.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define MAX_REPORTS 6
+
+/* ---- Random inputs ---- */
+
+static uint64_t rng_state;
+
+static uint32_t rnd(void)
+{
+	/* xorshift64*: good enough, and the same on every host. */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return (uint32_t)((rng_state * 0x2545F4914F6CDD1Dull) >> 32);
+}
+
+static uint64_t rnd64(void)
+{
+	return (uint64_t)rnd() << 32 | rnd();
+}
+
+static float rnd_range(float lo, float hi)
+{
+	return lo + (hi - lo) * (float)(rnd() >> 8) * (1.0f / 16777216.0f);
+}
+
+/* A float of any magnitude in 2^[lo, hi), random sign. */
+static float rnd_magnitude(int lo, int hi)
+{
+	float m = 1.0f + (float)(rnd() >> 9) * (1.0f / 8388608.0f);
+	float f = ldexpf(m, lo + (int)(rnd() % (uint32_t)(hi - lo)));
+
+	return rnd() & 1 ? -f : f;
+}
+
+static uint32_t case_seed(const char *name)
+{
+	uint32_t h = 2166136261u;
+
+	while (*name)
+		h = (h ^ (uint8_t)*name++) * 16777619u;
+	return h;
+}
+
+static uint32_t f2u(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+static float u2f(uint32_t u)
+{
+	float f;
+
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+static const float special_floats[] = {
+	0.0f, -0.0f, 1.0f, -1.0f, 0.5f, -2.5f, 1e-40f, -3e-39f, FLT_MIN,
+	FLT_MAX, -FLT_MAX, INFINITY, -INFINITY, NAN,
+};
+
+static float rnd_special(void)
+{
+	return special_floats[rnd() % ARRAY_SIZE(special_floats)];
+}
+
+/* ---- Expectations ---- */
+
+enum expect_kind {
+	EX_BITS,                     /* size bytes exactly */
+	EX_EITHER,                   /* a float, one of two bit patterns */
+	EX_ULP,                      /* a float within bound ulps of value */
+	EX_REL,                      /* a float within a relative bound */
+};
+
+struct expect {
+	uint8_t kind, size;
+	uint64_t bits, alt;
+	double value, bound;
+};
+
+#define MAX_EXPECT 64
+
+static void ex_bits(struct expect *e, unsigned int size, uint64_t bits)
+{
+	*e = (struct expect){ .kind = EX_BITS, .size = (uint8_t)size,
+			      .bits = bits };
+}
+
+static void ex_f32(struct expect *e, float f)
+{
+	ex_bits(e, 4, f2u(f));
+}
+
+static void ex_either(struct expect *e, float a, float b)
+{
+	*e = (struct expect){ .kind = EX_EITHER, .size = 4, .bits = f2u(a),
+			      .alt = f2u(b) };
+}
+
+static void ex_ulp(struct expect *e, double v, double ulps)
+{
+	*e = (struct expect){ .kind = EX_ULP, .size = 4, .value = v,
+			      .bound = ulps };
+}
+
+static void ex_rel(struct expect *e, double v, double rel)
+{
+	*e = (struct expect){ .kind = EX_REL, .size = 4, .value = v,
+			      .bound = rel };
+}
+
+/* Whether got meets e; *ulps gets the distance for float kinds. */
+static bool meets(const struct expect *e, const uint8_t *got_bytes,
+		  double *ulps)
+{
+	uint64_t got = 0;
+	float f;
+
+	memcpy(&got, got_bytes, e->size);
+	f = u2f((uint32_t)got);
+	*ulps = 0;
+	switch (e->kind) {
+	case EX_BITS:
+		return got == e->bits;
+	case EX_EITHER:
+		return got == e->bits || got == e->alt;
+	case EX_ULP:
+		*ulps = cr_ulp_distance(f, e->value);
+		if (*ulps <= e->bound)
+			return true;
+		/* A denormal result may be flushed to zero. */
+		return fabs(e->value) < FLT_MIN && f == 0;
+	default:
+		if (isnan(e->value) || isinf(e->value))
+			return cr_ulp_distance(f, e->value) == 0;
+		*ulps = cr_ulp_distance(f, e->value);
+		return fabs(f - e->value) <=
+		       e->bound * fmax(fabs(e->value), 1e-2);
+	}
+}
+
+static void print_expect(const struct expect *e, const uint8_t *got_bytes,
+			 double ulps)
+{
+	uint64_t got = 0;
+
+	memcpy(&got, got_bytes, e->size);
+	switch (e->kind) {
+	case EX_BITS:
+		printf("expected 0x%llx got 0x%llx (%g / %g as float)\n",
+		       (unsigned long long)e->bits, (unsigned long long)got,
+		       (double)u2f((uint32_t)e->bits),
+		       (double)u2f((uint32_t)got));
+		break;
+	case EX_EITHER:
+		printf("expected %a or %a got %a\n",
+		       (double)u2f((uint32_t)e->bits),
+		       (double)u2f((uint32_t)e->alt),
+		       (double)u2f((uint32_t)got));
+		break;
+	default:
+		printf("expected %.9g (%a) got %.9g (%a): %g ulp, bound %g%s\n",
+		       e->value, e->value, (double)u2f((uint32_t)got),
+		       (double)u2f((uint32_t)got), ulps, e->bound,
+		       e->kind == EX_REL ? " relative" : " ulp");
+	}
+}
+
+static void print_inputs(const uint8_t *const in[], const uint32_t *sizes,
+			 unsigned int num, uint32_t i)
+{
+	for (unsigned int b = 0; b < num; b++) {
+		const uint8_t *p = in[b] + (size_t)sizes[b] * i;
+
+		printf("    in%u:", b);
+		for (uint32_t w = 0; w < sizes[b] / 4 && w < 16; w++) {
+			uint32_t u;
+
+			memcpy(&u, p + 4 * w, 4);
+			printf(" %08x(%g)", u, (double)u2f(u));
+		}
+		if (sizes[b] < 4) {
+			for (uint32_t k = 0; k < sizes[b]; k++)
+				printf(" %02x", p[k]);
+		}
+		printf("\n");
+	}
+}
+
+/* ---- Elementwise cases ---- */
+
+/*
+ * Work-item i reads element i of each input and writes element i of the
+ * output; the reference sees the whole inputs.
+ */
+struct map_spec {
+	uint32_t n, local;
+	uint32_t num_in;
+	uint32_t in_size[3];         /* bytes per work-item */
+	uint32_t out_size;
+	/* One input element of `bytes` bytes of input buffer buf. */
+	void (*gen)(unsigned int buf, uint8_t *elem, uint32_t bytes);
+	unsigned int (*ref)(const uint8_t *const in[], uint32_t i,
+			    struct expect *e);
+	bool float_in;               /* retry with denormal inputs flushed */
+	uint32_t local_bytes;        /* a __local argument after the output */
+	bool alpha;                  /* a float argument first */
+	uint32_t reqd_local;         /* the kernel's reqd_work_group_size.x */
+};
+
+#define OUT_FILL 0xA5
+#define ALPHA 1.75f
+#define SLACK 64
+
+static void flush_copy(uint8_t *dst, const uint8_t *src, size_t bytes)
+{
+	for (size_t k = 0; k + 4 <= bytes; k += 4) {
+		float f;
+
+		memcpy(&f, src + k, 4);
+		f = cr_flush_denormal(f);
+		memcpy(dst + k, &f, 4);
+	}
+}
+
+/* Checks element i; prints the first failures of a case. */
+static bool check_element(const char *name, const struct map_spec *m,
+			  const uint8_t *const in[],
+			  const uint8_t *const flushed[], const uint8_t *out,
+			  uint32_t i, unsigned int *reports)
+{
+	struct expect e[MAX_EXPECT], ef[MAX_EXPECT];
+	unsigned int n = m->ref(in, i, e), at = 0;
+	bool ok = true, flushed_ref = false;
+
+	for (unsigned int k = 0; k < n; k++) {
+		const uint8_t *got = out + (size_t)m->out_size * i + at;
+		double ulps, flushed_ulps;
+		bool good = meets(&e[k], got, &ulps);
+
+		at += e[k].size;
+		if (!good && flushed) {
+			/* Denormal inputs may be read as zeros. */
+			if (!flushed_ref)
+				m->ref(flushed, i, ef);
+			flushed_ref = true;
+			good = meets(&ef[k], got, &flushed_ulps);
+		}
+		if (good)
+			continue;
+		ok = false;
+		if (*reports < MAX_REPORTS) {
+			printf("  %s: element %u, value %u: ", name, i, k);
+			print_expect(&e[k], got, ulps);
+			print_inputs(in, m->in_size, m->num_in, i);
+		}
+		(*reports)++;
+	}
+	return ok;
+}
+
+static bool run_map(struct cr_session *s, const struct slb_program *p,
+		    const struct corpus_case *c, uint32_t *elements)
+{
+	const struct map_spec *m = c->spec;
+	uint8_t *in[3] = { 0 }, *out, *flushed[3] = { 0 };
+	struct cr_arg args[6];
+	unsigned int na = 0, reports = 0, bad = 0;
+	float alpha = ALPHA;
+	bool any_denormal = false, ok;
+	uint32_t va;
+
+	if (m->alpha)
+		args[na++] = CR_VAL(&alpha);
+	for (unsigned int b = 0; b < m->num_in; b++) {
+		size_t bytes = (size_t)m->in_size[b] * m->n;
+
+		in[b] = cr_alloc(s, bytes + SLACK, &va);
+		if (!in[b])
+			return false;
+		for (uint32_t i = 0; i < m->n; i++)
+			m->gen(b, in[b] + (size_t)m->in_size[b] * i,
+			       m->in_size[b]);
+		args[na++] = CR_BUF(va);
+		for (size_t k = 0; m->float_in && k + 4 <= bytes; k += 4) {
+			float f;
+
+			memcpy(&f, in[b] + k, 4);
+			any_denormal |= cr_flush_denormal(f) != f;
+		}
+	}
+	out = cr_alloc(s, (size_t)m->out_size * m->n, &va);
+	if (!out)
+		return false;
+	memset(out, OUT_FILL, (size_t)m->out_size * m->n);
+	args[na++] = CR_BUF(va);
+	if (m->local_bytes)
+		args[na++] = CR_LOCAL(m->local_bytes);
+	if (!cr_launch(s, p, c->name, args, na, &CR_1D(m->n, m->local)))
+		return false;
+	if (any_denormal) {
+		for (unsigned int b = 0; b < m->num_in; b++) {
+			size_t bytes = (size_t)m->in_size[b] * m->n + SLACK;
+
+			flushed[b] = malloc(bytes);
+			if (flushed[b])
+				flush_copy(flushed[b], in[b], bytes);
+		}
+	}
+	for (uint32_t i = 0; i < m->n; i++) {
+		if (!check_element(c->name, m, (const uint8_t *const *)in,
+				   any_denormal ?
+				   (const uint8_t *const *)flushed : NULL,
+				   out, i, &reports))
+			bad++;
+	}
+	for (unsigned int b = 0; b < 3; b++)
+		free(flushed[b]);
+	ok = !bad;
+	if (!ok)
+		printf("  %s: %u of %u elements wrong\n", c->name, bad, m->n);
+	if (m->reqd_local) {
+		const struct slb_kernel *k = slb_find_kernel(p, c->name);
+
+		if (k->reqd_wg_size[0] != m->reqd_local ||
+		    k->reqd_wg_size[1] != 1 || k->reqd_wg_size[2] != 1) {
+			printf("  %s: reqd_work_group_size recorded as %u %u "
+			       "%u\n", c->name, k->reqd_wg_size[0],
+			       k->reqd_wg_size[1], k->reqd_wg_size[2]);
+			ok = false;
+		}
+		if (k->max_wg_size < m->reqd_local) {
+			printf("  %s: max work-group size %u below the "
+			       "required %u\n", c->name, k->max_wg_size,
+			       m->reqd_local);
+			ok = false;
+		}
+	}
+	*elements = m->n;
+	return ok;
+}
+
+/* Input generators. */
+
+static void gen_bits(unsigned int buf, uint8_t *elem, uint32_t bytes)
+{
+	(void)buf;
+	for (uint32_t k = 0; k < bytes; k++)
+		elem[k] = (uint8_t)rnd();
+}
+
+static void put_floats(uint8_t *elem, uint32_t bytes, float (*f)(void))
+{
+	for (uint32_t k = 0; k + 4 <= bytes; k += 4) {
+		float v = f();
+
+		memcpy(elem + k, &v, 4);
+	}
+}
+
+static float f_small(void)
+{
+	return rnd_range(-100.0f, 100.0f);
+}
+
+static void gen_small_floats(unsigned int buf, uint8_t *elem, uint32_t bytes)
+{
+	(void)buf;
+	put_floats(elem, bytes, f_small);
+}
+
+/* Integers: mostly random bits, sometimes small or extreme. */
+static uint64_t rnd_int(unsigned int size)
+{
+	static const int64_t edges[] = { 0, 1, -1, 2, -2, 7, 100, -100 };
+	uint32_t r = rnd() % 8;
+	uint64_t v = rnd64();
+
+	if (r == 0)
+		v = (uint64_t)edges[rnd() % ARRAY_SIZE(edges)];
+	else if (r == 1)
+		v = 1ull << (size * 8 - 1);           /* the minimum */
+	else if (r == 2)
+		v = (1ull << (size * 8 - 1)) - 1;     /* the maximum */
+	else if (r == 3)
+		v = (uint64_t)(int64_t)(int32_t)(rnd() % 2001) - 1000;
+	return v;
+}
+
+static void put_ints(uint8_t *elem, uint32_t bytes, unsigned int size)
+{
+	for (uint32_t k = 0; k + size <= bytes; k += size) {
+		uint64_t v = rnd_int(size);
+
+		memcpy(elem + k, &v, size);
+	}
+}
+
+static void gen_ints32(unsigned int buf, uint8_t *elem, uint32_t bytes)
+{
+	(void)buf;
+	put_ints(elem, bytes, 4);
+}
+
+static void gen_ints64(unsigned int buf, uint8_t *elem, uint32_t bytes)
+{
+	(void)buf;
+	put_ints(elem, bytes, 8);
+}
+
+/* Divisions: buffer 1 holds divisors, never 0 or -1. */
+static void put_divisors(uint8_t *elem, uint32_t bytes, unsigned int size)
+{
+	for (uint32_t k = 0; k + size <= bytes; k += size) {
+		uint64_t v, mask = size == 8 ? ~0ull : (1ull << size * 8) - 1;
+
+		do {
+			v = rnd() & 1 ? rnd_int(size) :
+			    (uint64_t)(int64_t)(int32_t)(rnd() % 41 - 20);
+		} while (!(v & mask) || (v & mask) == mask);
+		memcpy(elem + k, &v, size);
+	}
+}
+
+#define GEN_DIV(size)							\
+static void gen_div##size(unsigned int buf, uint8_t *elem, uint32_t bytes) \
+{									\
+	if (buf)							\
+		put_divisors(elem, bytes, size);			\
+	else								\
+		put_ints(elem, bytes, size);				\
+}
+GEN_DIV(1)
+GEN_DIV(2)
+GEN_DIV(4)
+GEN_DIV(8)
+
+/* ---- Seeds and twins as elementwise cases ---- */
+
+static unsigned int ref_vector_add(const uint8_t *const in[], uint32_t i,
+				   struct expect *e)
+{
+	const float *a = (const float *)in[0], *b = (const float *)in[1];
+
+	ex_f32(e, a[i] + b[i]);
+	return 1;
+}
+
+static const struct map_spec vector_add_spec = {
+	.n = 4096, .local = 64, .num_in = 2, .in_size = { 4, 4 },
+	.out_size = 4, .gen = gen_small_floats, .ref = ref_vector_add,
+};
+
+static unsigned int ref_vadd_vec4(const uint8_t *const in[], uint32_t i,
+				  struct expect *e)
+{
+	const float *a = (const float *)in[0], *b = (const float *)in[1];
+
+	for (int k = 0; k < 4; k++)
+		ex_f32(&e[k], a[4 * i + k] + b[4 * i + k]);
+	return 4;
+}
+
+static const struct map_spec vadd_vec4_spec = {
+	.n = 1024, .local = 64, .num_in = 2, .in_size = { 16, 16 },
+	.out_size = 16, .gen = gen_small_floats, .ref = ref_vadd_vec4,
+};
+
+static unsigned int ref_saxpy(const uint8_t *const in[], uint32_t i,
+			      struct expect *e)
+{
+	const float *x = (const float *)in[0], *y = (const float *)in[1];
+
+	ex_f32(e, ALPHA * x[i] + y[i]);
+	return 1;
+}
+
+static unsigned int ref_saxpy_vec4(const uint8_t *const in[], uint32_t i,
+				   struct expect *e)
+{
+	for (int k = 0; k < 4; k++)
+		ref_saxpy(in, 4 * i + k, &e[k]);
+	return 4;
+}
+
+static const struct map_spec saxpy_scalar_spec = {
+	.n = 4096, .local = 64, .num_in = 2, .in_size = { 4, 4 },
+	.out_size = 4, .gen = gen_small_floats, .ref = ref_saxpy,
+	.alpha = true,
+};
+
+static const struct map_spec saxpy_vec4_spec = {
+	.n = 1024, .local = 64, .num_in = 2, .in_size = { 16, 16 },
+	.out_size = 16, .gen = gen_small_floats, .ref = ref_saxpy_vec4,
+	.alpha = true,
+};
+
+static unsigned int ref_dot_scalar(const uint8_t *const in[], uint32_t i,
+				   struct expect *e)
+{
+	const float *a = (const float *)in[0], *b = (const float *)in[1];
+	float sum = 0.0f;
+
+	for (int k = 0; k < 16; k++)
+		sum += a[16 * i + k] * b[16 * i + k];
+	ex_f32(e, sum);
+	return 1;
+}
+
+static unsigned int ref_dot_vec4(const uint8_t *const in[], uint32_t i,
+				 struct expect *e)
+{
+	const float *a = (const float *)in[0], *b = (const float *)in[1];
+	float s[4] = { 0 };
+
+	for (int k = 0; k < 4; k++)
+		for (int c = 0; c < 4; c++)
+			s[c] += a[16 * i + 4 * k + c] * b[16 * i + 4 * k + c];
+	ex_f32(e, s[0] + s[1] + s[2] + s[3]);
+	return 1;
+}
+
+static const struct map_spec dot_scalar_spec = {
+	.n = 256, .local = 64, .num_in = 2, .in_size = { 64, 64 },
+	.out_size = 4, .gen = gen_small_floats, .ref = ref_dot_scalar,
+};
+
+static const struct map_spec dot_vec4_spec = {
+	.n = 256, .local = 64, .num_in = 2, .in_size = { 64, 64 },
+	.out_size = 4, .gen = gen_small_floats, .ref = ref_dot_vec4,
+};
+
+/* The twins compare per float of data: a dot product consumes 16. */
+static bool run_dot(struct cr_session *s, const struct slb_program *p,
+		    const struct corpus_case *c, uint32_t *elements)
+{
+	bool ok = run_map(s, p, c, elements);
+
+	*elements *= 16;
+	return ok;
+}
+
+static bool run_vec4_map(struct cr_session *s, const struct slb_program *p,
+			 const struct corpus_case *c, uint32_t *elements)
+{
+	bool ok = run_map(s, p, c, elements);
+
+	*elements *= 4;
+	return ok;
+}
+
+/* ---- Types ---- */
+
+/*
+ * The types_T kernels: out = { x + y; (v8, v4, v3, s);
+ * (x.even.lo, y.odd.hi, v2, v2.yx, v2 + s, v2 - s) } in unsigned
+ * arithmetic of the type's width (the same bits as the signed one).
+ */
+#define TYPES_REF(name, U)						\
+static unsigned int ref_types_##name(const uint8_t *const in[], uint32_t i, \
+				     struct expect *e)			\
+{									\
+	const U *x = (const U *)in[0] + 16 * i;				\
+	const U *y = (const U *)in[1] + 16 * i;				\
+	U o[48], s = (U)(x[15] | y[0]);					\
+	unsigned int k;							\
+									\
+	for (k = 0; k < 16; k++)					\
+		o[k] = (U)(x[k] + y[k]);				\
+	for (k = 0; k < 8; k++)						\
+		o[16 + k] = (U)((uint64_t)x[k] * y[8 + k]);		\
+	for (k = 0; k < 4; k++)						\
+		o[24 + k] = (U)(x[k] - y[4 + k]);			\
+	for (k = 0; k < 3; k++)						\
+		o[28 + k] = (U)(x[8 + k] ^ y[11 + k]);			\
+	o[31] = s;							\
+	for (k = 0; k < 4; k++) {					\
+		o[32 + k] = x[2 * k];					\
+		o[36 + k] = y[9 + 2 * k];				\
+	}								\
+	o[40] = (U)(x[14] & y[0]);					\
+	o[41] = (U)(x[15] & y[1]);					\
+	o[42] = o[41];							\
+	o[43] = o[40];							\
+	o[44] = (U)(o[40] + s);						\
+	o[45] = (U)(o[41] + s);						\
+	o[46] = (U)(o[40] - s);						\
+	o[47] = (U)(o[41] - s);						\
+	for (k = 0; k < 48; k++)					\
+		ex_bits(&e[k], sizeof(U), o[k]);			\
+	return 48;							\
+}									\
+static const struct map_spec types_##name##_spec = {			\
+	.n = 256, .local = 64, .num_in = 2,				\
+	.in_size = { 16 * sizeof(U), 16 * sizeof(U) },			\
+	.out_size = 48 * sizeof(U), .gen = gen_bits,			\
+	.ref = ref_types_##name,					\
+};
+
+TYPES_REF(char, uint8_t)
+TYPES_REF(uchar, uint8_t)
+TYPES_REF(short, uint16_t)
+TYPES_REF(ushort, uint16_t)
+TYPES_REF(int, uint32_t)
+TYPES_REF(uint, uint32_t)
+TYPES_REF(long, uint64_t)
+TYPES_REF(ulong, uint64_t)
+
+static unsigned int ref_types_float(const uint8_t *const in[], uint32_t i,
+				    struct expect *e)
+{
+	const float *x = (const float *)in[0] + 16 * i;
+	const float *y = (const float *)in[1] + 16 * i;
+	float o[48], s = x[15] - y[0];
+	unsigned int k;
+
+	for (k = 0; k < 16; k++)
+		o[k] = x[k] + y[k];
+	for (k = 0; k < 8; k++)
+		o[16 + k] = x[k] * y[8 + k];
+	for (k = 0; k < 4; k++)
+		o[24 + k] = x[k] - y[4 + k];
+	for (k = 0; k < 3; k++)
+		o[28 + k] = x[8 + k] + y[11 + k];
+	o[31] = s;
+	for (k = 0; k < 4; k++) {
+		o[32 + k] = x[2 * k];
+		o[36 + k] = y[9 + 2 * k];
+	}
+	o[40] = x[14] * y[0];
+	o[41] = x[15] * y[1];
+	o[42] = o[41];
+	o[43] = o[40];
+	o[44] = o[40] + s;
+	o[45] = o[41] + s;
+	o[46] = o[40] - s;
+	o[47] = o[41] - s;
+	for (k = 0; k < 48; k++)
+		ex_f32(&e[k], o[k]);
+	return 48;
+}
+
+static const struct map_spec types_float_spec = {
+	.n = 256, .local = 64, .num_in = 2, .in_size = { 64, 64 },
+	.out_size = 192, .gen = gen_small_floats, .ref = ref_types_float,
+};
+
+/* ---- half as storage ---- */
+
+static float half_to_float(uint16_t h)
+{
+	int e = (h >> 10) & 31, m = h & 1023;
+	float v;
+
+	if (e == 31)
+		v = m ? NAN : INFINITY;
+	else if (e == 0)
+		v = ldexpf((float)m, -24);
+	else
+		v = ldexpf((float)(m | 1024), e - 25);
+	return (h & 0x8000) ? -v : v;
+}
+
+enum half_round { HALF_RTE, HALF_RTZ, HALF_RTP };
+
+static uint16_t float_to_half(float f, enum half_round mode)
+{
+	uint16_t sign = signbit(f) ? 0x8000 : 0;
+	double a = fabs((double)f), step, q, r, frac;
+	bool up;
+	int e;
+
+	if (isnan(f))
+		return sign | 0x7E00;
+	if (isinf(a))
+		return sign | 0x7C00;
+	if (a == 0)
+		return sign;
+	frexp(a, &e);
+	e = e - 1 < -14 ? -14 : e - 1;       /* the half's exponent */
+	step = ldexp(1.0, e - 10);
+	q = a / step;
+	r = floor(q);
+	frac = q - r;
+	if (mode == HALF_RTE)
+		up = frac > 0.5 || (frac == 0.5 && fmod(r, 2) == 1);
+	else if (mode == HALF_RTZ)
+		up = false;
+	else
+		up = frac > 0 && !sign;
+	if (up)
+		r += 1;
+	a = r * step;
+	if (a > 65504.0)
+		return mode == HALF_RTZ || (mode == HALF_RTP && sign) ?
+		       sign | 0x7BFF : sign | 0x7C00;
+	if (a < ldexp(1.0, -14))
+		return sign | (uint16_t)(a * ldexp(1.0, 24));
+	frexp(a, &e);
+	return sign | (uint16_t)((e - 1 + 15) << 10) |
+	       (uint16_t)((a / ldexp(1.0, e - 1) - 1.0) * 1024.0);
+}
+
+static void gen_halves(unsigned int buf, uint8_t *elem, uint32_t bytes)
+{
+	(void)buf;
+	for (uint32_t k = 0; k + 2 <= bytes; k += 2) {
+		uint16_t h;
+
+		do
+			h = (uint16_t)rnd();
+		while ((h & 0x7C00) == 0x7C00 && (h & 0x3FF));
+		memcpy(elem + k, &h, 2);
+	}
+}
+
+static unsigned int ref_half_storage(const uint8_t *const in[], uint32_t i,
+				     struct expect *e)
+{
+	const uint16_t *h = (const uint16_t *)in[0] + 4 * i;
+	float v[4];
+
+	for (int k = 0; k < 4; k++)
+		v[k] = half_to_float(h[k]);
+	for (int k = 0; k < 4; k++) {
+		ex_bits(&e[k], 2, float_to_half(v[k] * 2.0f, HALF_RTE));
+		ex_bits(&e[4 + k], 2, float_to_half(v[k] * 3.0f, HALF_RTZ));
+	}
+	ex_bits(&e[8], 2, float_to_half(v[0] - 1.0f, HALF_RTE));
+	ex_bits(&e[9], 2, float_to_half(v[1] / 16.0f, HALF_RTP));
+	ex_bits(&e[10], 2, h[2]);
+	ex_bits(&e[11], 2, h[3]);
+	return 12;
+}
+
+static const struct map_spec half_storage_spec = {
+	.n = 512, .local = 64, .num_in = 1, .in_size = { 8 },
+	.out_size = 24, .gen = gen_halves, .ref = ref_half_storage,
+};
+
+/* ---- Operators ---- */
+
+static unsigned int ref_operators_arith(const uint8_t *const in[],
+					uint32_t i, struct expect *e)
+{
+	int32_t x = ((const int32_t *)in[0])[i], y = ((const int32_t *)in[1])[i];
+	uint32_t ux = (uint32_t)x, uy = (uint32_t)y, z;
+	int32_t w = y, post, pre;
+
+	ex_bits(&e[0], 4, ux + uy);
+	ex_bits(&e[1], 4, ux - uy);
+	ex_bits(&e[2], 4, ux * uy);
+	ex_bits(&e[3], 4, (uint32_t)(x / y));
+	ex_bits(&e[4], 4, (uint32_t)(x % y));
+	ex_bits(&e[5], 4, 0u - ux);
+	z = ux + uy;
+	z *= 3;
+	z -= ux;
+	z += 1;
+	z = (uint32_t)((int32_t)z / 2);
+	z = (uint32_t)((int32_t)z % 1000);
+	ex_bits(&e[6], 4, z);
+	post = w;
+	pre = w;
+	w = (int32_t)((uint32_t)w - 1);
+	ex_bits(&e[7], 4, (uint32_t)post + 3u * (uint32_t)pre + 5u * (uint32_t)w);
+	return 8;
+}
+
+static const struct map_spec operators_arith_spec = {
+	.n = 1024, .local = 64, .num_in = 2, .in_size = { 4, 4 },
+	.out_size = 32, .gen = gen_div4, .ref = ref_operators_arith,
+};
+
+static unsigned int ref_operators_bitwise(const uint8_t *const in[],
+					  uint32_t i, struct expect *e)
+{
+	uint32_t x = ((const uint32_t *)in[0])[i];
+	uint32_t y = ((const uint32_t *)in[1])[i], z = x;
+
+	ex_bits(&e[0], 4, x & y);
+	ex_bits(&e[1], 4, x | y);
+	ex_bits(&e[2], 4, x ^ y);
+	ex_bits(&e[3], 4, ~x);
+	ex_bits(&e[4], 4, x << (y & 31));
+	ex_bits(&e[5], 4, x >> (y & 31));
+	ex_bits(&e[6], 4, (uint32_t)((int32_t)x >> (y & 31)));
+	z &= y | 0xF0F0F0F0u;
+	z |= 0x0F;
+	z ^= x >> 3;
+	z <<= 2;
+	z >>= 1;
+	ex_bits(&e[7], 4, z);
+	return 8;
+}
+
+static const struct map_spec operators_bitwise_spec = {
+	.n = 1024, .local = 64, .num_in = 2, .in_size = { 4, 4 },
+	.out_size = 32, .gen = gen_bits, .ref = ref_operators_bitwise,
+};
+
+static void gen_compare(unsigned int buf, uint8_t *elem, uint32_t bytes)
+{
+	(void)bytes;
+	if (buf == 0) {
+		int32_t v[2] = { (int32_t)rnd_int(4), (int32_t)rnd_int(4) };
+
+		if (rnd() % 4 == 0)
+			v[1] = v[0];
+		memcpy(elem, v, 8);
+	} else {
+		float v[2] = { f_small(), f_small() };
+
+		if (rnd() % 4 == 0)
+			v[1] = v[0];
+		if (rnd() % 8 == 0)
+			v[rnd() & 1] = rnd_special();
+		memcpy(elem, v, 8);
+	}
+}
+
+static unsigned int ref_operators_compare(const uint8_t *const in[],
+					  uint32_t i, struct expect *e)
+{
+	const int32_t *a = (const int32_t *)in[0] + 2 * i;
+	const float *b = (const float *)in[1] + 2 * i;
+	int32_t x = a[0], y = a[1];
+	float f = b[0], g = b[1];
+	int32_t o[16] = {
+		x == y, x != y, x < y, x >= y, (uint32_t)x > (uint32_t)y,
+		f < g, f == g, f != g, !x,
+		(x > 0 && y > 0) + 2 * (x > 0 || f >= g),
+		x > y ? (int32_t)((uint32_t)x - (uint32_t)y) : y,
+		f <= g ? 7 : -7,
+		-(x < y), -(y < x), -(x < 0), -(y < 1),
+	};
+
+	for (int k = 0; k < 16; k++)
+		ex_bits(&e[k], 4, (uint32_t)o[k]);
+	return 16;
+}
+
+static const struct map_spec operators_compare_spec = {
+	.n = 1024, .local = 64, .num_in = 2, .in_size = { 8, 8 },
+	.out_size = 64, .gen = gen_compare, .ref = ref_operators_compare,
+};
+
+static unsigned int ref_swizzles(const uint8_t *const in[], uint32_t i,
+				 struct expect *e)
+{
+	const float *v = (const float *)in[0] + 8 * i;
+	float o[16] = {
+		v[7], v[2], v[5], v[0], v[4], v[3], v[7] + v[0], v[6],
+		v[1], v[3], v[5], v[7], v[6], v[4], v[2], v[0],
+	};
+
+	for (int k = 0; k < 16; k++)
+		ex_f32(&e[k], o[k]);
+	return 16;
+}
+
+static const struct map_spec swizzles_spec = {
+	.n = 512, .local = 64, .num_in = 1, .in_size = { 32 },
+	.out_size = 64, .gen = gen_small_floats, .ref = ref_swizzles,
+};
+
+/* ---- Conversions ---- */
+
+static float f_convert(void)
+{
+	switch (rnd() % 6) {
+	case 0:
+		return rnd_special();
+	case 1:
+		return (float)((int)(rnd() % 2001) - 1000) + 0.5f;
+	case 2:
+		return rnd_magnitude(20, 34);
+	case 3:
+		return rnd_range(-300.0f, 300.0f);
+	default:
+		return rnd_range(-4.0f, 4.0f);
+	}
+}
+
+static void gen_convert(unsigned int buf, uint8_t *elem, uint32_t bytes)
+{
+	(void)buf;
+	put_floats(elem, bytes, f_convert);
+}
+
+/* Saturating conversion of an already rounded value. */
+static int64_t sat(double r, double lo, double hi)
+{
+	if (isnan(r))
+		return 0;
+	return (int64_t)(r < lo ? lo : r > hi ? hi : r);
+}
+
+static unsigned int ref_convert_rounding(const uint8_t *const in[],
+					 uint32_t i, struct expect *e)
+{
+	float f = ((const float *)in[0])[i];
+	float g = fabsf(f) < 2.0e9f ? f : 0.5f;
+	int64_t o[8] = {
+		(int64_t)truncf(g), (int64_t)rintf(g), (int64_t)ceilf(g),
+		(int64_t)floorf(g), sat(truncf(f), INT_MIN, INT_MAX),
+		sat(truncf(f), 0, 255), sat(rintf(f), SHRT_MIN, SHRT_MAX),
+		sat(truncf(f), 0, UINT_MAX),
+	};
+
+	for (int k = 0; k < 8; k++)
+		ex_bits(&e[k], 4, (uint32_t)o[k]);
+	return 8;
+}
+
+static const struct map_spec convert_rounding_spec = {
+	.n = 1024, .local = 64, .num_in = 1, .in_size = { 4 },
+	.out_size = 32, .gen = gen_convert, .ref = ref_convert_rounding,
+};
+
+static int64_t clampi(int64_t v, int64_t lo, int64_t hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* int to float rounded toward zero. */
+static float float_rtz(int32_t x)
+{
+	float f = (float)x;
+
+	if (fabs((double)f) > fabs((double)x))
+		f = nextafterf(f, 0.0f);
+	return f;
+}
+
+static unsigned int ref_convert_saturate(const uint8_t *const in[],
+					 uint32_t i, struct expect *e)
+{
+	int32_t x = ((const int32_t *)in[0])[i];
+	int64_t v[4] = { x, -(int64_t)x, x >> 8, x ^ 0x5A5A };
+	int64_t o[8] = {
+		clampi(x, -128, 127), clampi(x, 0, 255),
+		clampi(x, SHRT_MIN, SHRT_MAX), clampi(x, 0, 65535),
+		clampi(x, 0, INT_MAX), (int8_t)(uint8_t)x,
+		f2u((float)x), f2u(float_rtz(x)),
+	};
+	int k;
+
+	for (k = 0; k < 8; k++)
+		ex_bits(&e[k], 4, (uint32_t)o[k]);
+	/* -INT_MIN wraps back to INT_MIN in the kernel's int arithmetic. */
+	if (x == INT_MIN)
+		v[1] = INT_MIN;
+	for (k = 0; k < 4; k++)
+		ex_bits(&e[8 + k], 4, (uint32_t)clampi(v[k], SHRT_MIN,
+						       SHRT_MAX));
+	return 12;
+}
+
+static const struct map_spec convert_saturate_spec = {
+	.n = 1024, .local = 64, .num_in = 1, .in_size = { 4 },
+	.out_size = 48, .gen = gen_ints32, .ref = ref_convert_saturate,
+};
+
+static void gen_finite_bits(unsigned int buf, uint8_t *elem, uint32_t bytes)
+{
+	(void)buf;
+	for (uint32_t k = 0; k + 4 <= bytes; k += 4) {
+		uint32_t u;
+
+		do
+			u = rnd();
+		while ((u & 0x7F800000) == 0x7F800000);
+		memcpy(elem + k, &u, 4);
+	}
+}
+
+static unsigned int ref_as_type(const uint8_t *const in[], uint32_t i,
+				struct expect *e)
+{
+	const uint32_t *v = (const uint32_t *)in[0] + 4 * i;
+	const int16_t add[8] = { 1, 2, 3, 4, -1, -2, -3, -4 };
+	uint16_t h[8];
+
+	memcpy(h, v, 16);
+	for (int k = 0; k < 4; k++) {
+		ex_bits(&e[k], 4, f2u(u2f(v[k]) * 2.0f));
+		ex_bits(&e[4 + k], 4, __builtin_bswap32(v[k]));
+	}
+	for (int k = 0; k < 8; k++)
+		ex_bits(&e[8 + k], 2, (uint16_t)(h[k] + (uint16_t)add[k]));
+	return 16;
+}
+
+static const struct map_spec as_type_spec = {
+	.n = 512, .local = 64, .num_in = 1, .in_size = { 16 },
+	.out_size = 48, .gen = gen_finite_bits, .ref = ref_as_type,
+};
+
+/* ---- Control flow, helpers, private arrays ---- */
+
+static unsigned int ref_control_loops(const uint8_t *const in[], uint32_t i,
+				      struct expect *e)
+{
+	uint32_t x = ((const uint32_t *)in[0])[i], sum = 0, j = 0, w = x;
+
+	for (uint32_t k = 0; k < (x & 31); k++) {
+		if (k == 20)
+			break;
+		if (k & 1)
+			continue;
+		sum += k * x;
+	}
+	do {
+		sum ^= sum << 3;
+		j++;
+	} while (j < (x >> 28));
+	while (w > 100)
+		w = (w >> 2) + (w & 7);
+	ex_bits(&e[0], 4, sum);
+	ex_bits(&e[1], 4, w);
+	return 2;
+}
+
+static const struct map_spec control_loops_spec = {
+	.n = 1024, .local = 64, .num_in = 1, .in_size = { 4 },
+	.out_size = 8, .gen = gen_bits, .ref = ref_control_loops,
+};
+
+static unsigned int ref_control_branches(const uint8_t *const in[],
+					 uint32_t i, struct expect *e)
+{
+	int32_t x = ((const int32_t *)in[0])[i], y = ((const int32_t *)in[1])[i];
+	uint32_t ux = (uint32_t)x, uy = (uint32_t)y, r;
+
+	if (x > 0) {
+		if (y > 0)
+			r = ux + uy;
+		else if (y < -100)
+			r = ux - uy;
+		else
+			r = ux * 2;
+	} else if ((x & 3) == 0) {
+		r = uy;
+		if (y & 8)
+			r ^= 0x55;
+	} else {
+		r = 0u - ux;
+	}
+	ex_bits(e, 4, r);
+	return 1;
+}
+
+static const struct map_spec control_branches_spec = {
+	.n = 1024, .local = 64, .num_in = 2, .in_size = { 4, 4 },
+	.out_size = 4, .gen = gen_ints32, .ref = ref_control_branches,
+};
+
+static unsigned int ref_control_switch(const uint8_t *const in[],
+				       uint32_t i, struct expect *e)
+{
+	uint32_t x = ((const uint32_t *)in[0])[i], r = 1;
+
+	switch (x % 7) {
+	case 0:
+		r = x;
+		break;
+	case 1:
+		r = 33;
+		break;
+	case 2:
+		r = 3;
+		break;
+	case 4:
+		r = x >> 4;
+		break;
+	default:
+		r = ~x;
+	}
+	ex_bits(e, 4, r);
+	return 1;
+}
+
+static const struct map_spec control_switch_spec = {
+	.n = 1024, .local = 64, .num_in = 1, .in_size = { 4 },
+	.out_size = 4, .gen = gen_bits, .ref = ref_control_switch,
+};
+
+static void gen_early(unsigned int buf, uint8_t *elem, uint32_t bytes)
+{
+	int32_t v = rnd() & 1 ? (int32_t)(rnd() % 10000000) - 2000 :
+		    (int32_t)rnd();
+
+	(void)buf;
+	(void)bytes;
+	memcpy(elem, &v, 4);
+}
+
+static unsigned int ref_early_return(const uint8_t *const in[], uint32_t i,
+				     struct expect *e)
+{
+	int32_t x = ((const int32_t *)in[0])[i];
+	uint32_t r = 0xA5A5A5A5u;
+
+	if (x < -1000) {
+		r = (uint32_t)-1;
+	} else if (x & 7) {
+		r = 100;
+		for (int k = 0; k < 8; k++) {
+			if (x > 1000000 * k)
+				continue;
+			r = (uint32_t)k;
+			break;
+		}
+	}
+	ex_bits(e, 4, r);
+	return 1;
+}
+
+static const struct map_spec early_return_spec = {
+	.n = 1024, .local = 64, .num_in = 1, .in_size = { 4 },
+	.out_size = 4, .gen = gen_early, .ref = ref_early_return,
+};
+
+static uint32_t gcd(uint32_t a, uint32_t b)
+{
+	while (b) {
+		uint32_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static unsigned int ref_helper_functions(const uint8_t *const in[],
+					 uint32_t i, struct expect *e)
+{
+	int32_t x = ((const int32_t *)in[0])[i], y = ((const int32_t *)in[1])[i];
+	int32_t sx = x & 0xFFF, sy = y & 0xFFF;
+
+	ex_bits(&e[0], 4, (uint32_t)(sx * sx - sy * sy + 9));
+	ex_bits(&e[1], 4, gcd((uint32_t)x & 0xFFFF, (uint32_t)y & 0xFFFF) +
+		gcd((uint32_t)x & 0xFF, 24));
+	ex_bits(&e[2], 4, (uint32_t)(clampi(x, -1000, 1000) +
+				     clampi(y, 0, 50)));
+	return 3;
+}
+
+static const struct map_spec helper_functions_spec = {
+	.n = 1024, .local = 64, .num_in = 2, .in_size = { 4, 4 },
+	.out_size = 12, .gen = gen_ints32, .ref = ref_helper_functions,
+};
+
+static unsigned int ref_private_array(const uint8_t *const in[], uint32_t i,
+				      struct expect *e)
+{
+	uint32_t x = ((const uint32_t *)in[0])[i], arr[16];
+
+	for (uint32_t k = 0; k < 16; k++)
+		arr[k] = x * k + (x >> k);
+	for (uint32_t k = 0; k < 16; k++)
+		arr[(k * 7 + x) & 15] += arr[k];
+	ex_bits(e, 4, arr[x & 15] ^ arr[(x >> 4) & 15]);
+	return 1;
+}
+
+static const struct map_spec private_array_spec = {
+	.n = 1024, .local = 64, .num_in = 1, .in_size = { 4 },
+	.out_size = 4, .gen = gen_bits, .ref = ref_private_array,
+};
+
+/* ---- Memory spaces ---- */
+
+static unsigned int ref_constant_program_scope(const uint8_t *const in[],
+					       uint32_t i, struct expect *e)
+{
+	static const float weights[4] = { 0.5f, 0.25f, 2.0f, -1.0f };
+	uint32_t x = ((const uint32_t *)in[0])[i];
+	uint32_t a = x & 63, b = (x >> 6) & 63;
+
+	/* The .cl file's table: (k * 2654435761) >> 7, 32 bits. */
+	ex_bits(&e[0], 4, (uint32_t)((a * 2654435761ull) >> 7) +
+			  (uint32_t)((b * 2654435761ull) >> 7));
+	ex_f32(&e[1], (float)(x >> 8) * weights[x & 3]);
+	return 2;
+}
+
+static const struct map_spec constant_program_scope_spec = {
+	.n = 1024, .local = 64, .num_in = 1, .in_size = { 4 },
+	.out_size = 8, .gen = gen_bits, .ref = ref_constant_program_scope,
+};
+
+static bool run_constant_arg(struct cr_session *s, const struct slb_program *p,
+			     const struct corpus_case *c, uint32_t *elements)
+{
+	const uint32_t n = 1024;
+	uint32_t lut_va, idx_va, out_va;
+	int32_t *lut = cr_alloc(s, 256 * 4, &lut_va), *out;
+	uint32_t *idx = cr_alloc(s, n * 4, &idx_va);
+	unsigned int bad = 0;
+
+	out = cr_alloc(s, n * 4, &out_va);
+	if (!lut || !idx || !out)
+		return false;
+	for (int k = 0; k < 256; k++)
+		lut[k] = (int32_t)rnd();
+	for (uint32_t i = 0; i < n; i++)
+		idx[i] = rnd();
+	if (!cr_launch(s, p, c->name, (struct cr_arg[]){ CR_BUF(lut_va),
+		       CR_BUF(idx_va), CR_BUF(out_va) }, 3, &CR_1D(n, 64)))
+		return false;
+	for (uint32_t i = 0; i < n; i++) {
+		int32_t want = (int32_t)((uint32_t)lut[idx[i] & 255] -
+					 (uint32_t)lut[(idx[i] >> 8) & 255]);
+
+		if (out[i] != want && bad++ < MAX_REPORTS)
+			printf("  %s: element %u, index 0x%x: expected %d got "
+			       "%d\n", c->name, i, idx[i], want, out[i]);
+	}
+	*elements = n;
+	return !bad;
+}
+
+static unsigned int ref_local_static(const uint8_t *const in[], uint32_t i,
+				     struct expect *e)
+{
+	const uint32_t *x = (const uint32_t *)in[0] + (i & ~63u);
+	uint32_t l = i & 63;
+
+	ex_bits(e, 4, x[63 - l] + x[(l + 1) % 64]);
+	return 1;
+}
+
+static const struct map_spec local_static_spec = {
+	.n = 1024, .local = 64, .num_in = 1, .in_size = { 4 },
+	.out_size = 4, .gen = gen_bits, .ref = ref_local_static,
+};
+
+static unsigned int ref_local_arg(const uint8_t *const in[], uint32_t i,
+				  struct expect *e)
+{
+	const uint32_t *x = (const uint32_t *)in[0] + (i & ~31u);
+	uint32_t l = i & 31, sums[2] = { 0, 0 };
+
+	for (int k = 0; k < 32; k++)
+		sums[k & 1] += x[k];
+	ex_bits(e, 4, x[31 - l] * 3u + sums[l & 1]);
+	return 1;
+}
+
+static const struct map_spec local_arg_spec = {
+	.n = 1024, .local = 32, .num_in = 1, .in_size = { 4 },
+	.out_size = 4, .gen = gen_bits, .ref = ref_local_arg,
+	.local_bytes = 32 * 4,
+};
+
+static unsigned int ref_barrier_mem_fence(const uint8_t *const in[],
+					  uint32_t i, struct expect *e)
+{
+	const uint32_t *x = (const uint32_t *)in[0] + (i & ~63u);
+	uint32_t buf[2][64];
+
+	memcpy(buf[0], x, sizeof(buf[0]));
+	for (uint32_t round = 0; round < 4; round++) {
+		uint32_t cur = round & 1;
+
+		for (int l = 0; l < 64; l++)
+			buf[cur ^ 1][l] = buf[cur][(l + 1) % 64] * 3u + round;
+	}
+	ex_bits(e, 4, buf[0][i & 63]);
+	return 1;
+}
+
+static const struct map_spec barrier_mem_fence_spec = {
+	.n = 512, .local = 64, .num_in = 1, .in_size = { 4 },
+	.out_size = 4, .gen = gen_bits, .ref = ref_barrier_mem_fence,
+};
+
+static unsigned int ref_reqd_wg_size(const uint8_t *const in[], uint32_t i,
+				     struct expect *e)
+{
+	const uint32_t *x = (const uint32_t *)in[0] + (i & ~127u);
+	uint32_t l = i & 127;
+
+	ex_bits(e, 4, x[127 - l] - x[l] + 128);
+	return 1;
+}
+
+static const struct map_spec reqd_wg_size_spec = {
+	.n = 1024, .local = 128, .num_in = 1, .in_size = { 4 },
+	.out_size = 4, .gen = gen_bits, .ref = ref_reqd_wg_size,
+	.reqd_local = 128,
+};
+
+static unsigned int ref_vload_vstore(const uint8_t *const in[], uint32_t i,
+				     struct expect *e)
+{
+	const float *x = (const float *)in[0];
+	const float *a = x + 4 * i + 1, *b = x + 3 * i, *c = x + 4 * i + 2;
+	float o[16] = {
+		a[0], a[1], a[2], a[3], b[0], b[1], b[2], c[0], c[1],
+		b[2] + a[0], b[0] + a[1], b[1] + a[2], c[0], c[1], c[1], c[0],
+	};
+
+	for (int k = 0; k < 16; k++)
+		ex_f32(&e[k], o[k]);
+	return 16;
+}
+
+static const struct map_spec vload_vstore_spec = {
+	.n = 512, .local = 64, .num_in = 1, .in_size = { 16 },
+	.out_size = 64, .gen = gen_small_floats, .ref = ref_vload_vstore,
+};
+
+/* ---- Integer division, 64-bit integers, integer built-ins ---- */
+
+#define DIVREM_REF(bits, S, U)						\
+static unsigned int ref_divrem_##bits(const uint8_t *const in[],	\
+				      uint32_t i, struct expect *e)	\
+{									\
+	const S *x = (const S *)in[0] + 4 * i;				\
+	const S *y = (const S *)in[1] + 4 * i;				\
+									\
+	for (int k = 0; k < 4; k++) {					\
+		ex_bits(&e[k], sizeof(S), (U)(x[k] / y[k]));		\
+		ex_bits(&e[4 + k], sizeof(S), (U)(x[k] % y[k]));	\
+		ex_bits(&e[8 + k], sizeof(S), (U)((U)x[k] / (U)y[k]));	\
+		ex_bits(&e[12 + k], sizeof(S), (U)((U)x[k] % (U)y[k]));	\
+	}								\
+	return 16;							\
+}									\
+static const struct map_spec divrem_##bits##_spec = {			\
+	.n = 1024, .local = 64, .num_in = 2,				\
+	.in_size = { 4 * sizeof(S), 4 * sizeof(S) },			\
+	.out_size = 16 * sizeof(S), .gen = gen_div##bits##_bytes,	\
+	.ref = ref_divrem_##bits,					\
+};
+
+#define gen_div8_bytes gen_div1
+#define gen_div16_bytes gen_div2
+DIVREM_REF(8, int8_t, uint8_t)
+DIVREM_REF(16, int16_t, uint16_t)
+
+static unsigned int ref_divrem_32(const uint8_t *const in[], uint32_t i,
+				  struct expect *e)
+{
+	int32_t x = ((const int32_t *)in[0])[i], y = ((const int32_t *)in[1])[i];
+	uint32_t ux = (uint32_t)x, uy = (uint32_t)y;
+
+	ex_bits(&e[0], 4, (uint32_t)(x / y));
+	ex_bits(&e[1], 4, (uint32_t)(x % y));
+	ex_bits(&e[2], 4, ux / uy);
+	ex_bits(&e[3], 4, ux % uy);
+	ex_bits(&e[4], 4, (uint32_t)(x / 7));
+	ex_bits(&e[5], 4, ux % 10u);
+	return 6;
+}
+
+static const struct map_spec divrem_32_spec = {
+	.n = 1024, .local = 64, .num_in = 2, .in_size = { 4, 4 },
+	.out_size = 24, .gen = gen_div4, .ref = ref_divrem_32,
+};
+
+static unsigned int ref_divrem_64(const uint8_t *const in[], uint32_t i,
+				  struct expect *e)
+{
+	int64_t x = ((const int64_t *)in[0])[i], y = ((const int64_t *)in[1])[i];
+	uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
+
+	ex_bits(&e[0], 8, (uint64_t)(x / y));
+	ex_bits(&e[1], 8, (uint64_t)(x % y));
+	ex_bits(&e[2], 8, ux / uy);
+	ex_bits(&e[3], 8, ux % uy);
+	ex_bits(&e[4], 8, (uint64_t)(x / 1000));
+	return 5;
+}
+
+static const struct map_spec divrem_64_spec = {
+	.n = 512, .local = 64, .num_in = 2, .in_size = { 8, 8 },
+	.out_size = 40, .gen = gen_div8, .ref = ref_divrem_64,
+};
+
+static unsigned int ref_long_ops(const uint8_t *const in[], uint32_t i,
+				 struct expect *e)
+{
+	int64_t x = ((const int64_t *)in[0])[i], y = ((const int64_t *)in[1])[i];
+	uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
+	unsigned int sh = (unsigned int)(uy & 63);
+
+	ex_bits(&e[0], 8, ux + uy);
+	ex_bits(&e[1], 8, ux - uy);
+	ex_bits(&e[2], 8, ux * uy);
+	ex_bits(&e[3], 8, ux << sh);
+	ex_bits(&e[4], 8, (uint64_t)(x >> sh));
+	ex_bits(&e[5], 8, ux >> sh);
+	ex_bits(&e[6], 8, (uint64_t)((x < y) + 2 * (ux < uy) + 4 * (x == y) +
+				     8 * (x >= 0)));
+	ex_bits(&e[7], 8, (uint64_t)(((unsigned __int128)ux * uy) >> 64));
+	return 8;
+}
+
+static const struct map_spec long_ops_spec = {
+	.n = 512, .local = 64, .num_in = 2, .in_size = { 8, 8 },
+	.out_size = 64, .gen = gen_ints64, .ref = ref_long_ops,
+};
+
+static int32_t sat32(int64_t v)
+{
+	return (int32_t)clampi(v, INT_MIN, INT_MAX);
+}
+
+static unsigned int ref_integer_builtins(const uint8_t *const in[],
+					 uint32_t i, struct expect *e)
+{
+	int32_t x = ((const int32_t *)in[0])[i], y = ((const int32_t *)in[1])[i];
+	int64_t lx = x, ly = y;
+	uint32_t ux = (uint32_t)x, r = (uint32_t)y & 31;
+	int32_t x24 = (int32_t)(ux << 8) >> 8, y24 = (int32_t)((uint32_t)y << 8) >> 8;
+	int16_t sx = (int16_t)x, sy = (int16_t)y;
+	uint32_t o[16] = {
+		(uint32_t)(lx < 0 ? -lx : lx),
+		(uint32_t)(lx > ly ? lx - ly : ly - lx),
+		(uint32_t)sat32(lx + ly), (uint32_t)sat32(lx - ly),
+		(uint32_t)((lx + ly) >> 1), (uint32_t)((lx + ly + 1) >> 1),
+		r ? ux << r | ux >> (32 - r) : ux,
+		x ? (uint32_t)__builtin_clz(ux) : 32,
+		(uint32_t)__builtin_popcount(ux),
+		(uint32_t)((lx * ly) >> 32),
+		(uint32_t)((int64_t)x24 * y24) + ux,
+		(uint32_t)(x < y ? x : y) + (uint32_t)(x > 0 ? x : 0),
+		(uint32_t)clampi(x, -100, (y & 0xFFFF) | 1000),
+		(uint32_t)clampi(sx + sy, SHRT_MIN, SHRT_MAX),
+		(uint32_t)sat32(lx * ly + 12345),
+		(uint32_t)sx << 16 | (uint16_t)sy,
+	};
+
+	for (int k = 0; k < 16; k++)
+		ex_bits(&e[k], 4, o[k]);
+	return 16;
+}
+
+static const struct map_spec integer_builtins_spec = {
+	.n = 1024, .local = 64, .num_in = 2, .in_size = { 4, 4 },
+	.out_size = 64, .gen = gen_ints32, .ref = ref_integer_builtins,
+};
+
+/* ---- Relational and select ---- */
+
+static void gen_relational(unsigned int buf, uint8_t *elem, uint32_t bytes)
+{
+	if (buf == 0) {
+		put_ints(elem, bytes, 4);
+		return;
+	}
+	for (uint32_t k = 0; k < bytes; k += 4) {
+		float f = rnd() % 3 ? f_small() : rnd_special();
+
+		memcpy(elem + k, &f, 4);
+	}
+}
+
+static unsigned int ref_select_relational(const uint8_t *const in[],
+					  uint32_t i, struct expect *e)
+{
+	const int32_t *x = (const int32_t *)in[0] + 4 * i;
+	const float *f = (const float *)in[1] + 4 * i;
+	static const int rev[4] = { 3, 2, 1, 0 }, rot[4] = { 1, 2, 3, 0 };
+	uint32_t s = 0, g = 0, o[12];
+	int k, any_neg = 0, all_neg = 1, any_inf = 0, all_fin = 1;
+
+	for (k = 0; k < 4; k++) {
+		s ^= (uint32_t)(x[k] < 0 ? x[rev[k]] : x[k]);
+		g ^= f2u(f[k]) ^ (x[rot[k]] < 0 ? 0x80000000u : 0);
+		any_neg |= x[k] < 0;
+		all_neg &= x[k] < 0;
+		any_inf |= isinf(f[k]) != 0;
+		all_fin &= isfinite(f[k]) != 0;
+	}
+	o[0] = s;
+	o[1] = g;
+	o[2] = ((uint32_t)x[0] & ~(uint32_t)x[2]) | ((uint32_t)x[1] & (uint32_t)x[2]);
+	o[3] = (uint32_t)(any_neg + 2 * all_neg + 4 * (x[0] > 0 || x[1] > 0));
+	o[4] = (uint32_t)((isnan(f[0]) != 0) + 2 * (isinf(f[1]) != 0) +
+			  4 * (isfinite(f[2]) != 0));
+	o[5] = (uint32_t)((signbit(f[3]) != 0) + 2 * isless(f[0], f[1]) +
+			  4 * isunordered(f[2], f[3]));
+	for (k = 0; k < 4; k++)
+		o[6 + k] = isnan(f[k]) ? ~0u : 0;
+	o[10] = (uint32_t)any_inf;
+	o[11] = (uint32_t)all_fin;
+	for (k = 0; k < 12; k++)
+		ex_bits(&e[k], 4, o[k]);
+	return 12;
+}
+
+static const struct map_spec select_relational_spec = {
+	.n = 1024, .local = 64, .num_in = 2, .in_size = { 16, 16 },
+	.out_size = 48, .gen = gen_relational, .ref = ref_select_relational,
+};
+
+/* ---- Math ---- */
+
+static float f_sqrt_in(void)
+{
+	switch (rnd() % 8) {
+	case 0:
+		return rnd_special();
+	case 1:
+		return rnd_magnitude(-149, -126);        /* denormals */
+	case 2:
+	case 3:
+		return fabsf(rnd_magnitude(-120, 120));
+	default:
+		return rnd_range(0.0f, 1000.0f);
+	}
+}
+
+static float f_divisor(void)
+{
+	return rnd() % 8 ? rnd_magnitude(-60, 60) : rnd_special();
+}
+
+static void gen_sqrt(unsigned int buf, uint8_t *elem, uint32_t bytes)
+{
+	put_floats(elem, bytes, buf ? f_divisor : f_sqrt_in);
+}
+
+static unsigned int ref_math_sqrt(const uint8_t *const in[], uint32_t i,
+				  struct expect *e)
+{
+	double x = ((const float *)in[0])[i], y = ((const float *)in[1])[i];
+
+	ex_ulp(&e[0], sqrt(x), 3);
+	ex_ulp(&e[1], 1.0 / sqrt(x), 2);
+	ex_ulp(&e[2], cbrt(x), 2);
+	ex_ulp(&e[3], x / y, 2.5);
+	return 4;
+}
+
+static const struct map_spec math_sqrt_spec = {
+	.n = 1024, .local = 64, .num_in = 2, .in_size = { 4, 4 },
+	.out_size = 16, .gen = gen_sqrt, .ref = ref_math_sqrt,
+	.float_in = true,
+};
+
+static float f_exp_in(void)
+{
+	switch (rnd() % 10) {
+	case 0:
+		return rnd_special();
+	case 1:
+		return rnd_range(-1e-3f, 1e-3f);
+	default:
+		return rnd_range(-37.0f, 37.0f);
+	}
+}
+
+static void gen_exp(unsigned int buf, uint8_t *elem, uint32_t bytes)
+{
+	(void)buf;
+	put_floats(elem, bytes, f_exp_in);
+}
+
+static unsigned int ref_math_exp(const uint8_t *const in[], uint32_t i,
+				 struct expect *e)
+{
+	double x = ((const float *)in[0])[i];
+
+	ex_ulp(&e[0], exp(x), 3);
+	ex_ulp(&e[1], exp2(x), 3);
+	ex_ulp(&e[2], pow(10.0, x), 3);
+	ex_ulp(&e[3], expm1(x), 3);
+	return 4;
+}
+
+static const struct map_spec math_exp_spec = {
+	.n = 1024, .local = 64, .num_in = 1, .in_size = { 4 },
+	.out_size = 16, .gen = gen_exp, .ref = ref_math_exp,
+	.float_in = true,
+};
+
+static float f_log_in(void)
+{
+	switch (rnd() % 8) {
+	case 0:
+		return rnd_special();
+	case 1:
+		return 1.0f + rnd_range(-1e-3f, 1e-3f);
+	case 2:
+		return rnd_range(-0.999f, 1.0f);
+	default:
+		return fabsf(rnd_magnitude(-126, 127));
+	}
+}
+
+static void gen_log(unsigned int buf, uint8_t *elem, uint32_t bytes)
+{
+	(void)buf;
+	put_floats(elem, bytes, f_log_in);
+}
+
+static unsigned int ref_math_log(const uint8_t *const in[], uint32_t i,
+				 struct expect *e)
+{
+	double x = ((const float *)in[0])[i];
+
+	ex_ulp(&e[0], log(x), 3);
+	ex_ulp(&e[1], log2(x), 3);
+	ex_ulp(&e[2], log10(x), 3);
+	ex_ulp(&e[3], log1p(x), 2);
+	return 4;
+}
+
+static const struct map_spec math_log_spec = {
+	.n = 1024, .local = 64, .num_in = 1, .in_size = { 4 },
+	.out_size = 16, .gen = gen_log, .ref = ref_math_log,
+	.float_in = true,
+};
+
+static float f_trig_in(void)
+{
+	return rnd() % 16 ? rnd_range(-100.0f, 100.0f) : rnd_special();
+}
+
+static void gen_trig(unsigned int buf, uint8_t *elem, uint32_t bytes)
+{
+	(void)buf;
+	put_floats(elem, bytes, f_trig_in);
+}
+
+static unsigned int ref_math_trig(const uint8_t *const in[], uint32_t i,
+				  struct expect *e)
+{
+	const float *x = (const float *)in[0] + 4 * i;
+
+	for (int k = 0; k < 4; k++) {
+		ex_ulp(&e[k], sin((double)x[k]), 4);
+		ex_ulp(&e[4 + k], cos((double)x[k]), 4);
+		ex_ulp(&e[8 + k], tan((double)x[k]), 5);
+	}
+	return 12;
+}
+
+static const struct map_spec math_trig_spec = {
+	.n = 256, .local = 64, .num_in = 1, .in_size = { 16 },
+	.out_size = 48, .gen = gen_trig, .ref = ref_math_trig,
+	.float_in = true,
+};
+
+static float f_pow_x(void)
+{
+	return rnd() % 16 ? rnd_range(-10.0f, 10.0f) : rnd_special();
+}
+
+static float f_pow_y(void)
+{
+	float y = rnd_range(-10.0f, 10.0f);
+
+	return rnd() & 1 ? truncf(y) : y;
+}
+
+static void gen_pow(unsigned int buf, uint8_t *elem, uint32_t bytes)
+{
+	put_floats(elem, bytes, buf ? f_pow_y : f_pow_x);
+}
+
+static unsigned int ref_math_pow(const uint8_t *const in[], uint32_t i,
+				 struct expect *e)
+{
+	float x = ((const float *)in[0])[i], y = ((const float *)in[1])[i];
+	double ax = fabs((double)x), powr_want;
+
+	/* powr is pow for x >= 0, with 0^0, inf^0 and 1^inf NaN. */
+	if ((ax == 0 && y == 0) || (isinf(ax) && y == 0) ||
+	    (ax == 1 && isinf(y)) || isnan(ax) || isnan(y))
+		powr_want = NAN;
+	else
+		powr_want = pow(ax, (double)y);
+	ex_ulp(&e[0], pow((double)x, (double)y), 16);
+	ex_ulp(&e[1], powr_want, 16);
+	ex_ulp(&e[2], pow((double)x, (double)(int)y), 16);
+	ex_ulp(&e[3], hypot((double)x, (double)y), 4);
+	return 4;
+}
+
+static const struct map_spec math_pow_spec = {
+	.n = 1024, .local = 64, .num_in = 2, .in_size = { 4, 4 },
+	.out_size = 16, .gen = gen_pow, .ref = ref_math_pow,
+	.float_in = true,
+};
+
+static float f_rounding(void)
+{
+	switch (rnd() % 5) {
+	case 0:
+		return rnd_special();
+	case 1:
+		return (float)((int)(rnd() % 201) - 100) * 0.5f;
+	case 2:
+		return rnd_magnitude(-30, 30);
+	default:
+		return rnd_range(-50.0f, 50.0f);
+	}
+}
+
+static void gen_rounding(unsigned int buf, uint8_t *elem, uint32_t bytes)
+{
+	(void)buf;
+	put_floats(elem, bytes, f_rounding);
+}
+
+static unsigned int ref_math_rounding(const uint8_t *const in[], uint32_t i,
+				      struct expect *e)
+{
+	float x = ((const float *)in[0])[i], y = ((const float *)in[1])[i];
+	float o[8] = {
+		floorf(x), ceilf(x), truncf(x), roundf(x), rintf(x), fabsf(x),
+		copysignf(x, y), fmodf(x, y),
+	};
+
+	for (int k = 0; k < 8; k++)
+		ex_ulp(&e[k], o[k], 0);
+	return 8;
+}
+
+static const struct map_spec math_rounding_spec = {
+	.n = 1024, .local = 64, .num_in = 2, .in_size = { 4, 4 },
+	.out_size = 32, .gen = gen_rounding, .ref = ref_math_rounding,
+	.float_in = true,
+};
+
+static float f_minmax(void)
+{
+	return rnd() % 4 ? rnd_range(-10.0f, 10.0f) : rnd_magnitude(-20, 20);
+}
+
+static void gen_minmax(unsigned int buf, uint8_t *elem, uint32_t bytes)
+{
+	(void)buf;
+	put_floats(elem, bytes, f_minmax);
+}
+
+static unsigned int ref_math_minmax(const uint8_t *const in[], uint32_t i,
+				    struct expect *e)
+{
+	float x = ((const float *)in[0])[i], y = ((const float *)in[1])[i];
+	float t = ((const float *)in[2])[i], d = y - x;
+
+	ex_f32(&e[0], fminf(x, y));
+	ex_f32(&e[1], fmaxf(x, y));
+	ex_f32(&e[2], fminf(fmaxf(x, -fabsf(y)), fabsf(y)));
+	ex_either(&e[3], x + d * t, fmaf(d, t, x));
+	ex_either(&e[4], x * y + t, fmaf(x, y, t));
+	ex_f32(&e[5], fmaf(x, y, t));
+	ex_f32(&e[6], x > 0 ? 1.0f : x < 0 ? -1.0f : x);
+	ex_f32(&e[7], x < y ? 0.0f : 1.0f);
+	return 8;
+}
+
+static const struct map_spec math_minmax_spec = {
+	.n = 1024, .local = 64, .num_in = 3, .in_size = { 4, 4, 4 },
+	.out_size = 32, .gen = gen_minmax, .ref = ref_math_minmax,
+};
+
+static float f_native_x(void)
+{
+	return rnd_range(0.01f, 1000.0f);
+}
+
+static float f_native_y(void)
+{
+	return rnd_range(-3.0f, 3.0f);
+}
+
+static void gen_native(unsigned int buf, uint8_t *elem, uint32_t bytes)
+{
+	put_floats(elem, bytes, buf ? f_native_y : f_native_x);
+}
+
+/* native_*: implementation-defined; a loose relative bound of 2^-10. */
+#define NATIVE_REL (1.0 / 1024)
+
+static unsigned int ref_native_math(const uint8_t *const in[], uint32_t i,
+				    struct expect *e)
+{
+	double x = ((const float *)in[0])[i], y = ((const float *)in[1])[i];
+
+	ex_rel(&e[0], sqrt(x), NATIVE_REL);
+	ex_rel(&e[1], 1 / sqrt(x), NATIVE_REL);
+	ex_rel(&e[2], exp(y), NATIVE_REL);
+	ex_rel(&e[3], log(x), NATIVE_REL);
+	ex_rel(&e[4], sin(y), NATIVE_REL);
+	ex_rel(&e[5], cos(y), NATIVE_REL);
+	ex_rel(&e[6], 1 / x, NATIVE_REL);
+	ex_rel(&e[7], y / x, NATIVE_REL);
+	return 8;
+}
+
+static const struct map_spec native_math_spec = {
+	.n = 1024, .local = 64, .num_in = 2, .in_size = { 4, 4 },
+	.out_size = 32, .gen = gen_native, .ref = ref_native_math,
+};
+
+/* ---- Register pressure ---- */
+
+static unsigned int ref_register_pressure(const uint8_t *const in[],
+					  uint32_t i, struct expect *e)
+{
+	static const int p[16] = { 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0,
+				   1, 2, 3, 4 };
+	static const int q[16] = { 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6,
+				   7, 8, 9, 10 };
+	const float *a = (const float *)in[0] + 64 * i;
+	float m[16][4];
+
+	for (int k = 0; k < 16; k++)
+		for (int c = 0; c < 4; c++)
+			m[k][c] = a[4 * k + c] * a[4 * p[k] + c] -
+				  a[4 * q[k] + c];
+	for (int k = 0; k < 16; k++)
+		for (int c = 0; c < 4; c++)
+			ex_f32(&e[4 * k + c], m[k][c] + m[15 - k][c]);
+	return 64;
+}
+
+static const struct map_spec register_pressure_spec = {
+	.n = 256, .local = 64, .num_in = 1, .in_size = { 256 },
+	.out_size = 256, .gen = gen_small_floats, .ref = ref_register_pressure,
+};
+
+/* ---- Seeds with their own launches ---- */
+
+static float *alloc_floats(struct cr_session *s, uint32_t n, uint32_t *va,
+			   float lo, float hi)
+{
+	float *p = cr_alloc(s, (size_t)n * 4, va);
+
+	for (uint32_t k = 0; p && k < n; k++)
+		p[k] = rnd_range(lo, hi);
+	return p;
+}
+
+static uint32_t *alloc_words(struct cr_session *s, uint32_t n, uint32_t *va,
+			     uint32_t mask)
+{
+	uint32_t *p = cr_alloc(s, (size_t)n * 4, va);
+
+	for (uint32_t k = 0; p && k < n; k++)
+		p[k] = rnd() & mask;
+	return p;
+}
+
+/* Compares n floats exactly (same operations in the same order). */
+static bool same_floats(const char *name, const float *want, const float *got,
+			uint32_t n)
+{
+	unsigned int bad = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (f2u(want[i]) != f2u(got[i]) && bad++ < MAX_REPORTS)
+			printf("  %s: element %u: expected %.9g (%a) got %.9g "
+			       "(%a), %g ulp\n", name, i, (double)want[i],
+			       (double)want[i], (double)got[i],
+			       (double)got[i],
+			       cr_ulp_distance(got[i], want[i]));
+	}
+	if (bad)
+		printf("  %s: %u of %u elements wrong\n", name, bad, n);
+	return !bad;
+}
+
+static bool same_words(const char *name, const uint32_t *want,
+		       const uint32_t *got, uint32_t n)
+{
+	unsigned int bad = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (want[i] != got[i] && bad++ < MAX_REPORTS)
+			printf("  %s: element %u: expected 0x%x (%u) got 0x%x "
+			       "(%u)\n", name, i, want[i], want[i], got[i],
+			       got[i]);
+	}
+	if (bad)
+		printf("  %s: %u of %u elements wrong\n", name, bad, n);
+	return !bad;
+}
+
+static bool run_dot_partial(struct cr_session *s, const struct slb_program *p,
+			    const struct corpus_case *c, uint32_t *elements)
+{
+	const uint32_t n = 1024, local = 64, groups = n / local;
+	uint32_t a_va, b_va, out_va;
+	float *a = alloc_floats(s, n, &a_va, -10, 10);
+	float *b = alloc_floats(s, n, &b_va, -10, 10);
+	float *out = cr_alloc(s, groups * 4, &out_va), want[16];
+	double total = 0, exact = 0;
+	bool ok;
+
+	if (!a || !b || !out ||
+	    !cr_launch(s, p, c->name, (struct cr_arg[]){ CR_BUF(a_va),
+		       CR_BUF(b_va), CR_BUF(out_va), CR_LOCAL(local * 4) }, 4,
+		       &CR_1D(n, local)))
+		return false;
+	for (uint32_t g = 0; g < groups; g++) {
+		float sum = 0;
+
+		for (uint32_t k = 0; k < local; k++)
+			sum += a[g * local + k] * b[g * local + k];
+		want[g] = sum;
+	}
+	ok = same_floats(c->name, want, out, groups);
+	for (uint32_t g = 0; g < groups; g++)
+		total += out[g];
+	for (uint32_t k = 0; k < n; k++)
+		exact += (double)a[k] * b[k];
+	/* The partial sums add up to the dot product, to float accuracy. */
+	if (fabs(total - exact) > 1e-4 * n * 100) {
+		printf("  %s: total %g, exact %g\n", c->name, total, exact);
+		ok = false;
+	}
+	*elements = n;
+	return ok;
+}
+
+static bool run_sum_reduction(struct cr_session *s,
+			      const struct slb_program *p,
+			      const struct corpus_case *c, uint32_t *elements)
+{
+	uint32_t in_va, out_va, want[8] = { 0 };
+	uint32_t *in = alloc_words(s, 4096, &in_va, 0xFFFFFF);
+	uint32_t *out = cr_alloc(s, 8 * 4, &out_va);
+
+	if (!in || !out ||
+	    !cr_launch(s, p, c->name, (struct cr_arg[]){ CR_BUF(in_va),
+		       CR_BUF(out_va) }, 2, &CR_1D(8 * 256, 256)))
+		return false;
+	for (uint32_t k = 0; k < 4096; k++)
+		want[k / 512] += in[k];
+	*elements = 4096;
+	return same_words(c->name, want, out, 8);
+}
+
+static bool run_last_group(struct cr_session *s, const struct slb_program *p,
+			   const struct corpus_case *c, uint32_t *elements)
+{
+	const uint32_t n = 512, groups = 8;
+	uint32_t in_va, part_va, count_va, res_va, want[8] = { 0 }, total = 0;
+	uint32_t *in = alloc_words(s, n, &in_va, 0xFFFFF);
+	uint32_t *part = cr_alloc(s, groups * 4, &part_va);
+	uint32_t *count = cr_alloc(s, 4, &count_va);
+	uint32_t *res = cr_alloc(s, 4, &res_va);
+	bool ok;
+
+	if (!in || !part || !count || !res ||
+	    !cr_launch(s, p, c->name, (struct cr_arg[]){ CR_BUF(in_va),
+		       CR_BUF(part_va), CR_BUF(count_va), CR_BUF(res_va) }, 4,
+		       &CR_1D(n, 64)))
+		return false;
+	for (uint32_t k = 0; k < n; k++)
+		want[k / 64] += in[k];
+	for (uint32_t g = 0; g < groups; g++)
+		total += want[g];
+	ok = same_words(c->name, want, part, groups);
+	ok &= same_words(c->name, &groups, count, 1);
+	ok &= same_words(c->name, &total, res, 1);
+	*elements = n;
+	return ok;
+}
+
+static bool run_matmul_tiled(struct cr_session *s,
+			     const struct slb_program *p,
+			     const struct corpus_case *c, uint32_t *elements)
+{
+	const uint32_t n = 32;
+	uint32_t a_va, b_va, c_va;
+	float *a = alloc_floats(s, n * n, &a_va, -4, 4);
+	float *b = alloc_floats(s, n * n, &b_va, -4, 4);
+	float *out = cr_alloc(s, n * n * 4, &c_va), want[32 * 32];
+
+	if (!a || !b || !out ||
+	    !cr_launch(s, p, c->name, (struct cr_arg[]){ CR_BUF(a_va),
+		       CR_BUF(b_va), CR_BUF(c_va), CR_VAL(&n) }, 4,
+		       &CR_2D(n, n, 8, 8)))
+		return false;
+	for (uint32_t row = 0; row < n; row++) {
+		for (uint32_t col = 0; col < n; col++) {
+			float acc = 0;
+
+			for (uint32_t k = 0; k < n; k++)
+				acc += a[row * n + k] * b[k * n + col];
+			want[row * n + col] = acc;
+		}
+	}
+	*elements = n * n;
+	return same_floats(c->name, want, out, n * n);
+}
+
+static int sobel_pixel(const uint8_t *img, int x, int y, int w, int h)
+{
+	return img[clampi(y, 0, h - 1) * w + clampi(x, 0, w - 1)];
+}
+
+static bool run_sobel(struct cr_session *s, const struct slb_program *p,
+		      const struct corpus_case *c, uint32_t *elements)
+{
+	const int w = 32, h = 32;
+	uint32_t img_va, out_va, want[32 * 32], got[32 * 32];
+	uint8_t *img = cr_alloc(s, w * h, &img_va);
+	uint8_t *out = cr_alloc(s, w * h, &out_va);
+
+	if (!img || !out)
+		return false;
+	for (int k = 0; k < w * h; k++)
+		img[k] = (uint8_t)rnd();
+	if (!cr_launch(s, p, c->name, (struct cr_arg[]){ CR_BUF(img_va),
+		       CR_BUF(out_va) }, 2, &CR_2D(w, h, 8, 8)))
+		return false;
+	for (int y = 0; y < h; y++) {
+		for (int x = 0; x < w; x++) {
+#define P(dx, dy) sobel_pixel(img, x + (dx), y + (dy), w, h)
+			int gx = -P(-1, -1) + P(1, -1) - 2 * P(-1, 0) +
+				 2 * P(1, 0) - P(-1, 1) + P(1, 1);
+			int gy = -P(-1, -1) - 2 * P(0, -1) - P(1, -1) +
+				 P(-1, 1) + 2 * P(0, 1) + P(1, 1);
+#undef P
+			want[y * w + x] = (uint32_t)clampi(abs(gx) + abs(gy),
+							   0, 255);
+			got[y * w + x] = out[y * w + x];
+		}
+	}
+	*elements = (uint32_t)(w * h);
+	return same_words(c->name, want, got, (uint32_t)(w * h));
+}
+
+static bool run_fir(struct cr_session *s, const struct slb_program *p,
+		    const struct corpus_case *c, uint32_t *elements)
+{
+	const uint32_t n = 1024, taps = 16;
+	uint32_t in_va, taps_va, out_va;
+	float *in = alloc_floats(s, n + taps, &in_va, -1, 1);
+	float *t = alloc_floats(s, taps, &taps_va, -0.5f, 0.5f);
+	float *out = cr_alloc(s, n * 4, &out_va), want[1024];
+
+	if (!in || !t || !out ||
+	    !cr_launch(s, p, c->name, (struct cr_arg[]){ CR_BUF(in_va),
+		       CR_BUF(taps_va), CR_BUF(out_va), CR_VAL(&taps) }, 4,
+		       &CR_1D(n, 64)))
+		return false;
+	for (uint32_t i = 0; i < n; i++) {
+		float acc = 0;
+
+		for (uint32_t k = 0; k < taps; k++)
+			acc += t[k] * in[i + k];
+		want[i] = acc;
+	}
+	*elements = n;
+	return same_floats(c->name, want, out, n);
+}
+
+static bool run_mandelbrot(struct cr_session *s, const struct slb_program *p,
+			   const struct corpus_case *c, uint32_t *elements)
+{
+	const uint32_t w = 64, h = 32, max_iter = 64;
+	const float x0 = -2.0f, y0 = -1.0f, step = 1.0f / 16;
+	uint32_t out_va, want[64 * 32];
+	uint32_t *out = cr_alloc(s, w * h * 4, &out_va);
+
+	if (!out ||
+	    !cr_launch(s, p, c->name, (struct cr_arg[]){ CR_BUF(out_va),
+		       CR_VAL(&x0), CR_VAL(&y0), CR_VAL(&step),
+		       CR_VAL(&max_iter) }, 5, &CR_2D(w, h, 8, 8)))
+		return false;
+	for (uint32_t gy = 0; gy < h; gy++) {
+		for (uint32_t gx = 0; gx < w; gx++) {
+			float cx = x0 + (float)gx * step;
+			float cy = y0 + (float)gy * step;
+			float x = 0, y = 0;
+			uint32_t n = 0;
+
+			while (n < max_iter && x * x + y * y <= 4.0f) {
+				float xt = x * x - y * y + cx;
+
+				y = 2.0f * x * y + cy;
+				x = xt;
+				n++;
+			}
+			want[gy * w + gx] = n;
+		}
+	}
+	*elements = w * h;
+	return same_words(c->name, want, out, w * h);
+}
+
+static bool run_sgemm(struct cr_session *s, const struct slb_program *p,
+		      const struct corpus_case *c, uint32_t *elements)
+{
+	const uint32_t m = 32, n = 32, k = 24;
+	const float alpha = 1.5f, beta = -0.75f;
+	uint32_t a_va, b_va, c_va;
+	float *a = alloc_floats(s, m * k, &a_va, -2, 2);
+	float *b = alloc_floats(s, k * n, &b_va, -2, 2);
+	float *cm = alloc_floats(s, m * n, &c_va, -2, 2), want[32 * 32];
+
+	if (!a || !b || !cm)
+		return false;
+	for (uint32_t row = 0; row < m; row++) {
+		for (uint32_t col = 0; col < n; col++) {
+			float acc = 0;
+
+			for (uint32_t q = 0; q < k; q++)
+				acc += a[row * k + q] * b[q * n + col];
+			want[row * n + col] = alpha * acc +
+					      beta * cm[row * n + col];
+		}
+	}
+	if (!cr_launch(s, p, c->name, (struct cr_arg[]){ CR_BUF(a_va),
+		       CR_BUF(b_va), CR_BUF(c_va), CR_VAL(&k), CR_VAL(&alpha),
+		       CR_VAL(&beta) }, 6, &CR_2D(n, m, 8, 8)))
+		return false;
+	*elements = m * n;
+	return same_floats(c->name, want, cm, m * n);
+}
+
+/* Both convolution twins: scalar, or four outputs per work-item. */
+static bool run_conv3x3(struct cr_session *s, const struct slb_program *p,
+			const struct corpus_case *c, uint32_t *elements)
+{
+	const uint32_t w = 64, h = 16, stride = w + 2;
+	const bool vec4 = c->spec != NULL;
+	uint32_t in_va, k_va, out_va;
+	float *in = alloc_floats(s, stride * (h + 2), &in_va, -1, 1);
+	float *k = alloc_floats(s, 9, &k_va, -1, 1);
+	float *out = cr_alloc(s, w * h * 4, &out_va), want[64 * 16];
+
+	if (!in || !k || !out ||
+	    !cr_launch(s, p, c->name, (struct cr_arg[]){ CR_BUF(in_va),
+		       CR_BUF(k_va), CR_BUF(out_va) }, 3,
+		       &CR_2D(vec4 ? w / 4 : w, h, vec4 ? 4 : 16, 4)))
+		return false;
+	for (uint32_t y = 0; y < h; y++) {
+		for (uint32_t x = 0; x < w; x++) {
+			const float *q = in + y * stride + x;
+			float acc = 0;
+
+			for (uint32_t r = 0; r < 3; r++)
+				acc += k[3 * r] * q[r * stride] +
+				       k[3 * r + 1] * q[r * stride + 1] +
+				       k[3 * r + 2] * q[r * stride + 2];
+			want[y * w + x] = acc;
+		}
+	}
+	*elements = w * h;
+	return same_floats(c->name, want, out, w * h);
+}
+
+/* The 24 words work_items stores for work-item (x, y, z). */
+static void work_item_words(const struct cr_ndrange *nd, const uint32_t *id,
+			    uint32_t *o)
+{
+	for (int d = 0; d < 3; d++) {
+		o[d] = id[d] + nd->offset[d];
+		o[3 + d] = nd->global[d];
+		o[6 + d] = nd->offset[d];
+		o[9 + d] = id[d] % nd->local[d];
+		o[12 + d] = nd->local[d];
+		o[15 + d] = id[d] / nd->local[d];
+		o[18 + d] = nd->global[d] / nd->local[d];
+	}
+	o[21] = nd->dim;
+	o[22] = 10;
+	o[23] = 0x600D;
+}
+
+static bool run_work_items(struct cr_session *s, const struct slb_program *p,
+			   const struct corpus_case *c, uint32_t *elements)
+{
+	const struct cr_ndrange ranges[] = {
+		{ .dim = 3, .global = { 8, 4, 6 }, .local = { 4, 2, 3 },
+		  .offset = { 3, 1, 2 } },
+		{ .dim = 2, .global = { 12, 8, 1 }, .local = { 4, 4, 1 },
+		  .offset = { 5, 7, 0 } },
+		{ .dim = 1, .global = { 96, 1, 1 }, .local = { 32, 1, 1 } },
+	};
+	bool ok = true;
+
+	*elements = 0;
+	for (size_t r = 0; r < ARRAY_SIZE(ranges); r++) {
+		const struct cr_ndrange *nd = &ranges[r];
+		uint32_t items = nd->global[0] * nd->global[1] * nd->global[2];
+		uint32_t out_va, id[3], want[24];
+		uint32_t *out = cr_alloc(s, items * 96, &out_va);
+		unsigned int bad = 0;
+
+		if (!out || !cr_launch(s, p, c->name,
+				       (struct cr_arg[]){ CR_BUF(out_va) }, 1,
+				       nd))
+			return false;
+		for (uint32_t lin = 0; lin < items; lin++) {
+			id[0] = lin % nd->global[0];
+			id[1] = lin / nd->global[0] % nd->global[1];
+			id[2] = lin / nd->global[0] / nd->global[1];
+			work_item_words(nd, id, want);
+			for (int k = 0; k < 24; k++) {
+				if (out[24 * lin + k] == want[k])
+					continue;
+				if (bad++ < MAX_REPORTS)
+					printf("  %s: %uD, item (%u %u %u), "
+					       "word %d: expected %u got %u\n",
+					       c->name, nd->dim, id[0], id[1],
+					       id[2], k, want[k],
+					       out[24 * lin + k]);
+			}
+		}
+		ok &= !bad;
+		*elements += items;
+	}
+	return ok;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Whether the old values returned by n atomic operations new = f(old, v_i)
+ * chain from init to final in some order: the multiset {init} + {f(old_i,
+ * v_i)} equals {old_i} + {final}.
+ */
+static bool atomic_chain(uint32_t (*f)(uint32_t, uint32_t), uint32_t init,
+			 uint32_t final, const uint32_t *old,
+			 unsigned int old_stride, const uint32_t *v,
+			 uint32_t n)
+{
+	uint32_t *made = malloc((n + 1) * 4), *seen = malloc((n + 1) * 4);
+	bool ok = made && seen;
+
+	for (uint32_t i = 0; ok && i < n; i++) {
+		made[i] = f(old[i * old_stride], v ? v[i] : 0);
+		seen[i] = old[i * old_stride];
+	}
+	if (ok) {
+		made[n] = init;
+		seen[n] = final;
+		qsort(made, n + 1, 4, cmp_u32);
+		qsort(seen, n + 1, 4, cmp_u32);
+		ok = !memcmp(made, seen, (n + 1) * 4);
+	}
+	free(made);
+	free(seen);
+	return ok;
+}
+
+static uint32_t op_add(uint32_t o, uint32_t v) { return o + v; }
+static uint32_t op_sub(uint32_t o, uint32_t v) { return o - v; }
+static uint32_t op_xchg(uint32_t o, uint32_t v) { (void)o; return v; }
+static uint32_t op_min(uint32_t o, uint32_t v) { return (int32_t)o < (int32_t)v ? o : v; }
+static uint32_t op_max(uint32_t o, uint32_t v) { return (int32_t)o > (int32_t)v ? o : v; }
+static uint32_t op_and(uint32_t o, uint32_t v) { return o & v; }
+static uint32_t op_or(uint32_t o, uint32_t v) { return o | v; }
+static uint32_t op_xor(uint32_t o, uint32_t v) { return o ^ v; }
+static uint32_t op_inc(uint32_t o, uint32_t v) { (void)v; return o + 1; }
+static uint32_t op_dec(uint32_t o, uint32_t v) { (void)v; return o - 1; }
+
+struct atomic_op {
+	const char *name;
+	uint32_t (*f)(uint32_t, uint32_t);
+	bool uses_value;
+};
+
+static const struct atomic_op atomic_ops[] = {
+	{ "add", op_add, true }, { "sub", op_sub, true },
+	{ "xchg", op_xchg, true }, { "min", op_min, true },
+	{ "max", op_max, true }, { "and", op_and, true },
+	{ "or", op_or, true }, { "xor", op_xor, true },
+	{ "inc", op_inc, false }, { "dec", op_dec, false },
+};
+
+/* The final value: the operations applied in index order. */
+static uint32_t atomic_final(const struct atomic_op *op, uint32_t init,
+			     const uint32_t *v, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		init = op->f(init, v[i]);
+	return init;
+}
+
+static bool check_atomic(const char *name, const struct atomic_op *op,
+			 uint32_t init, uint32_t final, const uint32_t *old,
+			 unsigned int stride, const uint32_t *v, uint32_t n)
+{
+	uint32_t want = atomic_final(op, init, v, n);
+	bool ok = true;
+
+	/* xchg's final value depends on the order; the chain checks it. */
+	if (op->f != op_xchg && final != want) {
+		printf("  %s: atomic_%s final 0x%x, expected 0x%x\n", name,
+		       op->name, final, want);
+		ok = false;
+	}
+	if (!atomic_chain(op->f, init, final, old, stride,
+			  op->uses_value ? v : NULL, n)) {
+		printf("  %s: atomic_%s old values do not chain from 0x%x to "
+		       "0x%x\n", name, op->name, init, final);
+		ok = false;
+	}
+	return ok;
+}
+
+static bool run_atomics_global(struct cr_session *s,
+			       const struct slb_program *p,
+			       const struct corpus_case *c, uint32_t *elements)
+{
+	const uint32_t n = 256;
+	uint32_t c_va, v_va, old_va, init[12], winners = 0, winner = 0;
+	uint32_t *cnt = alloc_words(s, 12, &c_va, ~0u);
+	uint32_t *v = alloc_words(s, n, &v_va, ~0u);
+	uint32_t *old = cr_alloc(s, n * 12 * 4, &old_va);
+	bool ok = true;
+
+	if (!cnt || !v || !old)
+		return false;
+	cnt[10] = 0;
+	memcpy(init, cnt, sizeof(init));
+	if (!cr_launch(s, p, c->name, (struct cr_arg[]){ CR_BUF(c_va),
+		       CR_BUF(v_va), CR_BUF(old_va) }, 3, &CR_1D(n, 64)))
+		return false;
+	for (unsigned int k = 0; k < ARRAY_SIZE(atomic_ops); k++)
+		ok &= check_atomic(c->name, &atomic_ops[k], init[k], cnt[k],
+				   old + k, 12, v, n);
+	/* cmpxchg(c, 0, i + 1): one work-item wins, the others see it. */
+	for (uint32_t i = 0; i < n; i++) {
+		if (old[12 * i + 10] == 0) {
+			winners++;
+			winner = i + 1;
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		if (old[12 * i + 10] != 0 && old[12 * i + 10] != winner)
+			winners = 0;
+	}
+	if (winners != 1 || cnt[10] != winner) {
+		printf("  %s: atomic_cmpxchg claim: %u winners, final %u\n",
+		       c->name, winners, cnt[10]);
+		ok = false;
+	}
+	if (cnt[11] != init[11] + 2 * n) {
+		printf("  %s: atomic_cmpxchg loop: final 0x%x, expected 0x%x\n",
+		       c->name, cnt[11], init[11] + 2 * n);
+		ok = false;
+	}
+	*elements = n;
+	return ok;
+}
+
+static bool run_atomics_local(struct cr_session *s,
+			      const struct slb_program *p,
+			      const struct corpus_case *c, uint32_t *elements)
+{
+	static const unsigned int op_of_slot[7] = { 0, 1, 2, 3, 4, 6, 8 };
+	const uint32_t n = 256, local = 64, groups = n / local;
+	uint32_t v_va, old_va, fin_va;
+	uint32_t *v = alloc_words(s, n, &v_va, ~0u);
+	uint32_t *old = cr_alloc(s, n * 8 * 4, &old_va);
+	uint32_t *fin = cr_alloc(s, groups * 8 * 4, &fin_va);
+	bool ok = true;
+
+	if (!v || !old || !fin ||
+	    !cr_launch(s, p, c->name, (struct cr_arg[]){ CR_BUF(v_va),
+		       CR_BUF(old_va), CR_BUF(fin_va) }, 3,
+		       &CR_1D(n, local)))
+		return false;
+	for (uint32_t g = 0; g < groups; g++) {
+		const uint32_t *gv = v + g * local, *gold = old + g * local * 8;
+		uint32_t claimed = 0, init7 = g * 1000 + 7;
+
+		for (unsigned int slot = 0; slot < 7; slot++)
+			ok &= check_atomic(c->name,
+					   &atomic_ops[op_of_slot[slot]],
+					   g * 1000 + slot, fin[8 * g + slot],
+					   gold + slot, 8, gv, local);
+		/* cmpxchg(c7, init, l): exactly one work-item succeeds. */
+		for (uint32_t l = 0; l < local; l++)
+			claimed += gold[8 * l + 7] == init7;
+		if (claimed != 1 || fin[8 * g + 7] >= local) {
+			printf("  %s: group %u: cmpxchg claimed %u times, "
+			       "final %u\n", c->name, g, claimed,
+			       fin[8 * g + 7]);
+			ok = false;
+		}
+	}
+	*elements = n;
+	return ok;
+}
+
+/* ---- The table ---- */
+
+#define MAP(name, kind) { #name, kind, run_map, &name##_spec, NULL }
+
+const struct corpus_case corpus_cases[] = {
+	MAP(vector_add, CORPUS_SEED),
+	{ "dot_partial", CORPUS_SEED, run_dot_partial, NULL, NULL },
+	{ "sum_reduction", CORPUS_SEED, run_sum_reduction, NULL, NULL },
+	{ "last_group", CORPUS_SEED, run_last_group, NULL, NULL },
+	{ "matmul_tiled", CORPUS_SEED, run_matmul_tiled, NULL, NULL },
+	{ "sobel", CORPUS_SEED, run_sobel, NULL, NULL },
+	{ "fir", CORPUS_SEED, run_fir, NULL, NULL },
+	{ "mandelbrot", CORPUS_SEED, run_mandelbrot, NULL, NULL },
+	{ "sgemm", CORPUS_SEED, run_sgemm, NULL, NULL },
+
+	MAP(types_char, CORPUS_FEATURE),
+	MAP(types_uchar, CORPUS_FEATURE),
+	MAP(types_short, CORPUS_FEATURE),
+	MAP(types_ushort, CORPUS_FEATURE),
+	MAP(types_int, CORPUS_FEATURE),
+	MAP(types_uint, CORPUS_FEATURE),
+	MAP(types_long, CORPUS_FEATURE),
+	MAP(types_ulong, CORPUS_FEATURE),
+	MAP(types_float, CORPUS_FEATURE),
+	MAP(half_storage, CORPUS_FEATURE),
+	MAP(operators_arith, CORPUS_FEATURE),
+	MAP(operators_bitwise, CORPUS_FEATURE),
+	MAP(operators_compare, CORPUS_FEATURE),
+	MAP(swizzles, CORPUS_FEATURE),
+	MAP(convert_rounding, CORPUS_FEATURE),
+	MAP(convert_saturate, CORPUS_FEATURE),
+	MAP(as_type, CORPUS_FEATURE),
+	MAP(control_loops, CORPUS_FEATURE),
+	MAP(control_branches, CORPUS_FEATURE),
+	MAP(control_switch, CORPUS_FEATURE),
+	MAP(early_return, CORPUS_FEATURE),
+	MAP(helper_functions, CORPUS_FEATURE),
+	MAP(private_array, CORPUS_FEATURE),
+	MAP(constant_program_scope, CORPUS_FEATURE),
+	{ "constant_arg", CORPUS_FEATURE, run_constant_arg, NULL, NULL },
+	MAP(local_static, CORPUS_FEATURE),
+	MAP(local_arg, CORPUS_FEATURE),
+	{ "work_items", CORPUS_FEATURE, run_work_items, NULL, NULL },
+	MAP(barrier_mem_fence, CORPUS_FEATURE),
+	{ "atomics_global", CORPUS_FEATURE, run_atomics_global, NULL, NULL },
+	{ "atomics_local", CORPUS_FEATURE, run_atomics_local, NULL, NULL },
+	MAP(vload_vstore, CORPUS_FEATURE),
+	MAP(divrem_8, CORPUS_FEATURE),
+	MAP(divrem_16, CORPUS_FEATURE),
+	MAP(divrem_32, CORPUS_FEATURE),
+	MAP(divrem_64, CORPUS_FEATURE),
+	MAP(long_ops, CORPUS_FEATURE),
+	MAP(integer_builtins, CORPUS_FEATURE),
+	MAP(select_relational, CORPUS_FEATURE),
+	MAP(math_sqrt, CORPUS_FEATURE),
+	MAP(math_exp, CORPUS_FEATURE),
+	MAP(math_log, CORPUS_FEATURE),
+	MAP(math_trig, CORPUS_FEATURE),
+	MAP(math_pow, CORPUS_FEATURE),
+	MAP(math_rounding, CORPUS_FEATURE),
+	MAP(math_minmax, CORPUS_FEATURE),
+	MAP(native_math, CORPUS_FEATURE),
+	MAP(register_pressure, CORPUS_FEATURE),
+	MAP(reqd_wg_size, CORPUS_FEATURE),
+
+	{ "vadd_scalar", CORPUS_TWIN, run_map, &vector_add_spec, "vadd_vec4" },
+	{ "vadd_vec4", CORPUS_TWIN, run_vec4_map, &vadd_vec4_spec, NULL },
+	{ "saxpy_scalar", CORPUS_TWIN, run_map, &saxpy_scalar_spec,
+	  "saxpy_vec4" },
+	{ "saxpy_vec4", CORPUS_TWIN, run_vec4_map, &saxpy_vec4_spec, NULL },
+	{ "dot_scalar", CORPUS_TWIN, run_dot, &dot_scalar_spec, "dot_vec4" },
+	{ "dot_vec4", CORPUS_TWIN, run_dot, &dot_vec4_spec, NULL },
+	{ "conv3x3_scalar", CORPUS_TWIN, run_conv3x3, NULL, "conv3x3_vec4" },
+	/* A non-NULL spec selects the four-outputs-per-item launch. */
+	{ "conv3x3_vec4", CORPUS_TWIN, run_conv3x3, "vec4", NULL },
+};
+
+const unsigned int corpus_num_cases = ARRAY_SIZE(corpus_cases);
+
+const char *const corpus_unsupported[] = {
+	"unsupported_double", "unsupported_image",
+};
+
+const unsigned int corpus_num_unsupported = ARRAY_SIZE(corpus_unsupported);
+
+const struct corpus_case *corpus_find(const char *name)
+{
+	for (unsigned int k = 0; k < corpus_num_cases; k++) {
+		if (!strcmp(corpus_cases[k].name, name))
+			return &corpus_cases[k];
+	}
+	return NULL;
+}
+
+char *corpus_source(const char *name)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s.cl", CORPUS_DIR, name);
+	return cr_read_file(path);
+}
+
+bool corpus_run(struct cr_session *s, const struct corpus_case *c,
+		struct corpus_outcome *o)
+{
+	char *source = corpus_source(c->name);
+	struct slb_program prog;
+	const struct slb_kernel *k;
+	uint32_t seed = case_seed(c->name);
+
+	memset(o, 0, sizeof(*o));
+	if (!source)
+		return false;
+	o->built = cr_compile(source, NULL, &prog, &o->log);
+	free(source);
+	if (!o->built) {
+		if (!s->quiet)
+			printf("  %s: build failed:\n%s\n", c->name,
+			       o->log ? o->log : "");
+		return false;
+	}
+	k = slb_find_kernel(&prog, c->name);
+	if (k) {
+		o->kernel = *k;
+		cr_reset(s);
+		rng_state = seed | (uint64_t)seed << 32 | 1;
+		o->passed = c->run(s, &prog, c, &o->elements);
+		o->figures = s->figures;
+		if (!o->passed && !s->quiet)
+			printf("  %s: inputs from seed 0x%08x\n", c->name,
+			       seed);
+	} else {
+		printf("  %s: the binary has no kernel of that name\n",
+		       c->name);
+	}
+	slb_program_free(&prog);
+	return o->passed;
+}
+
+bool corpus_run_isolated(struct cr_session *s, const struct corpus_case *c,
+			 struct corpus_outcome *o)
+{
+	int fds[2], status = 0;
+	size_t got = 0;
+	pid_t pid;
+
+	memset(o, 0, sizeof(*o));
+	fflush(stdout);
+	if (pipe(fds))
+		return corpus_run(s, c, o);
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return corpus_run(s, c, o);
+	}
+	if (pid == 0) {
+		struct corpus_outcome child;
+		const uint8_t *p = (const uint8_t *)&child;
+		size_t put = 0;
+
+		close(fds[0]);
+		corpus_run(s, c, &child);
+		free(child.log);
+		child.log = NULL;
+		fflush(stdout);
+		while (put < sizeof(child)) {
+			ssize_t n = write(fds[1], p + put, sizeof(child) - put);
+
+			if (n <= 0)
+				break;
+			put += (size_t)n;
+		}
+		_exit(0);
+	}
+	close(fds[1]);
+	while (got < sizeof(*o)) {
+		ssize_t n = read(fds[0], (uint8_t *)o + got, sizeof(*o) - got);
+
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	if (got != sizeof(*o) || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		memset(o, 0, sizeof(*o));
+		printf("  %s: crashed (%s %d)\n", c->name,
+		       WIFSIGNALED(status) ? "signal" : "exit status",
+		       WIFSIGNALED(status) ? WTERMSIG(status) :
+		       WEXITSTATUS(status));
+	}
+	return o->passed;
+}
+
+void corpus_outcome_free(struct corpus_outcome *o)
+{
+	free(o->log);
+	o->log = NULL;
+}
+
+double corpus_arith_per_element(const struct corpus_outcome *o)
+{
+	return o->elements ? (double)o->figures.arith_cycles / o->elements :
+	       0;
+}

@@ -1,0 +1,1381 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The SIR passes (compiler/ir/sir_passes.h) on hand-built functions: each
+ * pass's effect on the IR, the launch ABI layout, and the lowerings run by
+ * a small SIR interpreter and compared with the host's C arithmetic
+ * (integer division and remainder at every width, high multiplication,
+ * fmaf bit for bit, division within 2.5 ulp, wide vectors).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "sir.h"
+#include "sir_eval.h"
+#include "sir_passes.h"
+#include "../binary/slb_binary.h"
+
+CHECK_MAIN_STATE("compiler_sir_passes");
+
+/* ---- Building ----------------------------------------------------- */
+
+static struct sir_type ity(unsigned int bits, unsigned int comps)
+{
+	return sir_type_make(SIR_INT, bits, comps);
+}
+
+static struct sir_type fty(unsigned int bits, unsigned int comps)
+{
+	return sir_type_make(SIR_FLOAT, bits, comps);
+}
+
+static struct sir_type bty(unsigned int comps)
+{
+	return sir_type_make(SIR_BOOL, 1, comps);
+}
+
+static const struct sir_type void_t = { SIR_VOID, 0, 0, 0 };
+
+static sir_id uni(struct sir_function *f, struct sir_type t, uint32_t off)
+{
+	sir_id v = sir_value_new(f, SIR_OP_UNIFORM, t, NULL, 0);
+
+	f->values[v].aux = off;
+	return v;
+}
+
+static sir_id op1(struct sir_function *f, uint32_t b, enum sir_op op,
+		  struct sir_type t, sir_id x)
+{
+	return sir_emit(f, b, op, t, &x, 1);
+}
+
+static sir_id op2(struct sir_function *f, uint32_t b, enum sir_op op,
+		  struct sir_type t, sir_id x, sir_id y)
+{
+	sir_id s[2] = { x, y };
+
+	return sir_emit(f, b, op, t, s, 2);
+}
+
+static sir_id op3(struct sir_function *f, uint32_t b, enum sir_op op,
+		  struct sir_type t, sir_id x, sir_id y, sir_id z)
+{
+	sir_id s[3] = { x, y, z };
+
+	return sir_emit(f, b, op, t, s, 3);
+}
+
+static void ret(struct sir_function *f, uint32_t b, sir_id v)
+{
+	sir_emit(f, b, SIR_OP_RET, void_t, &v, v ? 1 : 0);
+}
+
+static void br(struct sir_function *f, uint32_t b, uint32_t target)
+{
+	sir_id v = sir_emit(f, b, SIR_OP_BR, void_t, NULL, 0);
+
+	f->values[v].targets[0] = target;
+}
+
+static void cbr(struct sir_function *f, uint32_t b, sir_id c, uint32_t t,
+		uint32_t e)
+{
+	sir_id v = sir_emit(f, b, SIR_OP_CBR, void_t, &c, 1);
+
+	f->values[v].targets[0] = t;
+	f->values[v].targets[1] = e;
+}
+
+static bool verify(struct sir_function *f)
+{
+	char err[256];
+
+	if (sir_verify(f, err, sizeof(err)))
+		return true;
+	printf("  verify: %s\n", err);
+	sir_print_function(stdout, f);
+	return false;
+}
+
+static uint32_t count_op(const struct sir_function *f, enum sir_op op)
+{
+	uint32_t b, i, n = 0;
+
+	for (b = 0; b < f->num_blocks; b++)
+		for (i = 0; i < f->blocks[b].num_instrs; i++)
+			n += f->values[f->blocks[b].instrs[i]].op == op;
+	return n;
+}
+
+static uint32_t count_instrs(const struct sir_function *f)
+{
+	uint32_t b, n = 0;
+
+	for (b = 0; b < f->num_blocks; b++)
+		n += f->blocks[b].num_instrs;
+	return n;
+}
+
+/* ---- The interpreter --------------------------------------------- */
+
+enum rcp_model {
+	RCP_TRUNC,                   /* the GPU model: toward zero */
+	RCP_NEAREST,                 /* correctly rounded */
+	RCP_LOW,                     /* one ulp below the truncated value */
+};
+
+static enum rcp_model rcp_model;
+
+/* Lanes of value v read from the argument image or private memory. */
+static void read_lanes(struct sir_type t, const uint8_t *p, uint64_t *out)
+{
+	unsigned int i, k, sz = t.kind == SIR_BOOL ? 4 : t.bits / 8;
+
+	for (i = 0; i < t.comps; i++) {
+		out[i] = 0;
+		for (k = 0; k < sz; k++)
+			out[i] |= (uint64_t)p[i * sz + k] << (8 * k);
+	}
+}
+
+static void write_lanes(struct sir_type t, uint8_t *p, const uint64_t *in)
+{
+	unsigned int i, k, sz = t.kind == SIR_BOOL ? 4 : t.bits / 8;
+
+	for (i = 0; i < t.comps; i++)
+		for (k = 0; k < sz; k++)
+			p[i * sz + k] = (uint8_t)(in[i] >> (8 * k));
+}
+
+static uint32_t frcp_lane(uint32_t x)
+{
+	float v, r;
+	uint32_t u;
+
+	memcpy(&v, &x, 4);
+	r = (float)(1.0 / (double)v);
+	memcpy(&u, &r, 4);
+	if (rcp_model == RCP_NEAREST || !isfinite(r) || r == 0)
+		return u;
+	if (fabs((double)r) > fabs(1.0 / (double)v))
+		u--;
+	if (rcp_model == RCP_LOW && (u & 0x7fffffff) > 1)
+		u--;
+	return u;
+}
+
+#define MEM_BYTES 1024
+
+static uint8_t last_mem[MEM_BYTES];  /* private memory after run() */
+
+struct machine {
+	const uint8_t *image;        /* argument image */
+	uint8_t mem[MEM_BYTES];      /* every pointer is an offset here */
+	uint64_t (*val)[16];
+};
+
+static const uint64_t *lanes(struct machine *m, struct sir_function *f,
+			     sir_id v)
+{
+	const struct sir_instr *in = &f->values[v];
+
+	if (in->block == UINT32_MAX) {
+		if (in->op == SIR_OP_CONST)
+			return in->imm.u64;
+		memset(m->val[v], 0, sizeof(m->val[v]));
+		if (in->op == SIR_OP_UNIFORM)
+			read_lanes(in->type, m->image + in->aux, m->val[v]);
+		if (in->op == SIR_OP_VAR_ADDR)   /* variables from 512 on */
+			m->val[v][0] = 512 + 64 * in->aux;
+	}
+	return m->val[v];
+}
+
+/* Runs f; its RET value in out. False on a step limit or an unknown op. */
+static bool run(struct sir_function *f, const uint8_t *image, uint64_t *out)
+{
+	static struct machine m;
+	uint32_t b = 0, prev = UINT32_MAX, i, s, steps = 0;
+	bool ok = false;
+
+	m.image = image;
+	m.val = calloc(f->num_values, sizeof(*m.val));
+	while (steps < 1000000) {
+		const struct sir_block *blk = &f->blocks[b];
+		uint64_t phi_in[64][16];
+		uint32_t nphi = 0;
+
+		/* Phis read their sources together. */
+		for (i = 0; i < blk->num_instrs; i++) {
+			const struct sir_instr *in =
+				&f->values[blk->instrs[i]];
+
+			if (in->op != SIR_OP_PHI)
+				break;
+			for (s = 0; s < in->num_srcs; s++)
+				if (in->phi_blocks[s] == prev)
+					memcpy(phi_in[nphi],
+					       lanes(&m, f, in->srcs[s]),
+					       sizeof(phi_in[0]));
+			nphi++;
+		}
+		for (i = 0; i < nphi; i++)
+			memcpy(m.val[blk->instrs[i]], phi_in[i],
+			       sizeof(phi_in[0]));
+		for (i = nphi; i < blk->num_instrs; i++) {
+			sir_id v = blk->instrs[i];
+			const struct sir_instr *in = &f->values[v];
+			const uint64_t *src[16] = { NULL };
+
+			steps++;
+			if (in->num_srcs > 16)
+				goto done;
+			for (s = 0; s < in->num_srcs; s++)
+				src[s] = lanes(&m, f, in->srcs[s]);
+			switch (in->op) {
+			case SIR_OP_BR:
+				prev = b;
+				b = in->targets[0];
+				goto next_block;
+			case SIR_OP_CBR:
+				prev = b;
+				b = in->targets[src[0][0] ? 0 : 1];
+				goto next_block;
+			case SIR_OP_RET:
+				if (in->num_srcs)
+					memcpy(out, src[0], 16 * sizeof(*out));
+				ok = true;
+				goto done;
+			case SIR_OP_LOAD:
+				if (src[0][0] + 128 > MEM_BYTES)
+					goto done;
+				read_lanes(in->type, m.mem + src[0][0], m.val[v]);
+				break;
+			case SIR_OP_STORE:
+				if (src[0][0] + 128 > MEM_BYTES)
+					goto done;
+				write_lanes(f->values[in->srcs[1]].type,
+					    m.mem + src[0][0], src[1]);
+				break;
+			case SIR_OP_PTR_ADD:
+				m.val[v][0] = (uint32_t)(src[0][0] + src[1][0]);
+				break;
+			case SIR_OP_FRCP:
+				if (in->type.bits != 32)
+					goto done;
+				for (s = 0; s < in->type.comps; s++)
+					m.val[v][s] = frcp_lane(
+						(uint32_t)src[0][s]);
+				break;
+			default:
+				if (!sir_eval_instr(f, in, src, m.val[v],
+						    SIR_EVAL_MODEL)) {
+					printf("  cannot run %s\n",
+					       sir_op_name((enum sir_op)in->op));
+					goto done;
+				}
+			}
+		}
+		break;
+next_block:
+		continue;
+	}
+done:
+	memcpy(last_mem, m.mem, sizeof(last_mem));
+	free(m.val);
+	return ok;
+}
+
+/* ---- Random numbers (xorshift, fixed seeds) ----------------------- */
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+/* Mostly random bits, sometimes an edge value of the width. */
+static uint64_t rnd_int(unsigned int bits)
+{
+	static const uint64_t edge[] = { 0, 1, 2, 3, 7, 10, ~0ull, ~1ull,
+					 ~2ull };
+	uint64_t m = bits == 64 ? ~0ull : (1ull << bits) - 1;
+	uint64_t r = rnd(), k = r % 16;
+
+	if (k == 0)
+		return edge[(r >> 8) % 9] & m;
+	if (k == 1)
+		return (1ull << (bits - 1)) & m;           /* INT_MIN */
+	if (k == 2)
+		return ((1ull << (bits - 1)) - 1) & m;     /* INT_MAX */
+	if (k == 3)
+		return (1ull << ((r >> 8) % bits)) & m;    /* powers of two */
+	if (k == 4)
+		return ((1ull << ((r >> 8) % bits)) - 1) & m;
+	if (k < 8)                   /* small magnitudes, both signs */
+		return (rnd() % 1000 - ((r >> 8) & 1 ? 500 : 0)) & m;
+	return (rnd() >> ((r >> 8) % bits)) & m;  /* spread magnitudes */
+}
+
+/* ---- Integer division and high multiplication --------------------- */
+
+static int64_t sx(uint64_t v, unsigned int bits)
+{
+	return bits == 64 ? (int64_t)v :
+	       (int64_t)(v << (64 - bits)) >> (64 - bits);
+}
+
+/* The host's answer; false when undefined (x / 0). */
+static bool host_int(enum sir_op op, unsigned int bits, uint64_t a,
+		     uint64_t b, uint64_t *r)
+{
+	uint64_t m = bits == 64 ? ~0ull : (1ull << bits) - 1;
+	int64_t sa = sx(a, bits), sb = sx(b, bits);
+	bool min_neg1 = sb == -1 && (uint64_t)sa == (1ull << (bits - 1)) -
+		(bits == 64 ? 0 : (1ull << bits));
+
+	if (bits == 64)
+		min_neg1 = sb == -1 && sa == INT64_MIN;
+	if ((op == SIR_OP_UDIV || op == SIR_OP_UREM || op == SIR_OP_SDIV ||
+	     op == SIR_OP_SREM || op == SIR_OP_SMOD) && (b & m) == 0)
+		return false;
+	switch (op) {
+	case SIR_OP_UDIV: *r = (a & m) / (b & m); break;
+	case SIR_OP_UREM: *r = (a & m) % (b & m); break;
+	case SIR_OP_SDIV: *r = min_neg1 ? (uint64_t)sa : (uint64_t)(sa / sb);
+		break;
+	case SIR_OP_SREM: *r = min_neg1 ? 0 : (uint64_t)(sa % sb); break;
+	case SIR_OP_SMOD: {
+		int64_t rem = min_neg1 ? 0 : sa % sb;
+
+		if (rem && ((rem < 0) != (sb < 0)))
+			rem += sb;
+		*r = (uint64_t)rem;
+		break;
+	}
+	case SIR_OP_UMULHI:
+		*r = bits == 64 ?
+		     (uint64_t)(((unsigned __int128)a * b) >> 64) :
+		     ((a & m) * (b & m)) >> bits;
+		break;
+	case SIR_OP_SMULHI:
+		*r = bits == 64 ? (uint64_t)(((__int128)sa * sb) >> 64) :
+		     (uint64_t)((sa * sb) >> bits);
+		break;
+	default:
+		return false;
+	}
+	*r &= m;
+	return true;
+}
+
+/* f(a, b) = op(a, b) on uniforms at 0 and 16, lowered. */
+static struct sir_function *binary_fn(struct sir_module *mod, enum sir_op op,
+				      struct sir_type t)
+{
+	struct sir_function *f = sir_function_create(mod, sir_op_name(op));
+	uint32_t b = sir_block_add(f);
+	char err[256];
+
+	f->ret = t;
+	ret(f, b, op2(f, b, op, t, uni(f, t, 0), uni(f, t, 16)));
+	if (!sir_lower_midgard(f, false, err, sizeof(err)))
+		printf("  lower: %s\n", err);
+	return f;
+}
+
+static bool lowered_only(const struct sir_function *f)
+{
+	static const enum sir_op gone[] = {
+		SIR_OP_UDIV, SIR_OP_SDIV, SIR_OP_UREM, SIR_OP_SREM,
+		SIR_OP_SMOD, SIR_OP_UMULHI, SIR_OP_SMULHI, SIR_OP_FDIV,
+		SIR_OP_FMA, SIR_OP_FMAD, SIR_OP_FCOPYSIGN, SIR_OP_FUNORD,
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(gone) / sizeof(gone[0]); i++)
+		if (count_op(f, gone[i]))
+			return false;
+	return true;
+}
+
+/* Runs f on (a, b); compares with the host; counts mismatches. */
+static unsigned int check_int_case(struct sir_function *f, enum sir_op op,
+				   unsigned int bits, uint64_t a, uint64_t b)
+{
+	uint8_t image[32] = { 0 };
+	uint64_t out[16] = { 0 }, want;
+	struct sir_type t = ity(bits, 1);
+	bool defined = host_int(op, bits, a, b, &want);
+
+	write_lanes(t, image, &a);
+	write_lanes(t, image + 16, &b);
+	if (!run(f, image, out))
+		return 1;                /* must run even for x / 0 */
+	if (defined && out[0] != want) {
+		printf("  %s i%u: %#llx, %#llx -> %#llx, want %#llx\n",
+		       sir_op_name(op), bits, (unsigned long long)a,
+		       (unsigned long long)b, (unsigned long long)out[0],
+		       (unsigned long long)want);
+		return 1;
+	}
+	return 0;
+}
+
+static const enum sir_op div_ops[] = {
+	SIR_OP_UDIV, SIR_OP_UREM, SIR_OP_SDIV, SIR_OP_SREM, SIR_OP_SMOD,
+};
+
+TEST(div_8bit_exhaustive)
+{
+	unsigned int o, a, b, bad = 0, cases = 0;
+
+	for (o = 0; o < 5; o++) {
+		struct sir_module *mod = sir_module_create();
+		struct sir_function *f = binary_fn(mod, div_ops[o], ity(8, 1));
+
+		CHECK(verify(f));
+		CHECK(lowered_only(f));
+		for (a = 0; a < 256; a++)
+			for (b = 0; b < 256; b++, cases++)
+				bad += check_int_case(f, div_ops[o], 8, a, b);
+		sir_module_destroy(mod);
+	}
+	printf("  %u cases, %u wrong\n", cases, bad);
+	CHECK_EQ(bad, 0u);
+}
+
+static void random_int_cases(enum sir_op op, unsigned int bits,
+			     unsigned int n, unsigned int *bad)
+{
+	struct sir_module *mod = sir_module_create();
+	struct sir_function *f = binary_fn(mod, op, ity(bits, 1));
+	unsigned int i;
+
+	CHECK(verify(f));
+	CHECK(lowered_only(f));
+	for (i = 0; i < n && *bad < 10; i++)
+		*bad += check_int_case(f, op, bits, rnd_int(bits),
+				       rnd_int(bits));
+	sir_module_destroy(mod);
+}
+
+TEST(div_16_32bit_random)
+{
+	unsigned int o, bad = 0;
+
+	for (o = 0; o < 5; o++) {
+		random_int_cases(div_ops[o], 16, 20000, &bad);
+		random_int_cases(div_ops[o], 32, 100000, &bad);
+	}
+	printf("  16-bit 5 x 20000, 32-bit 5 x 100000 cases, %u wrong\n",
+	       bad);
+	CHECK_EQ(bad, 0u);
+}
+
+TEST(div_32bit_rcp_variants)
+{
+	/* The scheme must not depend on how frcp rounds within an ulp. */
+	unsigned int bad = 0;
+
+	rcp_model = RCP_NEAREST;
+	random_int_cases(SIR_OP_UDIV, 32, 50000, &bad);
+	random_int_cases(SIR_OP_UREM, 32, 50000, &bad);
+	rcp_model = RCP_LOW;
+	random_int_cases(SIR_OP_UDIV, 32, 50000, &bad);
+	random_int_cases(SIR_OP_SREM, 32, 50000, &bad);
+	rcp_model = RCP_TRUNC;
+	CHECK_EQ(bad, 0u);
+}
+
+TEST(div_64bit_random)
+{
+	unsigned int o, bad = 0;
+
+	random_int_cases(SIR_OP_UDIV, 64, 100000, &bad);
+	for (o = 1; o < 5; o++)
+		random_int_cases(div_ops[o], 64, 20000, &bad);
+	printf("  udiv 100000, others 4 x 20000 cases, %u wrong\n", bad);
+	CHECK_EQ(bad, 0u);
+}
+
+TEST(mulhi_random)
+{
+	unsigned int bits, bad = 0;
+
+	for (bits = 8; bits <= 64; bits *= 2) {
+		random_int_cases(SIR_OP_UMULHI, bits, 30000, &bad);
+		random_int_cases(SIR_OP_SMULHI, bits, 30000, &bad);
+	}
+	CHECK_EQ(bad, 0u);
+}
+
+TEST(div_vector)
+{
+	/* int4 division: the same routine lane-wise. */
+	struct sir_module *mod = sir_module_create();
+	struct sir_function *f = binary_fn(mod, SIR_OP_SDIV, ity(32, 4));
+	uint8_t image[32];
+	uint64_t a[4], b[4], out[16], want;
+	unsigned int i, k, bad = 0;
+
+	CHECK(verify(f));
+	for (i = 0; i < 5000 && bad < 10; i++) {
+		for (k = 0; k < 4; k++) {
+			a[k] = rnd_int(32);
+			b[k] = rnd_int(32);
+		}
+		write_lanes(ity(32, 4), image, a);
+		write_lanes(ity(32, 4), image + 16, b);
+		if (!run(f, image, out)) {
+			bad++;
+			continue;
+		}
+		for (k = 0; k < 4; k++)
+			if (host_int(SIR_OP_SDIV, 32, a[k], b[k], &want) &&
+			    out[k] != want)
+				bad++;
+	}
+	sir_module_destroy(mod);
+	CHECK_EQ(bad, 0u);
+}
+
+/* ---- Floats ------------------------------------------------------- */
+
+static float bits_f(uint32_t u)
+{
+	float f;
+
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+static uint32_t f_bits(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+static struct sir_function *fma_fn(struct sir_module *mod)
+{
+	struct sir_function *f = sir_function_create(mod, "fma");
+	uint32_t b = sir_block_add(f);
+	struct sir_type t = fty(32, 1);
+	char err[256];
+
+	f->ret = t;
+	ret(f, b, op3(f, b, SIR_OP_FMA, t, uni(f, t, 0), uni(f, t, 4),
+		      uni(f, t, 8)));
+	CHECK(sir_lower_midgard(f, false, err, sizeof(err)));
+	return f;
+}
+
+/* Random float bits shaped to hit every part of fma. */
+static uint32_t rnd_float(void)
+{
+	static const uint32_t special[] = {
+		0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 1,
+		0x80000001, 0x007fffff, 0x00800000, 0x7f7fffff, 0xff7fffff,
+		0x3f800000, 0xbf800000, 0x33800000, 0x0c000000,
+	};
+	uint64_t r = rnd();
+
+	switch (r % 8) {
+	case 0:
+		return special[(r >> 8) % 15];
+	case 1:                      /* denormals and tiny normals */
+		return (uint32_t)(r >> 16) & 0x80ffffff;
+	case 2:
+	case 3:                      /* modest exponents */
+		return ((uint32_t)(r >> 16) & 0x807fffff) |
+		       (uint32_t)(100 + (r >> 50) % 56) << 23;
+	default:
+		return (uint32_t)(r >> 20);
+	}
+}
+
+static bool same_float(uint32_t a, uint32_t b)
+{
+	return a == b || (isnan(bits_f(a)) && isnan(bits_f(b)));
+}
+
+TEST(fma_exact)
+{
+	struct sir_module *mod = sir_module_create();
+	struct sir_function *f = fma_fn(mod);
+	unsigned int i, bad = 0, n = 1000000;
+	uint8_t image[16];
+	uint64_t out[16];
+
+	CHECK(verify(f));
+	CHECK(lowered_only(f));
+	for (i = 0; i < n && bad < 10; i++) {
+		uint32_t a = rnd_float(), b = rnd_float(), c, want;
+
+		if (i % 4 == 0) {
+			/* c close to -a*b: massive cancellation. */
+			c = f_bits(-(bits_f(a) * bits_f(b))) ^
+			    (uint32_t)(rnd() % 3);
+		} else if (i % 4 == 1) {
+			/* c near a*b's magnitude or tiny against it. */
+			c = (f_bits(bits_f(a) * bits_f(b)) &
+			     0xff800000) | ((uint32_t)rnd() & 0x7fffff);
+			if (rnd() & 1)
+				c -= (uint32_t)(rnd() % 40) << 23;
+		} else {
+			c = rnd_float();
+		}
+		memcpy(image, &a, 4);
+		memcpy(image + 4, &b, 4);
+		memcpy(image + 8, &c, 4);
+		want = f_bits(fmaf(bits_f(a), bits_f(b), bits_f(c)));
+		if (!run(f, image, out) || !same_float((uint32_t)out[0], want)) {
+			printf("  fma(%#x, %#x, %#x) = %#x, want %#x\n", a, b,
+			       c, (uint32_t)out[0], want);
+			bad++;
+		}
+	}
+	printf("  %u cases, %u wrong\n", i, bad);
+	CHECK_EQ(bad, 0u);
+	sir_module_destroy(mod);
+}
+
+/* Error of got against the exact x / y in ulps of the float format. */
+static double ulp_error(float got, double exact)
+{
+	int e;
+	double ulp;
+
+	if (isnan(exact))
+		return isnan(got) ? 0 : 1e9;
+	if (isinf(exact) || fabs(exact) >= 0x1.fffffep127 + 0x1p103)
+		return got == (float)exact ? 0 : 1e9;
+	frexp(exact, &e);            /* exact = m * 2^e, m in [0.5, 1) */
+	ulp = ldexp(1.0, (e - 24 < -149 ? -149 : e - 24));
+	return fabs((double)got - exact) / ulp;
+}
+
+static void check_fdiv(bool fast, unsigned int n, double limit,
+		       double *worst, unsigned int *bad)
+{
+	struct sir_module *mod = sir_module_create();
+	struct sir_function *f = sir_function_create(mod, "fdiv");
+	uint32_t b = sir_block_add(f);
+	struct sir_type t = fty(32, 1);
+	uint8_t image[16];
+	uint64_t out[16];
+	char err[256];
+	unsigned int i;
+
+	f->ret = t;
+	ret(f, b, op2(f, b, SIR_OP_FDIV, t, uni(f, t, 0), uni(f, t, 4)));
+	CHECK(sir_lower_midgard(f, fast, err, sizeof(err)));
+	CHECK(verify(f));
+	for (i = 0; i < n && *bad < 10; i++) {
+		uint32_t x = rnd_float(), y = rnd_float();
+		double exact = (double)bits_f(x) / (double)bits_f(y), e;
+
+		if (fast && (fabs(exact) < 0x1p-126 || fabs(exact) > 0x1p126 ||
+			     fabs(bits_f(y)) > 0x1p126 ||
+			     fabs(bits_f(y)) < 0x1p-126 ||
+			     !isfinite(bits_f(x)) || !isfinite(bits_f(y))))
+			continue;    /* fast_math: normal range only */
+		memcpy(image, &x, 4);
+		memcpy(image + 4, &y, 4);
+		if (!run(f, image, out)) {
+			(*bad)++;
+			continue;
+		}
+		e = ulp_error(bits_f((uint32_t)out[0]), exact);
+		if (e > *worst)
+			*worst = e;
+		if (e > limit) {
+			printf("  %a / %a = %a (%.2f ulp)\n", bits_f(x),
+			       bits_f(y), bits_f((uint32_t)out[0]), e);
+			(*bad)++;
+		}
+	}
+	sir_module_destroy(mod);
+}
+
+TEST(fdiv_within_2_5_ulp)
+{
+	double worst = 0;
+	unsigned int bad = 0;
+
+	check_fdiv(false, 500000, 2.5, &worst, &bad);
+	printf("  500000 cases, worst %.3f ulp, %u over 2.5\n", worst, bad);
+	CHECK_EQ(bad, 0u);
+	worst = 0;
+	rcp_model = RCP_LOW;
+	check_fdiv(false, 100000, 2.5, &worst, &bad);
+	rcp_model = RCP_TRUNC;
+	printf("  rcp one ulp low: worst %.3f ulp\n", worst);
+	CHECK_EQ(bad, 0u);
+	worst = 0;
+	check_fdiv(true, 100000, 3.0, &worst, &bad);
+	printf("  fast_math: worst %.3f ulp\n", worst);
+	CHECK_EQ(bad, 0u);
+}
+
+TEST(float_small_lowerings)
+{
+	/* fmad, copysign and funord against the host. */
+	struct sir_module *mod = sir_module_create();
+	struct sir_function *f = sir_function_create(mod, "small");
+	uint32_t b = sir_block_add(f);
+	struct sir_type t = fty(32, 1);
+	sir_id x = uni(f, t, 0), y = uni(f, t, 4), z = uni(f, t, 8), r, u;
+	uint8_t image[16];
+	uint64_t out[16];
+	char err[256];
+	unsigned int i, bad = 0;
+
+	f->ret = ity(32, 4);
+	r = op3(f, b, SIR_OP_FMAD, t, x, y, z);
+	u = op2(f, b, SIR_OP_FUNORD, bty(1), x, y);
+	{
+		sir_id s[4] = {
+			op1(f, b, SIR_OP_BITCAST, ity(32, 1), r),
+			op1(f, b, SIR_OP_BITCAST, ity(32, 1),
+			    op2(f, b, SIR_OP_FCOPYSIGN, t, x, y)),
+			op3(f, b, SIR_OP_SELECT, ity(32, 1), u,
+			    sir_const_u64(f, ity(32, 1), 1),
+			    sir_const_u64(f, ity(32, 1), 0)),
+			sir_const_u64(f, ity(32, 1), 0),
+		};
+
+		ret(f, b, sir_emit(f, b, SIR_OP_VEC, ity(32, 4), s, 4));
+	}
+	CHECK(sir_lower_midgard(f, false, err, sizeof(err)));
+	CHECK(verify(f));
+	CHECK(lowered_only(f));
+	for (i = 0; i < 20000; i++) {
+		float a = bits_f(rnd_float()), c = bits_f(rnd_float());
+		float d = bits_f(rnd_float());
+		volatile float p = a * c;
+
+		memcpy(image, &a, 4);
+		memcpy(image + 4, &c, 4);
+		memcpy(image + 8, &d, 4);
+		if (!run(f, image, out)) {
+			bad++;
+			continue;
+		}
+		bad += !same_float((uint32_t)out[0], f_bits(p + d));
+		bad += (uint32_t)out[1] != f_bits(copysignf(a, c));
+		bad += out[2] != (uint64_t)(isnan(a) || isnan(c));
+	}
+	CHECK_EQ(bad, 0u);
+	sir_module_destroy(mod);
+}
+
+TEST(double_rejected)
+{
+	struct sir_module *mod = sir_module_create();
+	struct sir_function *f = sir_function_create(mod, "dbl");
+	uint32_t b = sir_block_add(f);
+	struct sir_type t = fty(64, 1);
+	char err[256] = "";
+
+	f->ret = t;
+	ret(f, b, op2(f, b, SIR_OP_FADD, t, uni(f, t, 0), uni(f, t, 8)));
+	CHECK(!sir_lower_midgard(f, false, err, sizeof(err)));
+	CHECK(strstr(err, "double is not supported") != NULL);
+	sir_module_destroy(mod);
+}
+
+/* ---- Wide vectors ------------------------------------------------- */
+
+static bool all_narrow(const struct sir_function *f)
+{
+	uint32_t b, i, s;
+
+	for (b = 0; b < f->num_blocks; b++) {
+		for (i = 0; i < f->blocks[b].num_instrs; i++) {
+			const struct sir_instr *in =
+				&f->values[f->blocks[b].instrs[i]];
+			struct sir_type t = in->type;
+			unsigned int lb = t.kind == SIR_BOOL ? 32 : t.bits;
+
+			if (t.kind != SIR_VOID && lb * t.comps > 128)
+				return false;
+			for (s = 0; s < in->num_srcs; s++) {
+				t = f->values[in->srcs[s]].type;
+				lb = t.kind == SIR_BOOL ? 32 : t.bits;
+				if (lb * t.comps > 128)
+					return false;
+			}
+		}
+	}
+	return true;
+}
+
+TEST(wide_split)
+{
+	/*
+	 * long8 a (image 0), long8 b (image 64): stores a + b at 0 and
+	 * sext(int8(a) < int8(b)) as long8 at 64, then returns
+	 * any(a == b) and the lanes 3, 9 of a shuffle.
+	 */
+	struct sir_module *mod = sir_module_create();
+	struct sir_function *f = sir_function_create(mod, "wide");
+	uint32_t b = sir_block_add(f);
+	struct sir_type l8 = ity(64, 8), i8 = ity(32, 8);
+	struct sir_type ptr = sir_type_ptr(SIR_SPACE_PRIVATE);
+	sir_id a = uni(f, l8, 0), c = uni(f, l8, 64), sum, lt, sh, any;
+	sir_id p0 = sir_const_u64(f, ptr, 0), p64 = sir_const_u64(f, ptr, 64);
+	uint8_t image[128];
+	uint64_t av[8], cv[8], out[16];
+	char err[256];
+	unsigned int k, trial, bad = 0;
+
+	f->ret = ity(64, 2);
+	sum = op2(f, b, SIR_OP_IADD, l8, a, c);
+	op2(f, b, SIR_OP_STORE, void_t, p0, sum);
+	lt = op2(f, b, SIR_OP_SLT, bty(8), op1(f, b, SIR_OP_TRUNC, i8, a),
+		 op1(f, b, SIR_OP_TRUNC, i8, c));
+	op2(f, b, SIR_OP_STORE, void_t, p64,
+	    op3(f, b, SIR_OP_SELECT, l8, lt, sir_const_u64(f, l8, ~0ull),
+		sir_const_u64(f, l8, 0)));
+	any = op1(f, b, SIR_OP_ANY, bty(1), op2(f, b, SIR_OP_IEQ, bty(8), a, c));
+	sh = op2(f, b, SIR_OP_SHUFFLE, ity(64, 2), a, c);
+	f->values[sh].imm.u64[0] = 3;
+	f->values[sh].imm.u64[1] = 9;
+	sh = op2(f, b, SIR_OP_INSERT, ity(64, 2), sh,
+		 op3(f, b, SIR_OP_SELECT, ity(64, 1), any,
+		     sir_const_u64(f, ity(64, 1), 1),
+		     sir_const_u64(f, ity(64, 1), 0)));
+	f->values[sh].aux = 1;
+	ret(f, b, sh);
+	CHECK(verify(f));
+	CHECK(sir_lower_midgard(f, false, err, sizeof(err)));
+	CHECK(verify(f));
+	CHECK(all_narrow(f));
+	for (trial = 0; trial < 200; trial++) {
+		for (k = 0; k < 8; k++) {
+			av[k] = rnd();
+			cv[k] = trial % 3 == 0 && k == 5 ? av[k] : rnd();
+		}
+		memcpy(image, av, 64);
+		memcpy(image + 64, cv, 64);
+		if (!run(f, image, out)) {
+			bad++;
+			continue;
+		}
+		bad += out[0] != av[3] || out[1] != (trial % 3 == 0);
+		/* The stored sum and comparison, from private memory. */
+		for (k = 0; k < 8; k++) {
+			uint64_t s, l;
+
+			memcpy(&s, last_mem + 8 * k, 8);
+			memcpy(&l, last_mem + 64 + 8 * k, 8);
+			bad += s != av[k] + cv[k];
+			bad += l != ((int32_t)av[k] < (int32_t)cv[k] ?
+				     ~0ull : 0);
+		}
+	}
+	CHECK_EQ(bad, 0u);
+	sir_module_destroy(mod);
+}
+
+/* ---- Machine-independent passes ------------------------------------ */
+
+TEST(fold_and_identities)
+{
+	struct sir_module *mod = sir_module_create();
+	struct sir_function *f = sir_function_create(mod, "fold");
+	uint32_t b = sir_block_add(f);
+	struct sir_type t = ity(32, 1);
+	sir_id x = uni(f, t, 0), k, r;
+	uint8_t image[16] = { 0 };
+	uint64_t out[16], xv = 1234567;
+
+	f->ret = t;
+	/* (7 * 6 - 2) + x * 1 + (x ^ x) + (-5 sdiv 2) */
+	k = op2(f, b, SIR_OP_ISUB, t,
+		op2(f, b, SIR_OP_IMUL, t, sir_const_u64(f, t, 7),
+		    sir_const_u64(f, t, 6)), sir_const_u64(f, t, 2));
+	r = op2(f, b, SIR_OP_IADD, t, k,
+		op2(f, b, SIR_OP_IMUL, t, x, sir_const_u64(f, t, 1)));
+	r = op2(f, b, SIR_OP_IADD, t, r, op2(f, b, SIR_OP_XOR, t, x, x));
+	r = op2(f, b, SIR_OP_IADD, t, r,
+		op2(f, b, SIR_OP_SDIV, t, sir_const_u64(f, t, (uint64_t)-5),
+		    sir_const_u64(f, t, 2)));
+	ret(f, b, r);
+	sir_optimize(f);
+	CHECK(verify(f));
+	/* What is left: x + 40 + 0 + -2 folds only as far as the tree. */
+	CHECK(count_op(f, SIR_OP_IMUL) == 0);
+	CHECK(count_op(f, SIR_OP_XOR) == 0);
+	CHECK(count_op(f, SIR_OP_SDIV) == 0);
+	CHECK(count_instrs(f) <= 3);
+	memcpy(image, &xv, 4);
+	CHECK(run(f, image, out));
+	CHECK_EQ(out[0], (uint64_t)(40 + 1234567 - 2));
+	sir_module_destroy(mod);
+}
+
+TEST(fold_float_exact)
+{
+	/* Folded float ops give the host's (IEEE) results; native_* stay. */
+	struct sir_module *mod = sir_module_create();
+	struct sir_function *f = sir_function_create(mod, "ffold");
+	uint32_t b = sir_block_add(f);
+	struct sir_type t = fty(32, 1);
+	sir_id r, s[4];
+
+	f->ret = fty(32, 4);
+	s[0] = op2(f, b, SIR_OP_FDIV, t, sir_const_f64(f, t, 1.0),
+		   sir_const_f64(f, t, 3.0));
+	s[1] = op3(f, b, SIR_OP_FMA, t, sir_const_f64(f, t, 0.1),
+		   sir_const_f64(f, t, 10.0), sir_const_f64(f, t, -1.0));
+	s[2] = op1(f, b, SIR_OP_FSQRT, t, sir_const_f64(f, t, 2.0));
+	s[3] = op1(f, b, SIR_OP_FEXP2, t, sir_const_f64(f, t, 0.5));
+	r = sir_emit(f, b, SIR_OP_VEC, fty(32, 4), s, 4);
+	ret(f, b, r);
+	sir_optimize(f);
+	CHECK(verify(f));
+	CHECK_EQ(count_op(f, SIR_OP_FDIV) + count_op(f, SIR_OP_FMA) +
+		 count_op(f, SIR_OP_FSQRT), 0u);
+	CHECK_EQ(count_op(f, SIR_OP_FEXP2), 1u);
+	{
+		uint64_t out[16];
+		uint8_t image[4] = { 0 };
+
+		CHECK(run(f, image, out));
+		CHECK_EQ((uint32_t)out[0], f_bits(1.0f / 3.0f));
+		CHECK_EQ((uint32_t)out[1],
+			 f_bits(fmaf(bits_f(f_bits(0.1f)), 10.0f, -1.0f)));
+		CHECK_EQ((uint32_t)out[2], f_bits(sqrtf(2.0f)));
+	}
+	sir_module_destroy(mod);
+}
+
+TEST(cse_dce_copy_prop)
+{
+	struct sir_module *mod = sir_module_create();
+	struct sir_function *f = sir_function_create(mod, "cse");
+	uint32_t b = sir_block_add(f);
+	struct sir_type t = ity(32, 1);
+	struct sir_type ptr = sir_type_ptr(SIR_SPACE_GLOBAL);
+	sir_id x = uni(f, t, 0), y = uni(f, t, 4), p = uni(f, ptr, 8);
+	sir_id a1, a2, l1, l2, l3, cp;
+
+	f->ret = t;
+	a1 = op2(f, b, SIR_OP_IADD, t, x, y);
+	a2 = op2(f, b, SIR_OP_IADD, t, y, x);      /* commuted */
+	cp = op1(f, b, SIR_OP_COPY, t, a2);
+	op2(f, b, SIR_OP_IMUL, t, a1, a1);          /* unused */
+	l1 = op1(f, b, SIR_OP_LOAD, t, p);
+	l2 = op1(f, b, SIR_OP_LOAD, t, p);          /* same memory state */
+	op2(f, b, SIR_OP_STORE, void_t, p, cp);
+	l3 = op1(f, b, SIR_OP_LOAD, t, p);          /* after a store */
+	ret(f, b, op2(f, b, SIR_OP_IADD, t,
+		      op2(f, b, SIR_OP_IADD, t, a1, cp),
+		      op2(f, b, SIR_OP_IADD, t, op2(f, b, SIR_OP_IADD, t,
+							l1, l2), l3)));
+	CHECK(sir_copy_prop(f));
+	CHECK_EQ(count_op(f, SIR_OP_COPY), 0u);
+	CHECK(sir_cse(f));
+	CHECK_EQ(count_op(f, SIR_OP_LOAD), 2u);
+	CHECK(sir_dce(f));
+	CHECK_EQ(count_op(f, SIR_OP_IMUL), 0u);
+	CHECK_EQ(count_op(f, SIR_OP_STORE), 1u);
+	/* Only one x + y is left. */
+	{
+		uint32_t n = 0, i;
+
+		for (i = 0; i < f->blocks[0].num_instrs; i++) {
+			const struct sir_instr *in =
+				&f->values[f->blocks[0].instrs[i]];
+
+			n += in->op == SIR_OP_IADD &&
+			     ((in->srcs[0] == x && in->srcs[1] == y) ||
+			      (in->srcs[0] == y && in->srcs[1] == x));
+		}
+		CHECK_EQ(n, 1u);
+	}
+	CHECK(verify(f));
+	CHECK(!sir_dce(f));
+	sir_module_destroy(mod);
+}
+
+/*
+ * A counting loop through a private variable, -O0 style:
+ *   i = 0; s = 0; while (i < n) { s += i * 3; i++; } return s;
+ */
+static struct sir_function *loop_fn(struct sir_module *mod)
+{
+	struct sir_function *f = sir_function_create(mod, "loop");
+	struct sir_type t = ity(32, 1), pt = sir_type_ptr(SIR_SPACE_PRIVATE);
+	struct sir_local_var var = { 4, 4, { SIR_INT, 32, 1, 0 }, false };
+	uint32_t e = sir_block_add(f), h = sir_block_add(f);
+	uint32_t body = sir_block_add(f), x = sir_block_add(f);
+	sir_id vi, vs, n = uni(f, t, 0), i, s;
+
+	f->ret = t;
+	sir_var_add(f, &var);
+	sir_var_add(f, &var);
+	vi = sir_value_new(f, SIR_OP_VAR_ADDR, pt, NULL, 0);
+	f->values[vi].aux = 0;
+	vs = sir_value_new(f, SIR_OP_VAR_ADDR, pt, NULL, 0);
+	f->values[vs].aux = 1;
+	op2(f, e, SIR_OP_STORE, void_t, vi, sir_const_u64(f, t, 0));
+	op2(f, e, SIR_OP_STORE, void_t, vs, sir_const_u64(f, t, 0));
+	br(f, e, h);
+	i = op1(f, h, SIR_OP_LOAD, t, vi);
+	cbr(f, h, op2(f, h, SIR_OP_SLT, bty(1), i, n), body, x);
+	i = op1(f, body, SIR_OP_LOAD, t, vi);
+	s = op1(f, body, SIR_OP_LOAD, t, vs);
+	op2(f, body, SIR_OP_STORE, void_t, vs,
+	    op2(f, body, SIR_OP_IADD, t, s,
+		op2(f, body, SIR_OP_IMUL, t, i, sir_const_u64(f, t, 3))));
+	op2(f, body, SIR_OP_STORE, void_t, vi,
+	    op2(f, body, SIR_OP_IADD, t, i, sir_const_u64(f, t, 1)));
+	br(f, body, h);
+	ret(f, x, op1(f, x, SIR_OP_LOAD, t, vs));
+	return f;
+}
+
+static uint64_t run_loop(struct sir_function *f, uint32_t n)
+{
+	uint8_t image[4];
+	uint64_t out[16] = { 0 };
+
+	memcpy(image, &n, 4);
+	CHECK(run(f, image, out));
+	return out[0];
+}
+
+TEST(mem2reg_loop)
+{
+	struct sir_module *mod = sir_module_create();
+	struct sir_function *f = loop_fn(mod);
+
+	CHECK(verify(f));
+	CHECK_EQ(run_loop(f, 10), 135u);
+	CHECK(sir_mem2reg(f));
+	CHECK(verify(f));
+	sir_dce(f);
+	CHECK_EQ(count_op(f, SIR_OP_LOAD) + count_op(f, SIR_OP_STORE), 0u);
+	CHECK(count_op(f, SIR_OP_PHI) >= 2);
+	CHECK_EQ(run_loop(f, 10), 135u);
+	CHECK_EQ(run_loop(f, 0), 0u);
+	CHECK_EQ(run_loop(f, 1000), 3u * 999 * 1000 / 2);
+	sir_optimize(f);
+	CHECK(verify(f));
+	CHECK_EQ(run_loop(f, 77), 3u * 76 * 77 / 2);
+	CHECK(!sir_mem2reg(f));
+	sir_module_destroy(mod);
+}
+
+TEST(simplify_cfg)
+{
+	/*
+	 * b0: cbr true b1 b2; b1: br b3; b2: br b3;
+	 * b3: phi(1 from b1, 2 from b2); br b4; b4: ret phi + x
+	 * folds to one block returning 1 + x.
+	 */
+	struct sir_module *mod = sir_module_create();
+	struct sir_function *f = sir_function_create(mod, "cfg");
+	struct sir_type t = ity(32, 1);
+	uint32_t b0 = sir_block_add(f), b1 = sir_block_add(f);
+	uint32_t b2 = sir_block_add(f), b3 = sir_block_add(f);
+	uint32_t b4 = sir_block_add(f);
+	sir_id srcs[2] = { sir_const_u64(f, t, 1), sir_const_u64(f, t, 2) };
+	sir_id phi;
+	uint8_t image[4] = { 5, 0, 0, 0 };
+	uint64_t out[16];
+
+	f->ret = t;
+	cbr(f, b0, sir_const_u64(f, bty(1), 1), b1, b2);
+	br(f, b1, b3);
+	br(f, b2, b3);
+	phi = sir_emit(f, b3, SIR_OP_PHI, t, srcs, 2);
+	f->values[phi].phi_blocks[0] = b1;
+	f->values[phi].phi_blocks[1] = b2;
+	br(f, b3, b4);
+	ret(f, b4, op2(f, b4, SIR_OP_IADD, t, phi, uni(f, t, 0)));
+	CHECK(verify(f));
+	CHECK(sir_simplify_cfg(f));
+	CHECK(verify(f));
+	CHECK_EQ(f->num_blocks, 1u);
+	CHECK_EQ(count_op(f, SIR_OP_PHI), 0u);
+	CHECK(run(f, image, out));
+	CHECK_EQ(out[0], 6u);
+	CHECK(!sir_simplify_cfg(f));
+	sir_module_destroy(mod);
+}
+
+TEST(simplify_cfg_keeps_loops)
+{
+	struct sir_module *mod = sir_module_create();
+	struct sir_function *f = loop_fn(mod);
+
+	sir_mem2reg(f);
+	sir_simplify_cfg(f);
+	CHECK(verify(f));
+	CHECK_EQ(run_loop(f, 20), 3u * 19 * 20 / 2);
+	sir_module_destroy(mod);
+}
+
+TEST(inline_calls)
+{
+	/*
+	 * helper2(x) = x < 0 ? -x : x (two returns); helper(x, y) =
+	 * helper2(x) * y; kernel k = helper(u0, 3) + helper(u4, 5).
+	 */
+	struct sir_module *mod = sir_module_create();
+	struct sir_function *h2 = sir_function_create(mod, "helper2");
+	struct sir_function *h = sir_function_create(mod, "helper");
+	struct sir_function *k = sir_function_create(mod, "k");
+	struct sir_type t = ity(32, 1);
+	struct sir_param p = { 0 };
+	char err[256];
+	uint32_t b, neg, pos;
+	sir_id x, y, c1, c2, args[2];
+	uint8_t image[8];
+	int32_t in[2] = { -7, 9 };
+	uint64_t out[16];
+
+	p.type = t;
+	h2->ret = t;
+	h2->num_params = 1;
+	h2->params = calloc(1, sizeof(p));
+	h2->params[0] = p;
+	b = sir_block_add(h2);
+	neg = sir_block_add(h2);
+	pos = sir_block_add(h2);
+	x = sir_value_new(h2, SIR_OP_PARAM, t, NULL, 0);
+	cbr(h2, b, op2(h2, b, SIR_OP_SLT, bty(1), x, sir_const_u64(h2, t, 0)),
+	    neg, pos);
+	ret(h2, neg, op1(h2, neg, SIR_OP_INEG, t, x));
+	ret(h2, pos, x);
+
+	h->ret = t;
+	h->num_params = 2;
+	h->params = calloc(2, sizeof(p));
+	h->params[0] = p;
+	h->params[1] = p;
+	b = sir_block_add(h);
+	x = sir_value_new(h, SIR_OP_PARAM, t, NULL, 0);
+	y = sir_value_new(h, SIR_OP_PARAM, t, NULL, 0);
+	h->values[y].aux = 1;
+	c1 = sir_emit(h, b, SIR_OP_CALL, t, &x, 1);
+	h->values[c1].aux = 0;
+	ret(h, b, op2(h, b, SIR_OP_IMUL, t, c1, y));
+
+	k->is_kernel = true;
+	k->ret = t;
+	b = sir_block_add(k);
+	args[0] = uni(k, t, 0);
+	args[1] = sir_const_u64(k, t, 3);
+	c1 = sir_emit(k, b, SIR_OP_CALL, t, args, 2);
+	k->values[c1].aux = 1;
+	args[0] = uni(k, t, 4);
+	args[1] = sir_const_u64(k, t, 5);
+	c2 = sir_emit(k, b, SIR_OP_CALL, t, args, 2);
+	k->values[c2].aux = 1;
+	ret(k, b, op2(k, b, SIR_OP_IADD, t, c1, c2));
+
+	CHECK(sir_inline_all(mod, err, sizeof(err)));
+	REQUIRE(mod->num_functions == 1);
+	k = mod->functions[0];
+	CHECK(strcmp(k->name, "k") == 0);
+	CHECK(verify(k));
+	CHECK_EQ(count_op(k, SIR_OP_CALL), 0u);
+	memcpy(image, in, 8);
+	CHECK(run(k, image, out));
+	CHECK_EQ((uint32_t)out[0], (uint32_t)(7 * 3 + 9 * 5));
+	in[0] = 4;
+	in[1] = -2;
+	memcpy(image, in, 8);
+	sir_optimize(k);
+	CHECK(verify(k));
+	CHECK(run(k, image, out));
+	CHECK_EQ((uint32_t)out[0], (uint32_t)(4 * 3 + 2 * 5));
+	sir_module_destroy(mod);
+}
+
+TEST(inline_recursion_rejected)
+{
+	struct sir_module *mod = sir_module_create();
+	struct sir_function *a = sir_function_create(mod, "ping");
+	struct sir_function *c = sir_function_create(mod, "pong");
+	struct sir_function *k = sir_function_create(mod, "kern");
+	char err[256] = "";
+	uint32_t b;
+	sir_id call;
+
+	b = sir_block_add(a);
+	call = sir_emit(a, b, SIR_OP_CALL, void_t, NULL, 0);
+	a->values[call].aux = 1;
+	ret(a, b, 0);
+	b = sir_block_add(c);
+	call = sir_emit(c, b, SIR_OP_CALL, void_t, NULL, 0);
+	c->values[call].aux = 0;
+	ret(c, b, 0);
+	k->is_kernel = true;
+	b = sir_block_add(k);
+	call = sir_emit(k, b, SIR_OP_CALL, void_t, NULL, 0);
+	k->values[call].aux = 0;
+	ret(k, b, 0);
+	CHECK(!sir_inline_all(mod, err, sizeof(err)));
+	CHECK(strstr(err, "recursive call to ") != NULL);
+	sir_module_destroy(mod);
+}
+
+TEST(lower_abi_layout)
+{
+	/*
+	 * kernel k(int a, float4 b, global int *c, char d, int3 e) reading
+	 * get_global_id, get_num_groups, a private array, a __local and a
+	 * __constant global.
+	 */
+	struct sir_module *mod = sir_module_create();
+	struct sir_function *k = sir_function_create(mod, "k");
+	static struct slb_kernel meta;
+	struct sir_type types[5] = { ity(32, 1), fty(32, 4),
+				     sir_type_ptr(SIR_SPACE_GLOBAL),
+				     ity(8, 1), ity(32, 3) };
+	static const char *names[5] = { "a", "b", "c", "d", "e" };
+	struct sir_local_var arr = { 40, 4, { SIR_INT, 32, 1, 0 }, true };
+	struct sir_global lg = { (char *)"tile", SIR_SPACE_LOCAL, 64, 16,
+				 NULL, 0 };
+	uint8_t cdata[12] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
+	struct sir_global cg = { (char *)"table", SIR_SPACE_CONSTANT, 12, 4,
+				 cdata, 0 };
+	uint32_t b, i, size;
+	sir_id v, gid, ng, pa, la, ca;
+	char err[256];
+	uint8_t *data;
+
+	k->is_kernel = true;
+	k->num_params = 5;
+	k->params = calloc(5, sizeof(*k->params));
+	for (i = 0; i < 5; i++) {
+		k->params[i].type = types[i];
+		k->params[i].name = strdup(names[i]);
+		k->params[i].type_name = strdup("t");
+		k->params[i].kind = i == 2 ? SIR_ARG_GLOBAL_PTR : SIR_ARG_VALUE;
+		k->params[i].access = SIR_ACCESS_NONE;
+	}
+	k->params[2].is_const = true;
+	sir_var_add(k, &arr);
+	sir_global_add(mod, &lg);
+	sir_global_add(mod, &cg);
+	b = sir_block_add(k);
+	gid = sir_value_new(k, SIR_OP_SYSVAL, ity(32, 3), NULL, 0);
+	k->values[gid].aux = SIR_SYSVAL_GLOBAL_ID;
+	ng = sir_value_new(k, SIR_OP_SYSVAL, ity(32, 3), NULL, 0);
+	k->values[ng].aux = SIR_SYSVAL_NUM_GROUPS;
+	pa = sir_value_new(k, SIR_OP_VAR_ADDR, sir_type_ptr(SIR_SPACE_PRIVATE),
+			   NULL, 0);
+	la = sir_value_new(k, SIR_OP_VAR_ADDR, sir_type_ptr(SIR_SPACE_LOCAL),
+			   NULL, 0);
+	k->values[la].aux2 = 1;
+	ca = sir_value_new(k, SIR_OP_VAR_ADDR,
+			   sir_type_ptr(SIR_SPACE_CONSTANT), NULL, 0);
+	k->values[ca].aux = 1;
+	k->values[ca].aux2 = 1;
+	v = sir_value_new(k, SIR_OP_PARAM, ity(32, 1), NULL, 0);
+	{
+		sir_id s = op2(k, b, SIR_OP_IADD, ity(32, 3), gid, ng);
+		sir_id x = op1(k, b, SIR_OP_EXTRACT, ity(32, 1), s);
+
+		x = op2(k, b, SIR_OP_IADD, ity(32, 1), x, v);
+		x = op2(k, b, SIR_OP_IADD, ity(32, 1), x,
+			op1(k, b, SIR_OP_LOAD, ity(32, 1), ca));
+		op2(k, b, SIR_OP_STORE, void_t, pa, x);
+		op2(k, b, SIR_OP_STORE, void_t, la, x);
+		v = sir_value_new(k, SIR_OP_PARAM, types[2], NULL, 0);
+		k->values[v].aux = 2;
+		op2(k, b, SIR_OP_STORE, void_t, v, x);
+	}
+	ret(k, b, 0);
+	CHECK(verify(k));
+	CHECK(sir_lower_abi(mod, k, &meta, err, sizeof(err)));
+	CHECK(verify(k));
+	CHECK_EQ(meta.num_args, 5u);
+	CHECK_EQ(meta.args[0].offset, 0u);
+	CHECK_EQ(meta.args[1].offset, 16u);
+	CHECK_EQ(meta.args[1].size, 16u);
+	CHECK_EQ(meta.args[2].offset, 32u);
+	CHECK_EQ(meta.args[2].kind, (uint32_t)SLB_ARG_GLOBAL);
+	CHECK_EQ(meta.args[2].qualifiers, SLB_QUAL_CONST);
+	CHECK_EQ(meta.args[2].access, (uint32_t)SLB_ACCESS_NONE);
+	CHECK_EQ(meta.args[3].offset, 36u);
+	CHECK_EQ(meta.args[4].offset, 48u);
+	CHECK_EQ(meta.args[4].size, 16u);
+	CHECK(strcmp(meta.args[4].name, "e") == 0);
+	/* 3 group counts and the constant base; GLOBAL_ID is hardware. */
+	CHECK_EQ(meta.num_sysvals, 4u);
+	for (i = 0; i < meta.num_sysvals; i++)
+		CHECK(meta.sysvals[i].offset >= 64 &&
+		      meta.sysvals[i].offset < 64 + 16);
+	CHECK_EQ(meta.uniform_bytes, 80u);
+	{
+		/* The iadd now reads the hardware's GLOBAL_ID. */
+		uint32_t found = 0;
+
+		for (i = 0; i < k->blocks[0].num_instrs; i++) {
+			const struct sir_instr *in =
+				&k->values[k->blocks[0].instrs[i]];
+			const struct sir_instr *g;
+
+			if (in->op != SIR_OP_IADD || in->type.comps != 3)
+				continue;
+			g = &k->values[in->srcs[0]];
+			found += g->op == SIR_OP_SYSVAL &&
+				 g->aux == SIR_SYSVAL_GLOBAL_ID;
+		}
+		CHECK_EQ(found, 1u);
+	}
+	CHECK_EQ(meta.private_bytes, 48u);
+	CHECK_EQ(meta.local_static_bytes, 64u);
+	CHECK_EQ(count_op(k, SIR_OP_PARAM) + count_op(k, SIR_OP_VAR_ADDR), 0u);
+	data = sir_constant_data(mod, &size);
+	CHECK_EQ(size, 16u);
+	CHECK(data && memcmp(data, cdata, 12) == 0);
+	free(data);
+	{
+		char lerr[256];
+
+		CHECK(sir_lower_midgard(k, false, lerr, sizeof(lerr)));
+	}
+	sir_module_destroy(mod);
+}
+
+int main(void)
+{
+	RUN(fold_and_identities);
+	RUN(fold_float_exact);
+	RUN(cse_dce_copy_prop);
+	RUN(mem2reg_loop);
+	RUN(simplify_cfg);
+	RUN(simplify_cfg_keeps_loops);
+	RUN(inline_calls);
+	RUN(inline_recursion_rejected);
+	RUN(lower_abi_layout);
+	RUN(double_rejected);
+	RUN(float_small_lowerings);
+	RUN(wide_split);
+	RUN(div_vector);
+	RUN(mulhi_random);
+	RUN(div_8bit_exhaustive);
+	RUN(div_16_32bit_random);
+	RUN(div_32bit_rcp_variants);
+	RUN(div_64bit_random);
+	RUN(fdiv_within_2_5_ulp);
+	RUN(fma_exact);
+	return check_summary();
+}
