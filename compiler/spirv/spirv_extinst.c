@@ -10,12 +10,32 @@
  */
 #include "spirv_internal.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #define FAIL(...) (spv_error(fc->c, __VA_ARGS__))
 
 /* ---- Mangling ---------------------------------------------------- */
+
+/*
+ * snprintf for the bounded pieces of a mangled name; a piece that does not
+ * fit leaves a truncated name, which then matches no library export (the
+ * caller reports the built-in as missing).
+ */
+static bool spv_fmt(char *out, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static bool spv_fmt(char *out, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(out, size, fmt, ap);
+	va_end(ap);
+	return n >= 0 && (size_t)n < size;
+}
 
 struct spv_mangler {
 	char subs[8][48];            /* substitution candidates, unsubstituted */
@@ -26,9 +46,9 @@ struct spv_mangler {
 static void spv_sub_ref(unsigned int k, char *out, size_t size)
 {
 	if (k == 0)
-		snprintf(out, size, "S_");
+		spv_fmt(out, size, "S_");
 	else
-		snprintf(out, size, "S%u_", k - 1);
+		spv_fmt(out, size, "S%u_", k - 1);
 }
 
 /* Appends key's mangling to out: a substitution or key itself (added). */
@@ -44,9 +64,9 @@ static void spv_mangle_candidate(struct spv_mangler *mg, const char *key,
 		}
 	}
 	if (mg->num_subs < 8)
-		snprintf(mg->subs[mg->num_subs++], sizeof(mg->subs[0]), "%s",
+		spv_fmt(mg->subs[mg->num_subs++], sizeof(mg->subs[0]), "%s",
 			 key);
-	snprintf(out, size, "%s", spelled);
+	spv_fmt(out, size, "%s", spelled);
 }
 
 /* OpenCL C's char..long are signed unless an s_/u_ name says unsigned. */
@@ -72,11 +92,11 @@ static bool spv_mangle_value(struct spv_mangler *mg, struct sir_type t,
 	if (!code)
 		return false;
 	if (t.comps == 1) {
-		snprintf(key, size, "%s", code);
-		snprintf(out, size, "%s", code);
+		spv_fmt(key, size, "%s", code);
+		spv_fmt(out, size, "%s", code);
 		return true;
 	}
-	snprintf(key, size, "Dv%u_%s", t.comps, code);
+	spv_fmt(key, size, "Dv%u_%s", t.comps, code);
 	spv_mangle_candidate(mg, key, key, out, size);
 	return true;
 }
@@ -103,20 +123,20 @@ static bool spv_mangle_arg(struct spv_fn *fc, struct spv_mangler *mg,
 	    !spv_mangle_value(mg, t, key, in_out, sizeof(in_out)))
 		return false;
 	if (space == SIR_SPACE_PRIVATE) {
-		snprintf(pkey, sizeof(pkey), "P%s", key);
-		snprintf(qout, sizeof(qout), "P%s", in_out);
+		spv_fmt(pkey, sizeof(pkey), "P%s", key);
+		spv_fmt(qout, sizeof(qout), "P%s", in_out);
 		spv_mangle_candidate(mg, pkey, qout, out, size);
 		return true;
 	}
-	snprintf(qkey, sizeof(qkey), "U3AS%u%s",
+	spv_fmt(qkey, sizeof(qkey), "U3AS%u%s",
 		 space == SIR_SPACE_GLOBAL ? 1u :
 		 space == SIR_SPACE_CONSTANT ? 2u : 3u, key);
-	snprintf(qout, sizeof(qout), "U3AS%u%s",
+	spv_fmt(qout, sizeof(qout), "U3AS%u%s",
 		 space == SIR_SPACE_GLOBAL ? 1u :
 		 space == SIR_SPACE_CONSTANT ? 2u : 3u, in_out);
 	spv_mangle_candidate(mg, qkey, qout, in_out, sizeof(in_out));
-	snprintf(pkey, sizeof(pkey), "P%s", qkey);
-	snprintf(qout, sizeof(qout), "P%s", in_out);
+	spv_fmt(pkey, sizeof(pkey), "P%s", qkey);
+	spv_fmt(qout, sizeof(qout), "P%s", in_out);
 	spv_mangle_candidate(mg, pkey, qout, out, size);
 	return true;
 }
