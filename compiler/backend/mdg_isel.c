@@ -10,9 +10,10 @@
  * embedded constants. Values are 32-bit lanes (int, float, bool as 0/~0,
  * pointers), 1-4 components; 8- and 16-bit integers of 1-4 components sit
  * in 32-bit lanes with undefined upper bits (extended where an op reads
- * them); 64-bit integers of 1-2 components are component pairs (low word
- * first) computed in 64-bit reg mode. Other types are refused with a
- * message.
+ * them), halves likewise (converted in integer ops); 8- and 16-bit vectors
+ * of up to 16 components are pieces of four such lanes; 64-bit integers of
+ * 1-2 components are component pairs (low word first) computed in 64-bit
+ * reg mode. Other types are refused with a message.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +40,7 @@ struct isel {
 	struct mi_src *map;          /* per SIR value */
 	uint8_t *comps;              /* per SIR value: components */
 	bool *mapped;
+	struct mi_src *pieces;       /* per SIR value: 4 (wide values) */
 	uint32_t *bmap;              /* SIR block -> MIR block */
 	uint32_t cur;                /* MIR block being filled */
 	unsigned int load_slot;      /* alternates r26.xy / r26.zw */
@@ -69,10 +71,10 @@ static bool is64(struct sir_type t)
 	return t.kind == SIR_INT && t.bits == 64;
 }
 
-/* 8- and 16-bit integers: 32-bit lanes with undefined upper bits. */
+/* 8- and 16-bit integers and halves: 32-bit lanes, upper bits undefined. */
 static bool is_narrow(struct sir_type t)
 {
-	return t.kind == SIR_INT && t.bits < 32;
+	return (t.kind == SIR_INT || t.kind == SIR_FLOAT) && t.bits < 32;
 }
 
 /* 32-bit components a value takes: a 64-bit lane takes two. */
@@ -95,7 +97,7 @@ static bool supported(struct sir_type t)
 	if (t.kind == SIR_BOOL || t.kind == SIR_PTR)
 		return t.comps <= 4;
 	if (t.kind == SIR_FLOAT)
-		return t.bits == 32 && t.comps <= 4;
+		return (t.bits == 16 || t.bits == 32) && t.comps <= 4;
 	if (t.kind != SIR_INT)
 		return false;
 	if (t.bits == 8 || t.bits == 16 || t.bits == 32)
@@ -429,16 +431,27 @@ static void index_term(struct isel *s, sir_id o, struct addr *a)
 
 	a->has_index = true;
 	a->shift = 0;
-	a->index = get(s, o);
 	if (in->op == SIR_OP_SHL && const_u32(s, in->srcs[1], &c) && c < 16) {
-		a->index = get(s, in->srcs[0]);
+		o = in->srcs[0];
 		a->shift = c;
 	} else if (in->op == SIR_OP_IMUL &&
 		   const_u32(s, in->srcs[1], &c) && c && !(c & (c - 1)) &&
 		   c < 65536) {
-		a->index = get(s, in->srcs[0]);
+		o = in->srcs[0];
 		a->shift = (unsigned int)__builtin_ctz(c);
 	}
+	/* (x + c) << shift: c << shift joins the offset, so accesses to
+	 * neighbouring elements share their index register. */
+	in = val(s, o);
+	if (in->op == SIR_OP_IADD && in->type.bits == 32 &&
+	    in->type.comps == 1 && const_u32(s, in->srcs[1], &c) &&
+	    fits_offset((int64_t)a->offset +
+			(int64_t)(int32_t)c * ((int64_t)1 << a->shift))) {
+		a->offset += (int32_t)((int64_t)(int32_t)c *
+				       ((int64_t)1 << a->shift));
+		o = in->srcs[0];
+	}
+	a->index = get(s, o);
 }
 
 static void fold_address(struct isel *s, sir_id ptr, struct addr *a)
@@ -648,20 +661,12 @@ static bool store_narrow(struct isel *s, sir_id v, struct addr *a)
 	return true;
 }
 
-static bool sel_store(struct isel *s, sir_id v)
+/* Stores n (1-4) 32-bit components of src at the address. */
+static void store_words(struct isel *s, struct mi_src src, unsigned int n,
+			struct addr *a)
 {
-	const struct sir_instr *in = val(s, v);
-	const struct sir_instr *data = val(s, in->srcs[1]);
-	unsigned int n = ncomp(data->type);
 	struct mi_instr t;
-	struct addr a;
 
-	if (!supported(data->type))
-		return fail(s, "mdg: %s of %u-bit x%u values is not "
-			    "supported", in->srcs[1]);
-	fold_address(s, in->srcs[0], &a);
-	if (is_narrow(data->type))
-		return store_narrow(s, v, &a);
 	memset(&t, 0, sizeof(t));
 	t.w.op = n == 1 ? LS_ST32 : n == 2 ? LS_ST64 : LS_ST128;
 	t.w.reg = 1;                             /* r27 */
@@ -672,10 +677,26 @@ static bool sel_store(struct isel *s, sir_id v)
 	t.phys_reads[1] = full_mask(n);
 	t.mem_write = true;
 	t.mem_read = true;
-	mov_arg(s, 27, 0, get(s, in->srcs[1]), n);
-	address_moves(s, &a, 0, true);
-	address_fields(&t, &a, 0, true);
+	mov_arg(s, 27, 0, src, n);
+	address_moves(s, a, 0, true);
+	address_fields(&t, a, 0, true);
 	ldst(s, &t);
+}
+
+static bool sel_store(struct isel *s, sir_id v)
+{
+	const struct sir_instr *in = val(s, v);
+	const struct sir_instr *data = val(s, in->srcs[1]);
+	unsigned int n = ncomp(data->type);
+	struct addr a;
+
+	if (!supported(data->type))
+		return fail(s, "mdg: %s of %u-bit x%u values is not "
+			    "supported", in->srcs[1]);
+	fold_address(s, in->srcs[0], &a);
+	if (is_narrow(data->type))
+		return store_narrow(s, v, &a);
+	store_words(s, get(s, in->srcs[1]), n, &a);
 	return true;
 }
 
@@ -1169,47 +1190,30 @@ static struct mi_src widen64(struct isel *s, struct mi_src x, unsigned int n,
 	return vreg_src(r);
 }
 
-static bool sel_int(struct isel *s, sir_id v, uint8_t mop)
+/* op (Midgard mop) on n lanes of bits-wide integers a and b. */
+static uint32_t narrow_binop(struct isel *s, enum sir_op op, uint8_t mop,
+			     struct mi_src a, struct mi_src b, unsigned int n,
+			     unsigned int bits)
 {
-	static const uint8_t lows[4] = { 0, 2, 0, 2 };
-	const struct sir_instr *in = val(s, v);
-	enum sir_op op = (enum sir_op)in->op;
-	struct sir_type t = val(s, in->srcs[0])->type;
-	unsigned int n = ncomp(t);
-	uint32_t lim = t.bits < 32 ? (1u << (t.bits - 1)) - 1 : 0, r;
-	struct mi_src a, b;
+	uint32_t lim = (1u << (bits - 1)) - 1, r;
 
-	if (is64(t)) {
-		r = opc(s, mop, n, get(s, in->srcs[0]), get(s, in->srcs[1]),
-			true);
-		/* Compares: 64-bit 0 / ~0, the low words are the bools. */
-		set(s, v, in->type.kind == SIR_BOOL ?
-			  select_comps(vreg_src(r), lows, 4) : vreg_src(r));
-		return true;
-	}
-	if (!is_narrow(t)) {
-		def2(s, v, mop, get(s, in->srcs[0]), get(s, in->srcs[1]));
-		return true;
-	}
-	a = get(s, in->srcs[0]);
-	b = get(s, in->srcs[1]);
 	switch (op) {
 	case SIR_OP_SMIN: case SIR_OP_SMAX: case SIR_OP_SLT: case SIR_OP_SLE:
 	case SIR_OP_SADD_SAT: case SIR_OP_SSUB_SAT:
-		a = ext_of(s, in->srcs[0], true);
-		b = ext_of(s, in->srcs[1], true);
+		a = ext_src(s, a, n, bits, true);
+		b = ext_src(s, b, n, bits, true);
 		break;
 	case SIR_OP_UMIN: case SIR_OP_UMAX: case SIR_OP_ULT: case SIR_OP_ULE:
 	case SIR_OP_IEQ: case SIR_OP_INE:
 	case SIR_OP_UADD_SAT: case SIR_OP_USUB_SAT:
-		a = ext_of(s, in->srcs[0], false);
-		b = ext_of(s, in->srcs[1], false);
+		a = ext_src(s, a, n, bits, false);
+		b = ext_src(s, b, n, bits, false);
 		break;
 	case SIR_OP_ASHR:
-		a = ext_of(s, in->srcs[0], true);
+		a = ext_src(s, a, n, bits, true);
 		break;
 	case SIR_OP_LSHR:
-		a = ext_of(s, in->srcs[0], false);
+		a = ext_src(s, a, n, bits, false);
 		break;
 	default:
 		break;
@@ -1226,7 +1230,62 @@ static bool sel_int(struct isel *s, sir_id v, uint8_t mop)
 	} else {
 		r = opc(s, mop, n, a, b, false);
 	}
+	return r;
+}
+
+static bool sel_int(struct isel *s, sir_id v, uint8_t mop)
+{
+	static const uint8_t lows[4] = { 0, 2, 0, 2 };
+	const struct sir_instr *in = val(s, v);
+	enum sir_op op = (enum sir_op)in->op;
+	struct sir_type t = val(s, in->srcs[0])->type;
+	unsigned int n = ncomp(t);
+	uint32_t r;
+
+	if (is64(t)) {
+		r = opc(s, mop, n, get(s, in->srcs[0]), get(s, in->srcs[1]),
+			true);
+		/* Compares: 64-bit 0 / ~0, the low words are the bools. */
+		set(s, v, in->type.kind == SIR_BOOL ?
+			  select_comps(vreg_src(r), lows, 4) : vreg_src(r));
+		return true;
+	}
+	if (!is_narrow(t)) {
+		def2(s, v, mop, get(s, in->srcs[0]), get(s, in->srcs[1]));
+		return true;
+	}
+	r = narrow_binop(s, op, mop, get(s, in->srcs[0]), get(s, in->srcs[1]),
+			 n, t.bits);
 	set(s, v, vreg_src(r));
+	return true;
+}
+
+/*
+ * CLZ / POPCOUNT of 64-bit lanes from the 32-bit counts of the halves:
+ * clz = clz(hi) + (clz(hi) == 32 ? clz(lo) : 0), popcount = sum of both;
+ * the count is then zero-extended back to a 64-bit lane.
+ */
+static bool sel_bitcount64(struct isel *s, sir_id v)
+{
+	static const uint8_t lo_sel[4] = { 0, 2, 0, 2 };
+	static const uint8_t hi_sel[4] = { 1, 3, 1, 3 };
+	const struct sir_instr *in = val(s, v);
+	unsigned int n = val(s, in->srcs[0])->type.comps;
+	struct mi_src x = get(s, in->srcs[0]);
+	struct mi_src lo = select_comps(x, lo_sel, 4);
+	struct mi_src hi = select_comps(x, hi_sel, 4);
+	uint8_t op = in->op == SIR_OP_CLZ ? 0x78 : 0x7A;
+	uint32_t ch = op2(s, op, n, hi, nosrc), cl = op2(s, op, n, lo, nosrc);
+	uint32_t r;
+
+	if (in->op == SIR_OP_CLZ) {
+		uint32_t m = op2(s, 0xA0, n, vreg_src(ch), const1(32));
+
+		cl = op2(s, 0x70, n, vreg_src(m), vreg_src(cl));
+	}
+	r = op2(s, 0x40, n, vreg_src(ch), vreg_src(cl));
+	set(s, v, is64(in->type) ? widen64(s, vreg_src(r), n, false) :
+		  vreg_src(r));
 	return true;
 }
 
@@ -1237,8 +1296,7 @@ static bool sel_bitcount(struct isel *s, sir_id v)
 	uint32_t r;
 
 	if (is64(t))
-		return fail(s, "mdg: %s on %u-bit x%u values is not supported "
-			    "by the back end", v);
+		return sel_bitcount64(s, v);
 	r = op2(s, in->op == SIR_OP_CLZ ? 0x78 : 0x7A, t.comps,
 		ext_of(s, in->srcs[0], false), nosrc);
 	if (in->op == SIR_OP_CLZ && is_narrow(t))
@@ -1270,6 +1328,289 @@ static bool sel_f2i(struct isel *s, sir_id v)
 	return true;
 }
 
+/* Lanes of a where mask m is set, of b elsewhere. */
+static struct mi_src blend(struct isel *s, unsigned int n, struct mi_src m,
+			   struct mi_src a, struct mi_src b)
+{
+	uint32_t x = op2(s, 0x70, n, m, a), y = op2(s, 0x74, n, b, m);
+
+	return vreg_src(op2(s, 0x71, n, vreg_src(x), vreg_src(y)));
+}
+
+/*
+ * fp16 bits (low 16 bits of each lane) to fp32, exactly: normals rebias
+ * the exponent, subnormals are u2f(mantissa) * 2^-24, inf/NaN keep the
+ * payload under an all-ones exponent.
+ */
+static struct mi_src half_to_float(struct isel *s, struct mi_src x,
+				   unsigned int n)
+{
+	struct mi_src em = vreg_src(op2(s, 0x70, n, x, const1(0x7FFF)));
+	struct mi_src sh = vreg_src(op2(s, 0x6E, n, em, const1(13)));
+	struct mi_src norm = vreg_src(op2(s, 0x40, n, sh,
+					  const1(0x38000000u)));
+	struct mi_src sub = vreg_src(op2(s, 0xBC, n, em, nosrc));
+	struct mi_src special = vreg_src(op2(s, 0x71, n, sh,
+					     const1(0x7F800000u)));
+	struct mi_src r, sign;
+
+	sub = vreg_src(op2(s, 0x14, n, sub, const1(0x33800000u)));
+	r = blend(s, n, vreg_src(op2(s, 0xA2, n, em, const1(0x400))), sub,
+		  norm);
+	r = blend(s, n, vreg_src(op2(s, 0xA3, n, const1(0x7C00), em)),
+		  special, r);
+	sign = vreg_src(op2(s, 0x70, n, x, const1(0x8000)));
+	sign = vreg_src(op2(s, 0x6E, n, sign, const1(16)));
+	return vreg_src(op2(s, 0x71, n, r, sign));
+}
+
+/*
+ * fp32 to fp16 bits in rounding mode rnd (SIR numbering), exactly: the
+ * magnitude, rebiased (normals) or with its implicit bit shifted down to
+ * units of 2^-24 (subnormals), is truncated; the dropped bits decide the
+ * increment; overflow clamps to inf or the largest finite value as the
+ * mode says; inf/NaN keep an all-ones exponent (NaN quiet).
+ */
+static struct mi_src float_to_half(struct isel *s, struct mi_src x,
+				   unsigned int n, unsigned int rnd)
+{
+	struct mi_src a = vreg_src(op2(s, 0x70, n, x, const1(0x7FFFFFFFu)));
+	struct mi_src smask = vreg_src(op2(s, 0x68, n, x, const1(31)));
+	struct mi_src den = vreg_src(op2(s, 0xA2, n, a, const1(0x38800000u)));
+	struct mi_src e = vreg_src(op2(s, 0x69, n, a, const1(23)));
+	struct mi_src sh, m, base, trunc, rem, inc, h, lim, nan, special;
+	uint32_t t;
+
+	/* Shift: 13 for normals, 126 - e (at most 31) for subnormals. */
+	t = op2(s, 0x46, n, const1(126), e);
+	t = op2(s, 0x61, n, vreg_src(t), const1(31));
+	t = op2(s, 0x46, n, vreg_src(t), const1(13));
+	t = op2(s, 0x70, n, den, vreg_src(t));
+	sh = vreg_src(op2(s, 0x40, n, vreg_src(t), const1(13)));
+	/* Subnormal significand; zero stays zero. */
+	t = op2(s, 0x70, n, a, const1(0x7FFFFF));
+	t = op2(s, 0x71, n, vreg_src(t), const1(0x800000));
+	m = vreg_src(op2(s, 0x70, n, vreg_src(t),
+			 vreg_src(op2(s, 0xA1, n, a, const1(0)))));
+	base = blend(s, n, den, m,
+		     vreg_src(op2(s, 0x46, n, a, const1(0x38000000u))));
+	trunc = vreg_src(op2(s, 0x69, n, base, sh));
+	rem = vreg_src(op2(s, 0x46, n, base,
+			   vreg_src(op2(s, 0x6E, n, trunc, sh))));
+	switch (rnd) {
+	case SIR_CONV_RTE: {
+		struct mi_src hp, gt, eq, odd;
+
+		t = op2(s, 0x46, n, sh, const1(1));
+		hp = vreg_src(op2(s, 0x6E, n, const1(1), vreg_src(t)));
+		gt = vreg_src(op2(s, 0xA2, n, hp, rem));
+		eq = vreg_src(op2(s, 0xA0, n, rem, hp));
+		t = op2(s, 0x70, n, trunc, const1(1));
+		odd = vreg_src(op2(s, 0xA1, n, vreg_src(t), const1(0)));
+		t = op2(s, 0x70, n, eq, odd);
+		inc = vreg_src(op2(s, 0x71, n, gt, vreg_src(t)));
+		lim = const1(0x7C00);
+		break;
+	}
+	case SIR_CONV_RTZ:
+		inc = const1(0);
+		lim = const1(0x7BFF);
+		break;
+	case SIR_CONV_RTP:
+		t = op2(s, 0xA1, n, rem, const1(0));
+		inc = vreg_src(op2(s, 0x74, n, vreg_src(t), smask));
+		lim = vreg_src(op2(s, 0x40, n, smask, const1(0x7C00)));
+		break;
+	default:
+		t = op2(s, 0xA1, n, rem, const1(0));
+		inc = vreg_src(op2(s, 0x70, n, vreg_src(t), smask));
+		lim = vreg_src(op2(s, 0x46, n, const1(0x7BFF), smask));
+		break;
+	}
+	h = vreg_src(op2(s, 0x46, n, trunc, inc));
+	h = vreg_src(op2(s, 0x61, n, h, lim));
+	/* Inf and NaN. */
+	t = op2(s, 0x69, n, a, const1(13));
+	t = op2(s, 0x70, n, vreg_src(t), const1(0x3FF));
+	t = op2(s, 0x71, n, vreg_src(t), const1(0x200));
+	nan = vreg_src(op2(s, 0xA2, n, const1(0x7F800000u), a));
+	t = op2(s, 0x70, n, nan, vreg_src(t));
+	special = vreg_src(op2(s, 0x71, n, vreg_src(t), const1(0x7C00)));
+	h = blend(s, n, vreg_src(op2(s, 0xA3, n, const1(0x7F800000u), a)),
+		  special, h);
+	t = op2(s, 0x70, n, smask, const1(0x8000));
+	return vreg_src(op2(s, 0x71, n, h, vreg_src(t)));
+}
+
+static bool sel_fconv(struct isel *s, sir_id v)
+{
+	const struct sir_instr *in = val(s, v);
+	unsigned int from = val(s, in->srcs[0])->type.bits;
+	unsigned int n = in->type.comps;
+
+	if (from == 16 && in->type.bits == 32)
+		set(s, v, half_to_float(s, get(s, in->srcs[0]), n));
+	else if (from == 32 && in->type.bits == 16)
+		set(s, v, float_to_half(s, get(s, in->srcs[0]), n,
+					in->aux & SIR_CONV_ROUND_MASK));
+	else if (from == in->type.bits)
+		set(s, v, get(s, in->srcs[0]));
+	else
+		return fail(s, "mdg: %s to %u-bit x%u floats is not "
+			    "supported", v);
+	return true;
+}
+
+/*
+ * n 64-bit unsigned lanes x to float, rounded by u2f in Midgard mode rm:
+ * a high word of zero converts the low word directly; otherwise the top
+ * 32 significant bits, with a sticky bit for any ones below them, are
+ * converted and the exponent raised by the bits dropped.
+ */
+static uint32_t u64_to_f32(struct isel *s, struct mi_src x, unsigned int n,
+			   unsigned int rm)
+{
+	static const uint8_t lo_sel[4] = { 0, 2, 0, 2 };
+	static const uint8_t hi_sel[4] = { 1, 3, 1, 3 };
+	struct mi_src lo = select_comps(x, lo_sel, 4);
+	struct mi_src hi = select_comps(x, hi_sel, 4);
+	uint8_t u2f = (uint8_t)(0xBC + rm);
+	struct mi_src sh = vreg_src(op2(s, 0x78, n, hi, nosrc));
+	struct mi_src m, st, f;
+	uint32_t t;
+
+	t = op2(s, 0x69, n, lo, const1(1));
+	t = op2(s, 0x69, n, vreg_src(t),
+		vreg_src(op2(s, 0x46, n, const1(31), sh)));
+	m = vreg_src(op2(s, 0x71, n, vreg_src(op2(s, 0x6E, n, hi, sh)),
+			 vreg_src(t)));
+	t = op2(s, 0x6E, n, lo, sh);
+	t = op2(s, 0xA1, n, vreg_src(t), const1(0));
+	st = vreg_src(op2(s, 0x70, n, vreg_src(t), const1(1)));
+	m = vreg_src(op2(s, 0x71, n, m, st));
+	f = vreg_src(op2(s, u2f, n, m, nosrc));
+	t = op2(s, 0x46, n, const1(32), sh);
+	t = op2(s, 0x6E, n, vreg_src(t), const1(23));
+	f = vreg_src(op2(s, 0x40, n, f, vreg_src(t)));
+	f = blend(s, n, vreg_src(op2(s, 0xA0, n, hi, const1(0))),
+		  vreg_src(op2(s, u2f, n, lo, nosrc)), f);
+	return f.reg;
+}
+
+/* S2F / U2F from 64-bit lanes (Midgard rounding mode rm). */
+static bool sel_i64_to_f(struct isel *s, sir_id v, unsigned int rm)
+{
+	static const uint8_t hi_sel[4] = { 1, 3, 1, 3 };
+	const struct sir_instr *in = val(s, v);
+	unsigned int n = in->type.comps;
+	struct mi_src x = get(s, in->srcs[0]), neg, s64, r;
+	uint32_t abs;
+
+	if (in->type.kind != SIR_FLOAT || in->type.bits != 32)
+		return fail(s, "mdg: %s from 64-bit integers to %u-bit x%u "
+			    "is not supported", v);
+	if (in->op == SIR_OP_U2F) {
+		set(s, v, vreg_src(u64_to_f32(s, x, n, rm)));
+		return true;
+	}
+	/* |x| converted, rounded away from or toward zero as the sign
+	 * and mode say, then given the sign. */
+	neg = vreg_src(op2(s, 0x68, n, select_comps(x, hi_sel, 4),
+			   const1(31)));
+	s64 = widen64(s, neg, n, true);
+	abs = opc(s, 0x76, 2 * n, x, s64, true);
+	abs = opc(s, 0x46, 2 * n, vreg_src(abs), s64, true);
+	if (rm == 2 || rm == 3) {
+		/* rtn (2) / rtp (3): magnitude up on one side, toward
+		 * zero on the other. */
+		struct mi_src up = vreg_src(u64_to_f32(s, vreg_src(abs), n, 3));
+		struct mi_src dn = vreg_src(u64_to_f32(s, vreg_src(abs), n, 1));
+
+		r = rm == 2 ? blend(s, n, neg, up, dn) :
+			      blend(s, n, neg, dn, up);
+	} else {
+		r = vreg_src(u64_to_f32(s, vreg_src(abs), n, rm));
+	}
+	neg = vreg_src(op2(s, 0x70, n, neg, const1(0x80000000u)));
+	set(s, v, vreg_src(op2(s, 0x71, n, r, neg)));
+	return true;
+}
+
+/*
+ * F2S / F2U to 64-bit lanes, toward zero: the significand m shifted by
+ * e - 150 into the word pair (right within the low word, left across
+ * both); _sat clamps out-of-range values and turns NaN into 0; signed
+ * results are negated last.
+ */
+static bool sel_f_to_i64(struct isel *s, sir_id v)
+{
+	const struct sir_instr *in = val(s, v);
+	unsigned int n = in->type.comps;
+	bool sat = in->aux & SIR_CONV_SAT, u = in->op == SIR_OP_F2U;
+	struct mi_src x = get(s, in->srcs[0]);
+	struct mi_src a, e, m, q, A, B, R, isl, big, lo, hi, sgn, ovf, nan;
+	struct mi_instr *mi;
+	uint32_t r, t;
+
+	if (val(s, in->srcs[0])->type.bits != 32)
+		return fail(s, "mdg: %s to %u-bit x%u from other than 32-bit "
+			    "floats is not supported", v);
+	a = vreg_src(op2(s, 0x70, n, x, const1(0x7FFFFFFFu)));
+	e = vreg_src(op2(s, 0x69, n, a, const1(23)));
+	t = op2(s, 0x70, n, a, const1(0x7FFFFF));
+	m = vreg_src(op2(s, 0x71, n, vreg_src(t), const1(0x800000)));
+	t = op2(s, 0x46, n, e, const1(150));
+	q = vreg_src(op2(s, 0x70, n, vreg_src(t), const1(31)));
+	A = vreg_src(op2(s, 0x6E, n, m, q));
+	t = op2(s, 0x69, n, m, const1(1));
+	B = vreg_src(op2(s, 0x69, n, vreg_src(t),
+			 vreg_src(op2(s, 0x46, n, const1(31), q))));
+	t = op2(s, 0x46, n, const1(150), e);
+	t = op2(s, 0x61, n, vreg_src(t), const1(31));
+	R = vreg_src(op2(s, 0x69, n, m, vreg_src(t)));
+	isl = vreg_src(op2(s, 0xA5, n, const1(150), e));
+	big = vreg_src(op2(s, 0xA4, n, const1(181), e));
+	lo = blend(s, n, isl, vreg_src(op2(s, 0x74, n, A, big)), R);
+	hi = vreg_src(op2(s, 0x70, n, isl, blend(s, n, big, A, B)));
+	sgn = vreg_src(op2(s, 0x68, n, x, const1(31)));
+	if (sat) {
+		nan = vreg_src(op2(s, 0xA2, n, const1(0x7F800000u), a));
+		ovf = vreg_src(op2(s, 0xA4, n, const1(u ? 190 : 189), e));
+		if (u) {
+			lo = vreg_src(op2(s, 0x71, n, lo, ovf));
+			hi = vreg_src(op2(s, 0x71, n, hi, ovf));
+			nan = vreg_src(op2(s, 0x71, n, nan, sgn));
+		} else {
+			lo = blend(s, n, ovf, vreg_src(op2(s, 0x76, n, sgn,
+				   const1(0xFFFFFFFFu))), lo);
+			hi = blend(s, n, ovf, vreg_src(op2(s, 0x46, n,
+				   const1(0x7FFFFFFFu), sgn)), hi);
+		}
+		lo = vreg_src(op2(s, 0x74, n, lo, nan));
+		hi = vreg_src(op2(s, 0x74, n, hi, nan));
+	}
+	/* The pair: low words to even components, high words to odd. */
+	r = mi_vreg_new(s->mf, 2 * n);
+	s->mf->vregs[r].align2 = true;
+	{
+		static const uint8_t pairs[4] = { 0, 0, 1, 1 };
+
+		alu(s, 0x7B, vdst(r, (uint8_t)(0x5 & full_mask(2 * n))),
+		    select_comps(lo, pairs, 4), nosrc);
+		mi = alu(s, 0x7B, vdst(r, (uint8_t)(0xA & full_mask(2 * n))),
+			 select_comps(hi, pairs, 4), nosrc);
+		mi->kills = false;
+	}
+	if (!u) {
+		struct mi_src s64 = widen64(s, sgn, n, true);
+
+		r = opc(s, 0x76, 2 * n, vreg_src(r), s64, true);
+		r = opc(s, 0x46, 2 * n, vreg_src(r), s64, true);
+	}
+	set(s, v, vreg_src(r));
+	return true;
+}
+
 static bool sel_conv(struct isel *s, sir_id v)
 {
 	const struct sir_instr *in = val(s, v);
@@ -1281,6 +1622,12 @@ static bool sel_conv(struct isel *s, sir_id v)
 	static const uint8_t lows[4] = { 0, 2, 0, 2 };
 	bool sign = in->op == SIR_OP_SEXT;
 
+	if (is64(a->type) &&
+	    (in->op == SIR_OP_S2F || in->op == SIR_OP_U2F))
+		return sel_i64_to_f(s, v, rm);
+	if (is64(in->type) &&
+	    (in->op == SIR_OP_F2S || in->op == SIR_OP_F2U))
+		return sel_f_to_i64(s, v);
 	if (is64(a->type) && in->op != SIR_OP_TRUNC && in->op != SIR_OP_SEXT &&
 	    in->op != SIR_OP_ZEXT)
 		return fail(s, "mdg: %s from 64-bit integers (to %u-bit x%u) "
@@ -1309,6 +1656,8 @@ static bool sel_conv(struct isel *s, sir_id v)
 	case SIR_OP_F2S:
 	case SIR_OP_F2U:
 		return sel_f2i(s, v);
+	case SIR_OP_FCONV:
+		return sel_fconv(s, v);
 	case SIR_OP_S2F:
 		def2(s, v, (uint8_t)(0xB8 + rm), ext_of(s, in->srcs[0], true),
 		     nosrc);
@@ -1322,12 +1671,347 @@ static bool sel_conv(struct isel *s, sir_id v)
 	}
 }
 
+/*
+ * ---- Wide narrow vectors ----
+ *
+ * 8- and 16-bit vectors of 5-16 components are up to four pieces of four
+ * components, each piece a value in the usual narrow layout (32-bit
+ * lanes, upper bits undefined). Loads, stores and bitcasts go through
+ * packed 32-bit words (ld/st .32-.128, then shifts and masks).
+ */
+static bool is_wide(struct sir_type t)
+{
+	return is_narrow(t) && t.comps > 4 && t.comps <= 16;
+}
+
+/* Piece p (components 4p..4p+3) of a value; others are one piece. */
+static struct mi_src piece(struct isel *s, sir_id v, unsigned int p)
+{
+	if (is_wide(val(s, v)->type))
+		return s->pieces[4 * v + p];
+	return get(s, v);
+}
+
+static void set_piece(struct isel *s, sir_id v, unsigned int p,
+		      struct mi_src src)
+{
+	s->pieces[4 * v + p] = src;
+	s->mapped[v] = true;
+}
+
+/* Component k of a narrow or 32-bit value, as a splat view. */
+static struct mi_src lane(struct isel *s, sir_id v, unsigned int k)
+{
+	return splat(piece(s, v, k / 4), k % 4);
+}
+
+static bool same_source(const struct mi_src *a, const struct mi_src *b)
+{
+	if (a->kind == MO_CONST || b->kind == MO_CONST)
+		return a->kind == b->kind;
+	return a->kind == b->kind && a->reg == b->reg && a->mod == b->mod &&
+	       a->widen == b->widen;
+}
+
+/* A view of n (1-4) lanes, each a splat view: moves only when mixed. */
+static struct mi_src gather(struct isel *s, const struct mi_src *lanes,
+			    unsigned int n)
+{
+	struct mi_src r = lanes[0];
+	uint8_t done = 0;
+	uint32_t vr;
+
+	for (unsigned int j = 0; j < 4; j++) {
+		const struct mi_src *l = &lanes[j < n ? j : n - 1];
+
+		if (!same_source(l, &lanes[0]))
+			break;
+		r.swz[j] = l->swz[0];
+		r.cval[j] = l->cval[0];
+		if (j == 3)
+			return r;
+	}
+	vr = mi_vreg_new(s->mf, n);
+	for (unsigned int j = 0; j < n; j++) {
+		struct mi_src src = lanes[j];
+		uint8_t mask = 0;
+		struct mi_instr *mi;
+
+		if (done & (1u << j))
+			continue;
+		for (unsigned int i = j; i < n; i++) {
+			if (!same_source(&lanes[i], &lanes[j]))
+				continue;
+			mask |= (uint8_t)(1u << i);
+			src.swz[i] = lanes[i].swz[0];
+			src.cval[i] = lanes[i].cval[0];
+		}
+		mi = alu(s, 0x7B, vdst(vr, mask), src, nosrc);
+		mi->kills = done == 0;
+		done |= mask;
+	}
+	return vreg_src(vr);
+}
+
+/* Sets v (narrow, wide or not) from its components' views. */
+static void set_lanes(struct isel *s, sir_id v, const struct mi_src *lanes)
+{
+	unsigned int n = val(s, v)->type.comps;
+
+	if (!is_wide(val(s, v)->type)) {
+		set(s, v, gather(s, lanes, n));
+		return;
+	}
+	for (unsigned int p = 0; 4 * p < n; p++)
+		set_piece(s, v, p, gather(s, lanes + 4 * p, 4));
+}
+
+/* Piece p of a bits-wide vector unpacked from 32-bit words (chunks of 4). */
+static struct mi_src unpack_piece(struct isel *s, const struct mi_src *words,
+				  unsigned int p, unsigned int bits)
+{
+	uint8_t sel[4];
+	uint32_t sh[4];
+	unsigned int chunk = 0;
+
+	for (unsigned int j = 0; j < 4; j++) {
+		unsigned int bit = (4 * p + j) * bits;
+
+		chunk = bit / 128;
+		sel[j] = (uint8_t)(bit / 32 % 4);
+		sh[j] = bit % 32;
+	}
+	return vreg_src(op2(s, 0x69, 4, select_comps(words[chunk], sel, 4),
+			    const_src(sh, 4)));
+}
+
+/*
+ * Word w of the packed bytes of narrow value v (bits 8 or 16), written
+ * into component w % 4 of vreg dst.
+ */
+static void pack_word(struct isel *s, sir_id v, unsigned int w, uint32_t dst)
+{
+	struct sir_type t = val(s, v)->type;
+	unsigned int per = 32 / t.bits, n = 0;
+	struct mi_src lanes[4], g, x, y;
+	uint32_t sh[4], mask[4], r;
+	struct mi_instr *mi;
+
+	for (unsigned int j = 0; j < per && w * per + j < t.comps; j++) {
+		lanes[n] = lane(s, v, w * per + j);
+		sh[n] = j * t.bits;
+		mask[n] = ((1u << t.bits) - 1) << sh[n];
+		n++;
+	}
+	g = gather(s, lanes, n);
+	r = op2(s, 0x6E, n, g, const_src(sh, n));
+	r = op2(s, 0x70, n, vreg_src(r), const_src(mask, n));
+	x = splat(vreg_src(r), 0);
+	if (n > 2) {
+		/* Three lanes: or-ing the third in twice does no harm. */
+		uint8_t lo[4] = { 0, 1, 0, 1 };
+		uint8_t hi[4] = { 2, (uint8_t)(n > 3 ? 3 : 2), 2, 2 };
+		uint32_t u = op2(s, 0x71, 2, select_comps(vreg_src(r), lo, 4),
+				 select_comps(vreg_src(r), hi, 4));
+
+		r = u;
+		n = 2;
+		x = splat(vreg_src(r), 0);
+	}
+	y = n > 1 ? splat(vreg_src(r), 1) : const1(0);
+	mi = alu(s, 0x71, vdst(dst, (uint8_t)(1u << (w % 4))), x, y);
+	mi->kills = w % 4 == 0;
+}
+
+/*
+ * The packed 32-bit words of v in chunks of four (words[]), nw words in
+ * all; 32- and 64-bit values are their components.
+ */
+static unsigned int packed_words(struct isel *s, sir_id v,
+				 struct mi_src *words)
+{
+	struct sir_type t = val(s, v)->type;
+	unsigned int nw;
+
+	if (!is_narrow(t)) {
+		words[0] = get(s, v);
+		return ncomp(t);
+	}
+	nw = (t.comps * t.bits + 31) / 32;
+	for (unsigned int c = 0; 4 * c < nw; c++) {
+		unsigned int k = nw - 4 * c < 4 ? nw - 4 * c : 4;
+		uint32_t r = mi_vreg_new(s->mf, k);
+
+		for (unsigned int w = 4 * c; w < 4 * c + k; w++)
+			pack_word(s, v, w, r);
+		words[c] = vreg_src(r);
+	}
+	return nw;
+}
+
+/* Sets v (any supported or wide type) from packed words. */
+static void set_from_words(struct isel *s, sir_id v,
+			   const struct mi_src *words, unsigned int nw)
+{
+	struct sir_type t = val(s, v)->type;
+
+	if (!is_narrow(t)) {
+		struct mi_src w = words[0];
+
+		if (is64(t) && w.kind == MO_VREG)
+			w = vreg_src(mov_to_vreg(s, w, nw));
+		if (is64(t) && w.kind == MO_VREG)
+			s->mf->vregs[w.reg].align2 = true;
+		set(s, v, w);
+		return;
+	}
+	if (!is_wide(t)) {
+		set(s, v, unpack_piece(s, words, 0, t.bits));
+		return;
+	}
+	for (unsigned int p = 0; 4 * p < t.comps; p++)
+		set_piece(s, v, p, unpack_piece(s, words, p, t.bits));
+}
+
+static bool sel_wide(struct isel *s, sir_id v)
+{
+	const struct sir_instr *in = val(s, v);
+	struct sir_type t = in->type;
+	enum sir_op op = (enum sir_op)in->op;
+	struct mi_src lanes[32], words[4];
+	unsigned int n = t.comps, nw;
+	struct addr a;
+	uint8_t mop;
+
+	switch (op) {
+	case SIR_OP_COPY:
+		for (unsigned int p = 0; 4 * p < n; p++)
+			set_piece(s, v, p, piece(s, in->srcs[0], p));
+		return true;
+	case SIR_OP_EXTRACT:
+		set(s, v, lane(s, in->srcs[0], in->aux));
+		return true;
+	case SIR_OP_INSERT:
+		for (unsigned int k = 0; k < n; k++)
+			lanes[k] = k == in->aux ? lane(s, in->srcs[1], 0) :
+				   lane(s, in->srcs[0], k);
+		set_lanes(s, v, lanes);
+		return true;
+	case SIR_OP_VEC:
+		nw = 0;
+		for (uint32_t i = 0; i < in->num_srcs; i++) {
+			unsigned int k = val(s, in->srcs[i])->type.comps;
+
+			for (unsigned int j = 0; j < k && nw < n; j++)
+				lanes[nw++] = lane(s, in->srcs[i], j);
+		}
+		set_lanes(s, v, lanes);
+		return true;
+	case SIR_OP_SHUFFLE: {
+		unsigned int n0 = val(s, in->srcs[0])->type.comps;
+		unsigned int n1 = in->num_srcs > 1 ?
+				  val(s, in->srcs[1])->type.comps : 0;
+
+		for (unsigned int j = 0; j < n; j++) {
+			uint64_t k = in->imm.u64[j];
+
+			if (k == UINT32_MAX || k == UINT64_MAX)
+				k = 0;                   /* undefined lane */
+			if (k >= n0 + n1)
+				return fail(s, "mdg: %s (%u-bit x%u): bad "
+					    "selector", v);
+			lanes[j] = k < n0 ? lane(s, in->srcs[0], (unsigned)k) :
+				   lane(s, in->srcs[1], (unsigned)(k - n0));
+		}
+		set_lanes(s, v, lanes);
+		return true;
+	}
+	case SIR_OP_BITCAST:
+		if (ncomp(val(s, in->srcs[0])->type) > 4 &&
+		    !is_narrow(val(s, in->srcs[0])->type))
+			break;
+		nw = packed_words(s, in->srcs[0], words);
+		if (nw > 4)
+			break;
+		set_from_words(s, v, words, nw);
+		return true;
+	case SIR_OP_LOAD:
+		if (in->aux < 4)
+			return fail(s, "mdg: %s of %u-bit x%u values below "
+				    "4-byte alignment is not supported", v);
+		fold_address(s, in->srcs[0], &a);
+		nw = n * t.bits / 32;
+		for (unsigned int c = 0; 4 * c < nw; c++) {
+			unsigned int k = nw - 4 * c < 4 ? nw - 4 * c : 4;
+			uint32_t r = mi_vreg_new(s->mf, k);
+
+			if (c && !fits_offset((int64_t)a.offset + 16))
+				return fail(s, "mdg: %s (%u-bit x%u): offset "
+					    "too large", v);
+			a.offset += c ? 16 : 0;
+			emit_load(s, &a, r, 0, k, true);
+			words[c] = vreg_src(r);
+		}
+		set_from_words(s, v, words, nw);
+		return true;
+	case SIR_OP_STORE:
+		t = val(s, in->srcs[1])->type;
+		if (in->aux < 4)
+			return fail(s, "mdg: %s of %u-bit x%u values below "
+				    "4-byte alignment is not supported",
+				    in->srcs[1]);
+		fold_address(s, in->srcs[0], &a);
+		nw = packed_words(s, in->srcs[1], words);
+		for (unsigned int c = 0; 4 * c < nw; c++) {
+			if (c && !fits_offset((int64_t)a.offset + 16))
+				return fail(s, "mdg: %s (%u-bit x%u): offset "
+					    "too large", v);
+			a.offset += c ? 16 : 0;
+			store_words(s, words[c], nw - 4 * c < 4 ?
+						 nw - 4 * c : 4, &a);
+		}
+		return true;
+	case SIR_OP_INEG:
+	case SIR_OP_NOT:
+		for (unsigned int p = 0; 4 * p < n; p++)
+			set_piece(s, v, p, vreg_src(op == SIR_OP_INEG ?
+				  op2(s, 0x46, 4, const1(0),
+				      piece(s, in->srcs[0], p)) :
+				  op2(s, 0x76, 4, piece(s, in->srcs[0], p),
+				      const1(0xFFFFFFFFu))));
+		return true;
+	default:
+		break;
+	}
+	mop = int_op(op);
+	if (mop && t.kind == SIR_INT && in->num_srcs == 2 &&
+	    val(s, in->srcs[0])->type.comps == n &&
+	    val(s, in->srcs[1])->type.comps == n) {
+		for (unsigned int p = 0; 4 * p < n; p++)
+			set_piece(s, v, p, vreg_src(narrow_binop(s, op, mop,
+				  piece(s, in->srcs[0], p),
+				  piece(s, in->srcs[1], p), 4, t.bits)));
+		return true;
+	}
+	return fail(s, "mdg: %s on %u-bit x%u values is not supported by the "
+		    "back end", v);
+}
+
 static bool sel_value(struct isel *s, sir_id v)
 {
 	const struct sir_instr *in = val(s, v);
 	enum sir_op op = (enum sir_op)in->op;
 	uint8_t mop;
 
+	for (uint32_t k = 0; k < in->num_srcs; k++)
+		if (is_wide(val(s, in->srcs[k])->type))
+			return sel_wide(s, v);
+	if (is_wide(in->type) ||
+	    (op == SIR_OP_BITCAST && is_narrow(in->type) !=
+	     is_narrow(val(s, in->srcs[0])->type)) ||
+	    (op == SIR_OP_BITCAST && in->type.bits !=
+	     val(s, in->srcs[0])->type.bits && is_narrow(in->type)))
+		return sel_wide(s, v);
 	if (in->type.kind != SIR_VOID && !supported(in->type) &&
 	    op != SIR_OP_ANY && op != SIR_OP_ALL)
 		return fail(s, "mdg: %s on %u-bit x%u values is not supported "
@@ -1464,6 +2148,15 @@ static bool sel_const(struct isel *s, sir_id v)
 	const struct sir_instr *in = val(s, v);
 	uint32_t vals[4] = { 0 };
 
+	if (is_wide(in->type)) {
+		for (unsigned int p = 0; 4 * p < in->type.comps; p++) {
+			for (unsigned int j = 0; j < 4; j++)
+				vals[j] = in->op == SIR_OP_UNDEF ? 0 :
+					  (uint32_t)in->imm.u64[4 * p + j];
+			set_piece(s, v, p, const_src(vals, 4));
+		}
+		return true;
+	}
 	if (!supported(in->type)) {
 		/* Other types fail where they are used. */
 		return true;
@@ -1715,6 +2408,7 @@ bool mdg_isel(struct sir_function *f, struct mi_func *mf, char *err,
 	s.errsz = errsz;
 	s.map = mdg_xcalloc(f->num_values, sizeof(*s.map));
 	s.mapped = mdg_xcalloc(f->num_values, sizeof(*s.mapped));
+	s.pieces = mdg_xcalloc(4 * (size_t)f->num_values, sizeof(*s.pieces));
 	s.bmap = mdg_xcalloc(f->num_blocks, sizeof(*s.bmap));
 	mf->push_vec4 = push_rows(f);
 	layout_blocks(&s);
@@ -1781,6 +2475,7 @@ bool mdg_isel(struct sir_function *f, struct mi_func *mf, char *err,
 	free(order);
 	free(s.map);
 	free(s.mapped);
+	free(s.pieces);
 	free(s.bmap);
 	return ok;
 }

@@ -145,14 +145,38 @@ static void free_graph(struct graph *g)
 	free(g->degree);
 }
 
+/*
+ * Atomics return the old value in component 0 of their register only (the
+ * model writes their result's first word), so their destinations must
+ * start there. Marks those vregs in at_x.
+ */
+static void mark_atomic_dsts(const struct mi_func *mf, bool *at_x)
+{
+	for (uint32_t b = 0; b < mf->num_blocks; b++)
+		for (uint32_t i = 0; i < mf->blocks[b].num; i++) {
+			const struct mi_instr *in = &mf->blocks[b].instrs[i];
+			const struct mdg_ldst_op_info *info;
+
+			if (in->kind != MI_LDST || in->dst.kind != MO_VREG)
+				continue;
+			info = mdg_ldst_op_info(in->w.op);
+			if (info && (info->flags & MDG_LDST_ATOMIC))
+				at_x[in->dst.reg] = true;
+		}
+}
+
 /* Colours every vreg; returns the first that found no slot, or MI_NONE. */
 static uint32_t colour(struct mi_func *mf, const struct graph *g,
 		       unsigned int max_regs, bool *done)
 {
+	bool *at_x = mdg_xcalloc(mf->num_vregs + 1, sizeof(*at_x));
+
+	mark_atomic_dsts(mf, at_x);
 	for (uint32_t v = 0; v < mf->num_vregs; v++) {
 		struct mi_vreg *vr = &mf->vregs[v];
 		uint8_t occ[16] = { 0 };
 		unsigned int need = (1u << vr->size) - 1;
+		unsigned int end = at_x[v] ? vr->size : 4;
 		bool placed = false;
 
 		for (uint32_t k = 0; k < g->words; k++) {
@@ -169,7 +193,7 @@ static uint32_t colour(struct mi_func *mf, const struct graph *g,
 			}
 		}
 		for (unsigned int r = 0; r < max_regs && !placed; r++) {
-			for (unsigned int c = 0; c + vr->size <= 4;
+			for (unsigned int c = 0; c + vr->size <= end;
 			     c += vr->align2 ? 2 : 1) {
 				if (!(occ[r] & (need << c))) {
 					vr->reg = (uint8_t)r;
@@ -179,11 +203,30 @@ static uint32_t colour(struct mi_func *mf, const struct graph *g,
 				}
 			}
 		}
-		if (!placed)
+		if (!placed) {
+			free(at_x);
 			return v;
+		}
 		done[v] = true;
 	}
+	free(at_x);
 	return MI_NONE;
+}
+
+/* Work registers the colouring uses: one past the highest written. */
+static unsigned int used_regs(const struct mi_func *mf)
+{
+	unsigned int regs = 0;
+
+	for (uint32_t b = 0; b < mf->num_blocks; b++)
+		for (uint32_t i = 0; i < mf->blocks[b].num; i++) {
+			const struct mi_instr *in = &mf->blocks[b].instrs[i];
+
+			if (in->dst.kind == MO_VREG &&
+			    mf->vregs[in->dst.reg].reg + 1u > regs)
+				regs = mf->vregs[in->dst.reg].reg + 1u;
+		}
+	return regs;
 }
 
 static bool uses_vreg(const struct mi_instr *in, uint32_t v)
@@ -317,6 +360,143 @@ static void spill(struct mi_func *mf, uint32_t v, int32_t offset)
 	}
 }
 
+/* An integer move whose every written lane already holds its source. */
+static bool is_self_move(const struct mi_func *mf, const struct mi_instr *in)
+{
+	const struct mi_src *src = &in->src[1];
+	unsigned int dreg, dcomp, sreg, scomp;
+
+	if (in->kind != MI_ALU || in->op != 0x7B || in->mode64 ||
+	    in->outmod != MDG_OUTMOD_KEEP_LOW || in->dst.kind != MO_VREG ||
+	    src->kind != MO_VREG || src->mod || src->widen)
+		return false;
+	mi_dst_place(mf, &in->dst, &dreg, &dcomp);
+	mi_src_place(mf, src, &sreg, &scomp);
+	if (dreg != sreg)
+		return false;
+	for (unsigned int j = 0; j < 4; j++)
+		if ((in->dst.mask & (1u << j)) &&
+		    scomp + src->swz[j] != dcomp + j)
+			return false;
+	return true;
+}
+
+/*
+ * Copies the allocator coalesced onto their source (phi copies, moves of
+ * a value into the register it already occupies) do nothing: drop them so
+ * they take no unit.
+ */
+static void drop_self_moves(struct mi_func *mf)
+{
+	for (uint32_t b = 0; b < mf->num_blocks; b++) {
+		struct mi_block *blk = &mf->blocks[b];
+		uint32_t kept = 0;
+
+		for (uint32_t i = 0; i < blk->num; i++)
+			if (!is_self_move(mf, &blk->instrs[i]))
+				blk->instrs[kept++] = blk->instrs[i];
+		blk->num = kept;
+	}
+}
+
+/* What one component of r26/r27 is known to hold within a block. */
+struct arg_copy {
+	bool valid, is_const;
+	uint32_t val;                /* constant */
+	uint8_t reg, comp;           /* or a copy of this register lane */
+};
+
+/* The lanes a move into r26/r27 copies; false for anything else. */
+static bool arg_move(const struct mi_func *mf, const struct mi_instr *in,
+		     struct arg_copy lanes[4])
+{
+	const struct mi_src *src = &in->src[1];
+	unsigned int reg, comp;
+
+	if (in->kind != MI_ALU || in->op != 0x7B || in->mode64 ||
+	    in->outmod != MDG_OUTMOD_KEEP_LOW || in->dst.kind != MO_PHYS ||
+	    (in->dst.reg != 26 && in->dst.reg != 27) ||
+	    (in->dst.mask << in->dst.off) > 0xF ||
+	    src->mod || src->widen ||
+	    (src->kind != MO_VREG && src->kind != MO_PHYS &&
+	     src->kind != MO_CONST))
+		return false;
+	mi_src_place(mf, src, &reg, &comp);
+	for (unsigned int j = 0; j < 4; j++) {
+		lanes[j].valid = true;
+		lanes[j].is_const = src->kind == MO_CONST;
+		lanes[j].val = src->cval[j];
+		lanes[j].reg = (uint8_t)reg;
+		lanes[j].comp = (uint8_t)((comp + src->swz[j]) & 3);
+	}
+	return true;
+}
+
+static bool same_copy(const struct arg_copy *a, const struct arg_copy *b)
+{
+	if (!a->valid || !b->valid || a->is_const != b->is_const)
+		return false;
+	return a->is_const ? a->val == b->val :
+	       a->reg == b->reg && a->comp == b->comp;
+}
+
+/* Forgets what the register lanes an instruction writes used to hold. */
+static void forget_writes(const struct mi_func *mf, const struct mi_instr *in,
+			  struct arg_copy known[2][4])
+{
+	unsigned int reg, comp, mask;
+
+	if (in->dst.kind == MO_NONE)
+		return;
+	mi_dst_place(mf, &in->dst, &reg, &comp);
+	mask = in->mode64 || comp > 3 ? 0xF : (in->dst.mask << comp) & 0xF;
+	for (unsigned int r = 0; r < 2; r++)
+		for (unsigned int c = 0; c < 4; c++) {
+			struct arg_copy *k = &known[r][c];
+
+			if ((reg == 26 + r && (mask & (1u << c))) ||
+			    (!k->is_const && k->reg == reg &&
+			     (mask & (1u << k->comp))))
+				k->valid = false;
+		}
+}
+
+/*
+ * Each load/store sets up its own r26/r27 arguments, so accesses sharing
+ * a base or an index move the same value into the same lane again: drop
+ * a move whose every lane already holds what it copies.
+ */
+static void drop_repeated_arg_moves(struct mi_func *mf)
+{
+	for (uint32_t b = 0; b < mf->num_blocks; b++) {
+		struct mi_block *blk = &mf->blocks[b];
+		struct arg_copy known[2][4];
+		uint32_t kept = 0;
+
+		memset(known, 0, sizeof(known));
+		for (uint32_t i = 0; i < blk->num; i++) {
+			const struct mi_instr *in = &blk->instrs[i];
+			struct arg_copy lanes[4];
+			bool is_move = arg_move(mf, in, lanes), same = is_move;
+			unsigned int r = in->dst.reg - 26;
+
+			for (unsigned int j = 0; is_move && j < 4; j++)
+				if (in->dst.mask & (1u << j))
+					same &= same_copy(
+						&known[r][in->dst.off + j],
+						&lanes[j]);
+			if (same && in->dst.mask)
+				continue;
+			forget_writes(mf, in, known);
+			for (unsigned int j = 0; is_move && j < 4; j++)
+				if (in->dst.mask & (1u << j))
+					known[r][in->dst.off + j] = lanes[j];
+			blk->instrs[kept++] = blk->instrs[i];
+		}
+		blk->num = kept;
+	}
+}
+
 bool mdg_ra(struct mi_func *mf, unsigned int max_regs, char *err,
 	    size_t errsz)
 {
@@ -330,20 +510,9 @@ bool mdg_ra(struct mi_func *mf, unsigned int max_regs, char *err,
 		build_graph(mf, &g);
 		v = colour(mf, &g, max_regs, done);
 		if (v == MI_NONE) {
-			unsigned int regs = 0;
-
-			for (uint32_t b = 0; b < mf->num_blocks; b++)
-				for (uint32_t i = 0; i < mf->blocks[b].num; i++) {
-					const struct mi_instr *in =
-						&mf->blocks[b].instrs[i];
-
-					if (in->dst.kind == MO_VREG &&
-					    mf->vregs[in->dst.reg].reg + 1u >
-					    regs)
-						regs = mf->vregs[in->dst.reg].reg
-						       + 1u;
-				}
-			mf->work_regs = regs;
+			mf->work_regs = used_regs(mf);
+			drop_self_moves(mf);
+			drop_repeated_arg_moves(mf);
 			if (slots)
 				mf->private_bytes = spill_base + 16 * slots;
 			free(done);

@@ -201,8 +201,9 @@ static bool ready(const struct block_sched *s, uint32_t j, int cur,
 static bool place_alu(struct block_sched *s, struct mdg_sbundle *b,
 		      uint32_t j, int cur, uint8_t *used)
 {
+	/* Stage 1 first, so that consumers may join in stage 2. */
 	static const int order_scalar[] = {
-		MDG_UNIT_SADD, MDG_UNIT_SMUL, MDG_UNIT_VMUL, MDG_UNIT_VADD,
+		MDG_UNIT_SADD, MDG_UNIT_VMUL, MDG_UNIT_SMUL, MDG_UNIT_VADD,
 		MDG_UNIT_VLUT,
 	};
 	static const int order_vec[] = {

@@ -53,12 +53,14 @@ static const struct tool opt_tool = {
  * IR that llvm-spirv-15 cannot translate (`freeze` from DivRemPairs,
  * instcombine narrowing switch conditions to odd widths such as i3), and
  * switch-to-lookup tables. These scalar passes give our own passes clean
- * SSA to start from; inlining and the rest happen in compiler/ir/.
+ * SSA to start from, with loops of small constant trip counts unrolled;
+ * inlining and the rest happen in compiler/ir/.
  */
 static const char opt_passes[] =
 	"-passes=function(sroa,early-cse<memssa>,"
 	"simplifycfg<no-switch-to-lookup;no-switch-range-to-icmp>,"
-	"loop-mssa(licm),gvn,sccp,dce,"
+	"loop(loop-rotate),loop-mssa(licm),loop(indvars,loop-unroll-full),"
+	"gvn,sccp,dce,"
 	"simplifycfg<no-switch-to-lookup;no-switch-range-to-icmp>)";
 
 static bool executable(const char *path)

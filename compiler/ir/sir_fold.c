@@ -173,6 +173,36 @@ static sir_id fold_int_identity(struct sir_function *f, sir_id v)
 	return SIR_NONE;
 }
 
+/*
+ * Unsigned division and remainder by a power of two are a shift and a
+ * mask: Midgard has no divider, and the general lowering (a reciprocal
+ * and corrections) costs a dozen instructions. Rewrites v in place.
+ */
+static bool fold_pow2_udiv(struct sir_function *f, sir_id v)
+{
+	struct sir_instr *in = &f->values[v];
+	const struct sir_instr *d;
+	uint64_t c;
+	unsigned int sh = 0;
+	sir_id k;
+
+	if (in->op != SIR_OP_UDIV && in->op != SIR_OP_UREM)
+		return false;
+	d = &f->values[in->srcs[1]];
+	if (d->op != SIR_OP_CONST)
+		return false;
+	c = d->imm.u64[0] & sirp_lane_mask(d->type);
+	if (!c || (c & (c - 1)) || !is_splat(f, in->srcs[1], c))
+		return false;
+	while ((1ull << sh) != c)
+		sh++;
+	k = const_like(f, v, in->op == SIR_OP_UDIV ? sh : c - 1);
+	in = &f->values[v];
+	in->op = in->op == SIR_OP_UDIV ? SIR_OP_LSHR : SIR_OP_AND;
+	in->srcs[1] = k;
+	return true;
+}
+
 static sir_id fold_bool_identity(struct sir_function *f, sir_id v)
 {
 	struct sir_instr *in = &f->values[v];
@@ -339,8 +369,12 @@ static sir_id fold_one(struct sir_function *f, sir_id v, bool *changed)
 	if (in->op == SIR_OP_PTR_ADD && is_splat(f, in->srcs[1], 0))
 		return in->srcs[0];
 	t0 = f->values[in->srcs[0]].type;
-	if (t0.kind == SIR_INT && (in->op < SIR_OP_IEQ || in->op > SIR_OP_ULE))
-		return fold_int_identity(f, v);
+	if (t0.kind == SIR_INT && (in->op < SIR_OP_IEQ || in->op > SIR_OP_ULE)) {
+		r = fold_int_identity(f, v);
+		if (!r && fold_pow2_udiv(f, v))
+			*changed = true;
+		return r;
+	}
 	if (t0.kind == SIR_BOOL)
 		return fold_bool_identity(f, v);
 	if (t0.kind == SIR_FLOAT && in->op < SIR_OP_FEQ)

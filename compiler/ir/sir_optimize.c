@@ -17,6 +17,7 @@ void sir_optimize(struct sir_function *f)
 
 		changed |= sir_simplify_cfg(f);
 		changed |= sir_fold_constants(f);
+		changed |= sir_narrow_vectors(f);
 		changed |= sir_copy_prop(f);
 		changed |= sir_cse(f);
 		changed |= sir_dce(f);

@@ -19,6 +19,11 @@ bool sir_inline_all(struct sir_module *m, char *err, size_t errsz);
 bool sir_mem2reg(struct sir_function *f);
 bool sir_simplify_cfg(struct sir_function *f); /* merge/straighten blocks */
 bool sir_fold_constants(struct sir_function *f); /* and algebraic identities */
+/*
+ * Drops lanes nobody reads (extract of a lane-wise op, of a vector
+ * uniform, of a shuffle) and computes ops on splats once.
+ */
+bool sir_narrow_vectors(struct sir_function *f);
 bool sir_copy_prop(struct sir_function *f);
 bool sir_cse(struct sir_function *f);
 bool sir_dce(struct sir_function *f);

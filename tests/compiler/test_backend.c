@@ -754,6 +754,476 @@ TEST(narrow_lanes)
 	CHECK(fh_fini(&fh));
 }
 
+/* ---- fp16 conversions and 64-bit bit counts ---- */
+
+/* The value of fp16 bits h, from the encoding's definition. */
+static double half_value(uint16_t h)
+{
+	int e = (h >> 10) & 0x1F, m = h & 0x3FF;
+	double v = e ? ldexp(1024 + m, e - 25) : ldexp(m, -24);
+
+	if (e == 31)
+		v = m ? NAN : INFINITY;
+	return (h & 0x8000) ? -v : v;
+}
+
+/* Reference fp32 -> fp16 in SIR rounding mode q, by search over halves. */
+static uint16_t half_ref(float f, unsigned int q)
+{
+	uint16_t lo = 0, hi, sign = signbit(f) ? 0x8000 : 0;
+	double a = fabs((double)f), dl, dh;
+
+	if (isnan(f))
+		return 0x7E00;
+	if (isinf(f))
+		return 0x7C00 | sign;
+	/* lo: the largest finite magnitude <= a (0x7BFF at most). */
+	while (lo < 0x7BFF && half_value((uint16_t)(lo + 1)) <= a)
+		lo++;
+	hi = half_value(lo) == a ? lo : (uint16_t)(lo + 1);
+	if (lo == 0x7BFF && a > 65504.0)
+		hi = 0x7C00;
+	if (lo == hi)
+		return lo | sign;
+	dl = a - half_value(lo);
+	/* Past the largest finite half, ties are decided at 2^16. */
+	dh = (hi == 0x7C00 ? 65536.0 : half_value(hi)) - a;
+	switch (q) {
+	case SIR_CONV_RTE:
+		if (dl < dh || (dl == dh && !(lo & 1)))
+			return lo | sign;
+		return hi | sign;
+	case SIR_CONV_RTZ:
+		return lo | sign;
+	case SIR_CONV_RTP:
+		return (sign ? lo : hi) | sign;
+	default:
+		return (sign ? hi : lo) | sign;
+	}
+}
+
+static uint32_t f32_bits(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+/* Inputs that reach every path: specials, boundaries, ties, randoms. */
+static float half_input(int j)
+{
+	static const uint32_t fixed[] = {
+		0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00001,
+		0x477FE000, 0x477FEFFF, 0x477FF000, 0x47800000, 0x7F7FFFFF,
+		0x38800000, 0x387FFFFF, 0x33800000, 0x33000000, 0x33000001,
+		0x00000001, 0x80000001, 0x3F801000, 0x3F803000, 0x3F802FFF,
+		0xB3C00000, 0x34400000, 0x38FFF000, 0x38801000,
+	};
+	uint32_t u;
+	float f;
+
+	if (j < (int)(sizeof(fixed) / sizeof(fixed[0])))
+		u = fixed[j];
+	else if (j % 3 == 0)   /* ties and near-ties of halves */
+		u = (rnd() & 0x8FFFE000u) | (uint32_t)(96 + rnd() % 48) << 23 |
+		    (rnd() % 3 == 0 ? 0x1000u : rnd() & 0x1FFF);
+	else
+		u = (rnd() & 0x807FFFFFu) | (uint32_t)(96 + rnd() % 48) << 23;
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+/*
+ * FCONV float4 -> half4 in each rounding mode and half4 -> float4,
+ * checked against an exact search over the fp16 values; CLZ and POPCOUNT
+ * of 64-bit lanes against the C builtins.
+ */
+TEST(half_conversions_and_long_bitcounts)
+{
+	static const struct sir_type T_F16 = { SIR_FLOAT, 16, 1, 0 };
+	struct kb k;
+	struct compiled c;
+	uint32_t image[4] = { BUF0, BUF1, BUF2, BUF3 };
+	sir_id gid, x, h, l, o;
+	float *X, *outf;
+	uint16_t *H, *out16;
+	uint64_t *L, *outl;
+
+	REQUIRE(ch_setup(&fh));
+	X = (float *)words(BUF0);
+	H = (uint16_t *)words(BUF1);
+	L = (uint64_t *)words(BUF1 + 0x8000);
+	out16 = (uint16_t *)words(BUF2);
+	outf = (float *)words(BUF3);
+	outl = (uint64_t *)words(BUF3 + 0x8000);
+	kb_init(&k, "half_conversions");
+	gid = sysval(&k, SIR_SYSVAL_GLOBAL_ID, 0);
+	x = load(&k, vec(T_F32, 4), elem(&k, gptr(&k, 0), gid, 16));
+	for (unsigned int q = 0; q < 4; q++) {
+		h = with_aux(&k, op1(&k, SIR_OP_FCONV, vec(T_F16, 4), x), q);
+		o = elem(&k, gptr(&k, 8), gid, 32);
+		if (q)
+			o = op2(&k, SIR_OP_PTR_ADD,
+				sir_type_ptr(SIR_SPACE_GLOBAL), o,
+				ci(&k, 8 * q));
+		store(&k, o, op1(&k, SIR_OP_BITCAST, vec(T_I16, 4), h));
+	}
+	h = op1(&k, SIR_OP_BITCAST, vec(T_F16, 4),
+		load(&k, vec(T_I16, 4), elem(&k, gptr(&k, 4), gid, 8)));
+	store(&k, elem(&k, gptr(&k, 12), gid, 16),
+	      op1(&k, SIR_OP_FCONV, vec(T_F32, 4), h));
+	l = load(&k, T_I64, op2(&k, SIR_OP_PTR_ADD,
+				sir_type_ptr(SIR_SPACE_GLOBAL),
+				elem(&k, gptr(&k, 4), gid, 8),
+				ci(&k, 0x8000)));
+	o = op2(&k, SIR_OP_PTR_ADD, sir_type_ptr(SIR_SPACE_GLOBAL),
+		elem(&k, gptr(&k, 12), gid, 16), ci(&k, 0x8000));
+	store(&k, o, op1(&k, SIR_OP_CLZ, T_I64, l));
+	store(&k, op2(&k, SIR_OP_PTR_ADD, sir_type_ptr(SIR_SPACE_GLOBAL), o,
+		      ci(&k, 8)), op1(&k, SIR_OP_POPCOUNT, T_I64, l));
+	ret(&k);
+	REQUIRE(compile(&k, 16, 0, &c));
+	sir_module_destroy(k.m);
+	for (int j = 0; j < 1024; j++) {
+		X[j] = half_input(j);
+		H[j] = (uint16_t)(j < 64 ? 0x7C00u | (j * 37u & 0x3FFu) |
+				  (j & 1u) << 15 : rnd());
+		if (j < 256) {
+			int z = (int)(rnd() % 70);
+
+			L[j] = z >= 64 ? 0 : ((uint64_t)rnd() << 32 | rnd() |
+					     1ull << 63) >> z;
+		}
+	}
+	H[64] = 0x0000;
+	H[65] = 0x8001;
+	H[66] = 0x03FF;
+	H[67] = 0xFC00;
+	CHECK(run(&c, image, sizeof(image), 64, 4, 0));
+	for (int j = 0; j < 1024; j++) {
+		double want = half_value(H[j]);
+		float got = outf[j];
+		bool bad = !signbit(got) != !(H[j] & 0x8000) ||
+			   (isnan(want) ? !isnan(got) : (double)got != want);
+
+		for (unsigned int q = 0; q < 4; q++) {
+			uint16_t r = half_ref(X[j], q);
+			uint16_t g = out16[16 * (j / 4) + 4 * q + j % 4];
+
+			if (isnan(X[j]) ? (g & 0x7C00) != 0x7C00 ||
+					  !(g & 0x3FF) : g != r) {
+				printf("  fp32 0x%08x mode %u: got 0x%04x, "
+				       "want 0x%04x\n", f32_bits(X[j]), q, g,
+				       r);
+				bad = true;
+			}
+		}
+		if (bad) {
+			printf("  half 0x%04x -> %a (0x%08x), want %a\n", H[j],
+			       (double)got, f32_bits(got), want);
+			CHECK(false);
+			break;
+		}
+	}
+	for (int j = 0; j < 256; j++) {
+		uint64_t z = L[j] ? (uint64_t)__builtin_clzll(L[j]) : 64;
+		uint64_t p = (uint64_t)__builtin_popcountll(L[j]);
+
+		if (outl[2 * j] != z || outl[2 * j + 1] != p) {
+			printf("  0x%016" PRIx64 ": clz %" PRIu64 " popcount %"
+			       PRIu64 ", want %" PRIu64 " %" PRIu64 "\n", L[j],
+			       outl[2 * j], outl[2 * j + 1], z, p);
+			CHECK(false);
+			break;
+		}
+	}
+	free(c.code.code);
+	CHECK(fh_fini(&fh));
+}
+
+/*
+ * char16 and short8 values (pieces of four lanes): loads, multiply-add,
+ * a byte shuffle across pieces, an insert, stores; bitcasts uint4 ->
+ * short8 -> uint4, char4 -> int and int2 -> char8, checked against C on
+ * the same bytes.
+ */
+TEST(wide_narrow_vectors_and_bitcasts)
+{
+	static const struct sir_type T_U8 = { SIR_INT, 8, 1, 0 };
+	struct kb k;
+	struct compiled c;
+	uint32_t image[4] = { BUF0, BUF1, BUF2, BUF3 };
+	struct sir_type c16 = vec(T_U8, 16), s8 = vec(T_I16, 8);
+	sir_id gid, x, y, z, sh, w4, q, o, sel;
+	uint8_t *A, *B, *out;
+
+	REQUIRE(ch_setup(&fh));
+	A = (uint8_t *)words(BUF0);
+	B = (uint8_t *)words(BUF1);
+	out = (uint8_t *)words(BUF2);
+	kb_init(&k, "wide_narrow");
+	gid = sysval(&k, SIR_SYSVAL_GLOBAL_ID, 0);
+	x = load(&k, c16, elem(&k, gptr(&k, 0), gid, 16));
+	y = load(&k, c16, elem(&k, gptr(&k, 4), gid, 16));
+	z = op2(&k, SIR_OP_IADD, c16, op2(&k, SIR_OP_IMUL, c16, x, y), x);
+	/* Reversed bytes of z, its byte 5 replaced by y's byte 9. */
+	sel = op2(&k, SIR_OP_SHUFFLE, c16, z, z);
+	for (int j = 0; j < 16; j++)
+		k.f->values[sel].imm.u64[j] = (uint64_t)(15 - j);
+	sel = with_aux(&k, op2(&k, SIR_OP_INSERT, c16, sel,
+			       with_aux(&k, op1(&k, SIR_OP_EXTRACT, T_U8, y),
+					9)), 5);
+	o = elem(&k, gptr(&k, 8), gid, 64);
+	store(&k, o, sel);
+	sh = op1(&k, SIR_OP_BITCAST, s8,
+		 load(&k, vec(T_I32, 4), elem(&k, gptr(&k, 4), gid, 16)));
+	sh = op2(&k, SIR_OP_ISUB, s8, sh,
+		 sir_const_u64(k.f, s8, 0x1234));
+	store(&k, op2(&k, SIR_OP_PTR_ADD, sir_type_ptr(SIR_SPACE_GLOBAL), o,
+		      ci(&k, 16)), op1(&k, SIR_OP_BITCAST, vec(T_I32, 4), sh));
+	w4 = op1(&k, SIR_OP_BITCAST, T_I32,
+		 op2(&k, SIR_OP_XOR, vec(T_U8, 4),
+		     load(&k, vec(T_U8, 4), elem(&k, gptr(&k, 0), gid, 4)),
+		     sir_const_u64(k.f, vec(T_U8, 4), 0x5A)));
+	store(&k, op2(&k, SIR_OP_PTR_ADD, sir_type_ptr(SIR_SPACE_GLOBAL), o,
+		      ci(&k, 32)), w4);
+	q = op1(&k, SIR_OP_BITCAST, vec(T_U8, 8),
+		load(&k, vec(T_I32, 2), elem(&k, gptr(&k, 4), gid, 8)));
+	store(&k, op2(&k, SIR_OP_PTR_ADD, sir_type_ptr(SIR_SPACE_GLOBAL), o,
+		      ci(&k, 40)), op2(&k, SIR_OP_SHL, vec(T_U8, 8), q,
+				      sir_const_u64(k.f, vec(T_U8, 8), 3)));
+	ret(&k);
+	REQUIRE(compile(&k, 16, 0, &c));
+	sir_module_destroy(k.m);
+	for (int j = 0; j < 4096; j++) {
+		A[j] = (uint8_t)rnd();
+		B[j] = (uint8_t)rnd();
+	}
+	CHECK(run(&c, image, sizeof(image), 64, 4, 0));
+	for (int i = 0; i < 256; i++) {
+		const uint8_t *a = A + 16 * i, *b = B + 16 * i;
+		const uint8_t *o8 = out + 64 * i;
+		uint8_t want[48];
+		uint16_t h;
+		bool bad = false;
+
+		for (int j = 0; j < 16; j++)
+			want[j] = (uint8_t)(a[15 - j] * b[15 - j] + a[15 - j]);
+		want[5] = b[9];
+		for (int j = 0; j < 8; j++) {
+			memcpy(&h, b + 2 * j, 2);
+			h = (uint16_t)(h - 0x1234);
+			memcpy(want + 16 + 2 * j, &h, 2);
+		}
+		for (int j = 0; j < 4; j++)
+			want[32 + j] = A[4 * i + j] ^ 0x5A;
+		for (int j = 0; j < 8; j++)
+			want[40 + j] = (uint8_t)(B[8 * i + j] << 3);
+		for (int j = 0; j < 48; j++)
+			bad |= j < 36 || j >= 40 ? o8[j] != want[j] : false;
+		if (bad) {
+			for (int j = 0; j < 48; j++) {
+				if ((j >= 36 && j < 40) || o8[j] == want[j])
+					continue;
+				printf("  item %d byte %d: 0x%02x, want "
+				       "0x%02x\n", i, j, o8[j], want[j]);
+			}
+			CHECK(false);
+			break;
+		}
+	}
+	free(c.code.code);
+	CHECK(fh_fini(&fh));
+}
+
+/* Reference: u64 magnitude to float, rounded up (away from zero) when up,
+ * to nearest even when nearest, else toward zero. */
+static float u64_ref(uint64_t x, bool nearest, bool up)
+{
+	int p = x ? 63 - __builtin_clzll(x) : 0, d = p - 23;
+	uint64_t keep, rem, half;
+
+	if (d <= 0)
+		return (float)x;
+	keep = x >> d;
+	rem = x & ((1ull << d) - 1);
+	half = 1ull << (d - 1);
+	if (nearest ? rem > half || (rem == half && (keep & 1)) :
+		      up && rem)
+		keep++;
+	return ldexpf((float)keep, d);
+}
+
+static float i64_ref(uint64_t x, bool is_signed, unsigned int q)
+{
+	bool neg = is_signed && (int64_t)x < 0;
+	uint64_t m = neg ? 0 - x : x;
+	bool up = q == SIR_CONV_RTP ? !neg : q == SIR_CONV_RTN ? neg : false;
+	float f = u64_ref(m, q == SIR_CONV_RTE, up);
+
+	return neg ? -f : f;
+}
+
+/* S2F and U2F from long2 in every rounding mode against u64_ref. */
+TEST(long_to_float_conversions)
+{
+	struct kb k;
+	struct compiled c;
+	uint32_t image[4] = { BUF0, BUF1, BUF2, BUF3 };
+	struct sir_type l2 = vec(T_I64, 2);
+	sir_id gid, x, o;
+	uint64_t *X;
+	float *out;
+
+	REQUIRE(ch_setup(&fh));
+	X = (uint64_t *)words(BUF0);
+	out = (float *)words(BUF2);
+	kb_init(&k, "long_to_float");
+	gid = sysval(&k, SIR_SYSVAL_GLOBAL_ID, 0);
+	x = load(&k, l2, elem(&k, gptr(&k, 0), gid, 16));
+	for (unsigned int q = 0; q < 8; q++) {
+		o = elem(&k, gptr(&k, 8), gid, 64);
+		if (q)
+			o = op2(&k, SIR_OP_PTR_ADD,
+				sir_type_ptr(SIR_SPACE_GLOBAL), o,
+				ci(&k, 8 * q));
+		store(&k, o, with_aux(&k, op1(&k, q < 4 ? SIR_OP_S2F :
+					      SIR_OP_U2F, vec(T_F32, 2), x),
+				      q % 4));
+	}
+	ret(&k);
+	REQUIRE(compile(&k, 16, 0, &c));
+	sir_module_destroy(k.m);
+	for (int j = 0; j < 512; j++) {
+		uint64_t r = (uint64_t)rnd() << 32 | rnd();
+
+		switch (j % 6) {
+		case 0: X[j] = r >> (rnd() % 64); break;
+		case 1: X[j] = 0 - (r >> (rnd() % 64)); break;
+		case 2: X[j] = (r | 1) << (rnd() % 40); break;
+		case 3: X[j] = (r >> (rnd() % 40)) & ~0xFFull; break;
+		default: X[j] = r; break;
+		}
+	}
+	X[0] = 0;
+	X[1] = 1ull << 63;
+	X[2] = UINT64_MAX;
+	X[3] = 0x7FFFFFFFFFFFFFFFull;
+	X[4] = 0x0000000100000000ull;
+	X[5] = 0x00000000FFFFFFFFull;
+	X[6] = 0x0000008000008000ull;  /* a tie */
+	X[7] = 0x0000008000018000ull;
+	CHECK(run(&c, image, sizeof(image), 64, 4, 0));
+	for (int j = 0; j < 512; j++) {
+		for (unsigned int q = 0; q < 8; q++) {
+			float want = i64_ref(X[j], q < 4, q % 4);
+			float got = out[16 * (j / 2) + 2 * q + j % 2];
+
+			if (memcmp(&got, &want, 4)) {
+				printf("  0x%016" PRIx64 " %s mode %u: %a, "
+				       "want %a\n", X[j], q < 4 ? "s2f" :
+				       "u2f", q % 4, (double)got,
+				       (double)want);
+				CHECK(false);
+				j = 512;
+				break;
+			}
+		}
+	}
+	free(c.code.code);
+	CHECK(fh_fini(&fh));
+}
+
+/* Reference F2S / F2U to 64 bits (toward zero; sat clamps, NaN 0). */
+static uint64_t f2i64_ref(float f, bool is_signed, bool sat, bool *defined)
+{
+	double t = trunc((double)f);
+
+	*defined = true;
+	if (isnan(f)) {
+		*defined = sat;
+		return 0;
+	}
+	if (is_signed) {
+		if (t >= 0x1p63 || t < -0x1p63) {
+			*defined = sat;
+			return t > 0 ? (uint64_t)INT64_MAX :
+				       (uint64_t)INT64_MIN;
+		}
+		return (uint64_t)(int64_t)t;
+	}
+	if (t >= 0x1p64 || t < 0) {
+		*defined = sat;
+		return t > 0 ? UINT64_MAX : 0;
+	}
+	return (uint64_t)t;
+}
+
+/* F2S and F2U from float2 to long2, plain and _sat. */
+TEST(float_to_long_conversions)
+{
+	static const uint32_t fixed[] = {
+		0x00000000, 0x80000000, 0x3F7FFFFF, 0xBF7FFFFF, 0x3F800000,
+		0x5F000000, 0xDF000000, 0x5EFFFFFF, 0x5F800000, 0x5F7FFFFF,
+		0x7F800000, 0xFF800000, 0x7FC00000, 0x4B000001, 0x4F800000,
+		0x4F7FFFFF, 0xCF000000, 0x7F7FFFFF,
+	};
+	struct kb k;
+	struct compiled c;
+	uint32_t image[4] = { BUF0, BUF1, BUF2, BUF3 };
+	sir_id gid, x, o;
+	uint32_t *X;
+	uint64_t *out;
+
+	REQUIRE(ch_setup(&fh));
+	X = words(BUF0);
+	out = (uint64_t *)words(BUF2);
+	kb_init(&k, "float_to_long");
+	gid = sysval(&k, SIR_SYSVAL_GLOBAL_ID, 0);
+	x = load(&k, vec(T_F32, 2), elem(&k, gptr(&k, 0), gid, 8));
+	for (unsigned int q = 0; q < 4; q++) {
+		o = elem(&k, gptr(&k, 8), gid, 64);
+		if (q)
+			o = op2(&k, SIR_OP_PTR_ADD,
+				sir_type_ptr(SIR_SPACE_GLOBAL), o,
+				ci(&k, 16 * q));
+		store(&k, o, with_aux(&k, op1(&k, q & 1 ? SIR_OP_F2U :
+					      SIR_OP_F2S, vec(T_I64, 2), x),
+				      q & 2 ? SIR_CONV_SAT : 0));
+	}
+	ret(&k);
+	REQUIRE(compile(&k, 16, 0, &c));
+	sir_module_destroy(k.m);
+	for (int j = 0; j < 512; j++)
+		X[j] = j < (int)(sizeof(fixed) / 4) ? fixed[j] :
+		       (rnd() & 0x807FFFFFu) |
+		       (uint32_t)(120 + rnd() % 75) << 23;
+	CHECK(run(&c, image, sizeof(image), 64, 4, 0));
+	for (int j = 0; j < 512; j++) {
+		float f;
+
+		memcpy(&f, &X[j], 4);
+		for (unsigned int q = 0; q < 4; q++) {
+			bool def;
+			uint64_t want = f2i64_ref(f, !(q & 1), q & 2, &def);
+			uint64_t got = out[8 * (j / 2) + 2 * q + j % 2];
+
+			if (def && got != want) {
+				printf("  %a (0x%08x) %s%s: 0x%016" PRIx64
+				       ", want 0x%016" PRIx64 "\n", (double)f,
+				       X[j], q & 1 ? "f2u" : "f2s",
+				       q & 2 ? "_sat" : "", got, want);
+				CHECK(false);
+				j = 512;
+				break;
+			}
+		}
+	}
+	free(c.code.code);
+	CHECK(fh_fini(&fh));
+}
+
 int main(void)
 {
 	RUN(vector_add_scalar_and_float4);
@@ -762,5 +1232,9 @@ int main(void)
 	RUN(spills_under_register_limit);
 	RUN(long_lanes);
 	RUN(narrow_lanes);
+	RUN(half_conversions_and_long_bitcounts);
+	RUN(wide_narrow_vectors_and_bitcasts);
+	RUN(long_to_float_conversions);
+	RUN(float_to_long_conversions);
 	return check_summary();
 }

@@ -1355,10 +1355,182 @@ TEST(lower_abi_layout)
 	sir_module_destroy(mod);
 }
 
+/* Instructions with op whose result has more than one lane. */
+static uint32_t count_vector_op(const struct sir_function *f, enum sir_op op)
+{
+	uint32_t b, i, n = 0;
+
+	for (b = 0; b < f->num_blocks; b++)
+		for (i = 0; i < f->blocks[b].num_instrs; i++) {
+			const struct sir_instr *in =
+				&f->values[f->blocks[b].instrs[i]];
+
+			n += in->op == op && in->type.comps > 1;
+		}
+	return n;
+}
+
+static sir_id shuffle(struct sir_function *f, uint32_t b, struct sir_type t,
+		      sir_id x, sir_id y, const uint64_t *sel)
+{
+	sir_id v = op2(f, b, SIR_OP_SHUFFLE, t, x, y);
+
+	memcpy(f->values[v].imm.u64, sel, t.comps * sizeof(*sel));
+	return v;
+}
+
+TEST(narrow_extracted_lanes)
+{
+	/*
+	 * (x + y).y + shuffle(x, y, 5 0 3).x * 3, x and y int3 uniforms:
+	 * only lane 1 of the add and one word of y survive.
+	 */
+	struct sir_module *mod = sir_module_create();
+	struct sir_function *f = sir_function_create(mod, "narrow");
+	uint32_t b = sir_block_add(f);
+	struct sir_type t = ity(32, 1), t3 = ity(32, 3);
+	static const uint64_t sel[3] = { 5, 0, 3 };
+	sir_id x = uni(f, t3, 0), y = uni(f, t3, 16), e, s, r;
+	uint32_t xv[3] = { 0x80000001u, 77, 5 }, yv[3] = { 9, 0xfffffff0u, 41 };
+	uint8_t image[32] = { 0 };
+	uint64_t out[16];
+	uint32_t v, uniforms = 0, *uses;
+
+	f->ret = t;
+	e = op1(f, b, SIR_OP_EXTRACT, t, op2(f, b, SIR_OP_IADD, t3, x, y));
+	f->values[e].aux = 1;
+	s = op1(f, b, SIR_OP_EXTRACT, t, shuffle(f, b, t3, x, y, sel));
+	r = op2(f, b, SIR_OP_IMUL, t, s, sir_const_u64(f, t, 3));
+	ret(f, b, op2(f, b, SIR_OP_IADD, t, e, r));
+	sir_optimize(f);
+	CHECK(verify(f));
+	CHECK_EQ(count_vector_op(f, SIR_OP_IADD), 0u);
+	CHECK_EQ(count_op(f, SIR_OP_SHUFFLE), 0u);
+	CHECK_EQ(count_op(f, SIR_OP_EXTRACT), 0u);
+	/* Every uniform still read is one word. */
+	uses = sir_use_counts(f);
+	for (v = 1; v < f->num_values; v++) {
+		const struct sir_instr *in = &f->values[v];
+
+		if (in->op == SIR_OP_UNIFORM && in->type.comps > 1 && uses[v])
+			uniforms++;
+	}
+	free(uses);
+	CHECK_EQ(uniforms, 0u);
+	memcpy(image, xv, sizeof(xv));
+	memcpy(image + 16, yv, sizeof(yv));
+	CHECK(run(f, image, out));
+	CHECK_EQ((uint32_t)out[0], (uint32_t)(xv[1] + yv[1] + yv[2] * 3u));
+	sir_module_destroy(mod);
+}
+
+TEST(splat_ops_done_once)
+{
+	/* (float4)(a) * 2 + w, the splat built as clang does. */
+	struct sir_module *mod = sir_module_create();
+	struct sir_function *f = sir_function_create(mod, "splat");
+	uint32_t b = sir_block_add(f);
+	struct sir_type t = fty(32, 1), t4 = fty(32, 4);
+	static const uint64_t zero[4] = { 0, 0, 0, 0 };
+	sir_id a = uni(f, t, 0), w = uni(f, t4, 16), u, ins, sp, m;
+	float av = 1.75f, wv[4] = { 1.0f, -3.5f, 1e-3f, 6e7f };
+	uint8_t image[32] = { 0 };
+	uint64_t out[16];
+	unsigned int i;
+
+	f->ret = t4;
+	u = sir_value_new(f, SIR_OP_UNDEF, t4, NULL, 0);
+	ins = op2(f, b, SIR_OP_INSERT, t4, u, a);
+	sp = shuffle(f, b, t4, ins, u, zero);
+	m = op2(f, b, SIR_OP_FMUL, t4, sp, sir_const_f64(f, t4, 2.0));
+	ret(f, b, op2(f, b, SIR_OP_FADD, t4, m, w));
+	sir_optimize(f);
+	CHECK(verify(f));
+	CHECK_EQ(count_op(f, SIR_OP_INSERT), 0u);
+	CHECK_EQ(count_vector_op(f, SIR_OP_FMUL), 0u);
+	CHECK_EQ(count_op(f, SIR_OP_FMUL), 1u);
+	memcpy(image, &av, 4);
+	memcpy(image + 16, wv, sizeof(wv));
+	CHECK(run(f, image, out));
+	for (i = 0; i < 4; i++) {
+		float want = av * 2.0f + wv[i];
+		uint32_t bits;
+
+		memcpy(&bits, &want, 4);
+		CHECK_EQ((uint32_t)out[i], bits);
+	}
+	sir_module_destroy(mod);
+}
+
+TEST(udiv_pow2_is_shift)
+{
+	/* x / 8 + x % 8 + x / (8, 4): only the mixed divisor stays a UDIV. */
+	struct sir_module *mod = sir_module_create();
+	struct sir_function *f = sir_function_create(mod, "udiv2");
+	uint32_t b = sir_block_add(f);
+	struct sir_type t2 = ity(32, 2);
+	sir_id x = uni(f, t2, 0), eight = sir_const_u64(f, t2, 8), mixed, r;
+	uint32_t xv[2] = { 0xfffffffdu, 1237 };
+	uint8_t image[16] = { 0 };
+	uint64_t out[16];
+
+	f->ret = t2;
+	mixed = sir_value_new(f, SIR_OP_CONST, t2, NULL, 0);
+	f->values[mixed].imm.u64[0] = 8;
+	f->values[mixed].imm.u64[1] = 4;
+	r = op2(f, b, SIR_OP_IADD, t2, op2(f, b, SIR_OP_UDIV, t2, x, eight),
+		op2(f, b, SIR_OP_UREM, t2, x, eight));
+	r = op2(f, b, SIR_OP_IADD, t2, r,
+		op2(f, b, SIR_OP_UDIV, t2, x, mixed));
+	ret(f, b, r);
+	sir_optimize(f);
+	CHECK(verify(f));
+	CHECK_EQ(count_op(f, SIR_OP_UDIV), 1u);
+	CHECK_EQ(count_op(f, SIR_OP_UREM), 0u);
+	memcpy(image, xv, sizeof(xv));
+	CHECK(run(f, image, out));
+	CHECK_EQ((uint32_t)out[0], xv[0] / 8 + xv[0] % 8 + xv[0] / 8);
+	CHECK_EQ((uint32_t)out[1], xv[1] / 8 + xv[1] % 8 + xv[1] / 4);
+	sir_module_destroy(mod);
+}
+
+TEST(unread_sysval_lanes_get_no_slots)
+{
+	/* get_global_offset(0) alone: one word, global_offset.x. */
+	struct sir_module *mod = sir_module_create();
+	struct sir_function *k = sir_function_create(mod, "goff");
+	uint32_t b = sir_block_add(k);
+	struct sir_type t = ity(32, 1), t3 = ity(32, 3);
+	static struct slb_kernel meta;
+	sir_id off, ptr, e;
+	char err[256];
+
+	k->is_kernel = true;
+	k->ret = void_t;
+	off = sir_value_new(k, SIR_OP_SYSVAL, t3, NULL, 0);
+	k->values[off].aux = SIR_SYSVAL_GLOBAL_OFFSET;
+	ptr = sir_value_new(k, SIR_OP_UNIFORM, sir_type_ptr(SIR_SPACE_GLOBAL),
+			    NULL, 0);
+	e = op1(k, b, SIR_OP_EXTRACT, t, off);
+	op2(k, b, SIR_OP_STORE, void_t, ptr, e);
+	ret(k, b, SIR_NONE);
+	sir_optimize(k);
+	CHECK(verify(k));
+	memset(&meta, 0, sizeof(meta));
+	CHECK(sir_lower_abi(mod, k, &meta, err, sizeof(err)));
+	CHECK_EQ(meta.num_sysvals, 1u);
+	CHECK_EQ(meta.sysvals[0].sysval, (uint32_t)SLB_SYSVAL_GLOBAL_OFFSET_X);
+	sir_module_destroy(mod);
+}
+
 int main(void)
 {
 	RUN(fold_and_identities);
 	RUN(fold_float_exact);
+	RUN(narrow_extracted_lanes);
+	RUN(splat_ops_done_once);
+	RUN(udiv_pow2_is_shift);
+	RUN(unread_sysval_lanes_get_no_slots);
 	RUN(cse_dce_copy_prop);
 	RUN(mem2reg_loop);
 	RUN(simplify_cfg);
