@@ -110,7 +110,7 @@ int main(int argc, char **argv)
 		printf("corpus: the model reported a guard-zone write\n");
 		total++;
 	}
-	printf("corpus: %u kernels, %u passed, %u failed\n", total, passed,
-	       total - passed);
+	/* One count per kernel, in the form make check adds up. */
+	printf("corpus: %u passed, %u failed\n", passed, total - passed);
 	return passed == total ? 0 : 1;
 }
