@@ -128,7 +128,8 @@ static struct mi_src const_src(const uint32_t *vals, unsigned int n)
 
 	memset(&r, 0, sizeof(r));
 	r.kind = MO_CONST;
-	for (unsigned int j = 0; j < 4; j++)
+	/* Lanes past n repeat the last value (none: zeros). */
+	for (unsigned int j = 0; j < 4 && n; j++)
 		r.cval[j] = vals[j < n ? j : n - 1];
 	return r;
 }
@@ -1793,7 +1794,7 @@ static void pack_word(struct isel *s, sir_id v, unsigned int w, uint32_t dst)
 {
 	struct sir_type t = val(s, v)->type;
 	unsigned int per = 32 / t.bits, n = 0;
-	struct mi_src lanes[4], g, x, y;
+	struct mi_src lanes[4] = { 0 }, g, x, y;
 	uint32_t sh[4], mask[4], r;
 	struct mi_instr *mi;
 
