@@ -72,6 +72,21 @@ struct mi_instr *mi_insert(struct mi_func *mf, uint32_t b, uint32_t pos)
 	return &blk->instrs[pos];
 }
 
+int mi_block_succs(const struct mi_block *blk, uint32_t out[2])
+{
+	switch (blk->term) {
+	case MT_BR:
+		out[0] = blk->succ[0];
+		return 1;
+	case MT_CBR:
+		out[0] = blk->succ[0];
+		out[1] = blk->succ[1];
+		return 2;
+	default:
+		return 0;
+	}
+}
+
 struct mi_instr *mi_append(struct mi_func *mf, uint32_t b)
 {
 	return mi_insert(mf, b, mf->blocks[b].num);

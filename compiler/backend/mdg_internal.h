@@ -149,6 +149,8 @@ void *mdg_xcalloc(size_t n, size_t size);
 
 uint32_t mi_vreg_new(struct mi_func *mf, unsigned int size);
 uint32_t mi_block_new(struct mi_func *mf);
+/* The block's successors in out; returns how many (0-2). */
+int mi_block_succs(const struct mi_block *blk, uint32_t out[2]);
 struct mi_instr *mi_append(struct mi_func *mf, uint32_t b);
 struct mi_instr *mi_insert(struct mi_func *mf, uint32_t b, uint32_t pos);
 void mi_func_free(struct mi_func *mf);

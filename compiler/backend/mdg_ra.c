@@ -47,21 +47,6 @@ static void add_edge(struct graph *g, uint32_t a, uint32_t b)
 	g->degree[b]++;
 }
 
-static int succs(const struct mi_block *blk, uint32_t out[2])
-{
-	switch (blk->term) {
-	case MT_BR:
-		out[0] = blk->succ[0];
-		return 1;
-	case MT_CBR:
-		out[0] = blk->succ[0];
-		out[1] = blk->succ[1];
-		return 2;
-	default:
-		return 0;
-	}
-}
-
 static void uses_of(const struct mi_instr *in, uint64_t *live)
 {
 	for (int k = 0; k < 2; k++)
@@ -87,7 +72,7 @@ static void build_graph(const struct mi_func *mf, struct graph *g)
 		for (uint32_t bb = nb; bb-- > 0;) {
 			const struct mi_block *blk = &mf->blocks[bb];
 			uint32_t s[2];
-			int ns = succs(blk, s);
+			int ns = mi_block_succs(blk, s);
 
 			memset(live, 0, w * 8);
 			for (int k = 0; k < ns; k++)

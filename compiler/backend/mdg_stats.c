@@ -17,21 +17,6 @@ struct pathv {
 	uint32_t lo[3], hi[3];       /* ALU, LDST, TEX bundles */
 };
 
-static int succ_list(const struct mi_block *blk, uint32_t out[2])
-{
-	switch (blk->term) {
-	case MT_BR:
-		out[0] = blk->succ[0];
-		return 1;
-	case MT_CBR:
-		out[0] = blk->succ[0];
-		out[1] = blk->succ[1];
-		return 2;
-	default:
-		return 0;
-	}
-}
-
 /* Weights of a path: arithmetic cycles decide which path is longer. */
 static uint32_t weight(const uint32_t v[3])
 {
@@ -86,7 +71,7 @@ void mdg_stats(const struct mi_func *mf, const struct mdg_schedule *s,
 	}
 	while (sp) {
 		uint32_t b = stack[sp - 1], sx[2];
-		int ns = succ_list(&mf->blocks[b], sx);
+		int ns = mi_block_succs(&mf->blocks[b], sx);
 		bool pushed = false;
 
 		for (int k = 0; k < ns; k++) {
@@ -114,7 +99,7 @@ void mdg_stats(const struct mi_func *mf, const struct mdg_schedule *s,
 	memset(state, 0, nb);
 	for (uint32_t i = no; i-- > 0;) {
 		uint32_t b = order[i], sx[2];
-		int ns = succ_list(&mf->blocks[b], sx);
+		int ns = mi_block_succs(&mf->blocks[b], sx);
 
 		state[b] = 1;
 		if (!pv[b].reached)
