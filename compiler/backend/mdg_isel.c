@@ -441,13 +441,17 @@ static void index_term(struct isel *s, sir_id o, struct addr *a)
 		o = in->srcs[0];
 		a->shift = (unsigned int)__builtin_ctz(c);
 	}
-	/* (x + c) << shift: c << shift joins the offset, so accesses to
-	 * neighbouring elements share their index register. */
-	in = val(s, o);
-	if (in->op == SIR_OP_IADD && in->type.bits == 32 &&
-	    in->type.comps == 1 && const_u32(s, in->srcs[1], &c) &&
-	    fits_offset((int64_t)a->offset +
-			(int64_t)(int32_t)c * ((int64_t)1 << a->shift))) {
+	/*
+	 * ((x + c1) + c2) << shift: the constants join the offset, so
+	 * accesses to neighbouring elements (unrolled loops give such
+	 * chains) share their index register.
+	 */
+	for (in = val(s, o);
+	     in->op == SIR_OP_IADD && in->type.bits == 32 &&
+	     in->type.comps == 1 && const_u32(s, in->srcs[1], &c) &&
+	     fits_offset((int64_t)a->offset +
+			 (int64_t)(int32_t)c * ((int64_t)1 << a->shift));
+	     in = val(s, o)) {
 		a->offset += (int32_t)((int64_t)(int32_t)c *
 				       ((int64_t)1 << a->shift));
 		o = in->srcs[0];
@@ -2120,6 +2124,16 @@ static bool sel_value(struct isel *s, sir_id v)
 		mi = alu(s, op == SIR_OP_ANY ? 0xB1 : 0xA9, vdst(r, 1),
 			 select_comps(get(s, in->srcs[0]), sel, 4), const1(0));
 		try_immediate(mi, 1);
+		set(s, v, vreg_src(r));
+		return true;
+	}
+	case SIR_OP_FDOT: {
+		/* fdot3/fdot4 on the vmul unit: one lane written. */
+		unsigned int k = val(s, in->srcs[0])->type.comps;
+		uint32_t r = mi_vreg_new(s->mf, 1);
+
+		alu(s, k == 4 ? 0x3E : 0x3C, vdst(r, 1), fsrc(s, in->srcs[0]),
+		    fsrc(s, in->srcs[1]));
 		set(s, v, vreg_src(r));
 		return true;
 	}

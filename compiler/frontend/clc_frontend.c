@@ -55,6 +55,12 @@ static const struct tool opt_tool = {
  * switch-to-lookup tables. These scalar passes give our own passes clean
  * SSA to start from, with loops of small constant trip counts unrolled;
  * inlining and the rest happen in compiler/ir/.
+ *
+ * Full unrolling uses a threshold of 300 (LLVM's AMDGPU target uses the
+ * same; the generic default is 150): on Midgard an unrolled constant loop
+ * drops its counter and branch, its addresses fold into load offsets and
+ * its lane updates become one vector, which the default stops short of
+ * for loops of four float4 steps.
  */
 static const char opt_passes[] =
 	"-passes=function(sroa,early-cse<memssa>,"
@@ -62,6 +68,7 @@ static const char opt_passes[] =
 	"loop(loop-rotate),loop-mssa(licm),loop(indvars,loop-unroll-full),"
 	"gvn,sccp,dce,"
 	"simplifycfg<no-switch-to-lookup;no-switch-range-to-icmp>)";
+static const char opt_unroll[] = "-unroll-threshold=300";
 
 static bool executable(const char *path)
 {
@@ -135,7 +142,8 @@ bool clc_tools_identity(char *buf, size_t size, struct clc_log *log)
 	append_identity(buf, size, clang);
 	append_identity(buf, size, spirv);
 	append_identity(buf, size, opt);
-	snprintf(buf + strlen(buf), size - strlen(buf), "%s;", opt_passes);
+	snprintf(buf + strlen(buf), size - strlen(buf), "%s %s;", opt_unroll,
+		 opt_passes);
 	return true;
 }
 
@@ -360,8 +368,8 @@ enum slc_status clc_compile(const char *source, const struct clc_options *o,
 	if (st != SLC_OK)
 		goto out;
 	if (!o->opt_disable) {
-		char *argv[] = { opt, (char *)opt_passes, "input.bc", "-o",
-				 "input.bc", NULL };
+		char *argv[] = { opt, (char *)opt_unroll, (char *)opt_passes,
+				 "input.bc", "-o", "input.bc", NULL };
 
 		if (!run_tool(dir, argv, "opt.log", log)) {
 			clc_log_printf(log, "error: opt failed\n");

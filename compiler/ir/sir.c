@@ -396,6 +396,17 @@ void sir_replace_uses(struct sir_function *f, sir_id from, sir_id to)
 	}
 }
 
+void sir_set_srcs(struct sir_function *f, sir_id v, const sir_id *srcs,
+		  uint32_t n)
+{
+	sir_id *copy = n ? sir_arena_alloc(f, n * sizeof(*copy)) : NULL;
+
+	if (n)
+		memcpy(copy, srcs, n * sizeof(*copy));
+	f->values[v].srcs = copy;
+	f->values[v].num_srcs = n;
+}
+
 void sir_remove(struct sir_function *f, sir_id v)
 {
 	struct sir_instr *in = &f->values[v];

@@ -131,6 +131,14 @@ enum sir_op {
 	SIR_OP_BNOT, SIR_OP_BAND, SIR_OP_BOR, SIR_OP_BEQ, SIR_OP_BNE,
 	SIR_OP_ANY, SIR_OP_ALL,      /* bool vector to bool scalar */
 
+	/*
+	 * Float vector (2-4 lanes) to scalar: the sum of the lane products.
+	 * OpenCL's geometric functions may contract, so the order of the sum
+	 * and the rounding of the products are free (one rounding at the end
+	 * is what Midgard's fdot3/fdot4 do).
+	 */
+	SIR_OP_FDOT,
+
 	/* Conversions; aux = enum sir_conv_flags. */
 	SIR_OP_SEXT, SIR_OP_ZEXT, SIR_OP_TRUNC,
 	SIR_OP_F2S, SIR_OP_F2U,      /* toward zero; SAT flag: saturate, NaN 0 */
@@ -316,6 +324,9 @@ static inline struct sir_instr *sir_val(struct sir_function *f, sir_id v)
 void sir_replace_uses(struct sir_function *f, sir_id from, sir_id to);
 /* Marks v deleted and drops it from its block. */
 void sir_remove(struct sir_function *f, sir_id v);
+/* v's sources become srcs[0..n) (new storage: n may exceed the old count). */
+void sir_set_srcs(struct sir_function *f, sir_id v, const sir_id *srcs,
+		  uint32_t n);
 /* Drops deleted entries from every block's list. */
 void sir_compact_blocks(struct sir_function *f);
 void sir_compute_preds(struct sir_function *f);

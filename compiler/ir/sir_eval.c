@@ -489,6 +489,22 @@ bool sir_eval_instr(const struct sir_function *f, const struct sir_instr *in,
 		out[0] = op == SIR_OP_ANY ? any : all;
 		return true;
 	}
+	if (op == SIR_OP_FDOT) {
+		/*
+		 * Products are exact in double and the sum is rounded to float
+		 * once, as Midgard's fdot does. NaN payloads are the
+		 * hardware's choice: not folded.
+		 */
+		double sum = 0.0;
+
+		for (i = 0; i < comps; i++)
+			sum += lane_to_double(srcs[0][i], 32) *
+			       lane_to_double(srcs[1][i], 32);
+		if (isnan(sum))
+			return false;
+		out[0] = double_to_lane(sum, 32);
+		return true;
+	}
 	for (i = 0; i < comps; i++) {
 		uint64_t a = srcs[0][i];
 		uint64_t b = in->num_srcs > 1 ? srcs[1][i] : 0;

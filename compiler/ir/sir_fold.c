@@ -272,6 +272,37 @@ static sir_id fold_float_identity(struct sir_function *f, sir_id v)
 }
 
 /* Vector plumbing: select, extract of vec/insert, shuffles, bitcasts. */
+/*
+ * A chain of inserts that writes every lane becomes one VEC of the last
+ * value written to each lane. Unrolled loops that update v.x, v.y, ...
+ * give such chains; the vectors in between then die, and the back end
+ * builds the result once instead of copying it at every step.
+ */
+static bool insert_chain_to_vec(struct sir_function *f, sir_id v)
+{
+	struct sir_instr *in = &f->values[v];
+	unsigned int comps = in->type.comps, found = 0;
+	sir_id lane[16] = { 0 };
+	const struct sir_instr *link = in;
+
+	if (comps > 16 || f->values[in->srcs[1]].type.comps != 1)
+		return false;
+	while (link->op == SIR_OP_INSERT && found < comps) {
+		if (link->aux < comps && !lane[link->aux]) {
+			lane[link->aux] = link->srcs[1];
+			found++;
+		}
+		link = &f->values[link->srcs[0]];
+	}
+	if (found < comps)
+		return false;
+	sir_set_srcs(f, v, lane, comps);
+	in = &f->values[v];
+	in->op = SIR_OP_VEC;
+	in->aux = 0;
+	return true;
+}
+
 static sir_id fold_plumbing(struct sir_function *f, sir_id v, bool *changed)
 {
 	struct sir_instr *in = &f->values[v];
@@ -309,6 +340,10 @@ static sir_id fold_plumbing(struct sir_function *f, sir_id v, bool *changed)
 		if (a->type.comps == 1 && in->aux == 0 &&
 		    sir_type_eq(a->type, in->type))
 			return in->srcs[0];
+		break;
+	case SIR_OP_INSERT:
+		if (insert_chain_to_vec(f, v))
+			*changed = true;
 		break;
 	case SIR_OP_SHUFFLE: {
 		unsigned int n = a->type.comps;
@@ -364,7 +399,8 @@ static sir_id fold_one(struct sir_function *f, sir_id v, bool *changed)
 		return r;
 	in = &f->values[v];
 	if (in->op == SIR_OP_SELECT || in->op == SIR_OP_EXTRACT ||
-	    in->op == SIR_OP_SHUFFLE || in->op == SIR_OP_BITCAST)
+	    in->op == SIR_OP_INSERT || in->op == SIR_OP_SHUFFLE ||
+	    in->op == SIR_OP_BITCAST)
 		return fold_plumbing(f, v, changed);
 	if (in->op == SIR_OP_PTR_ADD && is_splat(f, in->srcs[1], 0))
 		return in->srcs[0];

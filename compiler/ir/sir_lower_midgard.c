@@ -13,14 +13,15 @@
  *   FADD FSUB FMUL FNEG FABS FMIN FMAX FFLOOR FCEIL FTRUNC FRINT FROUND
  *   FSQRT FRSQ FRCP FEXP2 FLOG2 FSIN FCOS on 16/32-bit floats;
  *   all comparisons but FUNORD; BNOT BAND BOR BEQ BNE ANY ALL;
+ *   FDOT of 3 or 4 lanes;
  *   SEXT ZEXT TRUNC F2S F2U S2F U2F FCONV (16 <-> 32), with their aux
  *   rounding and saturation flags;
  *   PTR_ADD LOAD STORE ATOMIC BARRIER BR CBR RET.
  *
  * Steps (one file each): integer division and remainder, then high
  * multiplication (which division produces) in sir_lower_div.c; FDIV in
- * sir_lower_fdiv.c; FMA in sir_lower_fma.c; FMAD, FCOPYSIGN and FUNORD
- * here; wide values in sir_lower_wide.c, last, so the others may build
+ * sir_lower_fdiv.c; FMA in sir_lower_fma.c; FMAD, FCOPYSIGN, FUNORD and
+ * two-lane FDOT here; wide values in sir_lower_wide.c, last, so the others may build
  * vectors of 64-bit lanes freely.
  */
 #include "sir_passes.h"
@@ -62,13 +63,17 @@ bool sirl_rewrite(struct sir_function *f, sirl_match_fn match,
 static bool match_simple(const struct sir_function *f,
 			 const struct sir_instr *in, void *ctx)
 {
-	(void)f;
 	(void)ctx;
 	return in->op == SIR_OP_FMAD || in->op == SIR_OP_FCOPYSIGN ||
-	       in->op == SIR_OP_FUNORD;
+	       in->op == SIR_OP_FUNORD ||
+	       (in->op == SIR_OP_FDOT &&
+		f->values[in->srcs[0]].type.comps == 2);
 }
 
-/* FMAD as FMUL + FADD, FCOPYSIGN with bit ops, FUNORD as x != x | y != y. */
+/*
+ * FMAD as FMUL + FADD, FCOPYSIGN with bit ops, FUNORD as x != x | y != y,
+ * a two-lane FDOT as x.x * y.x + x.y * y.y (fdot3 would need a zero lane).
+ */
 static sir_id expand_simple(struct sir_builder *b, sir_id v, void *ctx)
 {
 	struct sir_instr in = b->f->values[v];
@@ -79,6 +84,14 @@ static sir_id expand_simple(struct sir_builder *b, sir_id v, void *ctx)
 		return sirp_op2(b, SIR_OP_FADD, t,
 				sirp_op2(b, SIR_OP_FMUL, t, in.srcs[0],
 					 in.srcs[1]), in.srcs[2]);
+	if (in.op == SIR_OP_FDOT) {
+		struct sir_type vt = b->f->values[in.srcs[0]].type;
+		sir_id p = sirp_op2(b, SIR_OP_FMUL, vt, in.srcs[0], in.srcs[1]);
+
+		return sirp_op2(b, SIR_OP_FADD, t,
+				sirp_op(b, SIR_OP_EXTRACT, t, &p, 1, 0),
+				sirp_op(b, SIR_OP_EXTRACT, t, &p, 1, 1));
+	}
 	if (in.op == SIR_OP_FCOPYSIGN) {
 		struct sir_type it = sir_type_make(SIR_INT, t.bits, t.comps);
 		uint64_t sign = 1ull << (t.bits - 1);

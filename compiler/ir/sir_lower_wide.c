@@ -146,7 +146,7 @@ static bool is_componentwise(enum sir_op op)
 	if (op == SIR_OP_SELECT || op == SIR_OP_COPY)
 		return true;
 	return op >= SIR_OP_IADD && op <= SIR_OP_FCONV && op != SIR_OP_ANY &&
-	       op != SIR_OP_ALL;
+	       op != SIR_OP_ALL && op != SIR_OP_FDOT;
 }
 
 /* Result of a narrow instruction from its piece results. */

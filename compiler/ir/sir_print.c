@@ -57,7 +57,7 @@ static const char *const sir_op_names[SIR_OP_COUNT] = {
 	[SIR_OP_FUNORD] = "funord",
 	[SIR_OP_BNOT] = "bnot", [SIR_OP_BAND] = "band", [SIR_OP_BOR] = "bor",
 	[SIR_OP_BEQ] = "beq", [SIR_OP_BNE] = "bne",
-	[SIR_OP_ANY] = "any", [SIR_OP_ALL] = "all",
+	[SIR_OP_ANY] = "any", [SIR_OP_ALL] = "all", [SIR_OP_FDOT] = "fdot",
 	[SIR_OP_SEXT] = "sext", [SIR_OP_ZEXT] = "zext",
 	[SIR_OP_TRUNC] = "trunc",
 	[SIR_OP_F2S] = "f2s", [SIR_OP_F2U] = "f2u",

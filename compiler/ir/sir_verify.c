@@ -255,6 +255,13 @@ static bool sir_check_types(struct sir_verifier *vf, sir_id id)
 		NEED(n == 2 && t.kind == SIR_BOOL && sir_type_eq(s0, t) &&
 		     sir_type_eq(s1, t), "needs two bools of its type");
 		break;
+	case SIR_OP_FDOT:
+		NEED(n == 2 && s0.kind == SIR_FLOAT && s0.bits == 32 &&
+		     s0.comps >= 2 && s0.comps <= 4 && sir_type_eq(s0, s1),
+		     "needs two float vectors of 2 to 4 lanes");
+		NEED(t.kind == SIR_FLOAT && t.bits == 32 && t.comps == 1,
+		     "gives a float");
+		break;
 	case SIR_OP_ANY: case SIR_OP_ALL:
 		NEED(n == 1 && s0.kind == SIR_BOOL && t.kind == SIR_BOOL &&
 		     t.comps == 1, "needs a bool vector, gives a bool");

@@ -893,6 +893,9 @@ static sir_id spv_vector_op(struct spv_fn *fc, const uint32_t *w,
 		if (!a || !b)
 			return 0;
 		vt = fc->f->values[a].type;
+		if (vt.bits == 32 && vt.comps >= 2 && vt.comps <= 4)
+			return spv_emit(fc, SIR_OP_FDOT, rt,
+					(sir_id[]){ a, b }, 2);
 		v = spv_emit(fc, SIR_OP_FMUL, vt, (sir_id[]){ a, b }, 2);
 		a = spv_emit(fc, SIR_OP_EXTRACT, rt, &v, 1);
 		for (i = 1; i < vt.comps; i++) {

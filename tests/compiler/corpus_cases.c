@@ -96,6 +96,7 @@ enum expect_kind {
 	EX_EITHER,                   /* a float, one of two bit patterns */
 	EX_ULP,                      /* a float within bound ulps of value */
 	EX_REL,                      /* a float within a relative bound */
+	EX_ABS,                      /* a float within an absolute bound */
 };
 
 struct expect {
@@ -129,6 +130,29 @@ static void ex_ulp(struct expect *e, double v, double ulps)
 			      .bound = ulps };
 }
 
+static void ex_abs(struct expect *e, double v, double bound)
+{
+	*e = (struct expect){ .kind = EX_ABS, .size = 4, .value = v,
+			      .bound = bound };
+}
+
+/*
+ * dot() may contract and reorder (OpenCL 1.2 section 6.12.5), so the bound
+ * is the classic one for a sum of n rounded products in any order:
+ * (2n - 1) roundings of at most 2^-24 of the sum of the |products|.
+ */
+static void ex_dot(struct expect *e, const float *x, const float *y,
+		   unsigned int n)
+{
+	double exact = 0.0, mag = 0.0;
+
+	for (unsigned int k = 0; k < n; k++) {
+		exact += (double)x[k] * y[k];
+		mag += fabs((double)x[k] * y[k]);
+	}
+	ex_abs(e, exact, (2.0 * n - 1) * 0x1p-24 * mag);
+}
+
 static void ex_rel(struct expect *e, double v, double rel)
 {
 	*e = (struct expect){ .kind = EX_REL, .size = 4, .value = v,
@@ -156,6 +180,9 @@ static bool meets(const struct expect *e, const uint8_t *got_bytes,
 			return true;
 		/* A denormal result may be flushed to zero. */
 		return fabs(e->value) < FLT_MIN && f == 0;
+	case EX_ABS:
+		*ulps = cr_ulp_distance(f, e->value);
+		return fabs(f - e->value) <= e->bound;
 	default:
 		if (isnan(e->value) || isinf(e->value))
 			return cr_ulp_distance(f, e->value) == 0;
@@ -188,7 +215,8 @@ static void print_expect(const struct expect *e, const uint8_t *got_bytes,
 		printf("expected %.9g (%a) got %.9g (%a): %g ulp, bound %g%s\n",
 		       e->value, e->value, (double)u2f((uint32_t)got),
 		       (double)u2f((uint32_t)got), ulps, e->bound,
-		       e->kind == EX_REL ? " relative" : " ulp");
+		       e->kind == EX_REL ? " relative" :
+		       e->kind == EX_ABS ? " absolute" : " ulp");
 	}
 }
 
@@ -533,17 +561,19 @@ static unsigned int ref_dot_scalar(const uint8_t *const in[], uint32_t i,
 	return 1;
 }
 
+/*
+ * Like the other float4 twins, a dot_vec4 work-item makes four outputs:
+ * dot products of the same 16-float rows the scalar twin reads, each as
+ * four dot() of float4s, which may contract.
+ */
 static unsigned int ref_dot_vec4(const uint8_t *const in[], uint32_t i,
 				 struct expect *e)
 {
 	const float *a = (const float *)in[0], *b = (const float *)in[1];
-	float s[4] = { 0 };
 
-	for (int k = 0; k < 4; k++)
-		for (int c = 0; c < 4; c++)
-			s[c] += a[16 * i + 4 * k + c] * b[16 * i + 4 * k + c];
-	ex_f32(e, s[0] + s[1] + s[2] + s[3]);
-	return 1;
+	for (unsigned int j = 0; j < 4; j++)
+		ex_dot(&e[j], a + 64 * i + 16 * j, b + 64 * i + 16 * j, 16);
+	return 4;
 }
 
 static const struct map_spec dot_scalar_spec = {
@@ -552,17 +582,18 @@ static const struct map_spec dot_scalar_spec = {
 };
 
 static const struct map_spec dot_vec4_spec = {
-	.n = 256, .local = 64, .num_in = 2, .in_size = { 64, 64 },
-	.out_size = 4, .gen = gen_small_floats, .ref = ref_dot_vec4,
+	.n = 64, .local = 16, .num_in = 2, .in_size = { 256, 256 },
+	.out_size = 16, .gen = gen_small_floats, .ref = ref_dot_vec4,
 };
 
-/* The twins compare per float of data: a dot product consumes 16. */
+/* The twins compare per float of data: 16 per dot product. */
 static bool run_dot(struct cr_session *s, const struct slb_program *p,
 		    const struct corpus_case *c, uint32_t *elements)
 {
+	const struct map_spec *m = c->spec;
 	bool ok = run_map(s, p, c, elements);
 
-	*elements *= 16;
+	*elements *= m->in_size[0] / 4;
 	return ok;
 }
 
@@ -1789,6 +1820,24 @@ static const struct map_spec math_minmax_spec = {
 	.out_size = 32, .gen = gen_minmax, .ref = ref_math_minmax,
 };
 
+static unsigned int ref_geometric_dot(const uint8_t *const in[], uint32_t i,
+				      struct expect *e)
+{
+	const float *x = (const float *)in[0] + 4 * i;
+	const float *y = (const float *)in[1] + 4 * i;
+
+	ex_dot(&e[0], x, y, 4);
+	ex_dot(&e[1], x, y, 3);
+	ex_dot(&e[2], x, y, 2);
+	ex_f32(&e[3], x[3] * y[3]);
+	return 4;
+}
+
+static const struct map_spec geometric_dot_spec = {
+	.n = 1024, .local = 64, .num_in = 2, .in_size = { 16, 16 },
+	.out_size = 16, .gen = gen_small_floats, .ref = ref_geometric_dot,
+};
+
 static float f_native_x(void)
 {
 	return rnd_range(0.01f, 1000.0f);
@@ -2483,6 +2532,7 @@ const struct corpus_case corpus_cases[] = {
 	MAP(math_pow, CORPUS_FEATURE),
 	MAP(math_rounding, CORPUS_FEATURE),
 	MAP(math_minmax, CORPUS_FEATURE),
+	MAP(geometric_dot, CORPUS_FEATURE),
 	MAP(native_math, CORPUS_FEATURE),
 	MAP(register_pressure, CORPUS_FEATURE),
 	MAP(reqd_wg_size, CORPUS_FEATURE),

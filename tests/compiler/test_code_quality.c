@@ -3,16 +3,8 @@
  * Code quality measured on the model's cycle counts: each float4 twin
  * needs at least 3.5x fewer arithmetic-pipe cycles per element than its
  * scalar twin (issue 6's target), and no seed kernel spills.
- *
- * Known gap: the dot product twins reach about 2.25 today. Both loops are
- * fully unrolled, and then the scalar kernel's 15 dependent adds pack two
- * to a bundle while the float4 kernel keeps its strict-order horizontal sum
- * (sum.x + sum.y + sum.z + sum.w); the target needs a better answer than
- * that (e.g. fdot4 for dot()). Until then the dot pair is held to what it
- * reaches, so it cannot regress unnoticed, and the gap is printed.
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "check.h"
 #include "corpus_cases.h"
@@ -20,7 +12,6 @@
 CHECK_MAIN_STATE("code_quality");
 
 #define MIN_RATIO 3.5
-#define DOT_KNOWN_RATIO 2.2       /* see the known gap above */
 
 static struct cr_session session;
 
@@ -64,14 +55,7 @@ TEST(vector_twins_need_fewer_arith_cycles)
 		       "ratio %.2f\n", c->name, c->vector_twin,
 		       corpus_arith_per_element(&scalar),
 		       corpus_arith_per_element(&vector), ratio);
-		if (!strcmp(c->name, "dot_scalar")) {
-			if (ratio < MIN_RATIO)
-				printf("  known gap: below the %.1f target\n",
-				       MIN_RATIO);
-			CHECK(ratio >= DOT_KNOWN_RATIO);
-		} else {
-			CHECK(ratio >= MIN_RATIO);
-		}
+		CHECK(ratio >= MIN_RATIO);
 		corpus_outcome_free(&scalar);
 		corpus_outcome_free(&vector);
 	}

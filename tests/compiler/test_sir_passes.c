@@ -960,6 +960,83 @@ TEST(fold_float_exact)
 	sir_module_destroy(mod);
 }
 
+TEST(insert_chains_become_vecs)
+{
+	/*
+	 * v.x, v.y, v.z, v.w updated twice, as an unrolled loop does: the
+	 * last write to each lane wins and the chain becomes one VEC; a
+	 * chain that leaves a lane to its base stays as it is.
+	 */
+	struct sir_module *mod = sir_module_create();
+	struct sir_function *f = sir_function_create(mod, "chain");
+	uint32_t b = sir_block_add(f);
+	struct sir_type t = fty(32, 1), v4 = fty(32, 4);
+	sir_id v = sir_const_f64(f, v4, 0.0), w, lane[8];
+	uint8_t image[32] = { 0 };
+	uint64_t out[16];
+
+	f->ret = v4;
+	for (unsigned int k = 0; k < 8; k++) {
+		lane[k] = uni(f, t, 4 * k);
+		v = op2(f, b, SIR_OP_INSERT, v4, v, lane[k]);
+		f->values[v].aux = k % 4;
+	}
+	w = op2(f, b, SIR_OP_INSERT, v4, uni(f, v4, 0), lane[7]);
+	f->values[w].aux = 2;
+	ret(f, b, op2(f, b, SIR_OP_FADD, v4, v, w));
+	for (unsigned int k = 0; k < 8; k++) {
+		float x = (float)k + 0.5f;
+
+		memcpy(image + 4 * k, &x, 4);
+	}
+	sir_optimize(f);
+	CHECK(verify(f));
+	CHECK_EQ(count_op(f, SIR_OP_VEC), 1u);
+	CHECK_EQ(count_op(f, SIR_OP_INSERT), 1u);
+	CHECK(run(f, image, out));
+	CHECK_EQ((uint32_t)out[0], f_bits(4.5f + 0.5f));
+	CHECK_EQ((uint32_t)out[2], f_bits(6.5f + 7.5f));
+	CHECK_EQ((uint32_t)out[3], f_bits(7.5f + 3.5f));
+	sir_module_destroy(mod);
+}
+
+TEST(fdot_folds_and_lowers)
+{
+	/*
+	 * A constant dot product folds with one rounding; a two-lane one is
+	 * lowered to a multiply and an add (Midgard has fdot3 and fdot4).
+	 */
+	struct sir_module *mod = sir_module_create();
+	struct sir_function *f = sir_function_create(mod, "dot");
+	uint32_t b = sir_block_add(f);
+	struct sir_type t = fty(32, 1), v2 = fty(32, 2), v4 = fty(32, 4);
+	sir_id c = sir_value_new(f, SIR_OP_CONST, v4, NULL, 0), d4, d2;
+	const float cv[4] = { 1.0f, 0x1p-30f, -1.0f, 3.0f };
+	char err[256];
+	uint8_t image[16] = { 0 };
+	uint64_t out[16];
+
+	for (unsigned int k = 0; k < 4; k++)
+		f->values[c].imm.u64[k] = f_bits(cv[k]);
+	f->ret = fty(32, 2);
+	d4 = op2(f, b, SIR_OP_FDOT, t, c, c);
+	d2 = op2(f, b, SIR_OP_FDOT, t, uni(f, v2, 0), uni(f, v2, 0));
+	ret(f, b, sir_emit(f, b, SIR_OP_VEC, fty(32, 2),
+			   (sir_id[]){ d4, d2 }, 2));
+	CHECK(verify(f));
+	sir_optimize(f);
+	CHECK(sir_lower_midgard(f, false, err, sizeof(err)));
+	sir_optimize(f);
+	CHECK(verify(f));
+	CHECK_EQ(count_op(f, SIR_OP_FDOT), 0u);
+	memcpy(image, &(float[2]){ 3.0f, -4.0f }, 8);
+	CHECK(run(f, image, out));
+	/* 1 + 2^-60 + 1 + 9 rounds once to 11; x.x*x.x + x.y*x.y = 25. */
+	CHECK_EQ((uint32_t)out[0], f_bits(11.0f));
+	CHECK_EQ((uint32_t)out[1], f_bits(25.0f));
+	sir_module_destroy(mod);
+}
+
 TEST(cse_dce_copy_prop)
 {
 	struct sir_module *mod = sir_module_create();
@@ -1527,6 +1604,8 @@ int main(void)
 {
 	RUN(fold_and_identities);
 	RUN(fold_float_exact);
+	RUN(insert_chains_become_vecs);
+	RUN(fdot_folds_and_lowers);
 	RUN(narrow_extracted_lanes);
 	RUN(splat_ops_done_once);
 	RUN(udiv_pow2_is_shift);
