@@ -145,6 +145,8 @@ static bool compile_kernel(struct sir_module *m, struct sir_function *f,
 	     sir_lower_midgard(f, o->fast_math, err, sizeof(err));
 	if (ok) {
 		sir_optimize(f);
+		if (sir_slp_vectorize(f))
+			sir_optimize(f);
 		/* For looking at what the back end is given. */
 		if (getenv("SLEIPNIR_DUMP_SIR"))
 			sir_print_function(stderr, f);

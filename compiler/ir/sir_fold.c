@@ -341,6 +341,19 @@ static sir_id fold_plumbing(struct sir_function *f, sir_id v, bool *changed)
 		    sir_type_eq(a->type, in->type))
 			return in->srcs[0];
 		break;
+	case SIR_OP_VEC:
+		/* vec(x[0], x[1], ..., x[n-1]) of an n-lane x is x. */
+		for (i = 0; i < in->num_srcs; i++) {
+			const struct sir_instr *e = &f->values[in->srcs[i]];
+
+			if (e->op != SIR_OP_EXTRACT || e->aux != i ||
+			    e->srcs[0] != a->srcs[0])
+				break;
+		}
+		if (a->op == SIR_OP_EXTRACT && i == in->num_srcs &&
+		    sir_type_eq(f->values[a->srcs[0]].type, in->type))
+			return a->srcs[0];
+		break;
 	case SIR_OP_INSERT:
 		if (insert_chain_to_vec(f, v))
 			*changed = true;
@@ -399,8 +412,8 @@ static sir_id fold_one(struct sir_function *f, sir_id v, bool *changed)
 		return r;
 	in = &f->values[v];
 	if (in->op == SIR_OP_SELECT || in->op == SIR_OP_EXTRACT ||
-	    in->op == SIR_OP_INSERT || in->op == SIR_OP_SHUFFLE ||
-	    in->op == SIR_OP_BITCAST)
+	    in->op == SIR_OP_INSERT || in->op == SIR_OP_VEC ||
+	    in->op == SIR_OP_SHUFFLE || in->op == SIR_OP_BITCAST)
 		return fold_plumbing(f, v, changed);
 	if (in->op == SIR_OP_PTR_ADD && is_splat(f, in->srcs[1], 0))
 		return in->srcs[0];

@@ -27,6 +27,12 @@ bool sir_narrow_vectors(struct sir_function *f);
 bool sir_copy_prop(struct sir_function *f);
 bool sir_cse(struct sir_function *f);
 bool sir_dce(struct sir_function *f);
+/*
+ * Packs independent scalar ops into vector lanes where the operands come
+ * cheaply as vectors (sir_slp.c). Run after lowering; follow it with
+ * sir_optimize() to clean up.
+ */
+bool sir_slp_vectorize(struct sir_function *f);
 
 /* The machine-independent pipeline above, to a fixpoint. */
 void sir_optimize(struct sir_function *f);

@@ -606,6 +606,44 @@ static bool run_vec4_map(struct cr_session *s, const struct slb_program *p,
 	return ok;
 }
 
+/* ---- Scalar code on vector lanes (the SLP pass) ---- */
+
+static void gen_slp(unsigned int buf, uint8_t *elem, uint32_t bytes)
+{
+	if (buf == 0)
+		put_floats(elem, bytes, f_small);
+	else
+		put_ints(elem, bytes, 4);
+}
+
+static unsigned int ref_slp_lanes(const uint8_t *const in[], uint32_t i,
+				  struct expect *e)
+{
+	const float *v = (const float *)in[0] + 4 * i;
+	const int32_t *w = (const int32_t *)in[1] + 4 * i;
+	static const float add[4] = { 1.0f, -2.0f, 0.5f, 3.0f };
+	static const unsigned int lane[4] = { 1, 0, 3, 2 };
+	float s = v[3];
+
+	for (unsigned int k = 0; k < 4; k++)
+		ex_f32(&e[k], v[lane[k]] * s + add[k]);
+	ex_f32(&e[4], v[0] + v[1]);
+	ex_f32(&e[5], v[1] - v[2]);
+	ex_f32(&e[6], v[2] * v[3]);
+	ex_f32(&e[7], fminf(v[3], v[0]));
+	for (unsigned int k = 0; k < 4; k++) {
+		uint32_t x = (uint32_t)w[k] * 3u + (uint32_t)w[(k + 1) % 4];
+
+		ex_bits(&e[8 + k], 4, x ^ (k + 1));
+	}
+	return 12;
+}
+
+static const struct map_spec slp_lanes_spec = {
+	.n = 1024, .local = 64, .num_in = 2, .in_size = { 16, 16 },
+	.out_size = 48, .gen = gen_slp, .ref = ref_slp_lanes,
+};
+
 /* ---- Types ---- */
 
 /*
@@ -2533,6 +2571,7 @@ const struct corpus_case corpus_cases[] = {
 	MAP(math_rounding, CORPUS_FEATURE),
 	MAP(math_minmax, CORPUS_FEATURE),
 	MAP(geometric_dot, CORPUS_FEATURE),
+	MAP(slp_lanes, CORPUS_FEATURE),
 	MAP(native_math, CORPUS_FEATURE),
 	MAP(register_pressure, CORPUS_FEATURE),
 	MAP(reqd_wg_size, CORPUS_FEATURE),

@@ -1037,6 +1037,91 @@ TEST(fdot_folds_and_lowers)
 	sir_module_destroy(mod);
 }
 
+/* x_k = lane k of v * lane k of v + (k + 1), built into a float4. */
+static struct sir_function *slp_fn(struct sir_module *mod, bool early_use)
+{
+	struct sir_function *f = sir_function_create(mod, "slp");
+	uint32_t b = sir_block_add(f);
+	struct sir_type t = fty(32, 1), v4 = fty(32, 4);
+	sir_id v = uni(f, v4, 0), x[4], sum = 0;
+
+	f->ret = v4;
+	for (unsigned int k = 0; k < 4; k++) {
+		sir_id e = op1(f, b, SIR_OP_EXTRACT, t, v);
+
+		f->values[e].aux = k;
+		x[k] = op2(f, b, SIR_OP_FADD, t,
+			   op2(f, b, SIR_OP_FMUL, t, e, e),
+			   sir_const_f64(f, t, k + 1.0));
+		/* A store-free early reader: x0 feeds lane 3's operand. */
+		if (early_use && k == 0)
+			sum = x[0];
+		if (early_use && k == 2)
+			x[2] = op2(f, b, SIR_OP_FADD, t, x[2], sum);
+	}
+	ret(f, b, sir_emit(f, b, SIR_OP_VEC, v4, x, 4));
+	return f;
+}
+
+TEST(slp_packs_lanes)
+{
+	struct sir_module *mod = sir_module_create();
+	struct sir_function *f = slp_fn(mod, false);
+	const float in[4] = { 1.5f, -2.0f, 3.0f, 0.25f };
+	uint8_t image[16];
+	uint64_t out[16];
+
+	memcpy(image, in, 16);
+	CHECK(sir_slp_vectorize(f));
+	sir_optimize(f);
+	CHECK(verify(f));
+	/* One vector multiply and one vector add are left. */
+	CHECK_EQ(count_op(f, SIR_OP_FMUL), 1u);
+	CHECK_EQ(count_op(f, SIR_OP_FADD), 1u);
+	CHECK(run(f, image, out));
+	for (unsigned int k = 0; k < 4; k++)
+		CHECK_EQ((uint32_t)out[k], f_bits(in[k] * in[k] + k + 1.0f));
+	sir_module_destroy(mod);
+}
+
+TEST(slp_keeps_what_it_cannot_pack)
+{
+	struct sir_module *mod = sir_module_create();
+	struct sir_function *f = sir_function_create(mod, "gather");
+	uint32_t b = sir_block_add(f);
+	struct sir_type t = fty(32, 1), v4 = fty(32, 4);
+	sir_id x[4];
+
+	/* Products of separate scalars: gathering them costs more. */
+	f->ret = v4;
+	for (unsigned int k = 0; k < 4; k++)
+		x[k] = op2(f, b, SIR_OP_FMUL, t, uni(f, t, 4 * k),
+			   uni(f, t, 16 + 4 * k));
+	ret(f, b, sir_emit(f, b, SIR_OP_VEC, v4, x, 4));
+	CHECK(!sir_slp_vectorize(f));
+	CHECK_EQ(count_op(f, SIR_OP_FMUL), 4u);
+	sir_module_destroy(mod);
+
+	/* A lane result read by another lane's operand is a dependence. */
+	mod = sir_module_create();
+	f = slp_fn(mod, true);
+	{
+		const float in[4] = { 1.5f, -2.0f, 3.0f, 0.25f };
+		uint8_t image[16];
+		uint64_t out[16];
+
+		memcpy(image, in, 16);
+		sir_slp_vectorize(f);
+		sir_optimize(f);
+		CHECK(verify(f));
+		CHECK(run(f, image, out));
+		CHECK_EQ((uint32_t)out[2],
+			 f_bits((3.0f * 3.0f + 3.0f) + (1.5f * 1.5f + 1.0f)));
+		CHECK_EQ((uint32_t)out[3], f_bits(0.25f * 0.25f + 4.0f));
+	}
+	sir_module_destroy(mod);
+}
+
 TEST(cse_dce_copy_prop)
 {
 	struct sir_module *mod = sir_module_create();
@@ -1606,6 +1691,8 @@ int main(void)
 	RUN(fold_float_exact);
 	RUN(insert_chains_become_vecs);
 	RUN(fdot_folds_and_lowers);
+	RUN(slp_packs_lanes);
+	RUN(slp_keeps_what_it_cannot_pack);
 	RUN(narrow_extracted_lanes);
 	RUN(splat_ops_done_once);
 	RUN(udiv_pow2_is_shift);
