@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Assembles the board's initramfs: busybox, the guest kernel's DRM modules
-# (drm, drm_shmem_helper, gpu-sched, panfrost and what they depend on), our
-# sleipnir.ko, and our aarch64 programs staged by `meson install`.
+# (drm, drm_shmem_helper, gpu-sched, panfrost and what they depend on), the
+# modules that mount the Debian userland image (virtio-mmio, virtio-blk, ext4),
+# our sleipnir.ko, and our aarch64 programs staged by `meson install`.
 # Usage: build-initramfs.sh KERNEL_CACHE_DIR SLEIPNIR_KO GUEST_STAGE_DIR OUTPUT
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -35,6 +36,13 @@ copy_module() {
 	done
 }
 for m in drm drm_shmem_helper gpu-sched panfrost; do
+	copy_module "$m"
+done
+# tests/board --userland attaches the image as a virtio-blk-device, which
+# sits on virt's built-in virtio-mmio transports. ext4 and jbd2 want crc32c
+# through a soft dependency (crypto-crc32c) that modinfo's depends misses,
+# and busybox's modprobe does not follow: guest-init.sh loads it by name.
+for m in virtio_mmio virtio_blk ext4 crc32c_generic; do
 	copy_module "$m"
 done
 cp "$ko" "$root/lib/modules/$abi/extra/"

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Builds everything: host code (under ASan/UBSan, for the tests), the aarch64
 # guest programs, the kernel module, QEMU with the GPU model, and the board
-# image in build/board/; links Linux's checkpatch.pl into build/linux-source/.
+# image and the guest's Debian userland image in build/board/; links Linux's
+# checkpatch.pl into build/linux-source/.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$SLEIPNIR_ROOT"
@@ -34,6 +35,9 @@ make -s -f scripts/kbuild.mk KCACHE="$kcache" modules >$build/kbuild.log 2>&1 ||
 qemu=$(scripts/build-qemu.sh)
 ln -sfn "$qemu" $board/qemu-system-aarch64
 ln -sfn "$kcache/root/boot/vmlinuz-$(cat "$kcache/abi")" $board/vmlinuz
+# For tests/board --userland. The ICD's file in /etc/OpenCL/vendors/ will be
+# put into this image once the ICD exists.
+ln -sfn "$(scripts/fetch-guest-userland.sh)" $board/userland.ext4
 # Test-only modules go into the image beside our driver.
 mkdir -p $build/stage/opt/sleipnir/kmod $build/stage/opt/sleipnir/bin
 cp tests/kmod/*.ko $build/stage/opt/sleipnir/kmod/

@@ -4,6 +4,8 @@
 # kernel command line (sleipnir.driver=sleipnir|panfrost|none), runs the
 # command tests/board put into /run/sleipnir/cmd, reports its exit status and
 # the kernel log to the host over the console, and powers off.
+# With sleipnir.userland=1 the command runs chrooted in the Debian arm64
+# userland (scripts/fetch-guest-userland.sh) from the first virtio disk.
 /bin/busybox mkdir -p /bin /sbin /usr/bin /usr/sbin /proc /sys /dev /tmp /run
 /bin/busybox --install -s
 export PATH=/opt/sleipnir/bin:/usr/sbin:/usr/bin:/sbin:/bin
@@ -17,9 +19,11 @@ mkdir -p /root /dev/pts
 cd /root
 
 driver=sleipnir
+userland=0
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	sleipnir.driver=*) driver=${arg#sleipnir.driver=} ;;
+	sleipnir.userland=*) userland=${arg#sleipnir.userland=} ;;
 	esac
 done
 
@@ -35,9 +39,52 @@ load_driver() {
 	[ -e /dev/dri/renderD128 ] || { echo "board: $driver did not create /dev/dri/renderD128"; return 1; }
 }
 
-if load_driver; then
+# The Debian userland at /debian: its own /proc, /sys, /dev, /tmp and /run,
+# with our programs, the command, /root (where --add puts files) and the
+# kernel modules bound in from the initramfs. The image is read-only: every
+# mount point was made when it was built.
+debian=/debian
+mount_userland() {
+	for m in virtio_mmio virtio_blk crc32c_generic ext4; do
+		modprobe "$m" || { echo "board: modprobe $m failed"; return 1; }
+	done
+	i=0
+	while [ ! -b /dev/vda ] && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	mkdir -p $debian
+	mount -t ext4 -o ro /dev/vda $debian || { echo "board: cannot mount the userland (/dev/vda)"; return 1; }
+	mount -t proc proc $debian/proc &&
+		mount -t sysfs sysfs $debian/sys &&
+		mount -t debugfs debugfs $debian/sys/kernel/debug &&
+		mount -t devtmpfs devtmpfs $debian/dev &&
+		mkdir -p $debian/dev/pts &&
+		mount -t tmpfs tmpfs $debian/tmp &&
+		mount -t tmpfs tmpfs $debian/run &&
+		mkdir -p $debian/run/sleipnir $debian/run/busybox &&
+		mount --bind /run/sleipnir $debian/run/sleipnir &&
+		mount --bind /opt/sleipnir $debian/opt/sleipnir &&
+		mount --bind /root $debian/root &&
+		mount --bind /lib/modules $debian/lib/modules ||
+		{ echo "board: cannot set up the userland's mounts"; return 1; }
+	# busybox's applets stand in for the tools (coreutils, grep...) the
+	# image does not carry; Debian's own programs come first on PATH.
+	chroot $debian /bin/busybox --install -s /run/busybox
+}
+
+run_command() {
+	if [ "$userland" = 1 ]; then
+		PATH=/opt/sleipnir/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/run/busybox \
+			chroot $debian /bin/sh -c 'cd /root && exec /bin/sh /run/sleipnir/cmd'
+	else
+		sh /run/sleipnir/cmd
+	fi
+}
+
+if load_driver && { [ "$userland" != 1 ] || mount_userland; }; then
 	echo "SLEIPNIR-BOARD: ready"
-	sh /run/sleipnir/cmd
+	run_command
 	status=$?
 else
 	echo "SLEIPNIR-BOARD: ready"

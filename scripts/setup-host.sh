@@ -12,7 +12,7 @@ HOST_PACKAGES=(
 	libglib2.0-dev libpixman-1-dev libfdt-dev zlib1g-dev flex bison
 	libdrm-dev ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-c-headers opencl-clhpp-headers
 	clang-15 llvm-15 llvm-spirv-15 libclc-15 spirv-tools spirv-headers
-	device-tree-compiler kmod cpio xz-utils dpkg-dev rsync perl
+	device-tree-compiler kmod cpio xz-utils dpkg-dev rsync perl e2fsprogs
 	libasan8 libubsan1 gnuplot-nox
 	libelf-dev libxxhash-dev
 )
