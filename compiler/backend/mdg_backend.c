@@ -10,33 +10,11 @@
 
 #include "mdg_internal.h"
 
-void *mdg_xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-
-	if (!q) {
-		fputs("sleipnir compiler: out of memory\n", stderr);
-		exit(EXIT_FAILURE);
-	}
-	return q;
-}
-
-void *mdg_xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size ? size : 1);
-
-	if (!p) {
-		fputs("sleipnir compiler: out of memory\n", stderr);
-		exit(EXIT_FAILURE);
-	}
-	return p;
-}
-
 uint32_t mi_vreg_new(struct mi_func *mf, unsigned int size)
 {
 	if (mf->num_vregs == mf->cap_vregs) {
 		mf->cap_vregs = mf->cap_vregs ? 2 * mf->cap_vregs : 64;
-		mf->vregs = mdg_xrealloc(mf->vregs,
+		mf->vregs = sir_xrealloc(mf->vregs,
 					 mf->cap_vregs * sizeof(*mf->vregs));
 	}
 	memset(&mf->vregs[mf->num_vregs], 0, sizeof(*mf->vregs));
@@ -48,7 +26,7 @@ uint32_t mi_block_new(struct mi_func *mf)
 {
 	if (mf->num_blocks == mf->cap_blocks) {
 		mf->cap_blocks = mf->cap_blocks ? 2 * mf->cap_blocks : 16;
-		mf->blocks = mdg_xrealloc(mf->blocks,
+		mf->blocks = sir_xrealloc(mf->blocks,
 					  mf->cap_blocks * sizeof(*mf->blocks));
 	}
 	memset(&mf->blocks[mf->num_blocks], 0, sizeof(*mf->blocks));
@@ -62,7 +40,7 @@ struct mi_instr *mi_insert(struct mi_func *mf, uint32_t b, uint32_t pos)
 
 	if (blk->num == blk->cap) {
 		blk->cap = blk->cap ? 2 * blk->cap : 16;
-		blk->instrs = mdg_xrealloc(blk->instrs,
+		blk->instrs = sir_xrealloc(blk->instrs,
 					   blk->cap * sizeof(*blk->instrs));
 	}
 	memmove(&blk->instrs[pos + 1], &blk->instrs[pos],
@@ -133,7 +111,7 @@ bool mi_op_is_stage1(enum mdg_unit u)
 /* Removes instructions whose only effect is a vreg nobody reads. */
 static void remove_dead(struct mi_func *mf)
 {
-	bool *used = mdg_xcalloc(mf->num_vregs, sizeof(*used));
+	bool *used = sir_xcalloc(mf->num_vregs, sizeof(*used));
 	bool changed = true;
 
 	while (changed) {
@@ -190,8 +168,8 @@ static bool touches_phys(const struct mi_instr *in, unsigned int reg)
  */
 static void fold_arg_moves(struct mi_func *mf)
 {
-	uint32_t *uses = mdg_xcalloc(mf->num_vregs, sizeof(*uses));
-	uint32_t *defs = mdg_xcalloc(mf->num_vregs, sizeof(*defs));
+	uint32_t *uses = sir_xcalloc(mf->num_vregs, sizeof(*uses));
+	uint32_t *defs = sir_xcalloc(mf->num_vregs, sizeof(*defs));
 
 	for (uint32_t b = 0; b < mf->num_blocks; b++) {
 		const struct mi_block *blk = &mf->blocks[b];

@@ -221,8 +221,8 @@ bool mdg_emit(const struct mi_func *mf, const struct mdg_schedule *s,
 
 	for (uint32_t b = 0; b < s->num_blocks; b++)
 		nf += s->blocks[b].num;
-	fl = mdg_xcalloc(nf + 1, sizeof(*fl));
-	block_first = mdg_xcalloc(s->num_blocks + 1, sizeof(*block_first));
+	fl = sir_xcalloc(nf + 1, sizeof(*fl));
+	block_first = sir_xcalloc(s->num_blocks + 1, sizeof(*block_first));
 	nf = 0;
 	for (uint32_t b = 0; b < s->num_blocks; b++) {
 		block_first[b] = nf;
@@ -289,7 +289,7 @@ bool mdg_emit(const struct mi_func *mf, const struct mdg_schedule *s,
 		}
 	}
 
-	code = mdg_xcalloc(total + 16, 1);
+	code = sir_xcalloc(total + 16, 1);
 	for (uint32_t i = 0; i < nf; i++) {
 		unsigned int size;
 

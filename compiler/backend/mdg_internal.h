@@ -143,10 +143,7 @@ struct mdg_schedule {
 	struct mdg_sblock *blocks;
 };
 
-/* Growable arrays; allocation failure ends the process (as sir.c). */
-void *mdg_xrealloc(void *p, size_t n);
-void *mdg_xcalloc(size_t n, size_t size);
-
+/* Growable arrays (sir_xrealloc: allocation failure ends the process). */
 uint32_t mi_vreg_new(struct mi_func *mf, unsigned int size);
 uint32_t mi_block_new(struct mi_func *mf);
 /* The block's successors in out; returns how many (0-2). */

@@ -2314,10 +2314,10 @@ static bool sel_terminator(struct isel *s, uint32_t b, sir_id v)
 static uint32_t *block_order(const struct sir_function *f)
 {
 	uint32_t n = f->num_blocks, done = n, top = 0;
-	uint32_t *order = mdg_xcalloc(n, sizeof(*order));
-	uint32_t *stack = mdg_xcalloc(n, sizeof(*stack));
-	uint8_t *next = mdg_xcalloc(n, 1);  /* successor to visit next */
-	bool *seen = mdg_xcalloc(n, sizeof(*seen));
+	uint32_t *order = sir_xcalloc(n, sizeof(*order));
+	uint32_t *stack = sir_xcalloc(n, sizeof(*stack));
+	uint8_t *next = sir_xcalloc(n, 1);  /* successor to visit next */
+	bool *seen = sir_xcalloc(n, sizeof(*seen));
 
 	stack[top++] = 0;
 	seen[0] = true;
@@ -2421,10 +2421,10 @@ bool mdg_isel(struct sir_function *f, struct mi_func *mf, char *err,
 	s.mf = mf;
 	s.err = err;
 	s.errsz = errsz;
-	s.map = mdg_xcalloc(f->num_values, sizeof(*s.map));
-	s.mapped = mdg_xcalloc(f->num_values, sizeof(*s.mapped));
-	s.pieces = mdg_xcalloc(4 * (size_t)f->num_values, sizeof(*s.pieces));
-	s.bmap = mdg_xcalloc(f->num_blocks, sizeof(*s.bmap));
+	s.map = sir_xcalloc(f->num_values, sizeof(*s.map));
+	s.mapped = sir_xcalloc(f->num_values, sizeof(*s.mapped));
+	s.pieces = sir_xcalloc(4 * (size_t)f->num_values, sizeof(*s.pieces));
+	s.bmap = sir_xcalloc(f->num_blocks, sizeof(*s.bmap));
 	mf->push_vec4 = push_rows(f);
 	layout_blocks(&s);
 

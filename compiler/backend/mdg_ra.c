@@ -57,15 +57,15 @@ static void uses_of(const struct mi_instr *in, uint64_t *live)
 static void build_graph(const struct mi_func *mf, struct graph *g)
 {
 	uint32_t nb = mf->num_blocks, w = (mf->num_vregs + 63) / 64;
-	uint64_t *in = mdg_xcalloc((size_t)nb * w, 8);
-	uint64_t *out = mdg_xcalloc((size_t)nb * w, 8);
-	uint64_t *live = mdg_xcalloc(w, 8);
+	uint64_t *in = sir_xcalloc((size_t)nb * w, 8);
+	uint64_t *out = sir_xcalloc((size_t)nb * w, 8);
+	uint64_t *live = sir_xcalloc(w, 8);
 	bool changed = true;
 
 	g->n = mf->num_vregs;
 	g->words = w;
-	g->adj = mdg_xcalloc((size_t)g->n * w, 8);
-	g->degree = mdg_xcalloc(g->n, sizeof(*g->degree));
+	g->adj = sir_xcalloc((size_t)g->n * w, 8);
+	g->degree = sir_xcalloc(g->n, sizeof(*g->degree));
 
 	while (changed) {
 		changed = false;
@@ -154,7 +154,7 @@ static void mark_atomic_dsts(const struct mi_func *mf, bool *at_x)
 static uint32_t colour(struct mi_func *mf, const struct graph *g,
 		       unsigned int max_regs, bool *done)
 {
-	bool *at_x = mdg_xcalloc(mf->num_vregs + 1, sizeof(*at_x));
+	bool *at_x = sir_xcalloc(mf->num_vregs + 1, sizeof(*at_x));
 
 	mark_atomic_dsts(mf, at_x);
 	for (uint32_t v = 0; v < mf->num_vregs; v++) {
@@ -230,7 +230,7 @@ static struct mi_instr *push(struct ilist *l)
 {
 	if (l->num == l->cap) {
 		l->cap = l->cap ? 2 * l->cap : 32;
-		l->v = mdg_xrealloc(l->v, l->cap * sizeof(*l->v));
+		l->v = sir_xrealloc(l->v, l->cap * sizeof(*l->v));
 	}
 	memset(&l->v[l->num], 0, sizeof(*l->v));
 	return &l->v[l->num++];
@@ -489,7 +489,7 @@ bool mdg_ra(struct mi_func *mf, unsigned int max_regs, char *err,
 
 	for (unsigned int round = 0; round < MAX_RA_ROUNDS; round++) {
 		struct graph g;
-		bool *done = mdg_xcalloc(mf->num_vregs, sizeof(*done));
+		bool *done = sir_xcalloc(mf->num_vregs, sizeof(*done));
 		uint32_t v, victim = MI_NONE;
 
 		build_graph(mf, &g);

@@ -168,7 +168,7 @@ static struct mdg_sbundle *new_bundle(struct mdg_sblock *sb, uint8_t kind)
 {
 	if (sb->num == sb->cap) {
 		sb->cap = sb->cap ? 2 * sb->cap : 16;
-		sb->b = mdg_xrealloc(sb->b, sb->cap * sizeof(*sb->b));
+		sb->b = sir_xrealloc(sb->b, sb->cap * sizeof(*sb->b));
 	}
 	memset(&sb->b[sb->num], 0, sizeof(*sb->b));
 	sb->b[sb->num].kind = kind;
@@ -305,7 +305,7 @@ static void schedule_block(const struct mi_func *mf, struct mi_block *blk,
 	memset(&s, 0, sizeof(s));
 	s.mf = mf;
 	s.out = out;
-	s.nodes = mdg_xcalloc(blk->num + 1, sizeof(*s.nodes));
+	s.nodes = sir_xcalloc(blk->num + 1, sizeof(*s.nodes));
 	for (uint32_t i = 0; i < blk->num; i++) {
 		struct mi_instr *in = &blk->instrs[i];
 		struct node *n;
@@ -327,7 +327,7 @@ static void schedule_block(const struct mi_func *mf, struct mi_block *blk,
 		if (in->kind == MI_ALU)
 			collect_consts(n, in);
 	}
-	s.dep = mdg_xcalloc((size_t)s.n * s.n + 1, 1);
+	s.dep = sir_xcalloc((size_t)s.n * s.n + 1, 1);
 	for (uint32_t j = 0; j < s.n; j++)
 		for (uint32_t i = 0; i < j; i++)
 			s.dep[(size_t)i * s.n + j] =
@@ -454,7 +454,7 @@ bool mdg_schedule(struct mi_func *mf, struct mdg_schedule *s, char *err,
 		  size_t errsz)
 {
 	s->num_blocks = mf->num_blocks;
-	s->blocks = mdg_xcalloc(mf->num_blocks, sizeof(*s->blocks));
+	s->blocks = sir_xcalloc(mf->num_blocks, sizeof(*s->blocks));
 	for (uint32_t b = 0; b < mf->num_blocks; b++) {
 		struct mi_block *blk = &mf->blocks[b];
 		uint32_t scheduled = 0;

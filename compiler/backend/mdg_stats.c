@@ -33,11 +33,11 @@ void mdg_stats(const struct mi_func *mf, const struct mdg_schedule *s,
 	       struct slb_stats *st)
 {
 	uint32_t nb = mf->num_blocks;
-	uint32_t (*cnt)[3] = mdg_xcalloc(nb, sizeof(*cnt));
-	uint8_t *state = mdg_xcalloc(nb, 1);
-	uint32_t *order = mdg_xcalloc(nb, sizeof(*order)), no = 0;
-	uint32_t *stack = mdg_xcalloc(nb * 3 + 1, sizeof(*stack)), sp = 0;
-	struct pathv *pv = mdg_xcalloc(nb, sizeof(*pv));
+	uint32_t (*cnt)[3] = sir_xcalloc(nb, sizeof(*cnt));
+	uint8_t *state = sir_xcalloc(nb, 1);
+	uint32_t *order = sir_xcalloc(nb, sizeof(*order)), no = 0;
+	uint32_t *stack = sir_xcalloc(nb * 3 + 1, sizeof(*stack)), sp = 0;
+	struct pathv *pv = sir_xcalloc(nb, sizeof(*pv));
 	bool have_end = false;
 	uint32_t best_lo[3] = { 0 }, best_hi[3] = { 0 };
 

@@ -35,7 +35,7 @@ static void sir_oom(void)
 	exit(EXIT_FAILURE);
 }
 
-static void *sir_xrealloc(void *p, size_t n)
+void *sir_xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
 
@@ -44,7 +44,7 @@ static void *sir_xrealloc(void *p, size_t n)
 	return q;
 }
 
-static void *sir_xcalloc(size_t n, size_t size)
+void *sir_xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);
 

@@ -331,6 +331,13 @@ void sir_set_srcs(struct sir_function *f, sir_id v, const sir_id *srcs,
 void sir_compact_blocks(struct sir_function *f);
 void sir_compute_preds(struct sir_function *f);
 
+/*
+ * realloc/calloc that end the process with a message when memory runs out:
+ * the whole compiler (passes and back end) allocates through these.
+ */
+void *sir_xrealloc(void *p, size_t n);
+void *sir_xcalloc(size_t n, size_t size);
+
 /* Use counts per value (caller frees); phis and terminators included. */
 uint32_t *sir_use_counts(const struct sir_function *f);
 

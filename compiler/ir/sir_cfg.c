@@ -85,7 +85,7 @@ static bool fold_branches(struct sir_function *f)
 /* Deletes the blocks marked dead and renumbers the rest. */
 static void delete_blocks(struct sir_function *f, const bool *dead)
 {
-	uint32_t *remap = sirp_calloc(f->num_blocks, sizeof(*remap));
+	uint32_t *remap = sir_xcalloc(f->num_blocks, sizeof(*remap));
 	uint32_t b, n = 0, i, v, s;
 
 	for (b = 0; b < f->num_blocks; b++) {
@@ -132,7 +132,7 @@ static void delete_blocks(struct sir_function *f, const bool *dead)
 static bool remove_unreachable(struct sir_function *f)
 {
 	struct sir_dom dom;
-	bool *dead = sirp_calloc(f->num_blocks, sizeof(*dead));
+	bool *dead = sir_xcalloc(f->num_blocks, sizeof(*dead));
 	bool any = false;
 	uint32_t b, i;
 
@@ -267,7 +267,7 @@ bool sir_simplify_cfg(struct sir_function *f)
 
 		changed = fold_branches(f);
 		changed |= remove_unreachable(f);
-		dead = sirp_calloc(f->num_blocks, sizeof(*dead));
+		dead = sir_xcalloc(f->num_blocks, sizeof(*dead));
 		changed |= merge_pairs(f, dead);
 		changed |= bypass_forwarders(f, dead);
 		if (changed)

@@ -139,8 +139,8 @@ bool sir_cse(struct sir_function *f)
 	t.dom = &dom;
 	for (t.cap = 64; t.cap < 2 * f->num_values; t.cap *= 2)
 		;
-	t.slot = sirp_calloc(t.cap, sizeof(*t.slot));
-	t.memgen = sirp_calloc(f->num_values, sizeof(*t.memgen));
+	t.slot = sir_xcalloc(t.cap, sizeof(*t.slot));
+	t.memgen = sir_xcalloc(f->num_values, sizeof(*t.memgen));
 	/* Constants first: they dominate everything. */
 	for (v = 1; v < f->num_values; v++) {
 		struct sir_instr *in = &f->values[v];
@@ -153,7 +153,7 @@ bool sir_cse(struct sir_function *f)
 		}
 	}
 	/* Blocks in dominator-tree preorder. */
-	stack = sirp_calloc(f->num_blocks + 1, sizeof(*stack));
+	stack = sir_xcalloc(f->num_blocks + 1, sizeof(*stack));
 	if (dom.num_rpo)
 		stack[sp++] = 0;
 	while (sp) {

@@ -11,8 +11,8 @@
 
 bool sir_dce(struct sir_function *f)
 {
-	bool *live = sirp_calloc(f->num_values, sizeof(*live));
-	sir_id *work = sirp_calloc(f->num_values, sizeof(*work));
+	bool *live = sir_xcalloc(f->num_values, sizeof(*live));
+	sir_id *work = sir_xcalloc(f->num_values, sizeof(*work));
 	uint32_t n = 0, b, i, s;
 	bool changed = false;
 

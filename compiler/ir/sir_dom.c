@@ -12,10 +12,10 @@
 static void sir_dom_rpo(struct sir_dom *d, struct sir_function *f)
 {
 	uint32_t n = f->num_blocks, sp = 0, post = 0, i;
-	uint32_t *stack = sirp_calloc(n + 1, sizeof(*stack));
-	uint32_t *next = sirp_calloc(n + 1, sizeof(*next));
-	uint32_t *order = sirp_calloc(n + 1, sizeof(*order));
-	bool *seen = sirp_calloc(n + 1, sizeof(*seen));
+	uint32_t *stack = sir_xcalloc(n + 1, sizeof(*stack));
+	uint32_t *next = sir_xcalloc(n + 1, sizeof(*next));
+	uint32_t *order = sir_xcalloc(n + 1, sizeof(*order));
+	bool *seen = sir_xcalloc(n + 1, sizeof(*seen));
 
 	if (n) {
 		stack[sp++] = 0;
@@ -67,9 +67,9 @@ void sirp_dom_compute(struct sir_dom *d, struct sir_function *f)
 
 	sir_compute_preds(f);
 	d->num_blocks = n;
-	d->rpo = sirp_calloc(n + 1, sizeof(*d->rpo));
-	d->rpo_index = sirp_calloc(n + 1, sizeof(*d->rpo_index));
-	d->idom = sirp_calloc(n + 1, sizeof(*d->idom));
+	d->rpo = sir_xcalloc(n + 1, sizeof(*d->rpo));
+	d->rpo_index = sir_xcalloc(n + 1, sizeof(*d->rpo_index));
+	d->idom = sir_xcalloc(n + 1, sizeof(*d->idom));
 	for (i = 0; i < n; i++) {
 		d->rpo_index[i] = UINT32_MAX;
 		d->idom[i] = UINT32_MAX;
@@ -99,9 +99,9 @@ void sirp_dom_compute(struct sir_dom *d, struct sir_function *f)
 		}
 	}
 	/* Children lists, in reverse postorder. */
-	d->child_start = sirp_calloc(n + 1, sizeof(uint32_t));
-	d->child_count = sirp_calloc(n + 1, sizeof(uint32_t));
-	d->child = sirp_calloc(n + 1, sizeof(uint32_t));
+	d->child_start = sir_xcalloc(n + 1, sizeof(uint32_t));
+	d->child_count = sir_xcalloc(n + 1, sizeof(uint32_t));
+	d->child = sir_xcalloc(n + 1, sizeof(uint32_t));
 	for (i = 1; i < d->num_rpo; i++)
 		d->child_count[d->idom[d->rpo[i]]]++;
 	for (i = 0, p = 0; i < n; i++) {

@@ -166,14 +166,14 @@ static bool inline_call(struct sir_module *m, struct sir_function *f,
 		sir_var_add(f, &g->vars[i]);
 	il.rest = sirp_split_block(f, blk, pos + 1);
 	f->blocks[blk].num_instrs--;     /* the call itself */
-	il.bmap = sirp_calloc(g->num_blocks, sizeof(*il.bmap));
+	il.bmap = sir_xcalloc(g->num_blocks, sizeof(*il.bmap));
 	for (i = 0; i < g->num_blocks; i++)
 		il.bmap[i] = sir_block_add(f);
-	il.vmap = sirp_calloc(g->num_values, sizeof(*il.vmap));
+	il.vmap = sir_xcalloc(g->num_values, sizeof(*il.vmap));
 	clone_values(&il);
 	n = g->num_values;
-	ret_vals = sirp_calloc(n, sizeof(*ret_vals));
-	ret_blocks = sirp_calloc(n, sizeof(*ret_blocks));
+	ret_vals = sir_xcalloc(n, sizeof(*ret_vals));
+	ret_blocks = sir_xcalloc(n, sizeof(*ret_blocks));
 	place_values(&il, ret_vals, ret_blocks, &num_rets);
 	{
 		struct sir_builder b = sirp_builder_at(f, blk,
@@ -215,7 +215,7 @@ static sir_id find_call(struct sir_function *f)
 
 bool sir_inline_all(struct sir_module *m, char *err, size_t errsz)
 {
-	uint8_t *color = sirp_calloc(m->num_functions, 1);
+	uint8_t *color = sir_xcalloc(m->num_functions, 1);
 	uint32_t i;
 	sir_id call;
 

@@ -38,7 +38,7 @@ uint8_t *sir_constant_data(struct sir_module *m, uint32_t *size)
 	*size = m->constant_bytes;
 	if (!end)
 		return NULL;
-	data = sirp_calloc(m->constant_bytes, 1);
+	data = sir_xcalloc(m->constant_bytes, 1);
 	for (i = 0; i < m->num_globals; i++) {
 		const struct sir_global *g = &m->globals[i];
 
@@ -160,7 +160,7 @@ static bool lay_out_params(struct abi *a, char *err, size_t errsz)
 static uint32_t *place_private(struct abi *a, struct sir_module *m)
 {
 	struct sir_function *k = a->k;
-	uint32_t *off = sirp_calloc(k->num_vars + 1, sizeof(uint32_t));
+	uint32_t *off = sir_xcalloc(k->num_vars + 1, sizeof(uint32_t));
 	uint32_t priv = 0, local = m->local_bytes, v, i;
 
 	for (i = 0; i < k->num_vars; i++)

@@ -43,8 +43,8 @@ static void wide_grow(struct wide *w)
 	if (n <= w->size)
 		return;
 	n = n * 2;
-	w->num = sirp_realloc(w->num, n);
-	w->piece = sirp_realloc(w->piece, n * sizeof(*w->piece));
+	w->num = sir_xrealloc(w->num, n);
+	w->piece = sir_xrealloc(w->piece, n * sizeof(*w->piece));
 	memset(w->num + w->size, 0, n - w->size);
 	w->size = n;
 }

@@ -26,8 +26,8 @@ static uint32_t addr_var(const struct sir_function *f, sir_id v)
 /* Marks which variables can be promoted. */
 static bool *find_promotable(struct sir_function *f)
 {
-	bool *ok = sirp_calloc(f->num_vars + 1, sizeof(*ok));
-	bool *used = sirp_calloc(f->num_vars + 1, sizeof(*used));
+	bool *ok = sir_xcalloc(f->num_vars + 1, sizeof(*ok));
+	bool *used = sir_xcalloc(f->num_vars + 1, sizeof(*used));
 	uint32_t b, i, s, var;
 
 	for (var = 0; var < f->num_vars; var++)
@@ -74,7 +74,7 @@ static void df_add(struct frontier *df, uint32_t b, uint32_t x)
 			return;
 	if (df->count[b] == df->cap[b]) {
 		df->cap[b] = df->cap[b] ? df->cap[b] * 2 : 4;
-		df->list[b] = sirp_realloc(df->list[b],
+		df->list[b] = sir_xrealloc(df->list[b],
 					   df->cap[b] * sizeof(uint32_t));
 	}
 	df->list[b][df->count[b]++] = x;
@@ -85,9 +85,9 @@ static void df_compute(struct frontier *df, struct sir_function *f,
 {
 	uint32_t n = f->num_blocks, b, p;
 
-	df->count = sirp_calloc(n, sizeof(uint32_t));
-	df->cap = sirp_calloc(n, sizeof(uint32_t));
-	df->list = sirp_calloc(n, sizeof(uint32_t *));
+	df->count = sir_xcalloc(n, sizeof(uint32_t));
+	df->cap = sir_xcalloc(n, sizeof(uint32_t));
+	df->list = sir_xcalloc(n, sizeof(uint32_t *));
 	for (b = 0; b < n; b++) {
 		struct sir_block *blk = &f->blocks[b];
 
@@ -132,13 +132,13 @@ static void push_def(struct renamer *r, uint32_t var, sir_id v)
 {
 	if (r->depth[var] == r->cap[var]) {
 		r->cap[var] = r->cap[var] ? r->cap[var] * 2 : 8;
-		r->stack[var] = sirp_realloc(r->stack[var],
+		r->stack[var] = sir_xrealloc(r->stack[var],
 					     r->cap[var] * sizeof(sir_id));
 	}
 	r->stack[var][r->depth[var]++] = v;
 	if (r->log_len == r->log_cap) {
 		r->log_cap = r->log_cap ? r->log_cap * 2 : 64;
-		r->log = sirp_realloc(r->log, r->log_cap * sizeof(uint32_t));
+		r->log = sir_xrealloc(r->log, r->log_cap * sizeof(uint32_t));
 	}
 	r->log[r->log_len++] = var;
 }
@@ -210,14 +210,14 @@ static uint32_t *place_phis(struct sir_function *f, const bool *ok,
 {
 	struct frontier df;
 	uint32_t nb = f->num_blocks, var, b, i, k;
-	uint32_t *has_phi = sirp_calloc(nb, sizeof(uint32_t));
-	uint32_t *queued = sirp_calloc(nb, sizeof(uint32_t));
-	uint32_t *work = sirp_calloc(nb * 2 + 1, sizeof(uint32_t));
+	uint32_t *has_phi = sir_xcalloc(nb, sizeof(uint32_t));
+	uint32_t *queued = sir_xcalloc(nb, sizeof(uint32_t));
+	uint32_t *work = sir_xcalloc(nb * 2 + 1, sizeof(uint32_t));
 	uint32_t *phi_var;
 	uint32_t num_phis = 0;
 	sir_id *phis = NULL;
 	uint32_t *phi_vars = NULL;
-	uint32_t *first_def = sirp_calloc(f->num_vars + 1, sizeof(uint32_t));
+	uint32_t *first_def = sir_xcalloc(f->num_vars + 1, sizeof(uint32_t));
 	uint32_t *def_block = NULL, *def_next = NULL, num_defs = 0;
 
 	df_compute(&df, f, dom);
@@ -231,9 +231,9 @@ static uint32_t *place_phis(struct sir_function *f, const bool *ok,
 			      addr_var(f, in->srcs[0]) : UINT32_MAX;
 			if (var == UINT32_MAX || !ok[var])
 				continue;
-			def_block = sirp_realloc(def_block, (num_defs + 1) *
+			def_block = sir_xrealloc(def_block, (num_defs + 1) *
 						 sizeof(*def_block));
-			def_next = sirp_realloc(def_next, (num_defs + 1) *
+			def_next = sir_xrealloc(def_next, (num_defs + 1) *
 						sizeof(*def_next));
 			def_block[num_defs] = b;
 			def_next[num_defs] = first_def[var];
@@ -269,9 +269,9 @@ static uint32_t *place_phis(struct sir_function *f, const bool *ok,
 					f->values[phi].phi_blocks[i] =
 						db->preds[i];
 				sir_block_insert(f, d, 0, phi);
-				phis = sirp_realloc(phis, (num_phis + 1) *
+				phis = sir_xrealloc(phis, (num_phis + 1) *
 						    sizeof(*phis));
-				phi_vars = sirp_realloc(phi_vars,
+				phi_vars = sir_xrealloc(phi_vars,
 							(num_phis + 1) *
 							sizeof(*phi_vars));
 				phis[num_phis] = phi;
@@ -283,7 +283,7 @@ static uint32_t *place_phis(struct sir_function *f, const bool *ok,
 			}
 		}
 	}
-	phi_var = sirp_calloc(f->num_values, sizeof(uint32_t));
+	phi_var = sir_xcalloc(f->num_values, sizeof(uint32_t));
 	for (i = 0; i < f->num_values; i++)
 		phi_var[i] = UINT32_MAX;
 	for (i = 0; i < num_phis; i++)
@@ -317,16 +317,16 @@ bool sir_mem2reg(struct sir_function *f)
 	sirp_dom_compute(&dom, f);
 	r.f = f;
 	r.phi_var = place_phis(f, r.ok, &dom);
-	r.stack = sirp_calloc(f->num_vars, sizeof(*r.stack));
-	r.depth = sirp_calloc(f->num_vars, sizeof(*r.depth));
-	r.cap = sirp_calloc(f->num_vars, sizeof(*r.cap));
-	r.undef = sirp_calloc(f->num_vars, sizeof(*r.undef));
+	r.stack = sir_xcalloc(f->num_vars, sizeof(*r.stack));
+	r.depth = sir_xcalloc(f->num_vars, sizeof(*r.depth));
+	r.cap = sir_xcalloc(f->num_vars, sizeof(*r.cap));
+	r.undef = sir_xcalloc(f->num_vars, sizeof(*r.undef));
 	sirp_repl_init(&r.repl, f);
 
 	/* Dominator-tree walk; a block's entry on the stack is b, its exit
 	 * b | 1 << 31 with the undo log length saved in mark[b]. */
-	stack = sirp_calloc(2 * f->num_blocks + 1, sizeof(*stack));
-	mark = sirp_calloc(f->num_blocks, sizeof(*mark));
+	stack = sir_xcalloc(2 * f->num_blocks + 1, sizeof(*stack));
+	mark = sir_xcalloc(f->num_blocks, sizeof(*mark));
 	stack[sp++] = 0;
 	while (sp) {
 		uint32_t e = stack[--sp], b = e & 0x7fffffffu, i;

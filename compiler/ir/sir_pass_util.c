@@ -1,34 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Shared pass helpers: allocation, op effects, block surgery and the
+ * Shared pass helpers: op effects, block surgery and the
  * in-place instruction builder (see sir_pass_util.h).
  */
 #include "sir_pass_util.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-void *sirp_realloc(void *p, size_t size)
-{
-	void *q = realloc(p, size ? size : 1);
-
-	if (!q) {
-		fputs("sleipnir compiler: out of memory\n", stderr);
-		exit(EXIT_FAILURE);
-	}
-	return q;
-}
-
-void *sirp_calloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size ? size : 1);
-
-	if (!p) {
-		fputs("sleipnir compiler: out of memory\n", stderr);
-		exit(EXIT_FAILURE);
-	}
-	return p;
-}
 
 bool sirp_has_side_effects(enum sir_op op)
 {
@@ -203,7 +181,7 @@ sir_id sirp_phi(struct sir_function *f, uint32_t block, struct sir_type t,
 void sirp_repl_init(struct sir_repl *r, const struct sir_function *f)
 {
 	r->size = f->num_values;
-	r->map = sirp_calloc(r->size, sizeof(*r->map));
+	r->map = sir_xcalloc(r->size, sizeof(*r->map));
 }
 
 void sirp_repl_set(struct sir_repl *r, sir_id from, sir_id to)
@@ -211,7 +189,7 @@ void sirp_repl_set(struct sir_repl *r, sir_id from, sir_id to)
 	if (from >= r->size) {
 		uint32_t n = from + 1 + r->size;
 
-		r->map = sirp_realloc(r->map, n * sizeof(*r->map));
+		r->map = sir_xrealloc(r->map, n * sizeof(*r->map));
 		memset(r->map + r->size, 0, (n - r->size) * sizeof(*r->map));
 		r->size = n;
 	}

@@ -10,9 +10,6 @@
 
 #include "sir.h"
 
-/* calloc that ends the process on failure, as sir.c does. */
-void *sirp_calloc(size_t n, size_t size);
-void *sirp_realloc(void *p, size_t size);
 
 /* ---- Types -------------------------------------------------------- */
 

@@ -393,7 +393,7 @@ bool sir_slp_vectorize(struct sir_function *f)
 			if (f->values[v].op != SIR_OP_VEC)
 				continue;
 			/* Positions change with every packed tree. */
-			t.pos = sirp_calloc(f->num_values, sizeof(*t.pos));
+			t.pos = sir_xcalloc(f->num_values, sizeof(*t.pos));
 			number_block(&t);
 			if (try_seed(&t, v)) {
 				any = true;
