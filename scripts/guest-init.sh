@@ -75,6 +75,10 @@ mount_userland() {
 
 run_command() {
 	if [ "$userland" = 1 ]; then
+		# The image is read-only and cached, so Sleipnir's ICD is not in
+		# its /etc/OpenCL/vendors: ocl-icd reads ours from /opt/sleipnir
+		# (userspace/icd/sleipnir.icd) instead.
+		OCL_ICD_VENDORS=/opt/sleipnir/etc/OpenCL/vendors \
 		PATH=/opt/sleipnir/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/run/busybox \
 			chroot $debian /bin/sh -c 'cd /root && exec /bin/sh /run/sleipnir/cmd'
 	else

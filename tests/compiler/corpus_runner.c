@@ -10,9 +10,10 @@
 #include <string.h>
 
 #include "corpus_runner.h"
+#include "sl_launch.h"
 #include "sleipnir_compiler.h"
 
-/* The argument image, push rows included, lives in DATA with the buffers. */
+/* Buffers in DATA are 256-byte aligned. */
 #define ALIGN(x, a) (((x) + (a) - 1) / (a) * (a))
 
 bool cr_init(struct cr_session *s)
@@ -102,101 +103,6 @@ bool cr_compile(const char *source, const char *options,
 	return ok;
 }
 
-static const char *arg_kind_name(uint32_t kind)
-{
-	switch (kind) {
-	case SLB_ARG_VALUE: return "value";
-	case SLB_ARG_GLOBAL: return "__global";
-	case SLB_ARG_CONSTANT: return "__constant";
-	case SLB_ARG_LOCAL: return "__local";
-	default: return "?";
-	}
-}
-
-/* Writes the arguments into the image; WLS offsets follow the statics. */
-static bool write_args(const struct slb_kernel *k, const struct cr_arg *args,
-		       unsigned int num_args, uint8_t *image,
-		       uint32_t *wls_bytes)
-{
-	uint32_t wls = ALIGN(k->local_static_bytes, 16);
-
-	if (num_args != k->num_args) {
-		printf("  %s takes %u arguments, given %u\n", k->name,
-		       k->num_args, num_args);
-		return false;
-	}
-	for (unsigned int i = 0; i < num_args; i++) {
-		const struct slb_arg *a = &k->args[i];
-		bool fits = a->offset <= k->uniform_bytes &&
-			    a->size <= k->uniform_bytes - a->offset;
-		uint32_t word;
-
-		switch (args[i].kind) {
-		case CR_ARG_BUFFER:
-			fits = fits && a->size == 4 &&
-			       (a->kind == SLB_ARG_GLOBAL ||
-				a->kind == SLB_ARG_CONSTANT);
-			word = args[i].va;
-			if (fits)
-				memcpy(image + a->offset, &word, 4);
-			break;
-		case CR_ARG_VALUE:
-			fits = fits && a->kind == SLB_ARG_VALUE &&
-			       a->size == args[i].size;
-			if (fits)
-				memcpy(image + a->offset, args[i].value,
-				       args[i].size);
-			break;
-		case CR_ARG_LOCAL:
-			fits = fits && a->kind == SLB_ARG_LOCAL && a->size == 4;
-			word = wls;
-			if (fits)
-				memcpy(image + a->offset, &word, 4);
-			wls = ALIGN(wls + args[i].size, 16);
-			break;
-		}
-		if (!fits) {
-			printf("  argument %u (%s %s, %u bytes at %u) does not "
-			       "match what the test passes\n", i,
-			       arg_kind_name(a->kind), a->name, a->size,
-			       a->offset);
-			return false;
-		}
-	}
-	*wls_bytes = wls;
-	return true;
-}
-
-static uint32_t sysval_value(uint32_t sysval, const struct cr_ndrange *nd,
-			     uint32_t constant_va)
-{
-	unsigned int axis = sysval % 3;
-
-	if (sysval <= SLB_SYSVAL_GLOBAL_OFFSET_Z)
-		return nd->offset[axis];
-	if (sysval <= SLB_SYSVAL_GLOBAL_SIZE_Z)
-		return nd->global[axis];
-	if (sysval <= SLB_SYSVAL_LOCAL_SIZE_Z)
-		return nd->local[axis];
-	if (sysval <= SLB_SYSVAL_NUM_GROUPS_Z)
-		return nd->global[axis] / nd->local[axis];
-	if (sysval == SLB_SYSVAL_WORK_DIM)
-		return nd->dim;
-	return constant_va;
-}
-
-static bool valid_ndrange(const struct cr_ndrange *nd)
-{
-	if (nd->dim < 1 || nd->dim > 3)
-		return false;
-	for (int i = 0; i < 3; i++) {
-		if (!nd->local[i] || !nd->global[i] ||
-		    nd->global[i] % nd->local[i])
-			return false;
-	}
-	return true;
-}
-
 static void add_figures(struct cr_figures *f, const struct ch_result *r)
 {
 #define DELTA(field) (r->after.field - r->before.field)
@@ -212,26 +118,70 @@ static void add_figures(struct cr_figures *f, const struct ch_result *r)
 #undef DELTA
 }
 
+static const char *arg_kind_name(uint32_t kind)
+{
+	switch (kind) {
+	case SLB_ARG_VALUE: return "value";
+	case SLB_ARG_GLOBAL: return "__global";
+	case SLB_ARG_CONSTANT: return "__constant";
+	case SLB_ARG_LOCAL: return "__local";
+	default: return "?";
+	}
+}
+
+/* The core id range of the model's GPU, which sizes its TLS. */
+static unsigned int core_id_range(struct fake_host *fh)
+{
+	uint32_t present = rd(fh, GPU_SHADER_PRESENT_LO);
+	unsigned int n = 0;
+
+	while (n < 32 && present >> n)
+		n++;
+	return n;
+}
+
+/*
+ * The launch itself is sl_launch's (userspace/launch): the image, the
+ * storage sizes and the descriptor block; this only places the memory in
+ * the harness's areas and says what went wrong.
+ */
 bool cr_launch(struct cr_session *s, const struct slb_program *prog,
 	       const char *kernel, const struct cr_arg *args,
 	       unsigned int num_args, const struct cr_ndrange *nd)
 {
 	const struct slb_kernel *k = slb_find_kernel(prog, kernel);
-	uint32_t image_va, constant_va = 0, wls_bytes, image_bytes;
-	struct ch_kernel ck;
+	static struct sl_arg sargs[SLB_MAX_ARGS];
+	struct sl_launch_params p;
+	struct sl_launch_plan plan;
+	struct sl_launch_memory mem = { .code_va = CH_CODE_VA };
+	struct sl_job_link link = { .index = 1 };
+	uint32_t constant_va = 0;
 	struct ch_result r;
-	uint8_t *image;
+	int st;
 
 	if (!k) {
 		printf("  no kernel %s in the binary\n", kernel);
 		return false;
 	}
-	if (!valid_ndrange(nd)) {
-		printf("  bad NDRange for %s\n", kernel);
+	if (num_args > SLB_MAX_ARGS) {
+		printf("  %s: %u arguments is too many\n", kernel, num_args);
 		return false;
 	}
-	if ((uint64_t)k->code_offset + k->code_size > prog->code_size) {
-		printf("  %s: code outside the program\n", kernel);
+	for (unsigned int i = 0; i < num_args; i++) {
+		static const enum sl_arg_kind kinds[] = {
+			[CR_ARG_BUFFER] = SL_ARG_BUFFER,
+			[CR_ARG_VALUE] = SL_ARG_VALUE,
+			[CR_ARG_LOCAL] = SL_ARG_LOCAL,
+		};
+
+		sargs[i] = (struct sl_arg){ .kind = kinds[args[i].kind],
+					    .va = args[i].va,
+					    .value = args[i].value,
+					    .size = args[i].size };
+	}
+	if (prog->code_size > CH_DESC_VA - CH_CODE_VA) {
+		printf("  %s: %u bytes of code do not fit\n", kernel,
+		       prog->code_size);
 		return false;
 	}
 	if (prog->constant_size) {
@@ -241,44 +191,48 @@ bool cr_launch(struct cr_session *s, const struct slb_program *prog,
 			return false;
 		memcpy(c, prog->constant_data, prog->constant_size);
 	}
-	image_bytes = ALIGN(k->uniform_bytes, 16);
-	if (image_bytes < k->push_vec4 * 16u)
-		image_bytes = k->push_vec4 * 16u;
-	image = cr_alloc(s, image_bytes ? image_bytes : 16, &image_va);
-	if (!image || !write_args(k, args, num_args, image, &wls_bytes))
-		return false;
-	for (uint32_t i = 0; i < k->num_sysvals; i++) {
-		uint32_t v = sysval_value(k->sysvals[i].sysval, nd,
-					  constant_va);
 
-		if (k->sysvals[i].offset + 4u > image_bytes) {
-			printf("  %s: sysval slot outside the image\n", kernel);
-			return false;
+	memset(&p, 0, sizeof(p));
+	p.prog = prog;
+	p.kernel = k;
+	p.args = sargs;
+	p.num_args = num_args;
+	p.nd.work_dim = nd->dim;
+	memcpy(p.nd.offset, nd->offset, sizeof(p.nd.offset));
+	memcpy(p.nd.global, nd->global, sizeof(p.nd.global));
+	memcpy(p.nd.local, nd->local, sizeof(p.nd.local));
+	p.constant_va = constant_va;
+	p.cores = core_id_range(&s->fh);
+	st = sl_launch_plan(&p, &plan);
+	if (st) {
+		printf("  %s: %s", kernel, sl_launch_strerror(st));
+		if (plan.error_arg >= 0) {
+			const struct slb_arg *a = &k->args[plan.error_arg];
+
+			printf(" (argument %d, %s %s, %u bytes at %u)",
+			       plan.error_arg, arg_kind_name(a->kind),
+			       a->name, a->size, a->offset);
 		}
-		memcpy(image + k->sysvals[i].offset, &v, 4);
-	}
-
-	memset(&ck, 0, sizeof(ck));
-	ck.code = prog->code + k->code_offset;
-	ck.code_size = k->code_size;
-	ck.first_tag = k->first_tag;
-	ck.work_regs = k->work_regs;
-	for (int i = 0; i < 3; i++) {
-		ck.local_size[i] = nd->local[i];
-		ck.num_groups[i] = nd->global[i] / nd->local[i];
-	}
-	ck.uniforms = (const uint32_t *)image;
-	ck.uniform_vec4 = k->push_vec4;
-	if (k->needs_ubo) {
-		ck.ubo_count = 1;
-		ck.ubo_va[0] = image_va;
-		ck.ubo_size[0] = image_bytes;
-	}
-	ck.tls_bytes = k->private_bytes;
-	ck.wls_bytes = wls_bytes;
-	ck.barrier = k->barrier;
-	if (!ch_run_timeout(&s->fh, &ck, &r, 60000))
+		printf("\n");
 		return false;
+	}
+	if (plan.tls_total_bytes > CH_TLS_SIZE ||
+	    plan.wls_total_bytes > CH_WLS_SIZE) {
+		printf("  %s: TLS %llu / WLS %llu bytes do not fit\n", kernel,
+		       (unsigned long long)plan.tls_total_bytes,
+		       (unsigned long long)plan.wls_total_bytes);
+		return false;
+	}
+	mem.tls_va = plan.tls_total_bytes ? CH_TLS_VA : 0;
+	mem.wls_va = plan.wls_total_bytes ? CH_WLS_VA : 0;
+	memcpy(ch_ptr(&s->fh, CH_CODE_VA), prog->code, prog->code_size);
+	st = sl_launch_emit(&plan, &mem, &link, ch_ptr(&s->fh, CH_DESC_VA),
+			    CH_DESC_SIZE, CH_DESC_VA);
+	if (st) {
+		printf("  %s: %s\n", kernel, sl_launch_strerror(st));
+		return false;
+	}
+	ch_run_chain(&s->fh, sl_launch_job_va(CH_DESC_VA), 0, &r, 60000);
 	add_figures(&s->figures, &r);
 	if (r.js_status != 1 || r.hard_stopped) {
 		printf("  %s: job ended with status 0x%x%s\n", kernel,

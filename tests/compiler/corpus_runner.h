@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Compiles OpenCL C corpus kernels with slc_compile_source() and runs them
- * on the GPU model's shader cores (tests/model/compute_harness.h), playing
- * the runtime's side of the launch ABI of compiler/binary/slb_binary.h:
- * the argument image and its sysval slots, pushed uniforms and UBO 0,
- * thread and work-group storage, and the module's __constant data.
+ * on the GPU model's shader cores (tests/model/compute_harness.h) through
+ * the launch library (userspace/launch/sl_launch.h), which plays the
+ * runtime's side of the launch ABI of compiler/binary/slb_binary.h; this
+ * places code, __constant data, TLS and WLS in the harness's areas.
  *
  * Buffers live in the harness's DATA area, handed out by a bump allocator
  * that cr_reset() empties; tests fill and read them through host pointers.

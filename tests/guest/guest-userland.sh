@@ -69,12 +69,20 @@ check $st2 "sleipnir-cc compiles the kernel to a program binary ($(echo "$t0 $t1
 [ -d /etc/OpenCL/vendors ]
 check $? "the ICD loader's /etc/OpenCL/vendors exists"
 
-# No ICD is registered yet, so clinfo sees no platform (it still exits 0).
+# Sleipnir's ICD (userspace/icd), registered through OCL_ICD_VENDORS by
+# guest-init.sh: clinfo must list our platform and its GPU.
 out=$(clinfo 2>&1); st=$?
 platforms=$(echo "$out" | sed -n 's/^Number of platforms *//p' | head -1)
 [ $st = 0 ] && [ -n "$platforms" ]
 check $? "clinfo runs (exit $st, number of platforms: '${platforms:-none printed}')"
 [ $st = 0 ] || echo "$out" | head -20
+echo "$out" | grep -q '^ *Platform Name *Sleipnir$'
+check $? "clinfo shows the Sleipnir platform (OCL_ICD_VENDORS=$OCL_ICD_VENDORS)"
+device=$(echo "$out" | sed -n 's/^ *Device Name *//p' | head -1)
+case "$device" in Mali-T*) true ;; *) false ;; esac
+check $? "clinfo shows the GPU as its device (got: '${device:-none}')"
+echo "$out" | grep -q '^ *Device Version *OpenCL 1.2 sleipnir$'
+check $? "clinfo reports OpenCL 1.2 for the device"
 
 echo "guest-userland: $passed passed, $failed failed"
 [ $failed = 0 ]

@@ -9,7 +9,6 @@
 #include <time.h>
 
 #include "compute_harness.h"
-#include "midgard_desc.h"
 #include "midgard_isa.h"
 
 #define RAM_BASE 0x40000000ull
@@ -125,18 +124,35 @@ bool ch_run(struct fake_host *fh, const struct ch_kernel *k,
 	return ch_run_timeout(fh, k, res, 0);
 }
 
+void ch_run_chain(struct fake_host *fh, uint64_t jc, uint64_t affinity,
+		  struct ch_result *res, unsigned int timeout_ms)
+{
+	res->hard_stopped = false;
+	res->others_idle_at_stop = false;
+	sgpu_get_stats(fh->gpu, &res->before);
+	wr(fh, JOB_INT_CLEAR, 0xFFFFFFFF);
+	wr(fh, MMU_INT_CLEAR, 0xFFFFFFFF);
+	fh_submit_on(fh, JS, jc, AS_NR, 0,
+		     affinity ? (uint32_t)affinity :
+		     rd(fh, GPU_SHADER_PRESENT_LO));
+	if (timeout_ms)
+		run_with_timeout(fh, timeout_ms, &res->hard_stopped,
+				 &res->others_idle_at_stop);
+	else
+		fh_run_idle(fh, 1000);
+	res->js_status = rd(fh, JS_REG(JS, JS_STATUS));
+	sgpu_get_stats(fh->gpu, &res->after);
+}
+
 bool ch_run_timeout(struct fake_host *fh, const struct ch_kernel *k,
 		    struct ch_result *res, unsigned int timeout_ms)
 {
-	uint8_t job[MDG_COMPUTE_JOB_BYTES], rsd_bytes[MDG_RSD_BYTES];
-	uint8_t ls_bytes[MDG_LOCAL_STORAGE_BYTES];
 	uint8_t *code = ch_ptr(fh, CH_CODE_VA);
-	struct mdg_compute_job cj;
-	struct mdg_renderer_state rsd;
-	struct mdg_local_storage ls;
+	struct sl_desc d;
 	unsigned int first_tag = k->first_tag;
 	size_t size = k->code_size;
 	char err[256];
+	int st;
 
 	memset(code, 0, 0x100000);
 	if (k->source) {
@@ -152,69 +168,38 @@ bool ch_run_timeout(struct fake_host *fh, const struct ch_kernel *k,
 		memcpy(code, k->code, k->code_size);
 	}
 
-	memset(&rsd, 0, sizeof(rsd));
-	rsd.shader = CH_CODE_VA;
-	rsd.first_tag = first_tag;
-	rsd.work_regs = k->work_regs ? k->work_regs :
-			count_work_regs(code, size, first_tag);
-	rsd.uniform_vec4 = k->uniform_vec4;
-	rsd.ubo_count = k->ubo_count;
-	rsd.barrier = k->barrier;
-	rsd.side_effects = true;
-	rsd.fp_mode = 2;
-	mdg_pack_renderer_state(&rsd, rsd_bytes);
-	memcpy(ch_ptr(fh, CH_DESC_VA + 0x100), rsd_bytes, sizeof(rsd_bytes));
-
-	memset(&ls, 0, sizeof(ls));
+	memset(&d, 0, sizeof(d));
+	d.link.index = 1;
+	d.shader_va = CH_CODE_VA;
+	d.first_tag = first_tag;
+	d.work_regs = k->work_regs ? k->work_regs :
+		      count_work_regs(code, size, first_tag);
+	d.barrier = k->barrier;
+	memcpy(d.local_size, k->local_size, sizeof(d.local_size));
+	memcpy(d.num_groups, k->num_groups, sizeof(d.num_groups));
+	d.push = k->uniforms;
+	d.push_vec4 = k->uniform_vec4;
+	d.ubo_count = k->ubo_count;
+	memcpy(d.ubo_va, k->ubo_va, sizeof(d.ubo_va));
+	memcpy(d.ubo_size, k->ubo_size, sizeof(d.ubo_size));
 	if (k->tls_bytes) {
-		ls.tls_base = CH_TLS_VA;
-		ls.tls_bytes_per_thread = k->tls_bytes;
+		d.tls_va = CH_TLS_VA;
+		d.tls_bytes_per_thread = k->tls_bytes;
 	}
 	if (k->wls_bytes) {
-		ls.wls_base = CH_WLS_VA;
-		ls.wls_bytes_per_group = k->wls_bytes;
-		ls.wls_instances = k->num_groups[0] * k->num_groups[1] *
-				   k->num_groups[2];
+		d.wls_va = CH_WLS_VA;
+		d.wls_bytes_per_group = k->wls_bytes;
+		d.wls_instances = k->num_groups[0] * k->num_groups[1] *
+				  k->num_groups[2];
 	}
-	mdg_pack_local_storage(&ls, ls_bytes);
-	memcpy(ch_ptr(fh, CH_DESC_VA + 0x200), ls_bytes, sizeof(ls_bytes));
-
-	for (unsigned int i = 0; i < k->ubo_count; i++)
-		mdg_pack_ubo(k->ubo_va[i], k->ubo_size[i],
-			     ch_ptr(fh, CH_DESC_VA + 0x300 + 8 * i));
-	if (k->uniform_vec4)
-		memcpy(ch_ptr(fh, CH_PUSH_VA), k->uniforms,
-		       k->uniform_vec4 * 16u);
-
-	memset(&cj, 0, sizeof(cj));
-	cj.index = 1;
-	cj.barrier = true;
-	memcpy(cj.local_size, k->local_size, sizeof(cj.local_size));
-	memcpy(cj.num_groups, k->num_groups, sizeof(cj.num_groups));
-	cj.rsd = CH_DESC_VA + 0x100;
-	cj.thread_storage = CH_DESC_VA + 0x200;
-	cj.uniform_buffers = k->ubo_count ? CH_DESC_VA + 0x300 : 0;
-	cj.push_uniforms = k->uniform_vec4 ? CH_PUSH_VA : 0;
-	if (!mdg_pack_compute_job(&cj, job)) {
-		printf("  job sizes do not pack\n");
+	st = sl_desc_pack(&d, ch_ptr(fh, CH_DESC_VA), CH_DESC_SIZE,
+			  CH_DESC_VA);
+	if (st) {
+		printf("  descriptors: %s\n", sl_launch_strerror(st));
 		return false;
 	}
-	memcpy(ch_ptr(fh, CH_DESC_VA), job, sizeof(job));
 	if (k->before_submit)
 		k->before_submit(fh, k->data);
-
-	sgpu_get_stats(fh->gpu, &res->before);
-	wr(fh, JOB_INT_CLEAR, 0xFFFFFFFF);
-	wr(fh, MMU_INT_CLEAR, 0xFFFFFFFF);
-	fh_submit_on(fh, JS, CH_JOB_VA, AS_NR, 0,
-		     k->affinity ? (uint32_t)k->affinity :
-		     rd(fh, GPU_SHADER_PRESENT_LO));
-	if (timeout_ms)
-		run_with_timeout(fh, timeout_ms, &res->hard_stopped,
-				 &res->others_idle_at_stop);
-	else
-		fh_run_idle(fh, 1000);
-	res->js_status = rd(fh, JS_REG(JS, JS_STATUS));
-	sgpu_get_stats(fh->gpu, &res->after);
+	ch_run_chain(fh, CH_JOB_VA, k->affinity, res, timeout_ms);
 	return true;
 }

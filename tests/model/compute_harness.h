@@ -2,8 +2,8 @@
 /*
  * Runs compute shaders on the model core from host tests: a fake host with
  * one address space, a code area, buffers, thread- and workgroup-local
- * storage, and a compute job built with the shared descriptor packer
- * (compiler/midgard/midgard_desc.h), submitted as panfrost would.
+ * storage, and a compute job built with the launch library's descriptor
+ * block (userspace/launch/sl_launch.h), submitted as panfrost would.
  */
 #ifndef SLEIPNIR_COMPUTE_HARNESS_H
 #define SLEIPNIR_COMPUTE_HARNESS_H
@@ -12,18 +12,23 @@
 #include <stdint.h>
 
 #include "fake_host.h"
+#include "sl_launch.h"
 
 #define CH_VA_BASE 0x10000000ull
 #define CH_CODE_VA CH_VA_BASE               /* 1 MiB of code */
-#define CH_DESC_VA (CH_VA_BASE + 0x100000)  /* job, RSD, LS, UBO table */
-#define CH_PUSH_VA (CH_DESC_VA + 0x1000)
+#define CH_DESC_VA (CH_VA_BASE + 0x100000)  /* sl_launch's block; 1 MiB */
+#define CH_DESC_SIZE 0x100000u
 #define CH_DATA_VA (CH_VA_BASE + 0x200000)  /* 4 MiB of buffers */
 #define CH_DATA_SIZE (4u << 20)
-#define CH_TLS_VA (CH_VA_BASE + 0x600000)   /* 4 MiB */
-#define CH_TLS_SIZE (4u << 20)
-#define CH_WLS_VA (CH_VA_BASE + 0xA00000)   /* 2 MiB */
+/*
+ * 8 MiB of TLS: 8 KiB a thread (as the corpus's math kernels need) for
+ * the 256 thread slots of each of the 4 cores (sl_launch_plan's size).
+ */
+#define CH_TLS_VA (CH_VA_BASE + 0x600000)
+#define CH_TLS_SIZE (8u << 20)
+#define CH_WLS_VA (CH_VA_BASE + 0xE00000)   /* 2 MiB */
 #define CH_WLS_SIZE (2u << 20)
-#define CH_VA_SIZE (0xC00000u)
+#define CH_VA_SIZE (0x1000000u)
 
 struct ch_kernel {
 	const char *source;          /* assembler text, or NULL for code */
@@ -57,11 +62,12 @@ struct ch_result {
 /* The slot ch_run() submits to. */
 #define CH_JS 1
 
-/* Where ch_run() puts the descriptors. */
-#define CH_JOB_VA CH_DESC_VA
-#define CH_RSD_VA (CH_DESC_VA + 0x100)
-#define CH_LS_VA (CH_DESC_VA + 0x200)
-#define CH_UBO_TABLE_VA (CH_DESC_VA + 0x300)
+/* Where ch_run() puts the descriptors: one sl_launch block at CH_DESC_VA. */
+#define CH_JOB_VA (CH_DESC_VA + SL_DESC_JOB)
+#define CH_RSD_VA (CH_DESC_VA + SL_DESC_RSD)
+#define CH_LS_VA (CH_DESC_VA + SL_DESC_LOCAL_STORAGE)
+#define CH_UBO_TABLE_VA (CH_DESC_VA + SL_DESC_UBO_TABLE)
+#define CH_PUSH_VA (CH_DESC_VA + SL_DESC_PUSH)
 
 /* A T860 with 4 cores and the address space set up; false on failure. */
 bool ch_setup(struct fake_host *fh);
@@ -80,5 +86,13 @@ bool ch_run(struct fake_host *fh, const struct ch_kernel *k,
  */
 bool ch_run_timeout(struct fake_host *fh, const struct ch_kernel *k,
 		    struct ch_result *res, unsigned int timeout_ms);
+/*
+ * Submits the job chain already written at jc to slot CH_JS and runs it to
+ * completion (timeout_ms as ch_run_timeout(), 0 for none); affinity 0 means
+ * every core. For callers that lay out their own jobs (the corpus runner
+ * through sl_launch_emit()).
+ */
+void ch_run_chain(struct fake_host *fh, uint64_t jc, uint64_t affinity,
+		  struct ch_result *res, unsigned int timeout_ms);
 
 #endif

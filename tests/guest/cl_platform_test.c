@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The Sleipnir OpenCL platform through the real ICD loader (Debian's
+ * ocl-icd, finding us through OCL_ICD_VENDORS): the platform is found,
+ * every OpenCL 1.2 platform and device query answers with the right size,
+ * the device's figures match what the driver's GET_PARAM reports, invalid
+ * calls fail with the errors OpenCL 1.2 names, and contexts come and go.
+ * Runs in the guest's Debian userland: tests/board run --userland.
+ */
+#define CL_TARGET_OPENCL_VERSION 120
+#define CL_USE_DEPRECATED_OPENCL_1_1_APIS
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/ioctl.h>
+#include <sys/sysinfo.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "drm/sleipnir_drm.h"
+
+CHECK_MAIN_STATE("cl-platform");
+
+static cl_platform_id platform;
+static cl_device_id device;
+
+/* GET_PARAM straight from the render node, to compare with. */
+static uint64_t gpu_param(uint32_t param)
+{
+	struct drm_sleipnir_get_param req = { .param = param };
+	int fd = open("/dev/dri/renderD128", O_RDWR | O_CLOEXEC);
+	int err = fd < 0 ? -1 : ioctl(fd, DRM_IOCTL_SLEIPNIR_GET_PARAM, &req);
+
+	if (fd >= 0)
+		close(fd);
+	if (err)
+		printf("  GET_PARAM %u failed: %s\n", param, strerror(errno));
+	return req.value;
+}
+
+TEST(loader_finds_the_platform)
+{
+	cl_platform_id ids[8];
+	cl_uint n = 0;
+	char name[64];
+
+	REQUIRE(clGetPlatformIDs(8, ids, &n) == CL_SUCCESS);
+	for (cl_uint i = 0; i < n && i < 8; i++) {
+		if (clGetPlatformInfo(ids[i], CL_PLATFORM_NAME, sizeof(name),
+				      name, NULL) == CL_SUCCESS &&
+		    strcmp(name, "Sleipnir") == 0)
+			platform = ids[i];
+	}
+	REQUIRE(platform);
+	CHECK_EQ(clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &device, &n),
+		 CL_SUCCESS);
+	CHECK_EQ(n, 1);
+}
+
+static const cl_platform_info platform_params[] = {
+	CL_PLATFORM_PROFILE, CL_PLATFORM_VERSION, CL_PLATFORM_NAME,
+	CL_PLATFORM_VENDOR, CL_PLATFORM_EXTENSIONS, CL_PLATFORM_ICD_SUFFIX_KHR,
+};
+
+TEST(platform_info)
+{
+	char buf[512];
+
+	REQUIRE(platform);
+	for (size_t i = 0; i < sizeof(platform_params) / sizeof(*platform_params); i++) {
+		size_t size = 0, size2 = 0;
+
+		CHECK_EQ(clGetPlatformInfo(platform, platform_params[i], 0, NULL,
+					   &size), CL_SUCCESS);
+		REQUIRE(size >= 2 && size <= sizeof(buf));
+		CHECK_EQ(clGetPlatformInfo(platform, platform_params[i], size,
+					   buf, &size2), CL_SUCCESS);
+		CHECK_EQ(size2, size);
+		CHECK_EQ(strlen(buf) + 1, size);
+		CHECK_EQ(clGetPlatformInfo(platform, platform_params[i], size - 1,
+					   buf, NULL), CL_INVALID_VALUE);
+	}
+	CHECK_EQ(clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof(buf),
+				   buf, NULL), CL_SUCCESS);
+	CHECK(strcmp(buf, "OpenCL 1.2 sleipnir") == 0);
+	CHECK_EQ(clGetPlatformInfo(platform, 0x7777, sizeof(buf), buf, NULL),
+		 CL_INVALID_VALUE);
+	CHECK(clGetExtensionFunctionAddressForPlatform(platform,
+		"clIcdGetPlatformIDsKHR") != NULL);
+}
+
+/* Every OpenCL 1.2 device query with the size of its answer (0: string). */
+static const struct {
+	cl_device_info param;
+	size_t size;
+} device_params[] = {
+#define P(name, type) { name, sizeof(type) }
+#define S(name) { name, 0 }
+	P(CL_DEVICE_TYPE, cl_device_type), P(CL_DEVICE_VENDOR_ID, cl_uint),
+	P(CL_DEVICE_MAX_COMPUTE_UNITS, cl_uint),
+	P(CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, cl_uint),
+	P(CL_DEVICE_MAX_WORK_GROUP_SIZE, size_t),
+	{ CL_DEVICE_MAX_WORK_ITEM_SIZES, 3 * sizeof(size_t) },
+	P(CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR, cl_uint),
+	P(CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT, cl_uint),
+	P(CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, cl_uint),
+	P(CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG, cl_uint),
+	P(CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, cl_uint),
+	P(CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE, cl_uint),
+	P(CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF, cl_uint),
+	P(CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR, cl_uint),
+	P(CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT, cl_uint),
+	P(CL_DEVICE_NATIVE_VECTOR_WIDTH_INT, cl_uint),
+	P(CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG, cl_uint),
+	P(CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, cl_uint),
+	P(CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE, cl_uint),
+	P(CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF, cl_uint),
+	P(CL_DEVICE_MAX_CLOCK_FREQUENCY, cl_uint),
+	P(CL_DEVICE_ADDRESS_BITS, cl_uint),
+	P(CL_DEVICE_MAX_MEM_ALLOC_SIZE, cl_ulong),
+	P(CL_DEVICE_IMAGE_SUPPORT, cl_bool),
+	P(CL_DEVICE_MAX_READ_IMAGE_ARGS, cl_uint),
+	P(CL_DEVICE_MAX_WRITE_IMAGE_ARGS, cl_uint),
+	P(CL_DEVICE_IMAGE2D_MAX_WIDTH, size_t),
+	P(CL_DEVICE_IMAGE2D_MAX_HEIGHT, size_t),
+	P(CL_DEVICE_IMAGE3D_MAX_WIDTH, size_t),
+	P(CL_DEVICE_IMAGE3D_MAX_HEIGHT, size_t),
+	P(CL_DEVICE_IMAGE3D_MAX_DEPTH, size_t),
+	P(CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, size_t),
+	P(CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, size_t),
+	P(CL_DEVICE_MAX_SAMPLERS, cl_uint),
+	P(CL_DEVICE_MAX_PARAMETER_SIZE, size_t),
+	P(CL_DEVICE_MEM_BASE_ADDR_ALIGN, cl_uint),
+	P(CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, cl_uint),
+	P(CL_DEVICE_SINGLE_FP_CONFIG, cl_device_fp_config),
+	P(CL_DEVICE_DOUBLE_FP_CONFIG, cl_device_fp_config),
+	P(CL_DEVICE_GLOBAL_MEM_CACHE_TYPE, cl_device_mem_cache_type),
+	P(CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, cl_uint),
+	P(CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, cl_ulong),
+	P(CL_DEVICE_GLOBAL_MEM_SIZE, cl_ulong),
+	P(CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE, cl_ulong),
+	P(CL_DEVICE_MAX_CONSTANT_ARGS, cl_uint),
+	P(CL_DEVICE_LOCAL_MEM_TYPE, cl_device_local_mem_type),
+	P(CL_DEVICE_LOCAL_MEM_SIZE, cl_ulong),
+	P(CL_DEVICE_ERROR_CORRECTION_SUPPORT, cl_bool),
+	P(CL_DEVICE_HOST_UNIFIED_MEMORY, cl_bool),
+	P(CL_DEVICE_PROFILING_TIMER_RESOLUTION, size_t),
+	P(CL_DEVICE_ENDIAN_LITTLE, cl_bool), P(CL_DEVICE_AVAILABLE, cl_bool),
+	P(CL_DEVICE_COMPILER_AVAILABLE, cl_bool),
+	P(CL_DEVICE_LINKER_AVAILABLE, cl_bool),
+	P(CL_DEVICE_EXECUTION_CAPABILITIES, cl_device_exec_capabilities),
+	P(CL_DEVICE_QUEUE_PROPERTIES, cl_command_queue_properties),
+	S(CL_DEVICE_BUILT_IN_KERNELS), P(CL_DEVICE_PLATFORM, cl_platform_id),
+	S(CL_DEVICE_NAME), S(CL_DEVICE_VENDOR), S(CL_DRIVER_VERSION),
+	S(CL_DEVICE_PROFILE), S(CL_DEVICE_VERSION),
+	S(CL_DEVICE_OPENCL_C_VERSION), S(CL_DEVICE_EXTENSIONS),
+	P(CL_DEVICE_PRINTF_BUFFER_SIZE, size_t),
+	P(CL_DEVICE_PREFERRED_INTEROP_USER_SYNC, cl_bool),
+	P(CL_DEVICE_PARENT_DEVICE, cl_device_id),
+	P(CL_DEVICE_PARTITION_MAX_SUB_DEVICES, cl_uint),
+	P(CL_DEVICE_PARTITION_PROPERTIES, cl_device_partition_property),
+	P(CL_DEVICE_PARTITION_AFFINITY_DOMAIN, cl_device_affinity_domain),
+	P(CL_DEVICE_PARTITION_TYPE, cl_device_partition_property),
+	P(CL_DEVICE_REFERENCE_COUNT, cl_uint),
+#undef P
+#undef S
+};
+
+TEST(device_info_sizes)
+{
+	unsigned char buf[1024];
+
+	REQUIRE(device);
+	for (size_t i = 0; i < sizeof(device_params) / sizeof(*device_params); i++) {
+		cl_device_info param = device_params[i].param;
+		size_t size = 0, size2 = 0;
+
+		if (clGetDeviceInfo(device, param, 0, NULL, &size) != CL_SUCCESS) {
+			CHECK_FAIL_AT(__FILE__, __LINE__, "query 0x%x fails",
+				      (unsigned int)param);
+			continue;
+		}
+		if (device_params[i].size)
+			CHECK_EQ(size, device_params[i].size);
+		REQUIRE(size >= 1 && size <= sizeof(buf));
+		CHECK_EQ(clGetDeviceInfo(device, param, size, buf, &size2),
+			 CL_SUCCESS);
+		CHECK_EQ(size2, size);
+		if (!device_params[i].size)
+			CHECK_EQ(strnlen((char *)buf, size) + 1, size);
+		CHECK_EQ(clGetDeviceInfo(device, param, size - 1, buf, NULL),
+			 CL_INVALID_VALUE);
+	}
+}
+
+#define QUERY(param, var)                                                    \
+	CHECK_EQ(clGetDeviceInfo(device, param, sizeof(var), &(var), NULL),  \
+		 CL_SUCCESS)
+
+TEST(device_matches_get_param)
+{
+	uint64_t wg = gpu_param(SLEIPNIR_PARAM_THREAD_MAX_WORKGROUP_SIZE);
+	uint64_t freq = gpu_param(SLEIPNIR_PARAM_TIMESTAMP_FREQUENCY);
+	uint64_t l2 = gpu_param(SLEIPNIR_PARAM_L2_SIZE) *
+		      (uint64_t)__builtin_popcountll(gpu_param(SLEIPNIR_PARAM_L2_PRESENT));
+	uint64_t va_top = gpu_param(SLEIPNIR_PARAM_VA_END);
+	uint64_t global, alloc, quarter;
+	struct sysinfo si;
+	cl_uint u = 0;
+	cl_ulong ul = 0;
+	size_t sz = 0, sizes[3] = { 0 };
+	char name[128];
+
+	REQUIRE(device);
+	QUERY(CL_DEVICE_MAX_COMPUTE_UNITS, u);
+	CHECK_EQ(u, __builtin_popcountll(gpu_param(SLEIPNIR_PARAM_SHADER_PRESENT)));
+	QUERY(CL_DEVICE_MAX_WORK_GROUP_SIZE, sz);
+	CHECK_EQ(sz, wg);
+	QUERY(CL_DEVICE_MAX_WORK_ITEM_SIZES, sizes);
+	CHECK(sizes[0] == wg && sizes[1] == wg && sizes[2] == wg);
+	QUERY(CL_DEVICE_PROFILING_TIMER_RESOLUTION, sz);
+	CHECK_EQ(sz, freq ? (1000000000 + freq - 1) / freq : 1);
+	QUERY(CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, ul);
+	CHECK_EQ(ul, l2);
+	QUERY(CL_DEVICE_LOCAL_MEM_SIZE, ul);
+	CHECK_EQ(ul, 32 * 1024);
+
+	/* The guest's RAM, as far as 32-bit GPU pointers reach. */
+	REQUIRE(sysinfo(&si) == 0);
+	global = (uint64_t)si.totalram * si.mem_unit;
+	if (va_top > (1ull << 32))
+		va_top = 1ull << 32;
+	if (global > va_top - gpu_param(SLEIPNIR_PARAM_VA_START))
+		global = va_top - gpu_param(SLEIPNIR_PARAM_VA_START);
+	QUERY(CL_DEVICE_GLOBAL_MEM_SIZE, ul);
+	CHECK_EQ(ul, global);
+	quarter = global / 4;
+	alloc = quarter > (128ull << 20) ? quarter : (128ull << 20);
+	QUERY(CL_DEVICE_MAX_MEM_ALLOC_SIZE, ul);
+	CHECK_EQ(ul, alloc < global ? alloc : global);
+
+	QUERY(CL_DEVICE_NAME, name);
+	if ((gpu_param(SLEIPNIR_PARAM_GPU_ID) >> 16) == 0x860)
+		CHECK(strncmp(name, "Mali-T860 MP", 12) == 0);
+	printf("  device: %s, %u cores, %zu work-items, %llu MiB global\n",
+	       name, (unsigned int)__builtin_popcountll(
+		       gpu_param(SLEIPNIR_PARAM_SHADER_PRESENT)),
+	       (size_t)wg, (unsigned long long)(global >> 20));
+}
+
+TEST(device_fixed_values)
+{
+	cl_uint u = 1;
+	cl_ulong ul = 1;
+	cl_bool b = CL_TRUE;
+	cl_device_type type = 0;
+	char s[512];
+
+	REQUIRE(device);
+	QUERY(CL_DEVICE_TYPE, type);
+	CHECK_EQ(type, CL_DEVICE_TYPE_GPU);
+	QUERY(CL_DEVICE_IMAGE_SUPPORT, b);
+	CHECK_EQ(b, CL_FALSE);
+	QUERY(CL_DEVICE_DOUBLE_FP_CONFIG, ul);
+	CHECK_EQ(ul, 0);
+	QUERY(CL_DEVICE_ADDRESS_BITS, u);
+	CHECK_EQ(u, 32);
+	QUERY(CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, u);
+	CHECK_EQ(u, 4);
+	QUERY(CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR, u);
+	CHECK_EQ(u, 16);
+	QUERY(CL_DEVICE_ENDIAN_LITTLE, b);
+	CHECK_EQ(b, CL_TRUE);
+	QUERY(CL_DEVICE_PROFILE, s);
+	CHECK(strcmp(s, "FULL_PROFILE") == 0);
+	QUERY(CL_DEVICE_VERSION, s);
+	CHECK(strcmp(s, "OpenCL 1.2 sleipnir") == 0);
+	QUERY(CL_DEVICE_OPENCL_C_VERSION, s);
+	CHECK(strncmp(s, "OpenCL C 1.2", 12) == 0);
+	QUERY(CL_DEVICE_EXTENSIONS, s);
+	CHECK(strstr(s, "cl_khr_global_int32_base_atomics") != NULL);
+	CHECK(strstr(s, "cl_khr_fp64") == NULL);
+}
+
+/* Wrong handles and values, as OpenCL 1.2 names their errors. Handles of
+ * the wrong kind still reach us through their dispatch table. */
+TEST(invalid_calls)
+{
+	cl_device_id d;
+	cl_uint n;
+	cl_uint u;
+	cl_int err = 1;
+
+	REQUIRE(device);
+	CHECK_EQ(clGetPlatformIDs(0, &platform, NULL), CL_INVALID_VALUE);
+	CHECK_EQ(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &d, &n),
+		 CL_DEVICE_NOT_FOUND);
+	CHECK_EQ(clGetDeviceIDs(platform, 0, 1, &d, &n), CL_INVALID_DEVICE_TYPE);
+	CHECK_EQ(clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 0, &d, NULL),
+		 CL_INVALID_VALUE);
+	CHECK_EQ(clGetDeviceIDs((cl_platform_id)device, CL_DEVICE_TYPE_GPU, 1,
+				&d, NULL), CL_INVALID_PLATFORM);
+	CHECK_EQ(clGetDeviceInfo(device, 0x7777, sizeof(u), &u, NULL),
+		 CL_INVALID_VALUE);
+	CHECK_EQ(clGetDeviceInfo((cl_device_id)platform, CL_DEVICE_TYPE,
+				 sizeof(u), &u, NULL), CL_INVALID_DEVICE);
+	CHECK_EQ(clGetPlatformInfo((cl_platform_id)device, CL_PLATFORM_NAME, 0,
+				   NULL, NULL), CL_INVALID_PLATFORM);
+	CHECK(clCreateContext(NULL, 0, &device, NULL, NULL, &err) == NULL);
+	CHECK_EQ(err, CL_INVALID_VALUE);
+	CHECK(clCreateContext(NULL, 1, &device, NULL, &n, &err) == NULL);
+	CHECK_EQ(err, CL_INVALID_VALUE);
+	d = (cl_device_id)platform;
+	CHECK(clCreateContext(NULL, 1, &d, NULL, NULL, &err) == NULL);
+	CHECK_EQ(err, CL_INVALID_DEVICE);
+}
+
+TEST(contexts)
+{
+	cl_context_properties props[] = {
+		CL_CONTEXT_PLATFORM, (cl_context_properties)platform, 0
+	};
+	cl_context_properties bad[] = {
+		CL_CONTEXT_PLATFORM, (cl_context_properties)platform,
+		0x7777, 1, 0
+	};
+	cl_device_id got = NULL;
+	cl_uint refs = 0;
+	cl_int err = 1;
+	cl_context c;
+
+	REQUIRE(device);
+	c = clCreateContext(props, 1, &device, NULL, NULL, &err);
+	REQUIRE(c);
+	CHECK_EQ(err, CL_SUCCESS);
+	CHECK_EQ(clRetainContext(c), CL_SUCCESS);
+	CHECK_EQ(clGetContextInfo(c, CL_CONTEXT_REFERENCE_COUNT, sizeof(refs),
+				  &refs, NULL), CL_SUCCESS);
+	CHECK_EQ(refs, 2);
+	CHECK_EQ(clGetContextInfo(c, CL_CONTEXT_DEVICES, sizeof(got), &got,
+				  NULL), CL_SUCCESS);
+	CHECK(got == device);
+	/* Not written yet: the error the ICD's README promises. */
+	CHECK(clCreateBuffer(c, CL_MEM_READ_WRITE, 64, NULL, &err) == NULL);
+	CHECK_EQ(err, CL_OUT_OF_RESOURCES);
+	CHECK(clCreateImage2D(c, CL_MEM_READ_ONLY, NULL, 1, 1, 0, NULL, &err) ==
+	      NULL);
+	CHECK_EQ(err, CL_INVALID_OPERATION);
+	CHECK_EQ(clReleaseContext(c), CL_SUCCESS);
+	CHECK_EQ(clReleaseContext(c), CL_SUCCESS);
+
+	c = clCreateContextFromType(props, CL_DEVICE_TYPE_GPU, NULL, NULL, &err);
+	CHECK(c != NULL);
+	CHECK_EQ(err, CL_SUCCESS);
+	if (c)
+		CHECK_EQ(clReleaseContext(c), CL_SUCCESS);
+	c = clCreateContextFromType(props, CL_DEVICE_TYPE_CPU, NULL, NULL, &err);
+	CHECK(c == NULL);
+	CHECK_EQ(err, CL_DEVICE_NOT_FOUND);
+	c = clCreateContext(bad, 1, &device, NULL, NULL, &err);
+	CHECK(c == NULL);
+	CHECK_EQ(err, CL_INVALID_PROPERTY);
+}
+
+int main(void)
+{
+	RUN(loader_finds_the_platform);
+	RUN(platform_info);
+	RUN(device_info_sizes);
+	RUN(device_matches_get_param);
+	RUN(device_fixed_values);
+	RUN(invalid_calls);
+	RUN(contexts);
+	return check_summary();
+}

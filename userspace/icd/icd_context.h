@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/* Contexts: the device they hold, their properties and error callback. */
+#ifndef ICD_CONTEXT_H
+#define ICD_CONTEXT_H
+
+#include "icd_object.h"
+
+typedef void(CL_CALLBACK *icd_context_notify)(const char *errinfo,
+					       const void *private_info,
+					       size_t cb, void *user_data);
+
+/* CL_CONTEXT_PLATFORM and CL_CONTEXT_INTEROP_USER_SYNC, each once, and the
+ * terminating 0: 2 * 2 + 1 entries at most. */
+#define ICD_CONTEXT_MAX_PROPERTIES 5
+
+struct _cl_context {
+	struct icd_object obj;
+	/* Duplicates in the application's list are ignored (OpenCL 1.2), so
+	 * a context holds our one device. */
+	cl_device_id device;
+	/* The properties as given, for CL_CONTEXT_PROPERTIES; 0 entries when
+	 * the application passed NULL. */
+	cl_context_properties properties[ICD_CONTEXT_MAX_PROPERTIES];
+	size_t num_properties;
+	/* Kept for the errors later layers report (the queue, the build). */
+	icd_context_notify notify;
+	void *notify_data;
+};
+
+/* True when @context is a live context of this ICD. */
+bool icd_context_valid(cl_context context);
+
+/* Reports @errinfo through the context's callback, if it has one. */
+void icd_context_notify_error(cl_context context, const char *errinfo);
+
+#endif

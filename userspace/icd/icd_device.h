@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The device: the one Sleipnir GPU behind the render node, opened through
+ * the device layer (userspace/drm/sl_drm.h) when the platform is first
+ * asked for.
+ */
+#ifndef ICD_DEVICE_H
+#define ICD_DEVICE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "icd_device_limits.h"
+#include "icd_object.h"
+#include "sl_drm.h"
+
+struct _cl_device_id {
+	struct icd_object obj;
+	struct sl_drm *drm;
+	struct icd_gpu_params params;
+	struct icd_device_limits limits;
+};
+
+/* The device extensions, also the platform's (every device of the platform
+ * has them). Each one is backed by the compiler: 32-bit integer atomics on
+ * global and local memory (base: add, sub, xchg, inc, dec, cmpxchg;
+ * extended: min, max, and, or, xor) and 8/16-bit stores
+ * (compiler/backend/mdg_isel.c, tests/compiler/corpus/atomics_*.cl,
+ * types_char.cl). */
+#define ICD_EXTENSIONS                                                      \
+	"cl_khr_icd cl_khr_global_int32_base_atomics "                      \
+	"cl_khr_global_int32_extended_atomics "                             \
+	"cl_khr_local_int32_base_atomics "                                  \
+	"cl_khr_local_int32_extended_atomics cl_khr_byte_addressable_store"
+
+/*
+ * Opens the GPU and fills @dev's drm, params and limits (the limits through
+ * icd_device_limits_derive() with the host's RAM). 0, or a negative errno.
+ * icd_device_open.c does it through sl_drm; host tests link a fake GPU in
+ * its place. The render node stays open for the life of the process: the
+ * device is a process-wide singleton, like the platform.
+ */
+int icd_device_open(cl_device_id dev);
+
+/* True when @device is this ICD's device (CL_INVALID_DEVICE otherwise). */
+bool icd_device_valid(cl_device_id device);
+
+/* True when @type names device types OpenCL 1.2 defines. */
+bool icd_device_type_valid(cl_device_type type);
+
+/* True when our GPU device answers to a request for @type. */
+bool icd_device_type_matches(cl_device_type type);
+
+#endif

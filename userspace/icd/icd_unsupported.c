@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Entry points for what the device does not have, complete as they are:
+ * images and samplers (CL_DEVICE_IMAGE_SUPPORT is CL_FALSE: the compiler
+ * has no image built-ins), built-in kernels (there are none), and the
+ * compiler-unloading hints (the compiler is a library call, nothing stays
+ * loaded). Each answers what OpenCL 1.2 prescribes for that case.
+ */
+#include "icd_context.h"
+#include "icd_platform.h"
+
+static void *fail_with(cl_int err, cl_int *errcode_ret)
+{
+	if (errcode_ret)
+		*errcode_ret = err;
+	return NULL;
+}
+
+/* "CL_INVALID_OPERATION if there are no devices in context that support
+ * images" (clCreateImage, clCreateImage2D/3D, clCreateSampler). */
+static void *no_images(cl_context context, cl_int *errcode_ret)
+{
+	return fail_with(icd_context_valid(context) ? CL_INVALID_OPERATION :
+			 CL_INVALID_CONTEXT, errcode_ret);
+}
+
+cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags flags,
+				 const cl_image_format *image_format,
+				 const cl_image_desc *image_desc,
+				 void *host_ptr, cl_int *errcode_ret)
+{
+	(void)flags;
+	(void)image_format;
+	(void)image_desc;
+	(void)host_ptr;
+	return no_images(context, errcode_ret);
+}
+
+cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_mem_flags flags,
+				   const cl_image_format *image_format,
+				   size_t image_width, size_t image_height,
+				   size_t image_row_pitch, void *host_ptr,
+				   cl_int *errcode_ret)
+{
+	(void)flags;
+	(void)image_format;
+	(void)image_width;
+	(void)image_height;
+	(void)image_row_pitch;
+	(void)host_ptr;
+	return no_images(context, errcode_ret);
+}
+
+cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags flags,
+				   const cl_image_format *image_format,
+				   size_t image_width, size_t image_height,
+				   size_t image_depth, size_t image_row_pitch,
+				   size_t image_slice_pitch, void *host_ptr,
+				   cl_int *errcode_ret)
+{
+	(void)flags;
+	(void)image_format;
+	(void)image_width;
+	(void)image_height;
+	(void)image_depth;
+	(void)image_row_pitch;
+	(void)image_slice_pitch;
+	(void)host_ptr;
+	return no_images(context, errcode_ret);
+}
+
+cl_sampler CL_API_CALL clCreateSampler(cl_context context,
+				       cl_bool normalized_coords,
+				       cl_addressing_mode addressing_mode,
+				       cl_filter_mode filter_mode,
+				       cl_int *errcode_ret)
+{
+	(void)normalized_coords;
+	(void)addressing_mode;
+	(void)filter_mode;
+	return no_images(context, errcode_ret);
+}
+
+/* No sampler can be made, so no handle is a valid sampler. */
+cl_int CL_API_CALL clRetainSampler(cl_sampler sampler)
+{
+	(void)sampler;
+	return CL_INVALID_SAMPLER;
+}
+
+cl_int CL_API_CALL clReleaseSampler(cl_sampler sampler)
+{
+	(void)sampler;
+	return CL_INVALID_SAMPLER;
+}
+
+cl_int CL_API_CALL clGetSamplerInfo(cl_sampler sampler,
+				    cl_sampler_info param_name,
+				    size_t param_value_size, void *param_value,
+				    size_t *param_value_size_ret)
+{
+	(void)sampler;
+	(void)param_name;
+	(void)param_value_size;
+	(void)param_value;
+	(void)param_value_size_ret;
+	return CL_INVALID_SAMPLER;
+}
+
+/* Without image support the list of formats is empty. */
+cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context,
+					      cl_mem_flags flags,
+					      cl_mem_object_type image_type,
+					      cl_uint num_entries,
+					      cl_image_format *image_formats,
+					      cl_uint *num_image_formats)
+{
+	(void)flags;
+	(void)image_type;
+	if (!icd_context_valid(context))
+		return CL_INVALID_CONTEXT;
+	if (num_entries == 0 && image_formats)
+		return CL_INVALID_VALUE;
+	if (num_image_formats)
+		*num_image_formats = 0;
+	return CL_SUCCESS;
+}
+
+/* CL_DEVICE_BUILT_IN_KERNELS is empty: any name asked for is unknown. */
+cl_program CL_API_CALL
+clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices,
+				  const cl_device_id *device_list,
+				  const char *kernel_names, cl_int *errcode_ret)
+{
+	if (!icd_context_valid(context))
+		return fail_with(CL_INVALID_CONTEXT, errcode_ret);
+	if (!device_list || num_devices == 0)
+		return fail_with(CL_INVALID_VALUE, errcode_ret);
+	for (cl_uint i = 0; i < num_devices; i++)
+		if (device_list[i] != context->device)
+			return fail_with(CL_INVALID_DEVICE, errcode_ret);
+	(void)kernel_names;
+	return fail_with(CL_INVALID_VALUE, errcode_ret);
+}
+
+/* Hints that the compiler's resources may be freed: nothing to free. */
+cl_int CL_API_CALL clUnloadCompiler(void)
+{
+	return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id platform)
+{
+	return icd_object_is(platform, ICD_TYPE_PLATFORM) ? CL_SUCCESS :
+	       CL_INVALID_PLATFORM;
+}

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: MIT */
+/* clGetDeviceIDs and clGetDeviceInfo: every OpenCL 1.2 query. */
+#include "fake_gpu.h"
+#include "icd_tests.h"
+
+/* Each query and the size of its answer; 0 for strings. */
+static const struct {
+	cl_device_info param;
+	size_t size;
+} device_params[] = {
+#define P(name, type) { name, sizeof(type) }
+#define S(name) { name, 0 }
+	P(CL_DEVICE_TYPE, cl_device_type),
+	P(CL_DEVICE_VENDOR_ID, cl_uint),
+	P(CL_DEVICE_MAX_COMPUTE_UNITS, cl_uint),
+	P(CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, cl_uint),
+	P(CL_DEVICE_MAX_WORK_GROUP_SIZE, size_t),
+	{ CL_DEVICE_MAX_WORK_ITEM_SIZES, 3 * sizeof(size_t) },
+	P(CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR, cl_uint),
+	P(CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT, cl_uint),
+	P(CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, cl_uint),
+	P(CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG, cl_uint),
+	P(CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, cl_uint),
+	P(CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE, cl_uint),
+	P(CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF, cl_uint),
+	P(CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR, cl_uint),
+	P(CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT, cl_uint),
+	P(CL_DEVICE_NATIVE_VECTOR_WIDTH_INT, cl_uint),
+	P(CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG, cl_uint),
+	P(CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, cl_uint),
+	P(CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE, cl_uint),
+	P(CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF, cl_uint),
+	P(CL_DEVICE_MAX_CLOCK_FREQUENCY, cl_uint),
+	P(CL_DEVICE_ADDRESS_BITS, cl_uint),
+	P(CL_DEVICE_MAX_MEM_ALLOC_SIZE, cl_ulong),
+	P(CL_DEVICE_IMAGE_SUPPORT, cl_bool),
+	P(CL_DEVICE_MAX_READ_IMAGE_ARGS, cl_uint),
+	P(CL_DEVICE_MAX_WRITE_IMAGE_ARGS, cl_uint),
+	P(CL_DEVICE_IMAGE2D_MAX_WIDTH, size_t),
+	P(CL_DEVICE_IMAGE2D_MAX_HEIGHT, size_t),
+	P(CL_DEVICE_IMAGE3D_MAX_WIDTH, size_t),
+	P(CL_DEVICE_IMAGE3D_MAX_HEIGHT, size_t),
+	P(CL_DEVICE_IMAGE3D_MAX_DEPTH, size_t),
+	P(CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, size_t),
+	P(CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, size_t),
+	P(CL_DEVICE_MAX_SAMPLERS, cl_uint),
+	P(CL_DEVICE_MAX_PARAMETER_SIZE, size_t),
+	P(CL_DEVICE_MEM_BASE_ADDR_ALIGN, cl_uint),
+	P(CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, cl_uint),
+	P(CL_DEVICE_SINGLE_FP_CONFIG, cl_device_fp_config),
+	P(CL_DEVICE_DOUBLE_FP_CONFIG, cl_device_fp_config),
+	P(CL_DEVICE_GLOBAL_MEM_CACHE_TYPE, cl_device_mem_cache_type),
+	P(CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, cl_uint),
+	P(CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, cl_ulong),
+	P(CL_DEVICE_GLOBAL_MEM_SIZE, cl_ulong),
+	P(CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE, cl_ulong),
+	P(CL_DEVICE_MAX_CONSTANT_ARGS, cl_uint),
+	P(CL_DEVICE_LOCAL_MEM_TYPE, cl_device_local_mem_type),
+	P(CL_DEVICE_LOCAL_MEM_SIZE, cl_ulong),
+	P(CL_DEVICE_ERROR_CORRECTION_SUPPORT, cl_bool),
+	P(CL_DEVICE_HOST_UNIFIED_MEMORY, cl_bool),
+	P(CL_DEVICE_PROFILING_TIMER_RESOLUTION, size_t),
+	P(CL_DEVICE_ENDIAN_LITTLE, cl_bool),
+	P(CL_DEVICE_AVAILABLE, cl_bool),
+	P(CL_DEVICE_COMPILER_AVAILABLE, cl_bool),
+	P(CL_DEVICE_LINKER_AVAILABLE, cl_bool),
+	P(CL_DEVICE_EXECUTION_CAPABILITIES, cl_device_exec_capabilities),
+	P(CL_DEVICE_QUEUE_PROPERTIES, cl_command_queue_properties),
+	S(CL_DEVICE_BUILT_IN_KERNELS),
+	P(CL_DEVICE_PLATFORM, cl_platform_id),
+	S(CL_DEVICE_NAME),
+	S(CL_DEVICE_VENDOR),
+	S(CL_DRIVER_VERSION),
+	S(CL_DEVICE_PROFILE),
+	S(CL_DEVICE_VERSION),
+	S(CL_DEVICE_OPENCL_C_VERSION),
+	S(CL_DEVICE_EXTENSIONS),
+	P(CL_DEVICE_PRINTF_BUFFER_SIZE, size_t),
+	P(CL_DEVICE_PREFERRED_INTEROP_USER_SYNC, cl_bool),
+	P(CL_DEVICE_PARENT_DEVICE, cl_device_id),
+	P(CL_DEVICE_PARTITION_MAX_SUB_DEVICES, cl_uint),
+	P(CL_DEVICE_PARTITION_PROPERTIES, cl_device_partition_property),
+	P(CL_DEVICE_PARTITION_AFFINITY_DOMAIN, cl_device_affinity_domain),
+	P(CL_DEVICE_PARTITION_TYPE, cl_device_partition_property),
+	P(CL_DEVICE_REFERENCE_COUNT, cl_uint),
+#undef P
+#undef S
+};
+
+TEST(device_ids)
+{
+	cl_device_id d[2] = { NULL, NULL };
+	cl_uint n = 0;
+
+	CHECK_EQ(clGetDeviceIDs(test_platform(), CL_DEVICE_TYPE_ALL, 0, NULL, &n),
+		 CL_SUCCESS);
+	CHECK_EQ(n, 1);
+	CHECK_EQ(clGetDeviceIDs(NULL, CL_DEVICE_TYPE_DEFAULT, 2, d, &n),
+		 CL_SUCCESS);
+	CHECK(d[0] == test_device() && d[1] == NULL);
+	CHECK_EQ(clGetDeviceIDs(test_platform(), CL_DEVICE_TYPE_CPU, 1, d, &n),
+		 CL_DEVICE_NOT_FOUND);
+	CHECK_EQ(clGetDeviceIDs(test_platform(), CL_DEVICE_TYPE_ACCELERATOR, 1,
+				d, NULL), CL_DEVICE_NOT_FOUND);
+	CHECK_EQ(clGetDeviceIDs(test_platform(), 0, 1, d, NULL),
+		 CL_INVALID_DEVICE_TYPE);
+	CHECK_EQ(clGetDeviceIDs(test_platform(), 1u << 20, 1, d, NULL),
+		 CL_INVALID_DEVICE_TYPE);
+	CHECK_EQ(clGetDeviceIDs(test_platform(), CL_DEVICE_TYPE_GPU, 0, d, NULL),
+		 CL_INVALID_VALUE);
+	CHECK_EQ(clGetDeviceIDs(test_platform(), CL_DEVICE_TYPE_GPU, 1, NULL,
+				NULL), CL_INVALID_VALUE);
+	CHECK_EQ(clGetDeviceIDs((cl_platform_id)test_device(),
+				CL_DEVICE_TYPE_GPU, 1, d, NULL),
+		 CL_INVALID_PLATFORM);
+}
+
+TEST(device_info_sizes)
+{
+	cl_device_id d = test_device();
+	unsigned char buf[1024];
+
+	REQUIRE(d);
+	for (size_t i = 0; i < sizeof(device_params) / sizeof(*device_params); i++) {
+		cl_device_info param = device_params[i].param;
+		size_t size = 0, size2 = 0;
+
+		if (clGetDeviceInfo(d, param, 0, NULL, &size) != CL_SUCCESS) {
+			CHECK_FAIL_AT(__FILE__, __LINE__, "param 0x%x fails",
+				      (unsigned int)param);
+			continue;
+		}
+		if (device_params[i].size)
+			CHECK_EQ(size, device_params[i].size);
+		else
+			CHECK(size >= 1);
+		REQUIRE(size <= sizeof(buf));
+		CHECK_EQ(clGetDeviceInfo(d, param, size, buf, &size2), CL_SUCCESS);
+		CHECK_EQ(size2, size);
+		if (!device_params[i].size)
+			CHECK_EQ(strnlen((char *)buf, size) + 1, size);
+		/* Too small a buffer: CL_INVALID_VALUE, nothing written. */
+		memset(buf, 0xa5, sizeof(buf));
+		CHECK_EQ(clGetDeviceInfo(d, param, size - 1, buf, NULL),
+			 CL_INVALID_VALUE);
+		CHECK_EQ(buf[0], 0xa5);
+		/* Larger than needed is fine. */
+		CHECK_EQ(clGetDeviceInfo(d, param, sizeof(buf), buf, NULL),
+			 CL_SUCCESS);
+	}
+}
+
+#define QUERY(d, param, var)                                                 \
+	CHECK_EQ(clGetDeviceInfo(d, param, sizeof(var), &(var), NULL), CL_SUCCESS)
+
+TEST(device_info_values)
+{
+	cl_device_id d = test_device();
+	cl_uint u = 0;
+	cl_ulong ul = 0;
+	size_t sz = 0, sizes[3] = { 0 };
+	cl_bool b = CL_TRUE;
+	cl_device_type type = 0;
+	cl_platform_id p = NULL;
+	char s[512];
+
+	REQUIRE(d);
+	QUERY(d, CL_DEVICE_TYPE, type);
+	CHECK_EQ(type, CL_DEVICE_TYPE_GPU);
+	QUERY(d, CL_DEVICE_MAX_COMPUTE_UNITS, u);
+	CHECK_EQ(u, 4);
+	QUERY(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, sz);
+	CHECK_EQ(sz, 256);
+	QUERY(d, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizes);
+	CHECK(sizes[0] == 256 && sizes[1] == 256 && sizes[2] == 256);
+	QUERY(d, CL_DEVICE_LOCAL_MEM_SIZE, ul);
+	CHECK_EQ(ul, 32 * 1024);
+	QUERY(d, CL_DEVICE_GLOBAL_MEM_SIZE, ul);
+	CHECK_EQ(ul, FAKE_RAM);
+	QUERY(d, CL_DEVICE_MAX_MEM_ALLOC_SIZE, ul);
+	CHECK_EQ(ul, FAKE_RAM / 4);
+	QUERY(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR, u);
+	CHECK_EQ(u, 16);
+	QUERY(d, CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT, u);
+	CHECK_EQ(u, 8);
+	QUERY(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, u);
+	CHECK_EQ(u, 4);
+	QUERY(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG, u);
+	CHECK_EQ(u, 2);
+	QUERY(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE, u);
+	CHECK_EQ(u, 0);
+	QUERY(d, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF, u);
+	CHECK_EQ(u, 0);
+	QUERY(d, CL_DEVICE_IMAGE_SUPPORT, b);
+	CHECK_EQ(b, CL_FALSE);
+	QUERY(d, CL_DEVICE_DOUBLE_FP_CONFIG, ul);
+	CHECK_EQ(ul, 0);
+	QUERY(d, CL_DEVICE_ADDRESS_BITS, u);
+	CHECK_EQ(u, 32);
+	QUERY(d, CL_DEVICE_ENDIAN_LITTLE, b);
+	CHECK_EQ(b, CL_TRUE);
+	QUERY(d, CL_DEVICE_PROFILING_TIMER_RESOLUTION, sz);
+	CHECK_EQ(sz, 16);
+	QUERY(d, CL_DEVICE_PLATFORM, p);
+	CHECK(p == test_platform());
+	QUERY(d, CL_DEVICE_PROFILE, s);
+	CHECK(strcmp(s, "FULL_PROFILE") == 0);
+	QUERY(d, CL_DEVICE_VERSION, s);
+	CHECK(strcmp(s, "OpenCL 1.2 sleipnir") == 0);
+	QUERY(d, CL_DEVICE_OPENCL_C_VERSION, s);
+	CHECK(strncmp(s, "OpenCL C 1.2 ", 13) == 0);
+	QUERY(d, CL_DEVICE_NAME, s);
+	CHECK(strcmp(s, "Mali-T860 MP4") == 0);
+	QUERY(d, CL_DEVICE_EXTENSIONS, s);
+	CHECK(strstr(s, "cl_khr_icd") != NULL);
+	CHECK(strstr(s, "cl_khr_fp64") == NULL);
+	CHECK(strstr(s, "cl_khr_fp16") == NULL);
+}
+
+TEST(device_info_errors)
+{
+	cl_uint u;
+
+	CHECK_EQ(clGetDeviceInfo(test_device(), 0x7777, sizeof(u), &u, NULL),
+		 CL_INVALID_VALUE);
+	/* 2.0's queries do not exist on a 1.2 device. */
+	CHECK_EQ(clGetDeviceInfo(test_device(), 0x104D, sizeof(u), &u, NULL),
+		 CL_INVALID_VALUE);
+	CHECK_EQ(clGetDeviceInfo(NULL, CL_DEVICE_TYPE, sizeof(u), &u, NULL),
+		 CL_INVALID_DEVICE);
+	CHECK_EQ(clGetDeviceInfo((cl_device_id)test_platform(), CL_DEVICE_TYPE,
+				 sizeof(u), &u, NULL), CL_INVALID_DEVICE);
+}
+
+TEST(root_device_lifetime)
+{
+	cl_device_partition_property props[] = {
+		CL_DEVICE_PARTITION_EQUALLY, 1, 0
+	};
+	cl_device_id sub;
+	cl_uint n;
+
+	CHECK_EQ(clRetainDevice(test_device()), CL_SUCCESS);
+	CHECK_EQ(clReleaseDevice(test_device()), CL_SUCCESS);
+	CHECK_EQ(clRetainDevice(NULL), CL_INVALID_DEVICE);
+	CHECK_EQ(clReleaseDevice((cl_device_id)test_platform()),
+		 CL_INVALID_DEVICE);
+	CHECK_EQ(clCreateSubDevices(test_device(), props, 1, &sub, &n),
+		 CL_INVALID_VALUE);
+	CHECK_EQ(clCreateSubDevices(NULL, props, 1, &sub, &n),
+		 CL_INVALID_DEVICE);
+}
+
+void test_device_all(void)
+{
+	RUN(device_ids);
+	RUN(device_info_sizes);
+	RUN(device_info_values);
+	RUN(device_info_errors);
+	RUN(root_device_lifetime);
+}

@@ -1,0 +1,474 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Kernel launches for Midgard (see sl_launch.h): the argument image, the
+ * storage sizes and the descriptor block of one compute job.
+ */
+#include <string.h>
+
+#include "midgard_desc.h"
+#include "sl_launch.h"
+
+#define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
+
+/* The largest WLS instance and count the descriptor's fields can say. */
+#define WLS_MAX_INSTANCE_BYTES (1u << 30)
+#define WLS_MAX_INSTANCES_LOG2 30u
+/* WLS instances smaller than this are rounded up to it (§4.5). */
+#define WLS_MIN_INSTANCE_BYTES 128u
+
+const char *sl_launch_strerror(int status)
+{
+	switch (status) {
+	case SL_LAUNCH_OK: return "success";
+	case SL_LAUNCH_E_INVALID: return "invalid kernel or parameters";
+	case SL_LAUNCH_E_ARG_COUNT: return "wrong number of arguments";
+	case SL_LAUNCH_E_ARG_UNSET: return "argument not set";
+	case SL_LAUNCH_E_ARG_KIND: return "argument of the wrong kind";
+	case SL_LAUNCH_E_ARG_SIZE: return "argument of the wrong size";
+	case SL_LAUNCH_E_ADDRESS: return "GPU address out of reach";
+	case SL_LAUNCH_E_WORK_DIM: return "work_dim not 1, 2 or 3";
+	case SL_LAUNCH_E_GLOBAL_SIZE: return "global size of 0";
+	case SL_LAUNCH_E_LOCAL_SIZE: return "local size not allowed";
+	case SL_LAUNCH_E_NOT_DIVISIBLE:
+		return "global size not a multiple of the local size";
+	case SL_LAUNCH_E_OFFSET: return "global offset + size beyond 32 bits";
+	case SL_LAUNCH_E_TOO_BIG: return "sizes do not fit the descriptors";
+	case SL_LAUNCH_E_ALIGN: return "misaligned address";
+	case SL_LAUNCH_E_SPACE: return "buffer too small for the descriptors";
+	case SL_LAUNCH_E_JOB_INDEX: return "bad job index or dependency";
+	default: return "unknown error";
+	}
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, (uint32_t)v);
+	put32(p + 4, (uint32_t)(v >> 32));
+}
+
+static uint64_t next_pow2(uint64_t v)
+{
+	uint64_t p = 1;
+
+	while (p < v)
+		p <<= 1;
+	return p;
+}
+
+/* --- the lower layer ----------------------------------------------------- */
+
+size_t sl_desc_size(size_t push_bytes)
+{
+	return ALIGN_UP(SL_DESC_PUSH + ALIGN_UP(push_bytes, 16), SL_DESC_ALIGN);
+}
+
+static int check_link(const struct sl_job_link *l)
+{
+	if (l->index < 1 || l->index > 0xFFFF)
+		return SL_LAUNCH_E_JOB_INDEX;
+	/* The hardware only waits for jobs it has already read in. */
+	for (int i = 0; i < 2; i++) {
+		if (l->dep[i] >= l->index)
+			return SL_LAUNCH_E_JOB_INDEX;
+	}
+	if (l->next % SL_DESC_ALIGN)
+		return SL_LAUNCH_E_ALIGN;
+	return SL_LAUNCH_OK;
+}
+
+/* Everything sl_desc_pack() can refuse, so that it writes all or nothing. */
+static int check_desc(const struct sl_desc *d, size_t size, uint64_t va,
+		      struct mdg_compute_job *cj)
+{
+	uint8_t job[MDG_COMPUTE_JOB_BYTES];
+	int err;
+
+	if (va % SL_DESC_ALIGN || d->shader_va % 16)
+		return SL_LAUNCH_E_ALIGN;
+	if (size < sl_desc_size((size_t)d->push_vec4 * 16))
+		return SL_LAUNCH_E_SPACE;
+	if (d->push_vec4 > SL_DESC_MAX_PUSH_VEC4 ||
+	    d->ubo_count > SL_DESC_MAX_UBOS || d->work_regs > 16 ||
+	    d->first_tag > 0xF)
+		return SL_LAUNCH_E_TOO_BIG;
+	if (d->push_vec4 && !d->push)
+		return SL_LAUNCH_E_INVALID;
+	err = check_link(&d->link);
+	if (err)
+		return err;
+
+	memset(cj, 0, sizeof(*cj));
+	cj->index = d->link.index;
+	cj->dep1 = d->link.dep[0];
+	cj->dep2 = d->link.dep[1];
+	/* Mesa sets the job barrier on every compute launch (§4.7). */
+	cj->barrier = true;
+	cj->next = d->link.next;
+	memcpy(cj->local_size, d->local_size, sizeof(cj->local_size));
+	memcpy(cj->num_groups, d->num_groups, sizeof(cj->num_groups));
+	cj->rsd = va + SL_DESC_RSD;
+	cj->thread_storage = va + SL_DESC_LOCAL_STORAGE;
+	cj->uniform_buffers = d->ubo_count ? va + SL_DESC_UBO_TABLE : 0;
+	cj->push_uniforms = d->push_vec4 ? va + SL_DESC_PUSH : 0;
+	if (!mdg_pack_compute_job(cj, job))
+		return SL_LAUNCH_E_TOO_BIG;
+	return SL_LAUNCH_OK;
+}
+
+int sl_desc_pack(const struct sl_desc *d, uint8_t *cpu, size_t size,
+		 uint64_t va)
+{
+	struct mdg_compute_job cj;
+	struct mdg_renderer_state rsd = { 0 };
+	struct mdg_local_storage ls = { 0 };
+	int err = check_desc(d, size, va, &cj);
+
+	if (err)
+		return err;
+	if (d->push_vec4)
+		memmove(cpu + SL_DESC_PUSH, d->push, d->push_vec4 * 16u);
+	memset(cpu, 0, SL_DESC_PUSH);
+	mdg_pack_compute_job(&cj, cpu + SL_DESC_JOB);
+
+	rsd.shader = d->shader_va;
+	rsd.first_tag = d->first_tag;
+	rsd.work_regs = d->work_regs;
+	rsd.uniform_vec4 = d->push_vec4;
+	rsd.ubo_count = d->ubo_count;
+	rsd.barrier = d->barrier;
+	/* Kernels write memory; OpenCL's float rules (§4.4). */
+	rsd.side_effects = true;
+	rsd.fp_mode = 2;
+	mdg_pack_renderer_state(&rsd, cpu + SL_DESC_RSD);
+
+	if (d->tls_va && d->tls_bytes_per_thread) {
+		ls.tls_base = d->tls_va;
+		ls.tls_bytes_per_thread = d->tls_bytes_per_thread;
+	}
+	if (d->wls_va && d->wls_bytes_per_group) {
+		ls.wls_base = d->wls_va;
+		ls.wls_bytes_per_group = d->wls_bytes_per_group;
+		ls.wls_instances = d->wls_instances;
+	}
+	mdg_pack_local_storage(&ls, cpu + SL_DESC_LOCAL_STORAGE);
+
+	for (unsigned int i = 0; i < d->ubo_count; i++)
+		mdg_pack_ubo(d->ubo_va[i], d->ubo_size[i],
+			     cpu + SL_DESC_UBO_TABLE + 8 * i);
+	return SL_LAUNCH_OK;
+}
+
+void sl_desc_link(uint8_t *cpu, uint64_t next_va)
+{
+	/* The Next field of the job header (§4.1). */
+	put64(cpu + SL_DESC_JOB + 0x18, next_va);
+}
+
+/* --- launching a compiled kernel ----------------------------------------- */
+
+static int check_ndrange(const struct sl_launch_params *p,
+			 struct sl_launch_plan *plan)
+{
+	const struct slb_kernel *k = p->kernel;
+	const struct sl_ndrange *nd = &p->nd;
+	uint64_t threads = 1;
+
+	if (nd->work_dim < 1 || nd->work_dim > 3)
+		return SL_LAUNCH_E_WORK_DIM;
+	for (unsigned int i = 0; i < 3; i++) {
+		bool used = i < nd->work_dim;
+		uint32_t g = used ? nd->global[i] : 1;
+		uint32_t l = used ? nd->local[i] : 1;
+		uint32_t o = used ? nd->offset[i] : 0;
+
+		if (!g)
+			return SL_LAUNCH_E_GLOBAL_SIZE;
+		if (!l)
+			return SL_LAUNCH_E_LOCAL_SIZE;
+		if (g % l)
+			return SL_LAUNCH_E_NOT_DIVISIBLE;
+		if ((uint64_t)o + g > 1ull << 32)
+			return SL_LAUNCH_E_OFFSET;
+		if (k->reqd_wg_size[0] && l != k->reqd_wg_size[i])
+			return SL_LAUNCH_E_LOCAL_SIZE;
+		plan->local_size[i] = l;
+		plan->num_groups[i] = g / l;
+		threads *= l;
+	}
+	if (k->max_wg_size && threads > k->max_wg_size)
+		return SL_LAUNCH_E_LOCAL_SIZE;
+	return SL_LAUNCH_OK;
+}
+
+/* Does [offset, offset + size) lie in the image? */
+static bool in_image(uint32_t image_bytes, uint32_t offset, uint32_t size)
+{
+	return offset <= image_bytes && size <= image_bytes - offset;
+}
+
+/* Arguments against the metadata; sums the WLS the __local ones take. */
+static int check_args(const struct sl_launch_params *p,
+		      struct sl_launch_plan *plan)
+{
+	const struct slb_kernel *k = p->kernel;
+	uint64_t wls = ALIGN_UP((uint64_t)k->local_static_bytes, 16);
+
+	if (p->num_args != k->num_args)
+		return SL_LAUNCH_E_ARG_COUNT;
+	if (k->num_args && !p->args)
+		return SL_LAUNCH_E_INVALID;
+	for (unsigned int i = 0; i < k->num_args; i++) {
+		const struct slb_arg *a = &k->args[i];
+		const struct sl_arg *v = &p->args[i];
+		bool pointer = a->kind == SLB_ARG_GLOBAL ||
+			       a->kind == SLB_ARG_CONSTANT;
+
+		plan->error_arg = (int)i;
+		if (!in_image(plan->image_bytes, a->offset, a->size) ||
+		    a->kind > SLB_ARG_LOCAL ||
+		    (a->kind != SLB_ARG_VALUE && a->size != 4))
+			return SL_LAUNCH_E_INVALID;
+		switch (v->kind) {
+		case SL_ARG_UNSET:
+			return SL_LAUNCH_E_ARG_UNSET;
+		case SL_ARG_BUFFER:
+			if (!pointer)
+				return SL_LAUNCH_E_ARG_KIND;
+			/* The ABI carries pointers as 32-bit addresses. */
+			if (v->va > UINT32_MAX)
+				return SL_LAUNCH_E_ADDRESS;
+			break;
+		case SL_ARG_VALUE:
+			if (a->kind != SLB_ARG_VALUE)
+				return SL_LAUNCH_E_ARG_KIND;
+			if (v->size != a->size || (v->size && !v->value))
+				return SL_LAUNCH_E_ARG_SIZE;
+			break;
+		case SL_ARG_LOCAL:
+			if (a->kind != SLB_ARG_LOCAL)
+				return SL_LAUNCH_E_ARG_KIND;
+			if (!v->size)
+				return SL_LAUNCH_E_ARG_SIZE;
+			wls = ALIGN_UP(wls + v->size, 16);
+			if (wls > WLS_MAX_INSTANCE_BYTES)
+				return SL_LAUNCH_E_TOO_BIG;
+			break;
+		default:
+			return SL_LAUNCH_E_ARG_KIND;
+		}
+	}
+	plan->error_arg = -1;
+	plan->wls_bytes_per_group = (uint32_t)wls;
+	return SL_LAUNCH_OK;
+}
+
+int sl_launch_plan(const struct sl_launch_params *p,
+		   struct sl_launch_plan *plan)
+{
+	const struct slb_kernel *k;
+	uint64_t image;
+	int err;
+
+	if (!plan)
+		return SL_LAUNCH_E_INVALID;
+	memset(plan, 0, sizeof(*plan));
+	plan->error_arg = -1;
+	if (!p || !p->prog || !p->kernel)
+		return SL_LAUNCH_E_INVALID;
+	k = p->kernel;
+	plan->params = p;
+	if ((uint64_t)k->code_offset + k->code_size > p->prog->code_size ||
+	    k->code_offset % 16 || k->work_regs > 16 ||
+	    k->push_vec4 > SL_DESC_MAX_PUSH_VEC4 ||
+	    k->num_args > SLB_MAX_ARGS || k->num_sysvals > SLB_SYSVAL_COUNT)
+		return SL_LAUNCH_E_INVALID;
+	image = ALIGN_UP((uint64_t)k->uniform_bytes, 16);
+	if (image < k->push_vec4 * 16u)
+		image = k->push_vec4 * 16u;
+	if (!image)
+		image = 16;
+	/* UBO 0 holds at most 64 KiB (4096 entries of 16 bytes, §4.6). */
+	if (image > 65536)
+		return SL_LAUNCH_E_TOO_BIG;
+	plan->image_bytes = (uint32_t)image;
+	plan->desc_bytes = sl_desc_size(image);
+	for (uint32_t i = 0; i < k->num_sysvals; i++) {
+		if (k->sysvals[i].sysval >= SLB_SYSVAL_COUNT ||
+		    !in_image(plan->image_bytes, k->sysvals[i].offset, 4))
+			return SL_LAUNCH_E_INVALID;
+	}
+	if (p->constant_va > UINT32_MAX)
+		return SL_LAUNCH_E_ADDRESS;
+
+	err = check_ndrange(p, plan);
+	if (err)
+		return err;
+	err = check_args(p, plan);
+	if (err)
+		return err;
+	{
+		/* The six invocation values must pack into 32 bits (§4.3). */
+		uint32_t inv[2];
+
+		if (!mdg_pack_invocation(plan->local_size, plan->num_groups,
+					 inv))
+			return SL_LAUNCH_E_TOO_BIG;
+	}
+
+	plan->tls_bytes_per_thread = k->private_bytes;
+	if (k->private_bytes)
+		plan->tls_total_bytes = mdg_tls_total(k->private_bytes,
+						      p->cores ? p->cores : 1);
+	if (plan->wls_bytes_per_group) {
+		/*
+		 * As Mesa sizes it (§4.5): a power-of-two instance of at
+		 * least 128 bytes per group, and as many instances as the
+		 * model's instance index (x + y*X + z*X*Y over the
+		 * power-of-two group counts X, Y) can reach, so groups in
+		 * flight at the same time never share one.
+		 */
+		uint64_t inst = next_pow2(plan->wls_bytes_per_group);
+		uint64_t n = next_pow2(plan->num_groups[0]) *
+			     next_pow2(plan->num_groups[1]) *
+			     next_pow2(plan->num_groups[2]);
+
+		if (inst < WLS_MIN_INSTANCE_BYTES)
+			inst = WLS_MIN_INSTANCE_BYTES;
+		if (n > 1ull << WLS_MAX_INSTANCES_LOG2)
+			return SL_LAUNCH_E_TOO_BIG;
+		plan->wls_instances = (uint32_t)n;
+		plan->wls_total_bytes = inst * n;
+	}
+	return SL_LAUNCH_OK;
+}
+
+static uint32_t sysval_value(const struct sl_launch_plan *plan,
+			     uint32_t sysval)
+{
+	const struct sl_ndrange *nd = &plan->params->nd;
+	unsigned int axis = sysval % 3;
+	bool used = axis < nd->work_dim;
+
+	if (sysval <= SLB_SYSVAL_GLOBAL_OFFSET_Z)
+		return used ? nd->offset[axis] : 0;
+	if (sysval <= SLB_SYSVAL_GLOBAL_SIZE_Z)
+		return plan->local_size[axis] * plan->num_groups[axis];
+	if (sysval <= SLB_SYSVAL_LOCAL_SIZE_Z)
+		return plan->local_size[axis];
+	if (sysval <= SLB_SYSVAL_NUM_GROUPS_Z)
+		return plan->num_groups[axis];
+	if (sysval == SLB_SYSVAL_WORK_DIM)
+		return nd->work_dim;
+	return (uint32_t)plan->params->constant_va;
+}
+
+void sl_launch_write_image(const struct sl_launch_plan *plan, uint8_t *image)
+{
+	const struct sl_launch_params *p = plan->params;
+	const struct slb_kernel *k = p->kernel;
+	uint32_t wls = ALIGN_UP(k->local_static_bytes, 16);
+
+	memset(image, 0, plan->image_bytes);
+	for (unsigned int i = 0; i < k->num_args; i++) {
+		const struct slb_arg *a = &k->args[i];
+		const struct sl_arg *v = &p->args[i];
+
+		switch (v->kind) {
+		case SL_ARG_BUFFER:
+			put32(image + a->offset, (uint32_t)v->va);
+			break;
+		case SL_ARG_VALUE:
+			if (v->size)
+				memcpy(image + a->offset, v->value, v->size);
+			break;
+		case SL_ARG_LOCAL:
+			/* Its offset in the group's WLS, after the statics. */
+			put32(image + a->offset, wls);
+			wls = ALIGN_UP(wls + v->size, 16);
+			break;
+		default:
+			break;
+		}
+	}
+	for (uint32_t i = 0; i < k->num_sysvals; i++)
+		put32(image + k->sysvals[i].offset,
+		      sysval_value(plan, k->sysvals[i].sysval));
+}
+
+int sl_launch_emit(const struct sl_launch_plan *plan,
+		   const struct sl_launch_memory *mem,
+		   const struct sl_job_link *link, uint8_t *cpu, size_t size,
+		   uint64_t va)
+{
+	const struct slb_kernel *k;
+	struct sl_desc d = { 0 };
+	uint64_t shader, end;
+	int err;
+
+	if (!plan || !plan->params || !mem || !link || !cpu)
+		return SL_LAUNCH_E_INVALID;
+	k = plan->params->kernel;
+	if (va % SL_DESC_ALIGN || mem->code_va % 64)
+		return SL_LAUNCH_E_ALIGN;
+	if (size < plan->desc_bytes)
+		return SL_LAUNCH_E_SPACE;
+	err = check_link(link);
+	if (err)
+		return err;
+	shader = mem->code_va + k->code_offset;
+	/* The PC is 24 bits: code may not cross or end on 16 MiB. */
+	end = shader + k->code_size;
+	if (shader / SL_CODE_REGION != end / SL_CODE_REGION)
+		return SL_LAUNCH_E_ADDRESS;
+	if ((plan->tls_total_bytes && !mem->tls_va) ||
+	    (plan->wls_total_bytes && !mem->wls_va))
+		return SL_LAUNCH_E_ADDRESS;
+	if (mem->tls_va % 16 || mem->wls_va % 4096)
+		return SL_LAUNCH_E_ALIGN;
+	if (mem->wls_va && plan->wls_total_bytes &&
+	    mem->wls_va >> 32 !=
+	    (mem->wls_va + plan->wls_total_bytes - 1) >> 32)
+		return SL_LAUNCH_E_ALIGN;
+
+	d.link = *link;
+	d.shader_va = shader;
+	d.first_tag = k->first_tag;
+	d.work_regs = k->work_regs;
+	d.barrier = k->barrier;
+	memcpy(d.local_size, plan->local_size, sizeof(d.local_size));
+	memcpy(d.num_groups, plan->num_groups, sizeof(d.num_groups));
+	/* The image is written in place; the pushed rows are its first. */
+	d.push = cpu + SL_DESC_PUSH;
+	d.push_vec4 = k->push_vec4;
+	if (k->needs_ubo) {
+		d.ubo_count = 1;
+		d.ubo_va[0] = va + SL_DESC_PUSH;
+		d.ubo_size[0] = plan->image_bytes;
+	}
+	if (plan->tls_total_bytes) {
+		d.tls_va = mem->tls_va;
+		d.tls_bytes_per_thread = plan->tls_bytes_per_thread;
+	}
+	if (plan->wls_total_bytes) {
+		d.wls_va = mem->wls_va;
+		d.wls_bytes_per_group = plan->wls_bytes_per_group;
+		d.wls_instances = plan->wls_instances;
+	}
+	/* Refuse before the image is written: all or nothing. */
+	{
+		struct mdg_compute_job cj;
+
+		err = check_desc(&d, size, va, &cj);
+		if (err)
+			return err;
+	}
+	sl_launch_write_image(plan, cpu + SL_DESC_PUSH);
+	/* The pushed rows are already in place: the memmove is a no-op. */
+	return sl_desc_pack(&d, cpu, size, va);
+}
