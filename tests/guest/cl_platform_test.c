@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "cl_device_params.h"
 #include "drm/sleipnir_drm.h"
 
 CHECK_MAIN_STATE("cl-platform");
@@ -90,90 +91,14 @@ TEST(platform_info)
 		"clIcdGetPlatformIDsKHR") != NULL);
 }
 
-/* Every OpenCL 1.2 device query with the size of its answer (0: string). */
-static const struct {
-	cl_device_info param;
-	size_t size;
-} device_params[] = {
-#define P(name, type) { name, sizeof(type) }
-#define S(name) { name, 0 }
-	P(CL_DEVICE_TYPE, cl_device_type), P(CL_DEVICE_VENDOR_ID, cl_uint),
-	P(CL_DEVICE_MAX_COMPUTE_UNITS, cl_uint),
-	P(CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, cl_uint),
-	P(CL_DEVICE_MAX_WORK_GROUP_SIZE, size_t),
-	{ CL_DEVICE_MAX_WORK_ITEM_SIZES, 3 * sizeof(size_t) },
-	P(CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR, cl_uint),
-	P(CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT, cl_uint),
-	P(CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, cl_uint),
-	P(CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG, cl_uint),
-	P(CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, cl_uint),
-	P(CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE, cl_uint),
-	P(CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF, cl_uint),
-	P(CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR, cl_uint),
-	P(CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT, cl_uint),
-	P(CL_DEVICE_NATIVE_VECTOR_WIDTH_INT, cl_uint),
-	P(CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG, cl_uint),
-	P(CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, cl_uint),
-	P(CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE, cl_uint),
-	P(CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF, cl_uint),
-	P(CL_DEVICE_MAX_CLOCK_FREQUENCY, cl_uint),
-	P(CL_DEVICE_ADDRESS_BITS, cl_uint),
-	P(CL_DEVICE_MAX_MEM_ALLOC_SIZE, cl_ulong),
-	P(CL_DEVICE_IMAGE_SUPPORT, cl_bool),
-	P(CL_DEVICE_MAX_READ_IMAGE_ARGS, cl_uint),
-	P(CL_DEVICE_MAX_WRITE_IMAGE_ARGS, cl_uint),
-	P(CL_DEVICE_IMAGE2D_MAX_WIDTH, size_t),
-	P(CL_DEVICE_IMAGE2D_MAX_HEIGHT, size_t),
-	P(CL_DEVICE_IMAGE3D_MAX_WIDTH, size_t),
-	P(CL_DEVICE_IMAGE3D_MAX_HEIGHT, size_t),
-	P(CL_DEVICE_IMAGE3D_MAX_DEPTH, size_t),
-	P(CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, size_t),
-	P(CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, size_t),
-	P(CL_DEVICE_MAX_SAMPLERS, cl_uint),
-	P(CL_DEVICE_MAX_PARAMETER_SIZE, size_t),
-	P(CL_DEVICE_MEM_BASE_ADDR_ALIGN, cl_uint),
-	P(CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, cl_uint),
-	P(CL_DEVICE_SINGLE_FP_CONFIG, cl_device_fp_config),
-	P(CL_DEVICE_DOUBLE_FP_CONFIG, cl_device_fp_config),
-	P(CL_DEVICE_GLOBAL_MEM_CACHE_TYPE, cl_device_mem_cache_type),
-	P(CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, cl_uint),
-	P(CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, cl_ulong),
-	P(CL_DEVICE_GLOBAL_MEM_SIZE, cl_ulong),
-	P(CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE, cl_ulong),
-	P(CL_DEVICE_MAX_CONSTANT_ARGS, cl_uint),
-	P(CL_DEVICE_LOCAL_MEM_TYPE, cl_device_local_mem_type),
-	P(CL_DEVICE_LOCAL_MEM_SIZE, cl_ulong),
-	P(CL_DEVICE_ERROR_CORRECTION_SUPPORT, cl_bool),
-	P(CL_DEVICE_HOST_UNIFIED_MEMORY, cl_bool),
-	P(CL_DEVICE_PROFILING_TIMER_RESOLUTION, size_t),
-	P(CL_DEVICE_ENDIAN_LITTLE, cl_bool), P(CL_DEVICE_AVAILABLE, cl_bool),
-	P(CL_DEVICE_COMPILER_AVAILABLE, cl_bool),
-	P(CL_DEVICE_LINKER_AVAILABLE, cl_bool),
-	P(CL_DEVICE_EXECUTION_CAPABILITIES, cl_device_exec_capabilities),
-	P(CL_DEVICE_QUEUE_PROPERTIES, cl_command_queue_properties),
-	S(CL_DEVICE_BUILT_IN_KERNELS), P(CL_DEVICE_PLATFORM, cl_platform_id),
-	S(CL_DEVICE_NAME), S(CL_DEVICE_VENDOR), S(CL_DRIVER_VERSION),
-	S(CL_DEVICE_PROFILE), S(CL_DEVICE_VERSION),
-	S(CL_DEVICE_OPENCL_C_VERSION), S(CL_DEVICE_EXTENSIONS),
-	P(CL_DEVICE_PRINTF_BUFFER_SIZE, size_t),
-	P(CL_DEVICE_PREFERRED_INTEROP_USER_SYNC, cl_bool),
-	P(CL_DEVICE_PARENT_DEVICE, cl_device_id),
-	P(CL_DEVICE_PARTITION_MAX_SUB_DEVICES, cl_uint),
-	P(CL_DEVICE_PARTITION_PROPERTIES, cl_device_partition_property),
-	P(CL_DEVICE_PARTITION_AFFINITY_DOMAIN, cl_device_affinity_domain),
-	P(CL_DEVICE_PARTITION_TYPE, cl_device_partition_property),
-	P(CL_DEVICE_REFERENCE_COUNT, cl_uint),
-#undef P
-#undef S
-};
 
 TEST(device_info_sizes)
 {
 	unsigned char buf[1024];
 
 	REQUIRE(device);
-	for (size_t i = 0; i < sizeof(device_params) / sizeof(*device_params); i++) {
-		cl_device_info param = device_params[i].param;
+	for (size_t i = 0; i < sizeof(cl_device_params) / sizeof(*cl_device_params); i++) {
+		cl_device_info param = cl_device_params[i].param;
 		size_t size = 0, size2 = 0;
 
 		if (clGetDeviceInfo(device, param, 0, NULL, &size) != CL_SUCCESS) {
@@ -181,13 +106,13 @@ TEST(device_info_sizes)
 				      (unsigned int)param);
 			continue;
 		}
-		if (device_params[i].size)
-			CHECK_EQ(size, device_params[i].size);
+		if (cl_device_params[i].size)
+			CHECK_EQ(size, cl_device_params[i].size);
 		REQUIRE(size >= 1 && size <= sizeof(buf));
 		CHECK_EQ(clGetDeviceInfo(device, param, size, buf, &size2),
 			 CL_SUCCESS);
 		CHECK_EQ(size2, size);
-		if (!device_params[i].size)
+		if (!cl_device_params[i].size)
 			CHECK_EQ(strnlen((char *)buf, size) + 1, size);
 		CHECK_EQ(clGetDeviceInfo(device, param, size - 1, buf, NULL),
 			 CL_INVALID_VALUE);
