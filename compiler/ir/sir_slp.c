@@ -346,10 +346,12 @@ static void emit_tree(struct slp_tree *t, struct sir_repl *repl)
 	}
 }
 
+/* Positions in the block; again after every packed tree (it inserts). */
 static void number_block(struct slp_tree *t)
 {
 	const struct sir_block *blk = &t->f->blocks[t->block];
 
+	t->pos = sir_xrealloc(t->pos, t->f->num_values * sizeof(*t->pos));
 	for (uint32_t v = 0; v < t->f->num_values; v++)
 		t->pos[v] = UINT32_MAX;
 	for (uint32_t i = 0; i < blk->num_instrs; i++)
@@ -387,20 +389,17 @@ bool sir_slp_vectorize(struct sir_function *f)
 
 	for (uint32_t b = 0; b < f->num_blocks; b++) {
 		t.block = b;
+		number_block(&t);
 		for (uint32_t i = 0; i < f->blocks[b].num_instrs; i++) {
 			sir_id v = f->blocks[b].instrs[i];
 
-			if (f->values[v].op != SIR_OP_VEC)
+			if (f->values[v].op != SIR_OP_VEC || !try_seed(&t, v))
 				continue;
-			/* Positions change with every packed tree. */
-			t.pos = sir_xcalloc(f->num_values, sizeof(*t.pos));
+			any = true;
 			number_block(&t);
-			if (try_seed(&t, v)) {
-				any = true;
-				i = sirp_position(f, v);
-			}
-			free(t.pos);
+			i = t.pos[v];
 		}
 	}
+	free(t.pos);
 	return any;
 }
