@@ -12,9 +12,10 @@ set -euo pipefail
 # llvm-15 is there for opt-15, which compiler/frontend runs between clang and
 # llvm-spirv; dash is /bin/sh; busybox-static gives the chroot the small tools
 # (ls, cat, od, modprobe...) Debian's coreutils would otherwise bring.
+# libelf1 and libxxhash0 are the compiler's shared libraries inside our ICD.
 SEEDS=(
 	clang-15 llvm-15 llvm-spirv-15 libclc-15 ocl-icd-libopencl1 clinfo libdrm2
-	dash busybox-static
+	libelf1 libxxhash0 dash busybox-static
 )
 # Hard dependencies that only matter to a system dpkg manages: nothing in the
 # image is ever installed or removed (dash depends on dpkg for dpkg-divert in

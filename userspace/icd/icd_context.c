@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "icd_context.h"
+#include "icd_device.h"
 #include "icd_info.h"
 #include "icd_platform.h"
 
@@ -74,6 +75,11 @@ static cl_context create(const cl_context_properties *properties,
 	err = parse_properties(properties, ctx, &platform);
 	if (err)
 		goto fail;
+	if (icd_device_open_vm(device, &ctx->drm)) {
+		err = CL_OUT_OF_RESOURCES;
+		goto fail;
+	}
+	pthread_mutex_init(&ctx->gpu_lock, NULL);
 	icd_object_init(&ctx->obj, ICD_TYPE_CONTEXT);
 	ctx->device = device;
 	ctx->notify = pfn_notify;
@@ -147,8 +153,12 @@ cl_int CL_API_CALL clReleaseContext(cl_context context)
 {
 	if (!icd_context_valid(context))
 		return CL_INVALID_CONTEXT;
-	if (icd_object_release(&context->obj))
+	if (icd_object_release(&context->obj)) {
+		if (context->drm)
+			sl_drm_close(context->drm);
+		pthread_mutex_destroy(&context->gpu_lock);
 		free(context);
+	}
 	return CL_SUCCESS;
 }
 

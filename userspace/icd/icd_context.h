@@ -3,7 +3,10 @@
 #ifndef ICD_CONTEXT_H
 #define ICD_CONTEXT_H
 
+#include <pthread.h>
+
 #include "icd_object.h"
+#include "sl_drm.h"
 
 typedef void(CL_CALLBACK *icd_context_notify)(const char *errinfo,
 					       const void *private_info,
@@ -25,6 +28,15 @@ struct _cl_context {
 	/* Kept for the errors later layers report (the queue, the build). */
 	icd_context_notify notify;
 	void *notify_data;
+	/*
+	 * The context's own GPU address space: a render node opened for it
+	 * (icd_device_open_vm), so a fault in one context's kernels leaves
+	 * other contexts running. Its BOs and syncobjs are used under
+	 * gpu_lock (sl_drm objects are not thread-safe). NULL on the host's
+	 * fake GPU.
+	 */
+	struct sl_drm *drm;
+	pthread_mutex_t gpu_lock;
 };
 
 /* True when @context is a live context of this ICD. */

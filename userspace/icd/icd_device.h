@@ -42,6 +42,12 @@ struct _cl_device_id {
  */
 int icd_device_open(cl_device_id dev);
 
+/*
+ * Opens a GPU address space of its own for a new context in *@out: 0, or
+ * a negative errno. The fake GPU of the host tests gives NULL.
+ */
+int icd_device_open_vm(cl_device_id dev, struct sl_drm **out);
+
 /* True when @device is this ICD's device (CL_INVALID_DEVICE otherwise). */
 bool icd_device_valid(cl_device_id device);
 

@@ -62,3 +62,9 @@ int icd_device_open(cl_device_id dev)
 	}
 	return err;
 }
+
+int icd_device_open_vm(cl_device_id dev, struct sl_drm **out)
+{
+	(void)dev;
+	return sl_drm_open(out);
+}

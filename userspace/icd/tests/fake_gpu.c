@@ -28,3 +28,10 @@ int icd_device_open(cl_device_id dev)
 	return icd_device_limits_derive(&dev->params, FAKE_RAM, &dev->limits) ?
 	       0 : -ENODEV;
 }
+
+int icd_device_open_vm(cl_device_id dev, struct sl_drm **out)
+{
+	(void)dev;
+	*out = NULL;
+	return 0;
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Buffers (cl_mem): their storage in a BO of the context's GPU address
+ * space, sub-buffers as windows on their parent's BO, and the count of
+ * bytes the runtime copies on the application's behalf.
+ *
+ * Storage by creation flags (unified memory: CPU and GPU share RAM):
+ *   CL_MEM_USE_HOST_PTR, host_ptr page-aligned  the application's pages
+ *       wrapped in a USERPTR BO: the GPU works on them in place, no copy;
+ *   CL_MEM_USE_HOST_PTR, otherwise             a CPU-cached BO holding a
+ *       copy; map copies the BO to host_ptr, unmap of a write map copies
+ *       it back (counted);
+ *   anything else (ALLOC_HOST_PTR or none)      a CPU-cached BO mapped
+ *       for the CPU once; COPY_HOST_PTR copies host_ptr in (counted).
+ * Map returns a pointer into the storage; unmap only does the cache
+ * maintenance the uapi's BO_SYNC needs.
+ */
+#ifndef ICD_MEM_H
+#define ICD_MEM_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "icd_object.h"
+#include "sl_drm.h"
+
+struct icd_mem_callback {
+	void(CL_CALLBACK *fn)(cl_mem memobj, void *user_data);
+	void *user_data;
+	struct icd_mem_callback *next;
+};
+
+struct _cl_mem {
+	struct icd_object obj;
+	cl_context context;          /* retained */
+	cl_mem_object_type type;     /* CL_MEM_OBJECT_BUFFER */
+	cl_mem_flags flags;          /* as given, plus inherited for subs */
+	size_t size;
+	void *host_ptr;              /* CL_MEM_HOST_PTR answer, or NULL */
+	cl_mem parent;               /* sub-buffer: retained parent */
+	size_t offset;               /* sub-buffer: offset in the parent */
+	/* Storage: the BO (the root buffer's, for sub-buffers) and where
+	 * byte 0 of this buffer is for the CPU and for the GPU. */
+	struct sl_bo *bo;
+	uint8_t *cpu;
+	uint64_t va;
+	/* CL_MEM_USE_HOST_PTR kept as a copy (unaligned host_ptr). */
+	bool shadowed;
+	atomic_uint map_count;
+	pthread_mutex_t lock;        /* callbacks */
+	struct icd_mem_callback *callbacks;  /* newest first */
+};
+
+/* True when @mem is a live memory object of this ICD. */
+bool icd_mem_valid(cl_mem mem);
+
+/* Keeps @mem alive while a command uses it, and lets it go. */
+void icd_mem_retain(cl_mem mem);
+void icd_mem_release(cl_mem mem);
+
+/*
+ * Cache maintenance around CPU access to [offset, offset + size) of @mem
+ * (offsets within @mem): before the CPU reads what the GPU wrote
+ * (icd_mem_cpu_begin) and after the CPU wrote what the GPU will read
+ * (icd_mem_cpu_end). Shadowed USE_HOST_PTR buffers are not touched here.
+ */
+void icd_mem_cpu_begin(cl_mem mem, size_t offset, size_t size);
+void icd_mem_cpu_end(cl_mem mem, size_t offset, size_t size);
+
+/* Adds @bytes to the count of bytes the runtime copied. */
+void icd_copied_add(uint64_t bytes);
+/*
+ * The count so far. SLEIPNIR_CL_COPY_STATS=1 in the environment prints it
+ * to stderr when the process exits; clGetDeviceInfo answers it too
+ * (CL_DEVICE_SLEIPNIR_BYTES_COPIED, see icd_ext.h).
+ */
+uint64_t icd_copied_total(void);
+
+#endif

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Command queues and how commands are enqueued.
+ *
+ * Each queue has one thread that executes its commands: CPU commands
+ * (buffer reads, writes, copies, fills, maps) run on it once their
+ * dependencies completed; kernel launches that are ready together are
+ * written into the queue's command BO as one chain of jobs and submitted
+ * to sleipnir.ko with one SUBMIT, and the thread waits on the chain's
+ * syncobj (no busy-waiting). In-order queues run commands in order;
+ * out-of-order queues run any command whose wait list completed.
+ *
+ * An entry point that enqueues does:
+ *
+ *   err = icd_queue_check(queue, num_events, wait_list);   validation
+ *   cmd = icd_command_new(queue, CL_COMMAND_..., num_events, wait_list,
+ *                         &err);
+ *   cmd->run = ...; cmd->data = ...; cmd->free_data = ...;
+ *   return icd_command_enqueue(cmd, blocking, event);
+ *
+ * icd_command_enqueue() hands the command to the queue's thread, gives
+ * the application its event when it asked for one and, for blocking
+ * calls, waits for the command to end.
+ */
+#ifndef ICD_QUEUE_H
+#define ICD_QUEUE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+
+#include "icd_object.h"
+
+struct icd_gpu_queue;
+
+struct _cl_command_queue {
+	struct icd_object obj;
+	cl_context context;          /* retained */
+	cl_device_id device;
+	cl_command_queue_properties properties;
+	pthread_mutex_t lock;        /* the list below */
+	cl_event head, tail;         /* commands not yet ended, in order */
+	bool stop;                   /* set on the last release */
+	pthread_t thread;
+	pthread_cond_t wake;         /* new commands for the thread */
+	struct icd_gpu_queue *gpu;   /* command BO, scratch (icd_ndrange.c) */
+};
+
+bool icd_queue_valid(cl_command_queue queue);
+
+/*
+ * The checks every clEnqueue* entry shares: @queue is valid
+ * (CL_INVALID_COMMAND_QUEUE), the wait list is consistent
+ * (CL_INVALID_EVENT_WAIT_LIST: NULL with a count or a list with 0, or an
+ * invalid event) and its events are of the queue's context
+ * (CL_INVALID_CONTEXT).
+ */
+cl_int icd_queue_check(cl_command_queue queue, cl_uint num_events,
+		       const cl_event *wait_list);
+
+/* A command of @type on @queue waiting for @wait_list (already checked);
+ * NULL with *err = CL_OUT_OF_HOST_MEMORY when out of memory. */
+cl_event icd_command_new(cl_command_queue queue, cl_command_type type,
+			 cl_uint num_events, const cl_event *wait_list,
+			 cl_int *err);
+
+/*
+ * Enqueues @cmd (made by icd_command_new, set up by the caller). When
+ * @event is not NULL the application gets a reference to it there. With
+ * @blocking, waits until it ended: CL_SUCCESS, or
+ * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST when it or a dependency
+ * failed. On failure to enqueue the command is freed.
+ */
+cl_int icd_command_enqueue(cl_event cmd, bool blocking, cl_event *event);
+
+/* Frees a command that was never enqueued (an entry failing late). */
+void icd_command_discard(cl_event cmd);
+
+/* Wakes @queue's thread (clFlush, and waits on its events). */
+void icd_queue_flush(cl_command_queue queue);
+
+#endif
