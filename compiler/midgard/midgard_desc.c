@@ -56,6 +56,34 @@ bool mdg_pack_invocation(const uint32_t local_size[3],
 	return true;
 }
 
+/* The 32-byte header every job starts with (§4.1), 64-bit format. */
+static void pack_header(uint8_t *out, unsigned int type, bool barrier,
+			unsigned int index, unsigned int dep1,
+			unsigned int dep2, uint64_t next)
+{
+	put32(out + 0x10, 1u | type << 1 | (barrier ? 1u << 8 : 0) |
+			  (uint32_t)index << 16);
+	put32(out + 0x14, (dep1 & 0xFFFF) | (dep2 & 0xFFFF) << 16);
+	put64(out + 0x18, next);
+}
+
+void mdg_pack_write_value_job(const struct mdg_write_value_job *job,
+			      uint8_t out[MDG_WRITE_VALUE_JOB_BYTES])
+{
+	memset(out, 0, MDG_WRITE_VALUE_JOB_BYTES);
+	pack_header(out, MDG_JOB_TYPE_WRITE_VALUE, false, job->index,
+		    job->dep1, job->dep2, job->next);
+	/* Payload: address, then the type (§4.2). */
+	put64(out + 0x20, job->target);
+	put32(out + 0x28, job->type);
+}
+
+uint32_t mdg_job_exception_status(const uint8_t header[MDG_JOB_HEADER_BYTES])
+{
+	return (uint32_t)header[0] | (uint32_t)header[1] << 8 |
+	       (uint32_t)header[2] << 16 | (uint32_t)header[3] << 24;
+}
+
 bool mdg_pack_compute_job(const struct mdg_compute_job *job,
 			  uint8_t out[MDG_COMPUTE_JOB_BYTES])
 {
@@ -65,11 +93,8 @@ bool mdg_pack_compute_job(const struct mdg_compute_job *job,
 	if (!mdg_pack_invocation(job->local_size, job->num_groups, inv))
 		return false;
 	memset(out, 0, MDG_COMPUTE_JOB_BYTES);
-	put32(out + 0x10, 1u | MDG_JOB_TYPE_COMPUTE << 1 |
-			  (job->barrier ? 1u << 8 : 0) |
-			  (uint32_t)job->index << 16);
-	put32(out + 0x14, (job->dep1 & 0xFFFF) | (job->dep2 & 0xFFFF) << 16);
-	put64(out + 0x18, job->next);
+	pack_header(out, MDG_JOB_TYPE_COMPUTE, job->barrier, job->index,
+		    job->dep1, job->dep2, job->next);
 	put32(out + MDG_JOB_INVOCATION, inv[0]);
 	put32(out + MDG_JOB_INVOCATION + 4, inv[1]);
 	/* Job Task Split, as Mesa computes it for a launch. */

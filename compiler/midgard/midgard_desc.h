@@ -58,6 +58,27 @@ bool mdg_pack_invocation(const uint32_t local_size[3],
 bool mdg_pack_compute_job(const struct mdg_compute_job *job,
 			  uint8_t out[MDG_COMPUTE_JOB_BYTES]);
 
+/*
+ * A WRITE_VALUE job (§4.2): header + payload, 64 bytes with padding. It
+ * stores a value of `type` (MDG_WRITE_VALUE_*) at `target` when it runs.
+ */
+#define MDG_WRITE_VALUE_JOB_BYTES 64
+#define MDG_WRITE_VALUE_SYSTEM_TIMESTAMP 2
+
+struct mdg_write_value_job {
+	unsigned int index;          /* 1..65535 */
+	unsigned int dep1, dep2;     /* job indices, 0 = none */
+	uint64_t next;               /* next job header, 0 = end of chain */
+	uint64_t target;             /* 8-byte aligned GPU address */
+	unsigned int type;
+};
+
+void mdg_pack_write_value_job(const struct mdg_write_value_job *job,
+			      uint8_t out[MDG_WRITE_VALUE_JOB_BYTES]);
+
+/* The Exception Status the GPU wrote back into a job header (§4.1). */
+uint32_t mdg_job_exception_status(const uint8_t header[MDG_JOB_HEADER_BYTES]);
+
 struct mdg_renderer_state {
 	uint64_t shader;             /* code address, 16-byte aligned */
 	unsigned int first_tag;

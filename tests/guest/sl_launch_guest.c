@@ -28,9 +28,6 @@ CHECK_MAIN_STATE("sl-launch");
 #define WAIT_MS 20000u
 #define DESC_BYTES (64u << 10)
 
-/* WRITE_VALUE job (fact sheet §4.2): a 64-bit system timestamp. */
-#define WV_JOB_BYTES 64u
-#define WV_TYPE_SYSTEM_TIMESTAMP 2u
 
 static struct sl_drm *g_dev;
 static struct slb_program g_prog;
@@ -306,22 +303,18 @@ static unsigned int cmd_launch(struct cmd *c, const char *name,
 static unsigned int cmd_timestamp(struct cmd *c, uint64_t target,
 				  unsigned int dep)
 {
-	uint8_t *job = c->cpu + c->used;
+	struct sl_job_link link = { .index = c->jobs + 1, .dep = { dep, 0 } };
 	uint64_t va = c->desc->va + c->used;
-	unsigned int index = c->jobs + 1;
+	int st = sl_timestamp_pack(&link, target, c->cpu + c->used,
+				   DESC_BYTES - c->used, va);
 
-	memset(job, 0, WV_JOB_BYTES);
-	/* Header §4.1: 64-bit, type WRITE_VALUE, index; payload at 0x20. */
-	job[0x10] = 1 | 2 << 1;
-	job[0x12] = (uint8_t)index;
-	job[0x13] = (uint8_t)(index >> 8);
-	job[0x14] = (uint8_t)dep;
-	job[0x15] = (uint8_t)(dep >> 8);
-	memcpy(job + 0x20, &target, 8);
-	job[0x28] = WV_TYPE_SYSTEM_TIMESTAMP;
-	c->used += WV_JOB_BYTES;
+	if (st) {
+		printf("  timestamp job: %s\n", sl_launch_strerror(st));
+		return 0;
+	}
+	c->used += SL_TIMESTAMP_JOB_BYTES;
 	cmd_link(c, va);
-	return index;
+	return link.index;
 }
 
 /*

@@ -170,6 +170,34 @@ void sl_desc_link(uint8_t *cpu, uint64_t next_va)
 	put64(cpu + SL_DESC_JOB + 0x18, next_va);
 }
 
+uint32_t sl_desc_job_status(const uint8_t *cpu)
+{
+	return mdg_job_exception_status(cpu + SL_DESC_JOB);
+}
+
+int sl_timestamp_pack(const struct sl_job_link *link, uint64_t target,
+		      uint8_t *cpu, size_t size, uint64_t va)
+{
+	struct mdg_write_value_job wv = {
+		.target = target,
+		.type = MDG_WRITE_VALUE_SYSTEM_TIMESTAMP,
+	};
+	int err = check_link(link);
+
+	if (err)
+		return err;
+	if (va % SL_DESC_ALIGN || target % 8)
+		return SL_LAUNCH_E_ALIGN;
+	if (size < SL_TIMESTAMP_JOB_BYTES)
+		return SL_LAUNCH_E_SPACE;
+	wv.index = link->index;
+	wv.dep1 = link->dep[0];
+	wv.dep2 = link->dep[1];
+	wv.next = link->next;
+	mdg_pack_write_value_job(&wv, cpu);
+	return SL_LAUNCH_OK;
+}
+
 /* --- launching a compiled kernel ----------------------------------------- */
 
 static int check_ndrange(const struct sl_launch_params *p,
