@@ -29,8 +29,7 @@ struct icd_launch;
 struct _cl_event {
 	struct icd_object obj;
 	cl_context context;          /* retained */
-	cl_command_queue queue;      /* NULL for user events (not retained:
-				      * the queue outlives its commands) */
+	cl_command_queue queue;      /* retained; NULL for user events */
 	cl_command_type type;
 	cl_int status;               /* under icd_event_lock() */
 	/* CL_PROFILING_COMMAND_QUEUED/SUBMIT/START/END, ns. */
@@ -54,9 +53,8 @@ struct _cl_event {
 	/* Barriers and markers without a wait list wait for everything
 	 * enqueued before them (icd_queue.c). */
 	bool waits_for_all;
-	cl_event next;               /* the queue's list, under its lock */
-	/* Set when the command was handed to the GPU as part of a chain. */
-	uint64_t chain_id;
+	cl_event next;               /* the queue's list, under the lock */
+	bool taken;                  /* the queue's thread is running it */
 };
 
 /* The lock and condition variable every event status change uses. */
@@ -64,6 +62,8 @@ void icd_event_lock(void);
 void icd_event_unlock(void);
 /* Waits (with the lock held) until some event changed status. */
 void icd_event_wait_change(void);
+/* Wakes every waiter (with the lock held): a status or a list changed. */
+void icd_event_broadcast(void);
 
 /* A new event of @context with one reference, status CL_QUEUED (or
  * CL_SUBMITTED for user events); NULL when out of memory. */

@@ -1,3 +1,668 @@
 /* SPDX-License-Identifier: MIT */
-/* Being written. */
-#include "icd_cl.h"
+/*
+ * Kernel launches: clEnqueueNDRangeKernel and clEnqueueTask check the
+ * launch and take a snapshot of the kernel's arguments; the queue's thread
+ * later writes ready launches into the queue's command BO as one chain
+ * (sl_launch: argument image and compute job, with WRITE_VALUE timestamp
+ * jobs around each launch when the queue profiles), submits it with one
+ * SUBMIT and waits on its syncobj.
+ *
+ * Jobs of a chain run one after the other (each depends on the one
+ * before), as an in-order queue needs, and so they can share the queue's
+ * thread-local and work-group-local scratch memory.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "icd_context.h"
+#include "icd_device.h"
+#include "icd_event.h"
+#include "icd_kernel.h"
+#include "icd_mem.h"
+#include "icd_ndrange.h"
+#include "icd_program.h"
+#include "icd_queue.h"
+
+/* How long one syncobj wait lasts before it is retried. The kernel's job
+ * timeout ends every job, so the wait always ends. */
+#define WAIT_SLICE_MS 10000u
+
+struct icd_launch {
+	cl_kernel kernel;            /* retained */
+	struct sl_arg *args;         /* the arguments at enqueue time */
+	struct icd_kernel_arg *values;  /* their bytes */
+	cl_mem *mems;                /* buffer arguments, retained */
+	unsigned int num_mems;
+	struct sl_launch_params params;
+	struct sl_launch_plan plan;
+};
+
+struct icd_gpu_queue {
+	struct sl_bo *cmd;           /* command BO: timestamps + jobs */
+	struct sl_bo *tls, *wls;     /* scratch, grown as launches need */
+	uint32_t syncobj;            /* signalled by each chain's end */
+	struct drm_sleipnir_bo_ref *refs;
+	unsigned int cap_refs;
+};
+
+/* --- launch snapshots ---------------------------------------------------- */
+
+void icd_launch_free(struct icd_launch *launch)
+{
+	if (!launch)
+		return;
+	for (unsigned int i = 0; i < launch->num_mems; i++)
+		icd_mem_release(launch->mems[i]);
+	free(launch->mems);
+	free(launch->args);
+	free(launch->values);
+	icd_kernel_release(launch->kernel);
+	free(launch);
+}
+
+/* sl_launch's verdict as the error OpenCL 1.2 names for it. */
+static cl_int launch_error(int status)
+{
+	switch (status) {
+	case SL_LAUNCH_E_ARG_COUNT:
+	case SL_LAUNCH_E_ARG_UNSET:
+	case SL_LAUNCH_E_ARG_KIND:
+	case SL_LAUNCH_E_ARG_SIZE:
+		return CL_INVALID_KERNEL_ARGS;
+	case SL_LAUNCH_E_WORK_DIM:
+		return CL_INVALID_WORK_DIMENSION;
+	case SL_LAUNCH_E_LOCAL_SIZE:
+	case SL_LAUNCH_E_NOT_DIVISIBLE:
+		return CL_INVALID_WORK_GROUP_SIZE;
+	case SL_LAUNCH_E_OFFSET:
+		return CL_INVALID_GLOBAL_OFFSET;
+	case SL_LAUNCH_E_GLOBAL_SIZE:
+	case SL_LAUNCH_E_TOO_BIG:
+		/* More work-groups than the job's invocation fields hold:
+		 * beyond the device's range of global sizes. */
+		return CL_INVALID_GLOBAL_WORK_SIZE;
+	default:
+		return CL_OUT_OF_RESOURCES;
+	}
+}
+
+/* Copies the kernel's arguments (under its lock) into @l. */
+static cl_int snapshot_args(cl_kernel k, struct icd_launch *l)
+{
+	unsigned int n = k->info->num_args;
+	cl_int err = CL_SUCCESS;
+
+	l->args = calloc(n ? n : 1, sizeof(*l->args));
+	l->values = calloc(n ? n : 1, sizeof(*l->values));
+	l->mems = calloc(n ? n : 1, sizeof(*l->mems));
+	if (!l->args || !l->values || !l->mems)
+		return CL_OUT_OF_HOST_MEMORY;
+	pthread_mutex_lock(&k->lock);
+	for (unsigned int i = 0; i < n; i++) {
+		const struct icd_kernel_arg *a = &k->args[i];
+
+		if (!a->set) {
+			err = CL_INVALID_KERNEL_ARGS;
+			break;
+		}
+		l->values[i] = *a;
+		l->args[i].kind = a->kind;
+		l->args[i].size = a->size;
+		if (a->kind == SL_ARG_VALUE)
+			l->args[i].value = l->values[i].value;
+		if (a->kind == SL_ARG_BUFFER && a->mem) {
+			/* A buffer released after clSetKernelArg is the
+			 * application's error; it is caught here. */
+			if (!icd_mem_valid(a->mem)) {
+				err = CL_INVALID_KERNEL_ARGS;
+				break;
+			}
+			icd_mem_retain(a->mem);
+			l->mems[l->num_mems++] = a->mem;
+			l->args[i].va = a->mem->va;
+		}
+	}
+	pthread_mutex_unlock(&k->lock);
+	return err;
+}
+
+/* The highest shader core id plus one: TLS is laid out per core id. */
+static unsigned int core_span(cl_device_id dev)
+{
+	uint64_t present = dev->params.shader_present;
+
+	return present ? 64u - (unsigned int)__builtin_clzll(present) : 1u;
+}
+
+/* Largest divisor of @n that is at most @limit. */
+static uint32_t largest_divisor(uint32_t n, size_t limit)
+{
+	for (uint32_t d = (uint32_t)(limit < n ? limit : n); d > 1; d--)
+		if (n % d == 0)
+			return d;
+	return 1;
+}
+
+/*
+ * A local size when the application gave none. ARM's Mali OpenCL guide
+ * advises the largest work-group the kernel allows: Midgard runs each
+ * work-item as a thread of its own, so bigger groups only amortise the
+ * per-group cost. It must divide the global size exactly (OpenCL 1.2), so
+ * each dimension takes the largest divisor of its global size that fits
+ * in what is left of the kernel's limit, X first.
+ */
+static void choose_local_size(cl_kernel k, const struct sl_ndrange *nd,
+			      uint32_t local[3])
+{
+	const struct icd_device_limits *lim =
+		&k->program->context->device->limits;
+	size_t budget = icd_kernel_max_wg_size(k);
+
+	for (unsigned int d = 0; d < 3; d++) {
+		size_t cap = budget < lim->max_work_item_sizes[d] ?
+			     budget : lim->max_work_item_sizes[d];
+
+		local[d] = d < nd->work_dim ?
+			   largest_divisor(nd->global[d], cap) : 1;
+		budget /= local[d];
+	}
+}
+
+/* The NDRange checks OpenCL 1.2 (5.8) lists, in its order, into @nd. */
+static cl_int check_ndrange(cl_kernel k, cl_uint work_dim,
+			    const size_t *offset, const size_t *global,
+			    const size_t *local, struct sl_ndrange *nd)
+{
+	const struct icd_device_limits *lim =
+		&k->program->context->device->limits;
+	const uint32_t *reqd = k->info->reqd_wg_size;
+	bool has_reqd = reqd[0] || reqd[1] || reqd[2];
+	size_t items = 1;
+
+	if (work_dim < 1 || work_dim > 3)
+		return CL_INVALID_WORK_DIMENSION;
+	if (!global)
+		return CL_INVALID_GLOBAL_WORK_SIZE;
+	memset(nd, 0, sizeof(*nd));
+	nd->work_dim = work_dim;
+	for (unsigned int d = 0; d < 3; d++) {
+		nd->global[d] = 1;
+		nd->local[d] = 1;
+	}
+	for (cl_uint d = 0; d < work_dim; d++) {
+		/* CL_DEVICE_ADDRESS_BITS is 32: sizes are 32-bit. */
+		if (global[d] == 0 || global[d] > UINT32_MAX)
+			return CL_INVALID_GLOBAL_WORK_SIZE;
+		if (offset && (offset[d] > UINT32_MAX ||
+			       global[d] + offset[d] > UINT32_MAX))
+			return CL_INVALID_GLOBAL_OFFSET;
+		nd->global[d] = (uint32_t)global[d];
+		nd->offset[d] = offset ? (uint32_t)offset[d] : 0;
+	}
+	if (!local) {
+		if (has_reqd) {
+			for (unsigned int d = 0; d < 3; d++)
+				nd->local[d] = reqd[d] ? reqd[d] : 1;
+		} else {
+			choose_local_size(k, nd, nd->local);
+		}
+	} else {
+		for (cl_uint d = 0; d < work_dim; d++) {
+			if (local[d] == 0 || local[d] > UINT32_MAX)
+				return CL_INVALID_WORK_GROUP_SIZE;
+			nd->local[d] = (uint32_t)local[d];
+		}
+	}
+	for (cl_uint d = 0; d < 3; d++) {
+		if (nd->global[d] % nd->local[d])
+			return CL_INVALID_WORK_GROUP_SIZE;
+		if (has_reqd && nd->local[d] != (reqd[d] ? reqd[d] : 1))
+			return CL_INVALID_WORK_GROUP_SIZE;
+		items *= nd->local[d];
+	}
+	if (items > lim->max_work_group_size ||
+	    items > icd_kernel_max_wg_size(k))
+		return CL_INVALID_WORK_GROUP_SIZE;
+	for (cl_uint d = 0; d < work_dim; d++)
+		if (nd->local[d] > lim->max_work_item_sizes[d])
+			return CL_INVALID_WORK_ITEM_SIZE;
+	return CL_SUCCESS;
+}
+
+static cl_int enqueue_launch(cl_command_queue queue, cl_kernel kernel,
+			     cl_uint work_dim, const size_t *offset,
+			     const size_t *global, const size_t *local,
+			     cl_command_type type, cl_uint num_events,
+			     const cl_event *wait_list, cl_event *event)
+{
+	struct icd_launch *l;
+	struct sl_ndrange nd;
+	cl_event cmd;
+	cl_int err;
+	int st;
+
+	if (!icd_queue_valid(queue))
+		return CL_INVALID_COMMAND_QUEUE;
+	if (!icd_kernel_valid(kernel))
+		return CL_INVALID_KERNEL;
+	if (kernel->program->context != queue->context)
+		return CL_INVALID_CONTEXT;
+	err = icd_queue_check(queue, num_events, wait_list);
+	if (!err)
+		err = check_ndrange(kernel, work_dim, offset, global, local,
+				    &nd);
+	if (err)
+		return err;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return CL_OUT_OF_HOST_MEMORY;
+	icd_kernel_retain(kernel);
+	l->kernel = kernel;
+	err = snapshot_args(kernel, l);
+	if (err)
+		goto fail;
+	l->params.prog = &kernel->program->prog;
+	l->params.kernel = kernel->info;
+	l->params.args = l->args;
+	l->params.num_args = kernel->info->num_args;
+	l->params.nd = nd;
+	l->params.cores = core_span(queue->device);
+	st = sl_launch_plan(&l->params, &l->plan);
+	if (st) {
+		err = launch_error(st);
+		goto fail;
+	}
+	if (l->plan.wls_bytes_per_group >
+	    queue->device->limits.local_mem_size) {
+		err = CL_OUT_OF_RESOURCES;
+		goto fail;
+	}
+	cmd = icd_command_new(queue, type, num_events, wait_list, &err);
+	if (!cmd)
+		goto fail;
+	cmd->launch = l;
+	return icd_command_enqueue(cmd, false, event);
+fail:
+	icd_launch_free(l);
+	return err;
+}
+
+cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue,
+					  cl_kernel kernel, cl_uint work_dim,
+					  const size_t *global_work_offset,
+					  const size_t *global_work_size,
+					  const size_t *local_work_size,
+					  cl_uint num_events_in_wait_list,
+					  const cl_event *event_wait_list,
+					  cl_event *event)
+{
+	return enqueue_launch(command_queue, kernel, work_dim,
+			      global_work_offset, global_work_size,
+			      local_work_size, CL_COMMAND_NDRANGE_KERNEL,
+			      num_events_in_wait_list, event_wait_list, event);
+}
+
+cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue,
+				 cl_kernel kernel,
+				 cl_uint num_events_in_wait_list,
+				 const cl_event *event_wait_list,
+				 cl_event *event)
+{
+	static const size_t one = 1;
+
+	/* One work-item in one work-group of one (OpenCL 1.2, 5.8). */
+	return enqueue_launch(command_queue, kernel, 1, NULL, &one, &one,
+			      CL_COMMAND_TASK, num_events_in_wait_list,
+			      event_wait_list, event);
+}
+
+/* --- the queue's GPU state ----------------------------------------------- */
+
+void icd_gpu_queue_free(cl_command_queue queue)
+{
+	struct icd_gpu_queue *g = queue->gpu;
+	struct sl_drm *drm = queue->context->drm;
+
+	if (!g)
+		return;
+	pthread_mutex_lock(&queue->context->gpu_lock);
+	sl_bo_destroy(g->cmd);
+	sl_bo_destroy(g->tls);
+	sl_bo_destroy(g->wls);
+	if (g->syncobj)
+		sl_syncobj_destroy(drm, g->syncobj);
+	pthread_mutex_unlock(&queue->context->gpu_lock);
+	free(g->refs);
+	free(g);
+	queue->gpu = NULL;
+}
+
+/* Makes *@bo at least @size bytes, mapped for the GPU (and the CPU when
+ * @cpu); its old contents do not matter. */
+static int ensure_bo(struct sl_drm *drm, struct sl_bo **bo, uint64_t size,
+		     bool cpu)
+{
+	void *map;
+	int err;
+
+	if (*bo && (*bo)->size >= size)
+		return 0;
+	sl_bo_destroy(*bo);
+	*bo = NULL;
+	/* Doubling keeps a queue whose launches grow from reallocating on
+	 * every one of them. */
+	err = sl_bo_create(drm, size < 65536 ? 65536 : size * 2,
+			   cpu ? 0 : SLEIPNIR_BO_NO_CPU_MAP, bo);
+	if (!err)
+		err = sl_vm_map(*bo, 0, SLEIPNIR_VM_MAP_NOEXEC);
+	if (!err && cpu)
+		err = sl_bo_mmap(*bo, &map);
+	if (err) {
+		sl_bo_destroy(*bo);
+		*bo = NULL;
+	}
+	return err;
+}
+
+static int add_ref(struct icd_gpu_queue *g, unsigned int *n,
+		   const struct sl_bo *bo, bool write)
+{
+	for (unsigned int i = 0; i < *n; i++) {
+		if (g->refs[i].handle == bo->handle) {
+			if (write)
+				g->refs[i].flags |= SLEIPNIR_BO_REF_WRITE;
+			return 0;
+		}
+	}
+	if (*n == g->cap_refs) {
+		unsigned int cap = g->cap_refs ? 2 * g->cap_refs : 16;
+		void *p = realloc(g->refs, cap * sizeof(*g->refs));
+
+		if (!p)
+			return -ENOMEM;
+		g->refs = p;
+		g->cap_refs = cap;
+	}
+	g->refs[*n].handle = bo->handle;
+	g->refs[*n].flags = write ? SLEIPNIR_BO_REF_WRITE : 0;
+	(*n)++;
+	return 0;
+}
+
+/* --- GPU time ------------------------------------------------------------ */
+
+/*
+ * A GPU timestamp as CLOCK_MONOTONIC ns, the time base of the host-side
+ * profiling times. On Midgard SoCs (and QEMU's virt board) the GPU's
+ * system timestamp counts the same system counter the CPUs read as
+ * CNTVCT_EL0, so the difference between the two "now"s is the age of the
+ * timestamp.
+ */
+static cl_ulong gpu_time_to_ns(uint64_t ts, uint64_t hz)
+{
+	cl_ulong now = icd_now_ns();
+#if defined(__aarch64__)
+	uint64_t cnt, frq;
+	unsigned __int128 gpu_now;
+	uint64_t age;
+
+	__asm__ volatile("isb; mrs %0, cntvct_el0" : "=r"(cnt));
+	__asm__ volatile("mrs %0, cntfrq_el0" : "=r"(frq));
+	if (!hz || !frq)
+		return now;
+	gpu_now = (unsigned __int128)cnt * hz / frq;
+	if (gpu_now < ts)
+		return now;
+	age = (uint64_t)((gpu_now - ts) * 1000000000u / hz);
+	return age < now ? now - age : 0;
+#else
+	(void)ts;
+	(void)hz;
+	return now;
+#endif
+}
+
+/* --- running a batch ----------------------------------------------------- */
+
+struct chain_layout {
+	size_t ts_offset;            /* 16 bytes a launch when profiling */
+	size_t job_offset[64];       /* each launch's first job */
+	size_t size;
+};
+
+/* Where each launch's jobs go in the command BO. */
+static void lay_out(cl_event *cmds, unsigned int n, bool prof,
+		    struct chain_layout *lay)
+{
+	size_t at = prof ? (16u * n + SL_DESC_ALIGN - 1) & ~(size_t)63 : 0;
+
+	lay->ts_offset = 0;
+	for (unsigned int i = 0; i < n; i++) {
+		lay->job_offset[i] = at;
+		at += cmds[i]->launch->plan.desc_bytes;
+		if (prof)
+			at += 2 * SL_TIMESTAMP_JOB_BYTES;
+	}
+	lay->size = at;
+}
+
+/*
+ * Writes the chain for @cmds into the command BO and lists the BOs it
+ * uses in g->refs (*num_refs); the chain starts at *jc.
+ */
+static int write_chain(cl_command_queue q, cl_event *cmds, unsigned int n,
+		       bool prof, const struct chain_layout *lay,
+		       unsigned int *num_refs, uint64_t *jc)
+{
+	struct icd_gpu_queue *g = q->gpu;
+	uint8_t *cpu = g->cmd->map;
+	uint64_t va = g->cmd->va;
+	unsigned int index = 0;
+	uint8_t *last = NULL;
+	int err = add_ref(g, num_refs, g->cmd, true);
+
+	if (!err && g->tls)
+		err = add_ref(g, num_refs, g->tls, true);
+	if (!err && g->wls)
+		err = add_ref(g, num_refs, g->wls, true);
+	for (unsigned int i = 0; i < n && !err; i++) {
+		struct icd_launch *l = cmds[i]->launch;
+		cl_program prog = l->kernel->program;
+		struct sl_launch_memory mem = { 0 };
+		size_t at = lay->job_offset[i];
+		uint64_t ts_va = va + lay->ts_offset + 16u * i;
+		/* Each job waits for the one before it (index - 1). */
+		struct sl_job_link link;
+		unsigned int jobs = prof ? 3 : 1;
+
+		mem.code_va = prog->code_bo->va;
+		mem.tls_va = l->plan.tls_total_bytes ? g->tls->va : 0;
+		mem.wls_va = l->plan.wls_total_bytes ? g->wls->va : 0;
+		l->params.constant_va = prog->constant_bo ?
+					prog->constant_bo->va : 0;
+		err = add_ref(g, num_refs, prog->code_bo, false);
+		if (!err && prog->constant_bo)
+			err = add_ref(g, num_refs, prog->constant_bo, false);
+		for (unsigned int m = 0; m < l->num_mems && !err; m++)
+			err = add_ref(g, num_refs, l->mems[m]->bo,
+				      !(l->mems[m]->flags &
+					CL_MEM_READ_ONLY));
+		for (unsigned int j = 0; j < jobs && !err; j++) {
+			bool compute = !prof || j == 1;
+			size_t bytes = compute ? l->plan.desc_bytes :
+					       SL_TIMESTAMP_JOB_BYTES;
+
+			index++;
+			link = (struct sl_job_link){ .index = index,
+						     .dep = { index - 1 } };
+			if (compute)
+				err = sl_launch_emit(&l->plan, &mem, &link,
+						     cpu + at, bytes, va + at);
+			else
+				err = sl_timestamp_pack(&link,
+							ts_va + (j ? 8 : 0),
+							cpu + at, bytes,
+							va + at);
+			if (err)
+				return -EINVAL;
+			if (last)
+				sl_desc_link(last, va + at);
+			else
+				*jc = va + at;
+			last = cpu + at;
+			at += bytes;
+		}
+	}
+	return err;
+}
+
+/* Fails the launch commands of @cmds with @status. */
+static void fail_all(cl_event *cmds, unsigned int n, cl_int status)
+{
+	for (unsigned int i = 0; i < n; i++)
+		icd_event_set_status(cmds[i], status, 0);
+}
+
+/* Scratch memory and the command BO for the batch; under gpu_lock. */
+static int prepare(cl_command_queue q, cl_event *cmds, unsigned int n,
+		   const struct chain_layout *lay)
+{
+	struct sl_drm *drm = q->context->drm;
+	struct icd_gpu_queue *g = q->gpu;
+	uint64_t tls = 0, wls = 0;
+	int err = 0;
+
+	if (!g) {
+		g = calloc(1, sizeof(*g));
+		if (!g)
+			return -ENOMEM;
+		err = sl_syncobj_create(drm, false, &g->syncobj);
+		if (err) {
+			free(g);
+			return err;
+		}
+		q->gpu = g;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		const struct sl_launch_plan *p = &cmds[i]->launch->plan;
+
+		if (p->tls_total_bytes > tls)
+			tls = p->tls_total_bytes;
+		if (p->wls_total_bytes > wls)
+			wls = p->wls_total_bytes;
+	}
+	if (tls)
+		err = ensure_bo(drm, &g->tls, tls, false);
+	if (!err && wls)
+		err = ensure_bo(drm, &g->wls, wls, false);
+	if (!err)
+		err = ensure_bo(drm, &g->cmd, lay->size, true);
+	if (!err)
+		err = sl_syncobj_reset(drm, g->syncobj);
+	return err;
+}
+
+/* How the chain ended, per launch: job headers say which ran to the end. */
+static void finish(cl_command_queue q, cl_event *cmds, unsigned int n,
+		   bool prof, const struct chain_layout *lay, int fence)
+{
+	struct sl_drm *drm = q->context->drm;
+	const uint8_t *cpu = q->gpu->cmd->map;
+	uint64_t hz = q->device->params.timestamp_frequency;
+
+	if (fence != 1) {
+		struct drm_sleipnir_get_fault fault;
+
+		/* The fault is this context's alone (its own address
+		 * space); reading it with clear lets the next SUBMIT in. */
+		pthread_mutex_lock(&q->context->gpu_lock);
+		sl_get_fault(drm, true, &fault);
+		pthread_mutex_unlock(&q->context->gpu_lock);
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		size_t job = lay->job_offset[i] +
+			     (prof ? SL_TIMESTAMP_JOB_BYTES : 0);
+		bool done = sl_desc_job_status(cpu + job) == SL_JOB_DONE;
+		cl_ulong end = 0;
+
+		if (done && prof) {
+			uint64_t ts[2];
+			cl_ulong start;
+
+			memcpy(ts, cpu + lay->ts_offset + 16u * i, sizeof(ts));
+			start = gpu_time_to_ns(ts[0], hz);
+			end = gpu_time_to_ns(ts[1], hz);
+			icd_event_lock();
+			/* Never before the host saw it submitted. */
+			if (start < cmds[i]->times[1])
+				start = cmds[i]->times[1];
+			if (end < start)
+				end = start;
+			cmds[i]->times[2] = start;
+			icd_event_unlock();
+		}
+		/* A fault ends the job it hit; the jobs after it, which
+		 * depend on it, never run. Both fail. */
+		icd_event_set_status(cmds[i], done ? CL_COMPLETE :
+				     CL_OUT_OF_RESOURCES, end);
+	}
+}
+
+void icd_launch_run(cl_command_queue q, cl_event *cmds, unsigned int n)
+{
+	cl_context ctx = q->context;
+	bool prof = q->properties & CL_QUEUE_PROFILING_ENABLE;
+	struct chain_layout lay;
+	struct sl_submit sub = { .requirements = SLEIPNIR_REQ_COMPUTE };
+	struct drm_sleipnir_sync_op out = { 0 };
+	unsigned int num_refs = 0, kept = 0;
+	int err = 0, fence = 0;
+
+	if (!ctx->drm) {
+		fail_all(cmds, n, CL_OUT_OF_RESOURCES);
+		return;
+	}
+	/* Programs reach the GPU on their first launch. */
+	for (unsigned int i = 0; i < n; i++) {
+		if (icd_program_upload(cmds[i]->launch->kernel->program))
+			icd_event_set_status(cmds[i], CL_OUT_OF_RESOURCES, 0);
+		else
+			cmds[kept++] = cmds[i];
+	}
+	n = kept;
+	if (!n)
+		return;
+	lay_out(cmds, n, prof, &lay);
+	pthread_mutex_lock(&ctx->gpu_lock);
+	err = prepare(q, cmds, n, &lay);
+	if (!err)
+		err = write_chain(q, cmds, n, prof, &lay, &num_refs, &sub.jc);
+	if (!err) {
+		out.handle = q->gpu->syncobj;
+		sub.bos = q->gpu->refs;
+		sub.num_bos = num_refs;
+		sub.out_syncs = &out;
+		sub.num_out_syncs = 1;
+		if (prof)
+			sub.requirements |= SLEIPNIR_REQ_WRITE_VALUE;
+		err = sl_submit(ctx->drm, &sub);
+	}
+	pthread_mutex_unlock(&ctx->gpu_lock);
+	if (err) {
+		fail_all(cmds, n, CL_OUT_OF_RESOURCES);
+		return;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		icd_event_set_status(cmds[i], CL_SUBMITTED, 0);
+		icd_event_set_status(cmds[i], CL_RUNNING, 0);
+	}
+	/* Blocks in the kernel until the chain's fence signals. */
+	do {
+		err = sl_syncobj_wait(ctx->drm, &out.handle, 1, true,
+				      WAIT_SLICE_MS);
+	} while (err == -ETIME || err == -ETIMEDOUT);
+	if (!err)
+		err = sl_syncobj_status(ctx->drm, out.handle, &fence);
+	finish(q, cmds, n, prof, &lay, err ? -EIO : fence);
+}

@@ -1,3 +1,522 @@
 /* SPDX-License-Identifier: MIT */
-/* Being written. */
-#include "icd_cl.h"
+/*
+ * Command queues and their threads (clCreateCommandQueue,
+ * clRetain/ReleaseCommandQueue, clGetCommandQueueInfo,
+ * clSetCommandQueueProperty, clFlush, clFinish), and the commands that
+ * only order others: markers, barriers, clEnqueueWaitForEvents.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "icd_context.h"
+#include "icd_device.h"
+#include "icd_event.h"
+#include "icd_info.h"
+#include "icd_ndrange.h"
+#include "icd_queue.h"
+
+/* Launches a thread hands to the GPU in one chain at most. */
+#define ICD_MAX_BATCH 64u
+
+#define ICD_QUEUE_PROPERTIES (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | \
+			      CL_QUEUE_PROFILING_ENABLE)
+
+bool icd_queue_valid(cl_command_queue queue)
+{
+	return icd_object_is(queue, ICD_TYPE_COMMAND_QUEUE);
+}
+
+/* --- the thread ---------------------------------------------------------- */
+
+/* True when every dependency of @cmd ended (under the lock); *failed
+ * says whether one of them failed. */
+static bool deps_ended(cl_event cmd, bool *failed)
+{
+	*failed = false;
+	for (cl_uint i = 0; i < cmd->num_deps; i++) {
+		cl_int st = cmd->deps[i]->status;
+
+		if (!icd_event_status_final(st))
+			return false;
+		if (st < 0)
+			*failed = true;
+	}
+	return true;
+}
+
+/*
+ * Launches ready behind @first (taken already) that can join its chain:
+ * in an in-order queue the launches right after it, in an out-of-order
+ * queue any ready launch before the next barrier.
+ */
+static unsigned int gather_launches(cl_command_queue q, cl_event first,
+				    cl_event *batch)
+{
+	bool ooo = q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+	unsigned int n = 1;
+	bool failed;
+
+	batch[0] = first;
+	for (cl_event c = first->next; c && n < ICD_MAX_BATCH; c = c->next) {
+		if (c->waits_for_all)
+			break;
+		if (c->taken)
+			continue;
+		if (!c->launch || !deps_ended(c, &failed) || failed) {
+			if (ooo)
+				continue;
+			break;
+		}
+		c->taken = true;
+		batch[n++] = c;
+	}
+	return n;
+}
+
+/*
+ * The next work for the thread (under the lock): a batch of launches
+ * (*gpu set), or one other command (CPU work, ordering, or a launch whose
+ * wait list failed); 0 when nothing is ready.
+ */
+static unsigned int pick(cl_command_queue q, cl_event *batch, bool *gpu)
+{
+	bool ooo = q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+	bool failed;
+
+	*gpu = false;
+	for (cl_event c = q->head; c; c = c->next) {
+		/* In order, nothing starts before the one running ended. */
+		if (c->taken) {
+			if (!ooo)
+				return 0;
+			continue;
+		}
+		/* A barrier waits for everything before it to end, and
+		 * everything after it waits for the barrier. */
+		if (c->waits_for_all && c != q->head)
+			return 0;
+		if (deps_ended(c, &failed)) {
+			c->taken = true;
+			*gpu = c->launch && !failed;
+			if (*gpu)
+				return gather_launches(q, c, batch);
+			batch[0] = c;
+			return 1;
+		}
+		if (!ooo || c->waits_for_all)
+			return 0;
+	}
+	return 0;
+}
+
+/* Runs one command that is not a launch (CPU work or ordering only). */
+static void run_one(cl_event cmd)
+{
+	bool failed;
+	cl_int result = CL_SUCCESS;
+
+	icd_event_lock();
+	deps_ended(cmd, &failed);
+	icd_event_unlock();
+	if (failed) {
+		/* OpenCL leaves this to the implementation: a command whose
+		 * wait list failed does not run, and fails in turn. */
+		icd_event_set_status(cmd,
+				     CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+				     0);
+		return;
+	}
+	icd_event_set_status(cmd, CL_SUBMITTED, 0);
+	icd_event_set_status(cmd, CL_RUNNING, 0);
+	if (cmd->run)
+		result = cmd->run(cmd);
+	icd_event_set_status(cmd, result == CL_SUCCESS ? CL_COMPLETE : result,
+			     0);
+}
+
+/* Takes the ended commands of @batch off the list (under the lock). */
+static void unlink_ended(cl_command_queue q, cl_event *batch, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		cl_event prev = NULL;
+
+		for (cl_event c = q->head; c; prev = c, c = c->next) {
+			if (c != batch[i])
+				continue;
+			if (prev)
+				prev->next = c->next;
+			else
+				q->head = c->next;
+			if (q->tail == c)
+				q->tail = prev;
+			c->next = NULL;
+			break;
+		}
+	}
+}
+
+static void queue_free(cl_command_queue q)
+{
+	cl_context ctx = q->context;
+
+	icd_gpu_queue_free(q);
+	free(q);
+	clReleaseContext(ctx);
+}
+
+static void *queue_thread(void *arg)
+{
+	cl_command_queue q = arg;
+	cl_event batch[ICD_MAX_BATCH];
+
+	icd_event_lock();
+	for (;;) {
+		bool gpu;
+		unsigned int n = pick(q, batch, &gpu);
+
+		if (!n) {
+			if (q->stop && !q->head)
+				break;
+			icd_event_wait_change();
+			continue;
+		}
+		icd_event_unlock();
+		if (gpu)
+			icd_launch_run(q, batch, n);
+		else
+			run_one(batch[0]);
+		icd_event_lock();
+		unlink_ended(q, batch, n);
+		icd_event_broadcast();
+		icd_event_unlock();
+		/* The list's references; the last one of a command may be
+		 * the last of the queue, which only sets q->stop. */
+		for (unsigned int i = 0; i < n; i++)
+			icd_event_release(batch[i]);
+		icd_event_lock();
+	}
+	icd_event_unlock();
+	queue_free(q);
+	return NULL;
+}
+
+/* --- entry points -------------------------------------------------------- */
+
+cl_command_queue CL_API_CALL
+clCreateCommandQueue(cl_context context, cl_device_id device,
+		     cl_command_queue_properties properties,
+		     cl_int *errcode_ret)
+{
+	struct _cl_command_queue *q = NULL;
+	pthread_attr_t attr;
+	cl_int err = CL_SUCCESS;
+
+	if (!icd_context_valid(context))
+		err = CL_INVALID_CONTEXT;
+	else if (!icd_device_valid(device) || device != context->device)
+		err = CL_INVALID_DEVICE;
+	else if (properties & ~(cl_command_queue_properties)
+				ICD_QUEUE_PROPERTIES)
+		err = CL_INVALID_VALUE;
+	else if (!(q = calloc(1, sizeof(*q))))
+		err = CL_OUT_OF_HOST_MEMORY;
+	if (err)
+		goto out;
+	icd_object_init(&q->obj, ICD_TYPE_COMMAND_QUEUE);
+	q->context = context;
+	q->device = device;
+	q->properties = properties;
+	clRetainContext(context);
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&q->thread, &attr, queue_thread, q)) {
+		clReleaseContext(context);
+		free(q);
+		q = NULL;
+		err = CL_OUT_OF_HOST_MEMORY;
+	}
+	pthread_attr_destroy(&attr);
+out:
+	if (errcode_ret)
+		*errcode_ret = err;
+	return q;
+}
+
+cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue command_queue)
+{
+	if (!icd_queue_valid(command_queue))
+		return CL_INVALID_COMMAND_QUEUE;
+	icd_object_retain(&command_queue->obj);
+	return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue command_queue)
+{
+	if (!icd_queue_valid(command_queue))
+		return CL_INVALID_COMMAND_QUEUE;
+	if (icd_object_release(&command_queue->obj)) {
+		/* Commands hold references to their queue, so none is left:
+		 * the thread ends and frees the queue. */
+		icd_event_lock();
+		command_queue->stop = true;
+		icd_event_broadcast();
+		icd_event_unlock();
+	}
+	return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_queue,
+					 cl_command_queue_info param_name,
+					 size_t param_value_size,
+					 void *param_value,
+					 size_t *param_value_size_ret)
+{
+	cl_command_queue q = command_queue;
+	cl_command_queue_properties props;
+	const void *value;
+	size_t size;
+	cl_uint refs;
+
+	if (!icd_queue_valid(q))
+		return CL_INVALID_COMMAND_QUEUE;
+	switch (param_name) {
+	case CL_QUEUE_CONTEXT:
+		value = &q->context;
+		size = sizeof(q->context);
+		break;
+	case CL_QUEUE_DEVICE:
+		value = &q->device;
+		size = sizeof(q->device);
+		break;
+	case CL_QUEUE_REFERENCE_COUNT:
+		refs = icd_object_refs(&q->obj);
+		value = &refs;
+		size = sizeof(refs);
+		break;
+	case CL_QUEUE_PROPERTIES:
+		icd_event_lock();
+		props = q->properties;
+		icd_event_unlock();
+		value = &props;
+		size = sizeof(props);
+		break;
+	default:
+		return CL_INVALID_VALUE;
+	}
+	return icd_info_copy(value, size, param_value_size, param_value,
+			     param_value_size_ret);
+}
+
+cl_int CL_API_CALL
+clSetCommandQueueProperty(cl_command_queue command_queue,
+			  cl_command_queue_properties properties,
+			  cl_bool enable,
+			  cl_command_queue_properties *old_properties)
+{
+	if (!icd_queue_valid(command_queue))
+		return CL_INVALID_COMMAND_QUEUE;
+	if (properties & ~(cl_command_queue_properties)ICD_QUEUE_PROPERTIES)
+		return CL_INVALID_VALUE;
+	/* OpenCL 1.0 5.1: commands already queued keep the mode they were
+	 * queued with; finishing them first is the simple way to keep that. */
+	clFinish(command_queue);
+	icd_event_lock();
+	if (old_properties)
+		*old_properties = command_queue->properties;
+	if (enable)
+		command_queue->properties |= properties;
+	else
+		command_queue->properties &= ~properties;
+	icd_event_unlock();
+	return CL_SUCCESS;
+}
+
+void icd_queue_flush(cl_command_queue queue)
+{
+	(void)queue;
+	/* Commands go to the queue's thread as they are enqueued; a flush
+	 * only has to make sure it looks. */
+	icd_event_lock();
+	icd_event_broadcast();
+	icd_event_unlock();
+}
+
+cl_int CL_API_CALL clFlush(cl_command_queue command_queue)
+{
+	if (!icd_queue_valid(command_queue))
+		return CL_INVALID_COMMAND_QUEUE;
+	icd_queue_flush(command_queue);
+	return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clFinish(cl_command_queue command_queue)
+{
+	if (!icd_queue_valid(command_queue))
+		return CL_INVALID_COMMAND_QUEUE;
+	icd_event_lock();
+	icd_event_broadcast();
+	while (command_queue->head)
+		icd_event_wait_change();
+	icd_event_unlock();
+	return CL_SUCCESS;
+}
+
+/* --- enqueueing ---------------------------------------------------------- */
+
+cl_int icd_queue_check(cl_command_queue queue, cl_uint num_events,
+		       const cl_event *wait_list)
+{
+	if (!icd_queue_valid(queue))
+		return CL_INVALID_COMMAND_QUEUE;
+	if (!num_events != !wait_list)
+		return CL_INVALID_EVENT_WAIT_LIST;
+	for (cl_uint i = 0; i < num_events; i++) {
+		if (!icd_event_valid(wait_list[i]))
+			return CL_INVALID_EVENT_WAIT_LIST;
+		if (wait_list[i]->context != queue->context)
+			return CL_INVALID_CONTEXT;
+	}
+	return CL_SUCCESS;
+}
+
+cl_event icd_command_new(cl_command_queue queue, cl_command_type type,
+			 cl_uint num_events, const cl_event *wait_list,
+			 cl_int *err)
+{
+	cl_event cmd = icd_event_new(queue->context, queue, type);
+
+	if (cmd && num_events) {
+		cmd->deps = calloc(num_events, sizeof(*cmd->deps));
+		if (!cmd->deps) {
+			icd_event_release(cmd);
+			cmd = NULL;
+		}
+	}
+	if (!cmd) {
+		*err = CL_OUT_OF_HOST_MEMORY;
+		return NULL;
+	}
+	clRetainCommandQueue(queue);
+	for (cl_uint i = 0; i < num_events; i++) {
+		icd_event_retain(wait_list[i]);
+		cmd->deps[i] = wait_list[i];
+	}
+	cmd->num_deps = num_events;
+	*err = CL_SUCCESS;
+	return cmd;
+}
+
+void icd_command_discard(cl_event cmd)
+{
+	icd_event_release(cmd);
+}
+
+cl_int icd_command_enqueue(cl_event cmd, bool blocking, cl_event *event)
+{
+	cl_command_queue q = cmd->queue;
+	cl_int err = CL_SUCCESS;
+
+	/* The list keeps the creation reference; the application and a
+	 * blocking wait each take one more. */
+	if (event)
+		icd_event_retain(cmd);
+	if (blocking)
+		icd_event_retain(cmd);
+	icd_event_lock();
+	cmd->times[0] = icd_now_ns();
+	if (q->tail)
+		q->tail->next = cmd;
+	else
+		q->head = cmd;
+	q->tail = cmd;
+	icd_event_broadcast();
+	icd_event_unlock();
+	if (event)
+		*event = cmd;
+	if (blocking) {
+		err = icd_event_wait(1, &cmd);
+		icd_event_release(cmd);
+	}
+	return err;
+}
+
+/* --- markers and barriers ------------------------------------------------ */
+
+/* A command that only orders others; with no wait list it waits for
+ * every command enqueued before it. */
+static cl_int enqueue_sync(cl_command_queue queue, cl_command_type type,
+			   cl_uint num_events, const cl_event *wait_list,
+			   cl_event *event)
+{
+	cl_int err = icd_queue_check(queue, num_events, wait_list);
+	cl_event cmd;
+
+	if (err)
+		return err;
+	cmd = icd_command_new(queue, type, num_events, wait_list, &err);
+	if (!cmd)
+		return err;
+	cmd->waits_for_all = num_events == 0 || type == CL_COMMAND_BARRIER;
+	return icd_command_enqueue(cmd, false, event);
+}
+
+cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue command_queue,
+					       cl_uint num_events_in_wait_list,
+					       const cl_event *event_wait_list,
+					       cl_event *event)
+{
+	return enqueue_sync(command_queue, CL_COMMAND_MARKER,
+			    num_events_in_wait_list, event_wait_list, event);
+}
+
+cl_int CL_API_CALL
+clEnqueueBarrierWithWaitList(cl_command_queue command_queue,
+			     cl_uint num_events_in_wait_list,
+			     const cl_event *event_wait_list, cl_event *event)
+{
+	return enqueue_sync(command_queue, CL_COMMAND_BARRIER,
+			    num_events_in_wait_list, event_wait_list, event);
+}
+
+cl_int CL_API_CALL clEnqueueMarker(cl_command_queue command_queue,
+				   cl_event *event)
+{
+	if (!icd_queue_valid(command_queue))
+		return CL_INVALID_COMMAND_QUEUE;
+	if (!event)
+		return CL_INVALID_VALUE;
+	return enqueue_sync(command_queue, CL_COMMAND_MARKER, 0, NULL, event);
+}
+
+cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue command_queue)
+{
+	return enqueue_sync(command_queue, CL_COMMAND_BARRIER, 0, NULL, NULL);
+}
+
+cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue command_queue,
+					  cl_uint num_events,
+					  const cl_event *event_list)
+{
+	if (!icd_queue_valid(command_queue))
+		return CL_INVALID_COMMAND_QUEUE;
+	if (!num_events || !event_list)
+		return CL_INVALID_VALUE;
+	for (cl_uint i = 0; i < num_events; i++) {
+		if (!icd_event_valid(event_list[i]))
+			return CL_INVALID_EVENT;
+		if (event_list[i]->context != command_queue->context)
+			return CL_INVALID_CONTEXT;
+	}
+	/* Like a barrier on those events: later commands wait for it. */
+	{
+		cl_int err;
+		cl_event cmd = icd_command_new(command_queue,
+					       CL_COMMAND_BARRIER, num_events,
+					       event_list, &err);
+
+		if (!cmd)
+			return err;
+		cmd->waits_for_all = true;
+		return icd_command_enqueue(cmd, false, NULL);
+	}
+}

@@ -37,12 +37,13 @@ struct _cl_command_queue {
 	cl_context context;          /* retained */
 	cl_device_id device;
 	cl_command_queue_properties properties;
-	pthread_mutex_t lock;        /* the list below */
+	/* Under icd_event_lock(): the thread waits for new commands and for
+	 * the events they depend on on the same condition variable. */
 	cl_event head, tail;         /* commands not yet ended, in order */
 	bool stop;                   /* set on the last release */
 	pthread_t thread;
-	pthread_cond_t wake;         /* new commands for the thread */
-	struct icd_gpu_queue *gpu;   /* command BO, scratch (icd_ndrange.c) */
+	/* The thread's GPU state (icd_ndrange.c): command BO, scratch. */
+	struct icd_gpu_queue *gpu;
 };
 
 bool icd_queue_valid(cl_command_queue queue);

@@ -45,66 +45,7 @@ static void *not_done_ptr(cl_int err, cl_int *errcode_ret)
 	return NULL;
 }
 
-cl_command_queue CL_API_CALL
-clCreateCommandQueue(cl_context context, cl_device_id device,
-		     cl_command_queue_properties properties,
-		     cl_int *errcode_ret)
-{
-	cl_int err = not_done(context, ICD_TYPE_CONTEXT, CL_INVALID_CONTEXT);
-
-	/* The device must be the context's. */
-	if (err == ICD_NOT_DONE &&
-	    (!icd_device_valid(device) || device != context->device))
-		err = CL_INVALID_DEVICE;
-	return not_done_ptr(err, errcode_ret);
-}
-
-cl_int CL_API_CALL clWaitForEvents(cl_uint num_events,
-				   const cl_event *event_list)
-{
-	if (num_events == 0 || !event_list)
-		return CL_INVALID_VALUE;
-	return not_done(event_list[0], ICD_TYPE_EVENT, CL_INVALID_EVENT);
-}
-
 /* Command queues. */
-
-cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue command_queue)
-{
-	return not_done(command_queue, ICD_TYPE_COMMAND_QUEUE, CL_INVALID_COMMAND_QUEUE);
-}
-
-cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue command_queue)
-{
-	return not_done(command_queue, ICD_TYPE_COMMAND_QUEUE, CL_INVALID_COMMAND_QUEUE);
-}
-
-cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_queue,
-	cl_command_queue_info param_name,
-	size_t param_value_size,
-	void *param_value,
-	size_t *param_value_size_ret)
-{
-	return not_done(command_queue, ICD_TYPE_COMMAND_QUEUE, CL_INVALID_COMMAND_QUEUE);
-}
-
-cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue command_queue,
-	cl_command_queue_properties properties,
-	cl_bool enable,
-	cl_command_queue_properties *old_properties)
-{
-	return not_done(command_queue, ICD_TYPE_COMMAND_QUEUE, CL_INVALID_COMMAND_QUEUE);
-}
-
-cl_int CL_API_CALL clFlush(cl_command_queue command_queue)
-{
-	return not_done(command_queue, ICD_TYPE_COMMAND_QUEUE, CL_INVALID_COMMAND_QUEUE);
-}
-
-cl_int CL_API_CALL clFinish(cl_command_queue command_queue)
-{
-	return not_done(command_queue, ICD_TYPE_COMMAND_QUEUE, CL_INVALID_COMMAND_QUEUE);
-}
 
 cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue,
 	cl_mem buffer,
@@ -343,28 +284,6 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue command_queue,
 	return not_done(command_queue, ICD_TYPE_COMMAND_QUEUE, CL_INVALID_COMMAND_QUEUE);
 }
 
-cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue,
-	cl_kernel kernel,
-	cl_uint work_dim,
-	const size_t *global_work_offset,
-	const size_t *global_work_size,
-	const size_t *local_work_size,
-	cl_uint num_events_in_wait_list,
-	const cl_event *event_wait_list,
-	cl_event *event)
-{
-	return not_done(command_queue, ICD_TYPE_COMMAND_QUEUE, CL_INVALID_COMMAND_QUEUE);
-}
-
-cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue,
-	cl_kernel kernel,
-	cl_uint num_events_in_wait_list,
-	const cl_event *event_wait_list,
-	cl_event *event)
-{
-	return not_done(command_queue, ICD_TYPE_COMMAND_QUEUE, CL_INVALID_COMMAND_QUEUE);
-}
-
 cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue command_queue,
 	void(CL_CALLBACK *user_func)(void *),
 	void *args,
@@ -379,50 +298,7 @@ cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue command_queue,
 	return not_done(command_queue, ICD_TYPE_COMMAND_QUEUE, CL_INVALID_COMMAND_QUEUE);
 }
 
-cl_int CL_API_CALL clEnqueueMarker(cl_command_queue command_queue,
-	cl_event *event)
-{
-	return not_done(command_queue, ICD_TYPE_COMMAND_QUEUE, CL_INVALID_COMMAND_QUEUE);
-}
-
-cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue command_queue,
-	cl_uint num_events_in_wait_list,
-	const cl_event *event_wait_list,
-	cl_event *event)
-{
-	return not_done(command_queue, ICD_TYPE_COMMAND_QUEUE, CL_INVALID_COMMAND_QUEUE);
-}
-
-cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue command_queue,
-	cl_uint num_events,
-	const cl_event *event_list)
-{
-	return not_done(command_queue, ICD_TYPE_COMMAND_QUEUE, CL_INVALID_COMMAND_QUEUE);
-}
-
-cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue command_queue)
-{
-	return not_done(command_queue, ICD_TYPE_COMMAND_QUEUE, CL_INVALID_COMMAND_QUEUE);
-}
-
-cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue command_queue,
-	cl_uint num_events_in_wait_list,
-	const cl_event *event_wait_list,
-	cl_event *event)
-{
-	return not_done(command_queue, ICD_TYPE_COMMAND_QUEUE, CL_INVALID_COMMAND_QUEUE);
-}
-
 /* Creation in a context (buffers, programs, user events). */
-
-cl_mem CL_API_CALL clCreateBuffer(cl_context context,
-	cl_mem_flags flags,
-	size_t size,
-	void *host_ptr,
-	cl_int *errcode_ret)
-{
-	return not_done_ptr(not_done(context, ICD_TYPE_CONTEXT, CL_INVALID_CONTEXT), errcode_ret);
-}
 
 cl_program CL_API_CALL clCreateProgramWithSource(cl_context context,
 	cl_uint count,
@@ -457,32 +333,7 @@ cl_program CL_API_CALL clLinkProgram(cl_context context,
 	return not_done_ptr(not_done(context, ICD_TYPE_CONTEXT, CL_INVALID_CONTEXT), errcode_ret);
 }
 
-cl_event CL_API_CALL clCreateUserEvent(cl_context context,
-	cl_int *errcode_ret)
-{
-	return not_done_ptr(not_done(context, ICD_TYPE_CONTEXT, CL_INVALID_CONTEXT), errcode_ret);
-}
-
 /* Memory objects. */
-
-cl_int CL_API_CALL clRetainMemObject(cl_mem memobj)
-{
-	return not_done(memobj, ICD_TYPE_MEM, CL_INVALID_MEM_OBJECT);
-}
-
-cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj)
-{
-	return not_done(memobj, ICD_TYPE_MEM, CL_INVALID_MEM_OBJECT);
-}
-
-cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj,
-	cl_mem_info param_name,
-	size_t param_value_size,
-	void *param_value,
-	size_t *param_value_size_ret)
-{
-	return not_done(memobj, ICD_TYPE_MEM, CL_INVALID_MEM_OBJECT);
-}
 
 cl_int CL_API_CALL clGetImageInfo(cl_mem image,
 	cl_image_info param_name,
@@ -491,22 +342,6 @@ cl_int CL_API_CALL clGetImageInfo(cl_mem image,
 	size_t *param_value_size_ret)
 {
 	return not_done(image, ICD_TYPE_MEM, CL_INVALID_MEM_OBJECT);
-}
-
-cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer,
-	cl_mem_flags flags,
-	cl_buffer_create_type buffer_create_type,
-	const void *buffer_create_info,
-	cl_int *errcode_ret)
-{
-	return not_done_ptr(not_done(buffer, ICD_TYPE_MEM, CL_INVALID_MEM_OBJECT), errcode_ret);
-}
-
-cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem memobj,
-	void(CL_CALLBACK *pfn_notify)(cl_mem memobj, void *user_data),
-	void *user_data)
-{
-	return not_done(memobj, ICD_TYPE_MEM, CL_INVALID_MEM_OBJECT);
 }
 
 /* Programs. */
@@ -629,44 +464,3 @@ cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel,
 
 /* Events. */
 
-cl_int CL_API_CALL clGetEventInfo(cl_event event,
-	cl_event_info param_name,
-	size_t param_value_size,
-	void *param_value,
-	size_t *param_value_size_ret)
-{
-	return not_done(event, ICD_TYPE_EVENT, CL_INVALID_EVENT);
-}
-
-cl_int CL_API_CALL clRetainEvent(cl_event event)
-{
-	return not_done(event, ICD_TYPE_EVENT, CL_INVALID_EVENT);
-}
-
-cl_int CL_API_CALL clReleaseEvent(cl_event event)
-{
-	return not_done(event, ICD_TYPE_EVENT, CL_INVALID_EVENT);
-}
-
-cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event,
-	cl_profiling_info param_name,
-	size_t param_value_size,
-	void *param_value,
-	size_t *param_value_size_ret)
-{
-	return not_done(event, ICD_TYPE_EVENT, CL_INVALID_EVENT);
-}
-
-cl_int CL_API_CALL clSetEventCallback(cl_event event,
-	cl_int command_exec_callback_type,
-	void(CL_CALLBACK *pfn_notify)(cl_event event, cl_int event_command_status, void *user_data),
-	void *user_data)
-{
-	return not_done(event, ICD_TYPE_EVENT, CL_INVALID_EVENT);
-}
-
-cl_int CL_API_CALL clSetUserEventStatus(cl_event event,
-	cl_int execution_status)
-{
-	return not_done(event, ICD_TYPE_EVENT, CL_INVALID_EVENT);
-}
