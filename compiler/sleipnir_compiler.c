@@ -3,10 +3,12 @@
  * The pipeline as one call: options → cache lookup → clang/llvm-spirv →
  * SPIR-V reader (with libclc) → inlining and optimisation → per kernel
  * ABI lowering, Midgard lowering, optimisation and the back end → the
- * program binary → cache store.
+ * program binary → cache store. And in two calls for separate
+ * compilation: compile to a bitcode object, link objects.
  */
 #include "sleipnir_compiler.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 #include "frontend/clc_cache.h"
 #include "frontend/clc_frontend.h"
 #include "frontend/clc_log.h"
+#include "frontend/clc_object.h"
 #include "frontend/clc_options.h"
 #include "ir/sir_passes.h"
 #include "spirv/spirv_reader.h"
@@ -267,8 +270,23 @@ static enum slc_status compile_spirv_words(const uint32_t *words, size_t n,
 /* ---- Cache key ----------------------------------------------------- */
 
 /*
+ * The file this code was loaded from: the ICD's shared object inside an
+ * OpenCL application (the application itself says nothing about the
+ * compiler it loads), the executable for sleipnir-cc and the tests.
+ */
+static const char *compiler_file(void)
+{
+	Dl_info info;
+
+	if (dladdr((void *)compiler_file, &info) && info.dli_fname &&
+	    info.dli_fname[0] == '/')
+		return info.dli_fname;
+	return "/proc/self/exe";
+}
+
+/*
  * Everything that decides the output: the input, the options as parsed,
- * the compiler (version and the very program it is linked into), libclc
+ * the compiler (version and the very file it was loaded from), libclc
  * and, for OpenCL C, the clang and llvm-spirv binaries.
  */
 static bool cache_key(const char *kind, const void *input, size_t size,
@@ -286,7 +304,7 @@ static bool cache_key(const char *kind, const void *input, size_t size,
 		clc_hash_string(h, o->clang_args[i]);
 	clc_hash_part(h, flags, sizeof(flags));
 	clc_hash_string(h, slb_compiler_version());
-	clc_hash_file_identity(h, "/proc/self/exe");
+	clc_hash_file_identity(h, compiler_file());
 	pthread_once(&libclc_once, libclc_load);
 	clc_hash_file_identity(h, libclc_path);
 	clc_hash_string(h, tools);
@@ -329,6 +347,10 @@ static enum slc_status finish(enum slc_status st, struct slc_output *out,
 		free(out->binary);
 		out->binary = NULL;
 		out->binary_size = 0;
+		out->type = SLC_BINARY_NONE;
+	} else if (out->binary && out->type == SLC_BINARY_NONE) {
+		/* The whole-program entries make executables. */
+		out->type = SLC_BINARY_EXECUTABLE;
 	}
 	return st;
 }
@@ -399,6 +421,255 @@ enum slc_status slc_compile_spirv(const uint32_t *words, size_t num_words,
 		clc_cache_store(&key, out->binary, out->binary_size);
 	clc_options_free(&o);
 	return finish(st, out, &log);
+}
+
+/* ---- Separate compilation ----------------------------------------- */
+
+/* Wraps @bitcode in an object container of @kind into out. */
+static enum slc_status wrap_object(enum clc_object_kind kind, uint32_t flags,
+				   const char *options,
+				   const uint8_t *bitcode, size_t size,
+				   struct slc_output *out,
+				   struct clc_log *log)
+{
+	size_t len = options ? strlen(options) : 0;
+	struct clc_object obj = {
+		.kind = kind, .flags = flags, .options = options,
+		/* The options are a record for people; a longer string is
+		 * kept in part. */
+		.options_size = len < CLC_OBJECT_MAX_OPTIONS ? len :
+				CLC_OBJECT_MAX_OPTIONS,
+		.bitcode = bitcode, .bitcode_size = size,
+	};
+
+	if (!clc_object_write(&obj, &out->binary, &out->binary_size)) {
+		clc_log_printf(log, "error: cannot store the %s (out of "
+			       "memory, or not bitcode)\n",
+			       kind == CLC_OBJECT_LIBRARY ? "library" :
+			       "compiled object");
+		return SLC_BUILD_FAILED;
+	}
+	out->type = kind == CLC_OBJECT_LIBRARY ? SLC_BINARY_LIBRARY :
+		    SLC_BINARY_OBJECT;
+	return SLC_OK;
+}
+
+static uint32_t object_flags(const struct clc_options *o)
+{
+	return (o->opt_disable ? CLC_OBJECT_OPT_DISABLE : 0) |
+	       (o->fast_math ? CLC_OBJECT_FAST_MATH : 0);
+}
+
+enum slc_status slc_compile_object(const char *source, const char *options,
+				   const struct slc_header *headers,
+				   size_t num_headers,
+				   struct slc_output *out)
+{
+	struct clc_log log = { 0 };
+	struct clc_options o;
+	struct clc_blob bc;
+	enum slc_status st;
+
+	memset(out, 0, sizeof(*out));
+	if (!source) {
+		clc_log_printf(&log, "error: no source\n");
+		return finish(SLC_BUILD_FAILED, out, &log);
+	}
+	if (!clc_options_parse(options, &o, &log))
+		return finish(SLC_INVALID_OPTIONS, out, &log);
+	st = clc_compile_bitcode(source, &o, headers, num_headers, &bc, &log);
+	if (st == SLC_OK)
+		st = wrap_object(CLC_OBJECT_COMPILED, object_flags(&o),
+				 options, bc.data, bc.size, out, &log);
+	free(bc.data);
+	clc_options_free(&o);
+	return finish(st, out, &log);
+}
+
+enum slc_status slc_compile_object_spirv(const uint32_t *words,
+					 size_t num_words,
+					 const char *options,
+					 struct slc_output *out)
+{
+	struct clc_log log = { 0 };
+	struct clc_options o;
+	struct clc_blob bc;
+	enum slc_status st;
+
+	memset(out, 0, sizeof(*out));
+	if (!words || !num_words) {
+		clc_log_printf(&log, "error: empty SPIR-V module\n");
+		return finish(SLC_BUILD_FAILED, out, &log);
+	}
+	if (!clc_options_parse(options, &o, &log))
+		return finish(SLC_INVALID_OPTIONS, out, &log);
+	st = clc_spirv_to_bitcode(words, num_words, &bc, &log);
+	if (st == SLC_OK)
+		st = wrap_object(CLC_OBJECT_COMPILED, object_flags(&o),
+				 options, bc.data, bc.size, out, &log);
+	free(bc.data);
+	clc_options_free(&o);
+	return finish(st, out, &log);
+}
+
+/* The linked module to an executable: the rest of the pipeline. */
+static enum slc_status link_executable(const struct clc_blob *bc,
+				       bool optimize, bool fast_math,
+				       uint32_t wg_size, const char *options,
+				       struct slc_output *out,
+				       struct clc_log *log)
+{
+	struct clc_options o;
+	struct clc_spirv spv;
+	enum slc_status st;
+
+	memset(&o, 0, sizeof(o));
+	o.fast_math = fast_math;
+	o.wg_size = wg_size;
+	st = clc_bitcode_to_spirv(bc->data, bc->size, optimize, &spv, log);
+	if (st != SLC_OK)
+		return st;
+	st = compile_spirv_words(spv.words, spv.num_words, &o, options, out,
+				 log);
+	free(spv.words);
+	return st;
+}
+
+enum slc_status slc_link(const uint8_t *const *binaries, const size_t *sizes,
+			 size_t num_binaries, const char *options,
+			 struct slc_output *out)
+{
+	struct clc_log log = { 0 };
+	struct clc_link_options lo;
+	struct clc_blob *inputs = NULL, linked = { NULL, 0 };
+	bool all_opt_disable = true, all_fast = true, libs_follow = true;
+	enum slc_status st = SLC_BUILD_FAILED;
+	char err[256];
+
+	memset(out, 0, sizeof(*out));
+	if (!clc_link_options_parse(options, &lo, &log))
+		return finish(SLC_INVALID_OPTIONS, out, &log);
+	if (!num_binaries || !binaries || !sizes) {
+		clc_log_printf(&log, "error: nothing to link\n");
+		return finish(SLC_BUILD_FAILED, out, &log);
+	}
+	inputs = calloc(num_binaries, sizeof(*inputs));
+	if (!inputs)
+		return finish(SLC_OUT_OF_MEMORY, out, &log);
+	for (size_t i = 0; i < num_binaries; i++) {
+		struct clc_object obj;
+
+		if (!clc_object_read(binaries[i], sizes[i], &obj, err,
+				     sizeof(err))) {
+			clc_log_printf(&log, "error: link input %zu: %s\n", i,
+				       err);
+			goto out;
+		}
+		/* Views into the caller's bytes, not copies. */
+		inputs[i].data = (uint8_t *)obj.bitcode;
+		inputs[i].size = obj.bitcode_size;
+		all_opt_disable &= !!(obj.flags & CLC_OBJECT_OPT_DISABLE);
+		all_fast &= !!(obj.flags & CLC_OBJECT_FAST_MATH);
+		if (obj.kind == CLC_OBJECT_LIBRARY &&
+		    !(obj.flags & CLC_OBJECT_LINK_OPTIONS))
+			libs_follow = false;
+	}
+	if (num_binaries == 1) {
+		linked = inputs[0];
+		st = SLC_OK;
+	} else {
+		st = clc_link_bitcode(inputs, num_binaries, &linked, &log);
+	}
+	if (st != SLC_OK)
+		goto out;
+	if (lo.create_library)
+		st = wrap_object(CLC_OBJECT_LIBRARY,
+				 (all_opt_disable ? CLC_OBJECT_OPT_DISABLE : 0) |
+				 (all_fast || lo.fast_math ?
+				  CLC_OBJECT_FAST_MATH : 0) |
+				 (lo.enable_link_options ?
+				  CLC_OBJECT_LINK_OPTIONS : 0),
+				 options, linked.data, linked.size, out, &log);
+	else
+		st = link_executable(&linked, !all_opt_disable,
+				     all_fast || (lo.fast_math && libs_follow),
+				     lo.wg_size, options, out, &log);
+	if (num_binaries > 1)
+		free(linked.data);
+out:
+	free(inputs);
+	return finish(st, out, &log);
+}
+
+enum slc_status slc_build_binary(const uint8_t *binary, size_t size,
+				 const char *options, struct slc_output *out)
+{
+	struct clc_log log = { 0 };
+	struct clc_options o;
+	struct clc_object obj;
+	enum slc_status st = SLC_BUILD_FAILED;
+	char err[256];
+
+	memset(out, 0, sizeof(*out));
+	if (!clc_options_parse(options, &o, &log))
+		return finish(SLC_INVALID_OPTIONS, out, &log);
+	switch (slc_binary_type(binary, size, err, sizeof(err))) {
+	case SLC_BINARY_EXECUTABLE:
+		out->binary = malloc(size);
+		if (!out->binary) {
+			st = SLC_OUT_OF_MEMORY;
+			break;
+		}
+		memcpy(out->binary, binary, size);
+		out->binary_size = size;
+		st = SLC_OK;
+		break;
+	case SLC_BINARY_OBJECT:
+	case SLC_BINARY_LIBRARY: {
+		struct clc_blob bc;
+
+		/* slc_binary_type() accepted it. */
+		clc_object_read(binary, size, &obj, err, sizeof(err));
+		bc.data = (uint8_t *)obj.bitcode;
+		bc.size = obj.bitcode_size;
+		st = link_executable(&bc, !o.opt_disable &&
+				     !(obj.flags & CLC_OBJECT_OPT_DISABLE),
+				     o.fast_math ||
+				     (obj.flags & CLC_OBJECT_FAST_MATH),
+				     o.wg_size, options, out, &log);
+		break;
+	}
+	default:
+		clc_log_printf(&log, "error: invalid binary: %s\n", err);
+		break;
+	}
+	clc_options_free(&o);
+	return finish(st, out, &log);
+}
+
+enum slc_binary_type slc_binary_type(const uint8_t *data, size_t size,
+				     char *err, size_t errsz)
+{
+	static const uint8_t elf_magic[4] = { 0x7f, 'E', 'L', 'F' };
+	struct slb_program p;
+	struct clc_object obj;
+
+	if (errsz)
+		err[0] = '\0';
+	if (!data || !size) {
+		snprintf(err, errsz, "empty binary");
+		return SLC_BINARY_NONE;
+	}
+	if (size >= 4 && !memcmp(data, elf_magic, 4)) {
+		if (!slb_read(data, size, &p, err, errsz))
+			return SLC_BINARY_NONE;
+		slb_program_free(&p);
+		return SLC_BINARY_EXECUTABLE;
+	}
+	if (!clc_object_read(data, size, &obj, err, errsz))
+		return SLC_BINARY_NONE;
+	return obj.kind == CLC_OBJECT_LIBRARY ? SLC_BINARY_LIBRARY :
+	       SLC_BINARY_OBJECT;
 }
 
 void slc_output_free(struct slc_output *out)

@@ -2,8 +2,14 @@
 /*
  * The compiler as a library call: OpenCL C (or SPIR-V) in, a Sleipnir
  * program binary (compiler/binary/slb_binary.h) and a build log out. What
- * clBuildProgram, clCompileProgram, clCreateProgramWithIL and sleipnir-cc
- * call.
+ * clBuildProgram, clCompileProgram, clLinkProgram, clCreateProgramWithIL
+ * and sleipnir-cc call.
+ *
+ * Separate compilation: slc_compile_object() makes a compiled object
+ * (clang's LLVM bitcode in the container of frontend/clc_object.h);
+ * slc_link() joins objects and libraries with llvm-link into a library,
+ * or into an executable by running the rest of the pipeline (opt,
+ * llvm-spirv, the SPIR-V reader with libclc, our passes and back end).
  */
 #ifndef SLEIPNIR_COMPILER_H
 #define SLEIPNIR_COMPILER_H
@@ -19,11 +25,26 @@ enum slc_status {
 	SLC_OUT_OF_MEMORY,
 };
 
+/* What a binary holds (CL_PROGRAM_BINARY_TYPE). */
+enum slc_binary_type {
+	SLC_BINARY_NONE = 0,         /* none, or not a binary of ours */
+	SLC_BINARY_EXECUTABLE,       /* program binary, slb_read() accepts it */
+	SLC_BINARY_OBJECT,           /* compiled object (clCompileProgram) */
+	SLC_BINARY_LIBRARY,          /* clLinkProgram -create-library */
+};
+
 struct slc_output {
 	uint8_t *binary;             /* malloc'ed program binary, or NULL */
 	size_t binary_size;
+	enum slc_binary_type type;   /* of binary, when there is one */
 	char *log;                   /* malloc'ed, NUL-terminated, maybe "" */
 	bool from_cache;             /* served by the disk cache */
+};
+
+/* An embedded header of clCompileProgram: #include "name" finds source. */
+struct slc_header {
+	const char *name;
+	const char *source;
 };
 
 /*
@@ -35,6 +56,57 @@ enum slc_status slc_compile_source(const char *source, const char *options,
 /* The same from a SPIR-V module (clCreateProgramWithIL). */
 enum slc_status slc_compile_spirv(const uint32_t *words, size_t num_words,
 				  const char *options, struct slc_output *out);
+
+/*
+ * clCompileProgram: OpenCL C with compiler `options` (the build options;
+ * -sleipnir-wg-size is accepted but acts only as a link option) and
+ * embedded headers to a compiled object. SLC_INVALID_OPTIONS for bad options; a header name
+ * that is not a plain relative path fails the compile with a log line.
+ */
+enum slc_status slc_compile_object(const char *source, const char *options,
+				   const struct slc_header *headers,
+				   size_t num_headers,
+				   struct slc_output *out);
+/* The same from a SPIR-V module (clCompileProgram of an IL program),
+ * through llvm-spirv's reverse translation. */
+enum slc_status slc_compile_object_spirv(const uint32_t *words,
+					 size_t num_words,
+					 const char *options,
+					 struct slc_output *out);
+
+/*
+ * clLinkProgram: compiled objects and libraries to an executable, or to a
+ * library with -create-library. SLC_INVALID_OPTIONS for link options
+ * OpenCL 1.2 §5.6.5 does not list (CL_INVALID_LINKER_OPTIONS);
+ * SLC_BUILD_FAILED with the log for inputs that are not objects or
+ * libraries of ours, llvm-link errors (a symbol defined twice, say) and
+ * everything a build can fail on. out->type tells which was made.
+ *
+ * Executables: the back end's fast math is on when the link options ask
+ * for it (and every library input was made with -enable-link-options) or
+ * every input was compiled with it; opt runs unless every input was
+ * compiled with -cl-opt-disable. Links are not cached.
+ */
+enum slc_status slc_link(const uint8_t *const *binaries, const size_t *sizes,
+			 size_t num_binaries, const char *options,
+			 struct slc_output *out);
+
+/*
+ * clBuildProgram of a program made from a binary: an executable is
+ * copied as it is (options cannot change compiled code); a compiled
+ * object or library is linked alone into an executable, with the build
+ * options' fast math, -cl-opt-disable and -sleipnir-wg-size.
+ * SLC_INVALID_OPTIONS for options clBuildProgram rejects.
+ */
+enum slc_status slc_build_binary(const uint8_t *binary, size_t size,
+				 const char *options, struct slc_output *out);
+
+/* What @data holds: an executable (checked with slb_read), a compiled
+ * object or a library (checked by their container), or SLC_BINARY_NONE
+ * with the reason in @err. */
+enum slc_binary_type slc_binary_type(const uint8_t *data, size_t size,
+				     char *err, size_t errsz);
+
 void slc_output_free(struct slc_output *out);
 
 #endif

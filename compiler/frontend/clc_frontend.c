@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The front end: clang-15 -cc1 (OpenCL C 1.2 for the 32-bit SPIR target)
- * to LLVM bitcode, llvm-spirv-15 to SPIR-V. Children are spawned without
- * a shell in a mkdtemp directory, which is emptied and removed afterwards;
- * the source file is called input.cl there so clang's messages read
- * "input.cl:LINE:COL: error: ...".
+ * to LLVM bitcode, opt-15, llvm-spirv-15 to SPIR-V; for separate
+ * compilation the same steps apart, with llvm-link-15 between them.
+ * Children are spawned without a shell in a mkdtemp directory, which is
+ * removed with everything in it afterwards; the source file is called
+ * input.cl there so clang's messages read "input.cl:LINE:COL: error: ...".
  */
 #include "clc_frontend.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -20,12 +22,6 @@
 #include <unistd.h>
 
 extern char **environ;
-
-/* Files the children create in the private directory. */
-static const char *const work_files[] = {
-	"input.cl", "input.bc", "input.spv", "deps.d", "clang.log",
-	"spirv.log",
-};
 
 /* dir/name into out; false when it does not fit. */
 static bool dir_path(char *out, size_t size, const char *dir,
@@ -47,6 +43,8 @@ static const struct tool spirv_tool = {
 	"SLEIPNIR_LLVM_SPIRV", { "llvm-spirv-15", "llvm-spirv" } };
 static const struct tool opt_tool = {
 	"SLEIPNIR_LLVM_OPT", { "opt-15", "opt" } };
+static const struct tool link_tool = {
+	"SLEIPNIR_LLVM_LINK", { "llvm-link-15", "llvm-link" } };
 
 /*
  * LLVM passes run before llvm-spirv. Not clang's -O2 pipeline: it makes
@@ -216,52 +214,87 @@ static bool run_tool(const char *dir, char *const argv[],
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-static bool write_file(const char *path, const char *text)
+static bool write_bytes(const char *path, const void *data, size_t size)
 {
 	FILE *f = fopen(path, "wb");
-	size_t len = strlen(text);
 	bool ok;
 
 	if (!f)
 		return false;
-	ok = fwrite(text, 1, len, f) == len;
+	ok = !size || fwrite(data, 1, size, f) == size;
 	return fclose(f) == 0 && ok;
 }
 
-static enum slc_status read_spirv(const char *path, struct clc_spirv *out,
-				  struct clc_log *log)
+/* dir/name holding @size bytes; false (with a log line) on failure. */
+static bool write_work_file(const char *dir, const char *name,
+			    const void *data, size_t size,
+			    struct clc_log *log)
 {
-	FILE *f = fopen(path, "rb");
-	long len;
+	char path[PATH_MAX];
 
-	if (!f || fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 ||
+	if (!dir_path(path, sizeof(path), dir, name) ||
+	    !write_bytes(path, data, size)) {
+		clc_log_printf(log, "error: cannot write %s/%s: %s\n", dir,
+			       name, strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+/* The whole of dir/name, malloc'ed; @what names its maker for the log. */
+static enum slc_status read_work_file(const char *dir, const char *name,
+				      const char *what, struct clc_blob *out,
+				      struct clc_log *log)
+{
+	char path[PATH_MAX];
+	FILE *f = NULL;
+	long len = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (dir_path(path, sizeof(path), dir, name))
+		f = fopen(path, "rb");
+	if (!f || fseek(f, 0, SEEK_END) || (len = ftell(f)) <= 0 ||
 	    fseek(f, 0, SEEK_SET)) {
 		if (f)
 			fclose(f);
-		clc_log_printf(log, "error: llvm-spirv wrote no module\n");
+		clc_log_printf(log, "error: %s wrote no output\n", what);
 		return SLC_BUILD_FAILED;
 	}
-	if (!len || len % 4) {
-		fclose(f);
-		clc_log_printf(log, "error: llvm-spirv wrote %ld bytes, not "
-			       "SPIR-V words\n", len);
-		return SLC_BUILD_FAILED;
-	}
-	out->words = malloc((size_t)len);
-	if (!out->words) {
+	out->data = malloc((size_t)len);
+	if (!out->data) {
 		fclose(f);
 		clc_log_printf(log, "error: out of memory\n");
 		return SLC_OUT_OF_MEMORY;
 	}
-	if (fread(out->words, 1, (size_t)len, f) != (size_t)len) {
+	if (fread(out->data, 1, (size_t)len, f) != (size_t)len) {
 		fclose(f);
-		free(out->words);
-		out->words = NULL;
+		free(out->data);
+		out->data = NULL;
 		clc_log_printf(log, "error: cannot read %s\n", path);
 		return SLC_BUILD_FAILED;
 	}
 	fclose(f);
-	out->num_words = (size_t)len / 4;
+	out->size = (size_t)len;
+	return SLC_OK;
+}
+
+static enum slc_status read_spirv(const char *dir, struct clc_spirv *out,
+				  struct clc_log *log)
+{
+	struct clc_blob b;
+	enum slc_status st = read_work_file(dir, "input.spv", "llvm-spirv",
+					    &b, log);
+
+	if (st != SLC_OK)
+		return st;
+	if (b.size % 4) {
+		clc_log_printf(log, "error: llvm-spirv wrote %zu bytes, not "
+			       "SPIR-V words\n", b.size);
+		free(b.data);
+		return SLC_BUILD_FAILED;
+	}
+	out->words = (uint32_t *)(void *)b.data;
+	out->num_words = b.size / 4;
 	return SLC_OK;
 }
 
@@ -286,23 +319,42 @@ static bool only_own_source(const char *path)
 	return words == 2;
 }
 
-static void remove_dir(const char *dir)
+static int remove_entry(const char *path, const struct stat *st, int type,
+			struct FTW *ftw)
 {
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-	if (fd >= 0) {
-		for (size_t i = 0;
-		     i < sizeof(work_files) / sizeof(work_files[0]); i++)
-			unlinkat(fd, work_files[i], 0);
-		close(fd);
-	}
-	rmdir(dir);
+	(void)st;
+	(void)type;
+	(void)ftw;
+	remove(path);
+	return 0;
 }
 
+/* The private directory and everything the steps left in it (logs,
+ * intermediate files, embedded headers). */
+static void remove_work_dir(const char *dir)
+{
+	nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
 
+static bool make_work_dir(char *dir, size_t size, struct clc_log *log)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	/* Room for the work files' names after the directory's. */
+	if (size < 64 || !dir_path(dir, size - 32, tmp && *tmp ? tmp : "/tmp",
+				   "sleipnir-clc-XXXXXX") || !mkdtemp(dir)) {
+		clc_log_printf(log, "error: cannot create a temporary "
+			       "directory: %s\n", strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+/* clang: dir/input.cl to dir/input.bc (deps.d beside it). @include_dir,
+ * when not NULL, is searched first for #include. */
 static enum slc_status run_clang(const char *dir, const char *clang,
 				 const struct clc_options *o,
-				 struct clc_log *log)
+				 const char *include_dir, struct clc_log *log)
 {
 	static const char *const fixed[] = {
 		"-cc1", "-triple", "spir-unknown-unknown",
@@ -313,7 +365,7 @@ static enum slc_status run_clang(const char *dir, const char *clang,
 		"-dependency-file", "deps.d", "-MT", "input.bc",
 	};
 	size_t nfixed = sizeof(fixed) / sizeof(fixed[0]), n = 0;
-	char **argv = calloc(nfixed + o->num_clang_args + 7, sizeof(*argv));
+	char **argv = calloc(nfixed + o->num_clang_args + 9, sizeof(*argv));
 	bool ok;
 
 	if (!argv) {
@@ -326,6 +378,10 @@ static enum slc_status run_clang(const char *dir, const char *clang,
 	/* Optimised by opt_passes afterwards (see there). */
 	argv[n++] = "-O0";
 	argv[n++] = "-disable-O0-optnone";
+	if (include_dir) {
+		argv[n++] = "-I";
+		argv[n++] = (char *)include_dir;
+	}
 	for (unsigned int i = 0; i < o->num_clang_args; i++)
 		argv[n++] = o->clang_args[i];
 	argv[n++] = "input.cl";
@@ -337,12 +393,43 @@ static enum slc_status run_clang(const char *dir, const char *clang,
 	return ok ? SLC_OK : SLC_BUILD_FAILED;
 }
 
+/* opt with opt_passes on dir/input.bc, in place. */
+static enum slc_status run_opt(const char *dir, const char *opt,
+			       struct clc_log *log)
+{
+	char *argv[] = { (char *)opt, (char *)opt_unroll,
+			 (char *)opt_passes, "input.bc", "-o", "input.bc",
+			 NULL };
+
+	if (!run_tool(dir, argv, "opt.log", log)) {
+		clc_log_printf(log, "error: opt failed\n");
+		return SLC_BUILD_FAILED;
+	}
+	return SLC_OK;
+}
+
+/* llvm-spirv: dir/input.bc to dir/input.spv, read into out. */
+static enum slc_status run_spirv(const char *dir, const char *spirv,
+				 struct clc_spirv *out, struct clc_log *log)
+{
+	/* The string keeps the kernels' argument type names (with
+	 * signedness) for clGetKernelArgInfo. */
+	char *argv[] = { (char *)spirv,
+		"--preserve-ocl-kernel-arg-type-metadata-through-string",
+		"input.bc", "-o", "input.spv", NULL };
+
+	if (!run_tool(dir, argv, "spirv.log", log)) {
+		clc_log_printf(log, "error: llvm-spirv failed\n");
+		return SLC_BUILD_FAILED;
+	}
+	return read_spirv(dir, out, log);
+}
+
 enum slc_status clc_compile(const char *source, const struct clc_options *o,
 			    struct clc_spirv *out, struct clc_log *log)
 {
 	char clang[PATH_MAX], spirv[PATH_MAX], opt[PATH_MAX];
 	char dir[PATH_MAX], path[PATH_MAX];
-	const char *tmp = getenv("TMPDIR");
 	enum slc_status st;
 
 	memset(out, 0, sizeof(*out));
@@ -350,51 +437,211 @@ enum slc_status clc_compile(const char *source, const struct clc_options *o,
 	    !find_tool(&spirv_tool, spirv, sizeof(spirv), log) ||
 	    !find_tool(&opt_tool, opt, sizeof(opt), log))
 		return SLC_BUILD_FAILED;
-	/* Room for the work files' names after the directory's. */
-	if (!dir_path(dir, sizeof(dir) - 32, tmp && *tmp ? tmp : "/tmp",
-		      "sleipnir-clc-XXXXXX") || !mkdtemp(dir)) {
-		clc_log_printf(log, "error: cannot create a temporary "
-			       "directory: %s\n", strerror(errno));
+	if (!make_work_dir(dir, sizeof(dir), log))
 		return SLC_BUILD_FAILED;
-	}
-	if (!dir_path(path, sizeof(path), dir, "input.cl") ||
-	    !write_file(path, source)) {
-		clc_log_printf(log, "error: cannot write %s: %s\n", path,
-			       strerror(errno));
-		st = SLC_BUILD_FAILED;
+	st = SLC_BUILD_FAILED;
+	if (!write_work_file(dir, "input.cl", source, strlen(source), log))
 		goto out;
-	}
-	st = run_clang(dir, clang, o, log);
-	if (st != SLC_OK)
-		goto out;
-	if (!o->opt_disable) {
-		char *argv[] = { opt, (char *)opt_unroll, (char *)opt_passes,
-				 "input.bc", "-o", "input.bc", NULL };
-
-		if (!run_tool(dir, argv, "opt.log", log)) {
-			clc_log_printf(log, "error: opt failed\n");
-			st = SLC_BUILD_FAILED;
-			goto out;
-		}
-	}
-	{
-		/* The string keeps the kernels' argument type names (with
-		 * signedness) for clGetKernelArgInfo. */
-		char *argv[] = { spirv,
-			"--preserve-ocl-kernel-arg-type-metadata-through-string",
-			"input.bc", "-o", "input.spv", NULL };
-
-		if (!run_tool(dir, argv, "spirv.log", log)) {
-			clc_log_printf(log, "error: llvm-spirv failed\n");
-			st = SLC_BUILD_FAILED;
-			goto out;
-		}
-	}
-	st = dir_path(path, sizeof(path), dir, "input.spv") ?
-	     read_spirv(path, out, log) : SLC_BUILD_FAILED;
+	st = run_clang(dir, clang, o, NULL, log);
+	if (st == SLC_OK && !o->opt_disable)
+		st = run_opt(dir, opt, log);
+	if (st == SLC_OK)
+		st = run_spirv(dir, spirv, out, log);
 	out->cacheable = dir_path(path, sizeof(path), dir, "deps.d") &&
 			 only_own_source(path);
 out:
-	remove_dir(dir);
+	remove_work_dir(dir);
+	return st;
+}
+
+/*
+ * A header name as #include may use: relative, without "." or ".."
+ * components (which would escape the directory the headers are written
+ * to) and without empty ones.
+ */
+static bool header_name_ok(const char *name)
+{
+	const char *p = name;
+
+	if (!*name || *name == '/')
+		return false;
+	while (*p) {
+		size_t len = strcspn(p, "/");
+
+		if (!len || (len == 1 && p[0] == '.') ||
+		    (len == 2 && p[0] == '.' && p[1] == '.'))
+			return false;
+		p += len;
+		if (*p == '/' && !*++p)
+			return false;
+	}
+	return strlen(name) < PATH_MAX / 2;
+}
+
+/* Writes each header at @include_dir/NAME, making the folders its name
+ * holds. */
+static bool write_headers(const char *include_dir,
+			  const struct slc_header *headers, size_t n,
+			  struct clc_log *log)
+{
+	char path[PATH_MAX];
+
+	if (mkdir(include_dir, 0700)) {
+		clc_log_printf(log, "error: cannot create %s: %s\n",
+			       include_dir, strerror(errno));
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *name = headers[i].name;
+
+		if (!name || !headers[i].source || !header_name_ok(name)) {
+			clc_log_printf(log, "error: embedded header %zu: "
+				       "invalid include name '%s'\n", i,
+				       name ? name : "(null)");
+			return false;
+		}
+		if (!dir_path(path, sizeof(path), include_dir, name)) {
+			clc_log_printf(log, "error: header name too long\n");
+			return false;
+		}
+		/* The folders of "a/b/c.h" first; one may already exist. */
+		for (char *s = path + strlen(include_dir) + 1;
+		     (s = strchr(s, '/')); s++) {
+			*s = '\0';
+			if (mkdir(path, 0700) && errno != EEXIST) {
+				clc_log_printf(log, "error: cannot create "
+					       "%s: %s\n", path,
+					       strerror(errno));
+				return false;
+			}
+			*s = '/';
+		}
+		if (!write_bytes(path, headers[i].source,
+				 strlen(headers[i].source))) {
+			clc_log_printf(log, "error: cannot write %s: %s\n",
+				       path, strerror(errno));
+			return false;
+		}
+	}
+	return true;
+}
+
+enum slc_status clc_compile_bitcode(const char *source,
+				    const struct clc_options *o,
+				    const struct slc_header *headers,
+				    size_t num_headers, struct clc_blob *out,
+				    struct clc_log *log)
+{
+	char clang[PATH_MAX], dir[PATH_MAX], include_dir[PATH_MAX];
+	enum slc_status st = SLC_BUILD_FAILED;
+
+	memset(out, 0, sizeof(*out));
+	if (!find_tool(&clang_tool, clang, sizeof(clang), log) ||
+	    !make_work_dir(dir, sizeof(dir), log))
+		return SLC_BUILD_FAILED;
+	if (!write_work_file(dir, "input.cl", source, strlen(source), log))
+		goto out;
+	if (num_headers &&
+	    (!dir_path(include_dir, sizeof(include_dir), dir, "include") ||
+	     !write_headers(include_dir, headers, num_headers, log)))
+		goto out;
+	st = run_clang(dir, clang, o, num_headers ? include_dir : NULL, log);
+	if (st == SLC_OK)
+		st = read_work_file(dir, "input.bc", "clang", out, log);
+out:
+	remove_work_dir(dir);
+	return st;
+}
+
+enum slc_status clc_spirv_to_bitcode(const uint32_t *words, size_t n,
+				     struct clc_blob *out,
+				     struct clc_log *log)
+{
+	char spirv[PATH_MAX], dir[PATH_MAX];
+	enum slc_status st = SLC_BUILD_FAILED;
+
+	memset(out, 0, sizeof(*out));
+	if (!find_tool(&spirv_tool, spirv, sizeof(spirv), log) ||
+	    !make_work_dir(dir, sizeof(dir), log))
+		return SLC_BUILD_FAILED;
+	if (write_work_file(dir, "input.spv", words, n * sizeof(*words),
+			    log)) {
+		char *argv[] = { spirv, "-r", "input.spv", "-o", "input.bc",
+				 NULL };
+
+		if (run_tool(dir, argv, "spirv.log", log))
+			st = read_work_file(dir, "input.bc", "llvm-spirv", out,
+					    log);
+		else
+			clc_log_printf(log, "error: llvm-spirv could not "
+				       "translate the SPIR-V module\n");
+	}
+	remove_work_dir(dir);
+	return st;
+}
+
+enum slc_status clc_link_bitcode(const struct clc_blob *inputs, size_t n,
+				 struct clc_blob *out, struct clc_log *log)
+{
+	char link[PATH_MAX], dir[PATH_MAX];
+	char **argv = NULL, (*names)[32] = NULL;
+	enum slc_status st = SLC_BUILD_FAILED;
+	size_t k = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!n) {
+		clc_log_printf(log, "error: nothing to link\n");
+		return SLC_BUILD_FAILED;
+	}
+	if (!find_tool(&link_tool, link, sizeof(link), log) ||
+	    !make_work_dir(dir, sizeof(dir), log))
+		return SLC_BUILD_FAILED;
+	argv = calloc(n + 5, sizeof(*argv));
+	names = calloc(n, sizeof(*names));
+	if (!argv || !names) {
+		clc_log_printf(log, "error: out of memory\n");
+		st = SLC_OUT_OF_MEMORY;
+		goto out;
+	}
+	argv[k++] = link;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(names[i], sizeof(names[i]), "in%zu.bc", i);
+		if (!write_work_file(dir, names[i], inputs[i].data,
+				     inputs[i].size, log))
+			goto out;
+		argv[k++] = names[i];
+	}
+	argv[k++] = "-o";
+	argv[k++] = "linked.bc";
+	argv[k] = NULL;
+	if (run_tool(dir, argv, "link.log", log))
+		st = read_work_file(dir, "linked.bc", "llvm-link", out, log);
+	else
+		clc_log_printf(log, "error: llvm-link failed\n");
+out:
+	free(argv);
+	free(names);
+	remove_work_dir(dir);
+	return st;
+}
+
+enum slc_status clc_bitcode_to_spirv(const uint8_t *bitcode, size_t size,
+				     bool optimize, struct clc_spirv *out,
+				     struct clc_log *log)
+{
+	char spirv[PATH_MAX], opt[PATH_MAX], dir[PATH_MAX];
+	enum slc_status st = SLC_BUILD_FAILED;
+
+	memset(out, 0, sizeof(*out));
+	if (!find_tool(&spirv_tool, spirv, sizeof(spirv), log) ||
+	    !find_tool(&opt_tool, opt, sizeof(opt), log) ||
+	    !make_work_dir(dir, sizeof(dir), log))
+		return SLC_BUILD_FAILED;
+	if (write_work_file(dir, "input.bc", bitcode, size, log)) {
+		st = optimize ? run_opt(dir, opt, log) : SLC_OK;
+		if (st == SLC_OK)
+			st = run_spirv(dir, spirv, out, log);
+	}
+	remove_work_dir(dir);
 	return st;
 }

@@ -6,7 +6,8 @@
  * -cl-mad-enable, -cl-no-signed-zeros, -cl-unsafe-math-optimizations,
  * -cl-finite-math-only, -cl-fast-relaxed-math), warnings (-w, -Werror),
  * -cl-std= with CL1.1 or CL1.2 (the only values a 1.2 device accepts) and
- * -cl-kernel-arg-info. -g is accepted as the common extension it is.
+ * -cl-kernel-arg-info. -g is accepted as the common extension it is. And
+ * clLinkProgram's options (§5.6.5).
  */
 #include "clc_options.h"
 
@@ -271,4 +272,61 @@ void clc_options_free(struct clc_options *o)
 		free(o->clang_args[i]);
 	free(o->clang_args);
 	memset(o, 0, sizeof(*o));
+}
+
+/* The program linking options of §5.6.5.2. Only the two that permit
+ * unsafe arithmetic change what the back end does; the others permit what
+ * it does anyway (it keeps IEEE results, so assuming finite values or
+ * ignoring signed zeros changes nothing). */
+static const char *const link_math_flags[] = {
+	"-cl-denorms-are-zero",
+	"-cl-no-signed-zeros",
+	"-cl-unsafe-math-optimizations",
+	"-cl-finite-math-only",
+	"-cl-fast-relaxed-math",
+};
+
+bool clc_link_options_parse(const char *options, struct clc_link_options *o,
+			    struct clc_log *log)
+{
+	unsigned int n = 0;
+	char **words;
+	bool ok = true;
+
+	memset(o, 0, sizeof(*o));
+	words = split_words(options ? options : "", &n, log);
+	if (!words)
+		return false;
+	for (unsigned int i = 0; ok && i < n; i++) {
+		const char *w = words[i];
+
+		if (!strcmp(w, "-create-library")) {
+			o->create_library = true;
+		} else if (!strcmp(w, "-enable-link-options")) {
+			o->enable_link_options = true;
+		} else if (in_list(w, link_math_flags,
+				   sizeof(link_math_flags) /
+				   sizeof(link_math_flags[0]))) {
+			if (!strcmp(w, "-cl-fast-relaxed-math") ||
+			    !strcmp(w, "-cl-unsafe-math-optimizations"))
+				o->fast_math = true;
+		} else if (!strncmp(w, WG_OPTION, strlen(WG_OPTION)) &&
+			   parse_wg_size(w + strlen(WG_OPTION),
+					 &o->wg_size)) {
+			continue;
+		} else {
+			clc_log_printf(log, "error: invalid link option "
+				       "'%s'\n", w);
+			ok = false;
+		}
+	}
+	if (ok && o->enable_link_options && !o->create_library) {
+		clc_log_printf(log, "error: invalid link options: "
+			       "-enable-link-options needs -create-library\n");
+		ok = false;
+	}
+	for (unsigned int i = 0; i < n; i++)
+		free(words[i]);
+	free(words);
+	return ok;
 }

@@ -30,4 +30,23 @@ bool clc_options_parse(const char *options, struct clc_options *o,
 		       struct clc_log *log);
 void clc_options_free(struct clc_options *o);
 
+/* clLinkProgram options (OpenCL 1.2 §5.6.5). */
+struct clc_link_options {
+	bool create_library;         /* -create-library */
+	bool enable_link_options;    /* -enable-link-options */
+	bool fast_math;              /* -cl-fast-relaxed-math or
+				      * -cl-unsafe-math-optimizations */
+	uint32_t wg_size;            /* -sleipnir-wg-size=N; 0: none */
+};
+
+/*
+ * Parses link options: -create-library, -enable-link-options (only with
+ * -create-library), the program linking options -cl-denorms-are-zero,
+ * -cl-no-signed-zeros, -cl-unsafe-math-optimizations,
+ * -cl-finite-math-only, -cl-fast-relaxed-math, and -sleipnir-wg-size=N.
+ * False with a log line on anything else (CL_INVALID_LINKER_OPTIONS).
+ */
+bool clc_link_options_parse(const char *options, struct clc_link_options *o,
+			    struct clc_log *log);
+
 #endif

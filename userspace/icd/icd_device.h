@@ -26,12 +26,14 @@ struct _cl_device_id {
  * global and local memory (base: add, sub, xchg, inc, dec, cmpxchg;
  * extended: min, max, and, or, xor) and 8/16-bit stores
  * (compiler/backend/mdg_isel.c, tests/compiler/corpus/atomics_*.cl,
- * types_char.cl). */
+ * types_char.cl); programs from SPIR-V, which the compiler reads
+ * (cl_khr_il_program: clCreateProgramWithILKHR, icd_program.c). */
 #define ICD_EXTENSIONS                                                      \
 	"cl_khr_icd cl_khr_global_int32_base_atomics "                      \
 	"cl_khr_global_int32_extended_atomics "                             \
 	"cl_khr_local_int32_base_atomics "                                  \
-	"cl_khr_local_int32_extended_atomics cl_khr_byte_addressable_store"
+	"cl_khr_local_int32_extended_atomics cl_khr_byte_addressable_store " \
+	"cl_khr_il_program"
 
 /*
  * Opens the GPU and fills @dev's drm, params and limits (the limits through

@@ -5,7 +5,9 @@
  * (icd_device_limits.c); the rest are what this implementation and the
  * compiler do, each with the reason next to it.
  */
+#include "cl_sleipnir.h"
 #include "icd_info.h"
+#include "icd_mem.h"
 #include "icd_platform.h"
 
 /* Midgard's registers and load/store paths are 128 bits wide: a vector of
@@ -159,6 +161,11 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
 	case CL_DEVICE_VERSION: s = "OpenCL 1.2 sleipnir"; break;
 	case CL_DEVICE_OPENCL_C_VERSION: s = "OpenCL C 1.2 sleipnir"; break;
 	case CL_DEVICE_EXTENSIONS: s = ICD_EXTENSIONS; break;
+	/* cl_khr_il_program: the SPIR-V llvm-spirv-15 writes, which the
+	 * compiler's reader is built and tested on. The reader takes the
+	 * version words of 1.1 to 1.6 too, but not every instruction those
+	 * versions added, so only 1.0 is promised. */
+	case CL_DEVICE_IL_VERSION_KHR: s = "SPIR-V_1.0"; break;
 	/* FULL_PROFILE's minimum, 1 MiB. */
 	case CL_DEVICE_PRINTF_BUFFER_SIZE: SIZE(1024 * 1024); break;
 	/* No interop API is offered, so there is nothing to synchronise. */
@@ -178,6 +185,8 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
 	case CL_DEVICE_PARTITION_AFFINITY_DOMAIN: BITS(0); break;
 	/* Root devices are not counted (clRetainDevice is a no-op). */
 	case CL_DEVICE_REFERENCE_COUNT: UINT(1); break;
+	/* Vendor query (cl_sleipnir.h): what the zero-copy tests check. */
+	case CL_DEVICE_SLEIPNIR_BYTES_COPIED: ULONG(icd_copied_total()); break;
 	default:
 		return CL_INVALID_VALUE;
 	}

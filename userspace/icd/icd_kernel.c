@@ -1,3 +1,458 @@
 /* SPDX-License-Identifier: MIT */
-/* Being written. */
-#include "icd_cl.h"
+/*
+ * Kernels: clCreateKernel, clCreateKernelsInProgram, clRetain/ReleaseKernel,
+ * clSetKernelArg, clGetKernelInfo, clGetKernelArgInfo and
+ * clGetKernelWorkGroupInfo, from the kernel records of the program
+ * binary (slb_binary.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "icd_context.h"
+#include "icd_device.h"
+#include "icd_info.h"
+#include "icd_kernel.h"
+#include "icd_mem.h"
+#include "icd_program.h"
+
+/*
+ * CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE. Midgard has no warps: each
+ * work-item is a thread of its own, so no size wastes lanes. ARM's Mali
+ * OpenCL guide (Midgard and Bifrost, 9.2) advises work-group sizes that
+ * are a multiple of 4, the width of a thread's vector registers that a
+ * vectorised kernel fills; 4 is that advice.
+ */
+#define PREFERRED_WG_MULTIPLE 4
+
+bool icd_kernel_valid(cl_kernel kernel)
+{
+	return icd_object_is(kernel, ICD_TYPE_KERNEL);
+}
+
+void icd_kernel_retain(cl_kernel kernel)
+{
+	icd_object_retain(&kernel->obj);
+}
+
+void icd_kernel_release(cl_kernel kernel)
+{
+	cl_program program = kernel->program;
+
+	if (!icd_object_release(&kernel->obj))
+		return;
+	pthread_mutex_destroy(&kernel->lock);
+	free(kernel->args);
+	free(kernel);
+	atomic_fetch_sub(&program->num_kernels, 1);
+	icd_program_release(program);
+}
+
+size_t icd_kernel_max_wg_size(cl_kernel kernel)
+{
+	const struct slb_kernel *k = kernel->info;
+	size_t device_max =
+		kernel->program->context->device->limits.max_work_group_size;
+
+	if (k->reqd_wg_size[0])
+		return (size_t)k->reqd_wg_size[0] * k->reqd_wg_size[1] *
+		       k->reqd_wg_size[2];
+	return k->max_wg_size < device_max ? k->max_wg_size : device_max;
+}
+
+static void *fail_with(cl_int err, cl_int *errcode_ret)
+{
+	if (errcode_ret)
+		*errcode_ret = err;
+	return NULL;
+}
+
+/* A kernel for @info of @program, which the caller has checked is built;
+ * counted in program->num_kernels, which the caller raised already. */
+static cl_kernel new_kernel(cl_program program, const struct slb_kernel *info)
+{
+	struct _cl_kernel *k = calloc(1, sizeof(*k));
+
+	if (!k)
+		return NULL;
+	k->args = calloc(info->num_args ? info->num_args : 1,
+			 sizeof(*k->args));
+	if (!k->args) {
+		free(k);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < info->num_args; i++)
+		k->args[i].kind = info->args[i].kind == SLB_ARG_VALUE ?
+				  SL_ARG_VALUE :
+				  info->args[i].kind == SLB_ARG_LOCAL ?
+				  SL_ARG_LOCAL : SL_ARG_BUFFER;
+	icd_object_init(&k->obj, ICD_TYPE_KERNEL);
+	pthread_mutex_init(&k->lock, NULL);
+	icd_program_retain(program);
+	k->program = program;
+	k->info = info;
+	return k;
+}
+
+/*
+ * Holds @n kernel slots on @program: CL_SUCCESS with the count raised, so
+ * no build can start until they are released, or
+ * CL_INVALID_PROGRAM_EXECUTABLE when it has no executable.
+ */
+static cl_int hold_program(cl_program program, uint32_t n)
+{
+	cl_int err = CL_SUCCESS;
+
+	pthread_mutex_lock(&program->lock);
+	if (!program->built || program->build_status != CL_BUILD_SUCCESS)
+		err = CL_INVALID_PROGRAM_EXECUTABLE;
+	else
+		atomic_fetch_add(&program->num_kernels, n);
+	pthread_mutex_unlock(&program->lock);
+	return err;
+}
+
+cl_kernel CL_API_CALL clCreateKernel(cl_program program,
+				     const char *kernel_name,
+				     cl_int *errcode_ret)
+{
+	const struct slb_kernel *info;
+	cl_kernel k;
+	cl_int err;
+
+	if (!icd_program_valid(program))
+		return fail_with(CL_INVALID_PROGRAM, errcode_ret);
+	if (!kernel_name)
+		return fail_with(CL_INVALID_VALUE, errcode_ret);
+	err = hold_program(program, 1);
+	if (err)
+		return fail_with(err, errcode_ret);
+	/* prog cannot change while we hold a slot. */
+	info = slb_find_kernel(&program->prog, kernel_name);
+	k = info ? new_kernel(program, info) : NULL;
+	if (!k) {
+		atomic_fetch_sub(&program->num_kernels, 1);
+		return fail_with(info ? CL_OUT_OF_HOST_MEMORY :
+				 CL_INVALID_KERNEL_NAME, errcode_ret);
+	}
+	if (errcode_ret)
+		*errcode_ret = CL_SUCCESS;
+	return k;
+}
+
+cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program,
+					    cl_uint num_kernels,
+					    cl_kernel *kernels,
+					    cl_uint *num_kernels_ret)
+{
+	uint32_t n;
+	cl_int err;
+
+	if (!icd_program_valid(program))
+		return CL_INVALID_PROGRAM;
+	err = hold_program(program, 1);
+	if (err)
+		return err;
+	n = program->prog.num_kernels;
+	if (kernels && num_kernels < n) {
+		atomic_fetch_sub(&program->num_kernels, 1);
+		return CL_INVALID_VALUE;
+	}
+	if (kernels) {
+		/* One slot each, on top of the one held meanwhile. */
+		atomic_fetch_add(&program->num_kernels, n);
+		for (uint32_t i = 0; i < n; i++) {
+			kernels[i] = new_kernel(program,
+						&program->prog.kernels[i]);
+			if (kernels[i])
+				continue;
+			for (uint32_t j = 0; j < i; j++)
+				icd_kernel_release(kernels[j]);
+			atomic_fetch_sub(&program->num_kernels, n - i + 1);
+			return CL_OUT_OF_HOST_MEMORY;
+		}
+	}
+	atomic_fetch_sub(&program->num_kernels, 1);
+	if (num_kernels_ret)
+		*num_kernels_ret = n;
+	return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clRetainKernel(cl_kernel kernel)
+{
+	if (!icd_kernel_valid(kernel))
+		return CL_INVALID_KERNEL;
+	icd_kernel_retain(kernel);
+	return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel)
+{
+	if (!icd_kernel_valid(kernel))
+		return CL_INVALID_KERNEL;
+	icd_kernel_release(kernel);
+	return CL_SUCCESS;
+}
+
+/* ---- clSetKernelArg ------------------------------------------------- */
+
+cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index,
+				  size_t arg_size, const void *arg_value)
+{
+	const struct slb_arg *a;
+	struct icd_kernel_arg v = { .set = true };
+
+	if (!icd_kernel_valid(kernel))
+		return CL_INVALID_KERNEL;
+	if (arg_index >= kernel->info->num_args)
+		return CL_INVALID_ARG_INDEX;
+	a = &kernel->info->args[arg_index];
+	switch (a->kind) {
+	case SLB_ARG_LOCAL:
+		/* A size of work-group memory, no value. */
+		if (arg_value)
+			return CL_INVALID_ARG_VALUE;
+		if (!arg_size || arg_size > UINT32_MAX)
+			return CL_INVALID_ARG_SIZE;
+		v.kind = SL_ARG_LOCAL;
+		v.size = (uint32_t)arg_size;
+		break;
+	case SLB_ARG_GLOBAL:
+	case SLB_ARG_CONSTANT:
+		/* A cl_mem, or NULL (no value, or a NULL cl_mem) for a NULL
+		 * pointer. */
+		if (arg_size != sizeof(cl_mem))
+			return CL_INVALID_ARG_SIZE;
+		v.kind = SL_ARG_BUFFER;
+		v.mem = arg_value ? *(const cl_mem *)arg_value : NULL;
+		if (v.mem && (!icd_object_is(v.mem, ICD_TYPE_MEM) ||
+			      v.mem->context != kernel->program->context))
+			return CL_INVALID_MEM_OBJECT;
+		break;
+	default:
+		/* By value: the argument's bytes, exactly its size (3-
+		 * component vectors take 4 components' room, as cl_float3
+		 * does). */
+		if (!arg_value)
+			return CL_INVALID_ARG_VALUE;
+		if (arg_size != a->size || arg_size > sizeof(v.value))
+			return CL_INVALID_ARG_SIZE;
+		v.kind = SL_ARG_VALUE;
+		v.size = a->size;
+		memcpy(v.value, arg_value, arg_size);
+		break;
+	}
+	pthread_mutex_lock(&kernel->lock);
+	kernel->args[arg_index] = v;
+	pthread_mutex_unlock(&kernel->lock);
+	return CL_SUCCESS;
+}
+
+/* ---- clGetKernelInfo ------------------------------------------------- */
+
+cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel,
+				   cl_kernel_info param_name,
+				   size_t param_value_size, void *param_value,
+				   size_t *param_value_size_ret)
+{
+	const struct slb_kernel *k;
+	union {
+		cl_uint u;
+		cl_context context;
+		cl_program program;
+	} v;
+	char attributes[96];
+	size_t size;
+
+	if (!icd_kernel_valid(kernel))
+		return CL_INVALID_KERNEL;
+	k = kernel->info;
+	switch (param_name) {
+	case CL_KERNEL_FUNCTION_NAME:
+		return icd_info_string(k->name, param_value_size, param_value,
+				       param_value_size_ret);
+	case CL_KERNEL_NUM_ARGS:
+		v.u = k->num_args;
+		size = sizeof(cl_uint);
+		break;
+	case CL_KERNEL_REFERENCE_COUNT:
+		v.u = icd_object_refs(&kernel->obj);
+		size = sizeof(cl_uint);
+		break;
+	case CL_KERNEL_CONTEXT:
+		v.context = kernel->program->context;
+		size = sizeof(cl_context);
+		break;
+	case CL_KERNEL_PROGRAM:
+		v.program = kernel->program;
+		size = sizeof(cl_program);
+		break;
+	case CL_KERNEL_ATTRIBUTES:
+		/* The binary keeps one attribute of the source's:
+		 * reqd_work_group_size, written as declared, without
+		 * spaces. */
+		attributes[0] = '\0';
+		if (k->reqd_wg_size[0])
+			snprintf(attributes, sizeof(attributes),
+				 "reqd_work_group_size(%u,%u,%u)",
+				 k->reqd_wg_size[0], k->reqd_wg_size[1],
+				 k->reqd_wg_size[2]);
+		return icd_info_string(attributes, param_value_size,
+				       param_value, param_value_size_ret);
+	default:
+		return CL_INVALID_VALUE;
+	}
+	return icd_info_copy(&v, size, param_value_size, param_value,
+			     param_value_size_ret);
+}
+
+/* ---- clGetKernelArgInfo --------------------------------------------- */
+
+/*
+ * The binary always carries what OpenCL 1.2 makes -cl-kernel-arg-info
+ * ask for: the front end runs clang with it and keeps the type names
+ * through llvm-spirv. So the queries answer whether or not the build
+ * asked (the specification only says when the information must be
+ * there); names a binary lacks (SPIR-V without them) are
+ * CL_KERNEL_ARG_INFO_NOT_AVAILABLE.
+ */
+cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index,
+				      cl_kernel_arg_info param_name,
+				      size_t param_value_size,
+				      void *param_value,
+				      size_t *param_value_size_ret)
+{
+	const struct slb_arg *a;
+	union {
+		cl_kernel_arg_address_qualifier address;
+		cl_kernel_arg_access_qualifier access;
+		cl_kernel_arg_type_qualifier type;
+	} v;
+	size_t size;
+
+	if (!icd_kernel_valid(kernel))
+		return CL_INVALID_KERNEL;
+	if (arg_index >= kernel->info->num_args)
+		return CL_INVALID_ARG_INDEX;
+	a = &kernel->info->args[arg_index];
+	switch (param_name) {
+	case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
+		v.address = a->kind == SLB_ARG_GLOBAL ?
+			    CL_KERNEL_ARG_ADDRESS_GLOBAL :
+			    a->kind == SLB_ARG_CONSTANT ?
+			    CL_KERNEL_ARG_ADDRESS_CONSTANT :
+			    a->kind == SLB_ARG_LOCAL ?
+			    CL_KERNEL_ARG_ADDRESS_LOCAL :
+			    CL_KERNEL_ARG_ADDRESS_PRIVATE;
+		size = sizeof(v.address);
+		break;
+	case CL_KERNEL_ARG_ACCESS_QUALIFIER:
+		/* Only images have an access qualifier; there are none. */
+		v.access = CL_KERNEL_ARG_ACCESS_NONE;
+		size = sizeof(v.access);
+		break;
+	case CL_KERNEL_ARG_TYPE_QUALIFIER:
+		v.type = CL_KERNEL_ARG_TYPE_NONE;
+		/* Pointers only; a __constant pointer's data is const. */
+		if (a->kind != SLB_ARG_VALUE) {
+			if ((a->qualifiers & SLB_QUAL_CONST) ||
+			    a->kind == SLB_ARG_CONSTANT)
+				v.type |= CL_KERNEL_ARG_TYPE_CONST;
+			if (a->qualifiers & SLB_QUAL_RESTRICT)
+				v.type |= CL_KERNEL_ARG_TYPE_RESTRICT;
+			if (a->qualifiers & SLB_QUAL_VOLATILE)
+				v.type |= CL_KERNEL_ARG_TYPE_VOLATILE;
+		}
+		size = sizeof(v.type);
+		break;
+	case CL_KERNEL_ARG_TYPE_NAME:
+		if (!a->type_name[0])
+			return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
+		return icd_info_string(a->type_name, param_value_size,
+				       param_value, param_value_size_ret);
+	case CL_KERNEL_ARG_NAME:
+		if (!a->name[0])
+			return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
+		return icd_info_string(a->name, param_value_size, param_value,
+				       param_value_size_ret);
+	default:
+		return CL_INVALID_VALUE;
+	}
+	return icd_info_copy(&v, size, param_value_size, param_value,
+			     param_value_size_ret);
+}
+
+/* ---- clGetKernelWorkGroupInfo --------------------------------------- */
+
+#define ALIGN16(x) (((x) + 15) & ~(cl_ulong)15)
+
+/* Work-group memory as the launch allocates it (sl_launch_plan): the
+ * kernel's own __local variables, then each __local argument set so far,
+ * each rounded up to 16 bytes. */
+static cl_ulong local_mem_size(cl_kernel kernel)
+{
+	const struct slb_kernel *k = kernel->info;
+	cl_ulong bytes = ALIGN16((cl_ulong)k->local_static_bytes);
+
+	pthread_mutex_lock(&kernel->lock);
+	for (uint32_t i = 0; i < k->num_args; i++)
+		if (k->args[i].kind == SLB_ARG_LOCAL && kernel->args[i].set)
+			bytes = ALIGN16(bytes + kernel->args[i].size);
+	pthread_mutex_unlock(&kernel->lock);
+	return bytes;
+}
+
+cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel,
+					    cl_device_id device,
+					    cl_kernel_work_group_info param_name,
+					    size_t param_value_size,
+					    void *param_value,
+					    size_t *param_value_size_ret)
+{
+	const struct slb_kernel *k;
+	union {
+		size_t sz;
+		size_t sizes[3];
+		cl_ulong ul;
+	} v;
+	size_t size;
+
+	if (!icd_kernel_valid(kernel))
+		return CL_INVALID_KERNEL;
+	/* NULL names the one device the kernel's program is for. */
+	if (device && (!icd_device_valid(device) ||
+		       device != kernel->program->context->device))
+		return CL_INVALID_DEVICE;
+	k = kernel->info;
+	switch (param_name) {
+	case CL_KERNEL_GLOBAL_WORK_SIZE:
+		/* Only for custom devices and built-in kernels. */
+		return CL_INVALID_VALUE;
+	case CL_KERNEL_WORK_GROUP_SIZE:
+		v.sz = icd_kernel_max_wg_size(kernel);
+		size = sizeof(size_t);
+		break;
+	case CL_KERNEL_COMPILE_WORK_GROUP_SIZE:
+		for (int i = 0; i < 3; i++)
+			v.sizes[i] = k->reqd_wg_size[i];
+		size = sizeof(v.sizes);
+		break;
+	case CL_KERNEL_LOCAL_MEM_SIZE:
+		v.ul = local_mem_size(kernel);
+		size = sizeof(cl_ulong);
+		break;
+	case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+		v.sz = PREFERRED_WG_MULTIPLE;
+		size = sizeof(size_t);
+		break;
+	case CL_KERNEL_PRIVATE_MEM_SIZE:
+		/* Per work-item, spills included. */
+		v.ul = k->private_bytes;
+		size = sizeof(cl_ulong);
+		break;
+	default:
+		return CL_INVALID_VALUE;
+	}
+	return icd_info_copy(&v, size, param_value_size, param_value,
+			     param_value_size_ret);
+}

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "icd_platform.h"
+#include "icd_program.h"
 
 ICD_EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries,
 						     cl_platform_id *platforms,
@@ -20,12 +21,16 @@ ICD_EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries,
 	return clGetPlatformIDs(num_entries, platforms, num_platforms);
 }
 
-/* The extension functions a name can be looked up for: only the one
- * cl_khr_icd defines (no other extension of ours has functions). */
+/* The extension functions a name can be looked up for: cl_khr_icd's and
+ * cl_khr_il_program's (no other extension of ours has functions). */
 static void *extension_function(const char *name)
 {
-	if (name && strcmp(name, "clIcdGetPlatformIDsKHR") == 0)
+	if (!name)
+		return NULL;
+	if (strcmp(name, "clIcdGetPlatformIDsKHR") == 0)
 		return (void *)clIcdGetPlatformIDsKHR;
+	if (strcmp(name, "clCreateProgramWithILKHR") == 0)
+		return (void *)clCreateProgramWithILKHR;
 	return NULL;
 }
 

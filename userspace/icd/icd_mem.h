@@ -31,6 +31,15 @@ struct icd_mem_callback {
 	struct icd_mem_callback *next;
 };
 
+/* One clEnqueueMapBuffer not yet unmapped (icd_buffer_ops.c): unmap finds
+ * it by pointer and learns what to write back. */
+struct icd_mem_mapping {
+	void *ptr;                   /* what the map returned */
+	size_t offset, size;         /* within the buffer */
+	cl_map_flags flags;
+	struct icd_mem_mapping *next;
+};
+
 struct _cl_mem {
 	struct icd_object obj;
 	cl_context context;          /* retained */
@@ -48,8 +57,17 @@ struct _cl_mem {
 	/* CL_MEM_USE_HOST_PTR kept as a copy (unaligned host_ptr). */
 	bool shadowed;
 	atomic_uint map_count;
-	pthread_mutex_t lock;        /* callbacks */
+	pthread_mutex_t lock;        /* callbacks, mappings */
 	struct icd_mem_callback *callbacks;  /* newest first */
+	struct icd_mem_mapping *mappings;
+	/*
+	 * What keeps the object and its storage: one hold for all of the
+	 * application's references (obj.refs, CL_MEM_REFERENCE_COUNT) plus
+	 * one per command or sub-buffer using it (icd_mem_retain). The
+	 * handle dies with the last application reference; the destructor
+	 * callbacks run and the storage goes with the last hold.
+	 */
+	atomic_uint holds;
 };
 
 /* True when @mem is a live memory object of this ICD. */
@@ -63,7 +81,8 @@ void icd_mem_release(cl_mem mem);
  * Cache maintenance around CPU access to [offset, offset + size) of @mem
  * (offsets within @mem): before the CPU reads what the GPU wrote
  * (icd_mem_cpu_begin) and after the CPU wrote what the GPU will read
- * (icd_mem_cpu_end). Shadowed USE_HOST_PTR buffers are not touched here.
+ * (icd_mem_cpu_end). This is the BO's maintenance: the host_ptr copy of a
+ * shadowed USE_HOST_PTR buffer is not touched here (map and unmap copy it).
  */
 void icd_mem_cpu_begin(cl_mem mem, size_t offset, size_t size);
 void icd_mem_cpu_end(cl_mem mem, size_t offset, size_t size);
@@ -73,7 +92,7 @@ void icd_copied_add(uint64_t bytes);
 /*
  * The count so far. SLEIPNIR_CL_COPY_STATS=1 in the environment prints it
  * to stderr when the process exits; clGetDeviceInfo answers it too
- * (CL_DEVICE_SLEIPNIR_BYTES_COPIED, see icd_ext.h).
+ * (CL_DEVICE_SLEIPNIR_BYTES_COPIED, see cl_sleipnir.h).
  */
 uint64_t icd_copied_total(void);
 

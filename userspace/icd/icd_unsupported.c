@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Entry points for what the device does not have, complete as they are:
- * images and samplers (CL_DEVICE_IMAGE_SUPPORT is CL_FALSE: the compiler
- * has no image built-ins), built-in kernels (there are none), and the
- * compiler-unloading hints (the compiler is a library call, nothing stays
- * loaded). Each answers what OpenCL 1.2 prescribes for that case.
+ * images, the image commands and samplers (CL_DEVICE_IMAGE_SUPPORT is
+ * CL_FALSE: the compiler has no image built-ins), built-in kernels (there
+ * are none), and the compiler-unloading hints (the compiler is a library
+ * call, nothing stays loaded). Each answers what OpenCL 1.2 prescribes for that case.
  */
 #include "icd_context.h"
+#include "icd_mem.h"
 #include "icd_platform.h"
+#include "icd_queue.h"
 
 static void *fail_with(cl_int err, cl_int *errcode_ret)
 {
@@ -105,6 +107,180 @@ cl_int CL_API_CALL clGetSamplerInfo(cl_sampler sampler,
 	(void)param_value;
 	(void)param_value_size_ret;
 	return CL_INVALID_SAMPLER;
+}
+
+/*
+ * The image commands. No image can exist, so after the checks every
+ * enqueue shares (CL_INVALID_COMMAND_QUEUE, then the wait list), an image
+ * argument is always CL_INVALID_MEM_OBJECT ("not a valid image object").
+ * A buffer argument beside it is checked first as the finished entry
+ * would: not a buffer, CL_INVALID_MEM_OBJECT; another context's,
+ * CL_INVALID_CONTEXT.
+ */
+static cl_int image_command(cl_command_queue queue, cl_uint num_events,
+			    const cl_event *wait_list, cl_mem buffer)
+{
+	cl_int err = icd_queue_check(queue, num_events, wait_list);
+
+	if (err)
+		return err;
+	if (buffer && icd_mem_valid(buffer) &&
+	    buffer->context != queue->context)
+		return CL_INVALID_CONTEXT;
+	return CL_INVALID_MEM_OBJECT;
+}
+
+cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue command_queue,
+				      cl_mem image, cl_bool blocking_read,
+				      const size_t *origin,
+				      const size_t *region, size_t row_pitch,
+				      size_t slice_pitch, void *ptr,
+				      cl_uint num_events_in_wait_list,
+				      const cl_event *event_wait_list,
+				      cl_event *event)
+{
+	(void)image;
+	(void)blocking_read;
+	(void)origin;
+	(void)region;
+	(void)row_pitch;
+	(void)slice_pitch;
+	(void)ptr;
+	(void)event;
+	return image_command(command_queue, num_events_in_wait_list,
+			     event_wait_list, NULL);
+}
+
+cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue command_queue,
+				       cl_mem image, cl_bool blocking_write,
+				       const size_t *origin,
+				       const size_t *region,
+				       size_t input_row_pitch,
+				       size_t input_slice_pitch,
+				       const void *ptr,
+				       cl_uint num_events_in_wait_list,
+				       const cl_event *event_wait_list,
+				       cl_event *event)
+{
+	(void)image;
+	(void)blocking_write;
+	(void)origin;
+	(void)region;
+	(void)input_row_pitch;
+	(void)input_slice_pitch;
+	(void)ptr;
+	(void)event;
+	return image_command(command_queue, num_events_in_wait_list,
+			     event_wait_list, NULL);
+}
+
+cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue,
+				      cl_mem src_image, cl_mem dst_image,
+				      const size_t *src_origin,
+				      const size_t *dst_origin,
+				      const size_t *region,
+				      cl_uint num_events_in_wait_list,
+				      const cl_event *event_wait_list,
+				      cl_event *event)
+{
+	(void)src_image;
+	(void)dst_image;
+	(void)src_origin;
+	(void)dst_origin;
+	(void)region;
+	(void)event;
+	return image_command(command_queue, num_events_in_wait_list,
+			     event_wait_list, NULL);
+}
+
+cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue,
+				      cl_mem image, const void *fill_color,
+				      const size_t *origin,
+				      const size_t *region,
+				      cl_uint num_events_in_wait_list,
+				      const cl_event *event_wait_list,
+				      cl_event *event)
+{
+	(void)image;
+	(void)fill_color;
+	(void)origin;
+	(void)region;
+	(void)event;
+	return image_command(command_queue, num_events_in_wait_list,
+			     event_wait_list, NULL);
+}
+
+cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue command_queue,
+					      cl_mem src_image,
+					      cl_mem dst_buffer,
+					      const size_t *src_origin,
+					      const size_t *region,
+					      size_t dst_offset,
+					      cl_uint num_events_in_wait_list,
+					      const cl_event *event_wait_list,
+					      cl_event *event)
+{
+	(void)src_image;
+	(void)src_origin;
+	(void)region;
+	(void)dst_offset;
+	(void)event;
+	return image_command(command_queue, num_events_in_wait_list,
+			     event_wait_list, dst_buffer);
+}
+
+cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue command_queue,
+					      cl_mem src_buffer,
+					      cl_mem dst_image,
+					      size_t src_offset,
+					      const size_t *dst_origin,
+					      const size_t *region,
+					      cl_uint num_events_in_wait_list,
+					      const cl_event *event_wait_list,
+					      cl_event *event)
+{
+	(void)dst_image;
+	(void)src_offset;
+	(void)dst_origin;
+	(void)region;
+	(void)event;
+	return image_command(command_queue, num_events_in_wait_list,
+			     event_wait_list, src_buffer);
+}
+
+void *CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue,
+				    cl_mem image, cl_bool blocking_map,
+				    cl_map_flags map_flags,
+				    const size_t *origin, const size_t *region,
+				    size_t *image_row_pitch,
+				    size_t *image_slice_pitch,
+				    cl_uint num_events_in_wait_list,
+				    const cl_event *event_wait_list,
+				    cl_event *event, cl_int *errcode_ret)
+{
+	(void)image;
+	(void)blocking_map;
+	(void)map_flags;
+	(void)origin;
+	(void)region;
+	(void)image_row_pitch;
+	(void)image_slice_pitch;
+	(void)event;
+	return fail_with(image_command(command_queue, num_events_in_wait_list,
+				       event_wait_list, NULL), errcode_ret);
+}
+
+/* A buffer is not an image, and there is no other kind of memory object. */
+cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param_name,
+				  size_t param_value_size, void *param_value,
+				  size_t *param_value_size_ret)
+{
+	(void)image;
+	(void)param_name;
+	(void)param_value_size;
+	(void)param_value;
+	(void)param_value_size_ret;
+	return CL_INVALID_MEM_OBJECT;
 }
 
 /* Without image support the list of formats is empty. */

@@ -28,5 +28,9 @@ int main(void)
 	test_device_all();
 	test_context_all();
 	test_dispatch_all();
+	test_mem_all();
+	test_program_all();
+	test_kernel_all();
+	test_queue_all();
 	return check_summary();
 }

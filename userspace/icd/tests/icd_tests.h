@@ -12,6 +12,10 @@ void test_platform_all(void);
 void test_device_all(void);
 void test_context_all(void);
 void test_dispatch_all(void);
+void test_mem_all(void);
+void test_program_all(void);
+void test_kernel_all(void);
+void test_queue_all(void);
 
 /* The platform and device every group uses. */
 cl_platform_id test_platform(void);

@@ -62,7 +62,7 @@ TEST(table_complete)
 	CHECK(icd_dispatch.clGetPlatformInfo == clGetPlatformInfo);
 }
 
-TEST(not_done_yet_errors)
+TEST(handle_errors)
 {
 	cl_device_id d = test_device();
 	cl_context c = clCreateContext(NULL, 1, &d, NULL, NULL, NULL);
@@ -70,7 +70,7 @@ TEST(not_done_yet_errors)
 	cl_int err = 1;
 
 	REQUIRE(c);
-	/* Handles of kinds that cannot exist yet. */
+	/* Handles of the wrong kind, or none. */
 	CHECK_EQ(clRetainCommandQueue((cl_command_queue)c),
 		 CL_INVALID_COMMAND_QUEUE);
 	CHECK_EQ(clFinish(NULL), CL_INVALID_COMMAND_QUEUE);
@@ -84,15 +84,14 @@ TEST(not_done_yet_errors)
 	CHECK(clEnqueueMapBuffer(NULL, NULL, CL_TRUE, 0, 0, 4, 0, NULL, NULL,
 				 &err) == NULL);
 	CHECK_EQ(err, CL_INVALID_COMMAND_QUEUE);
-	/* Creators with a bad context, then with a good one. */
+	/* Creators with a bad context; a buffer needs the GPU, which the
+	 * fake has not got. */
 	CHECK(clCreateBuffer(NULL, 0, 4, NULL, &err) == NULL);
 	CHECK_EQ(err, CL_INVALID_CONTEXT);
 	CHECK(clCreateBuffer(c, 0, 4, NULL, &err) == NULL);
 	CHECK_EQ(err, CL_OUT_OF_RESOURCES);
 	CHECK(clCreateCommandQueue(c, (cl_device_id)c, 0, &err) == NULL);
 	CHECK_EQ(err, CL_INVALID_DEVICE);
-	CHECK(clCreateCommandQueue(c, d, 0, &err) == NULL);
-	CHECK_EQ(err, CL_OUT_OF_RESOURCES);
 	/* No images: what the spec prescribes for such a device. */
 	CHECK(clCreateImage2D(c, 0, NULL, 1, 1, 0, NULL, &err) == NULL);
 	CHECK_EQ(err, CL_INVALID_OPERATION);
@@ -114,5 +113,5 @@ TEST(not_done_yet_errors)
 void test_dispatch_all(void)
 {
 	RUN(table_complete);
-	RUN(not_done_yet_errors);
+	RUN(handle_errors);
 }
