@@ -28,6 +28,21 @@
  * timeout ends every job, so the wait always ends. */
 #define WAIT_SLICE_MS 10000u
 
+/*
+ * How long a chain may run: compute kernels are not frames, and under
+ * emulation a large one takes seconds, so by default as long as the
+ * driver grants (SUBMIT lowers the value to SLEIPNIR_PARAM_JOB_TIMEOUT_-
+ * MAX_MS, 60 s by default). SLEIPNIR_CL_JOB_TIMEOUT_MS sets it lower, for
+ * tests of hung kernels.
+ */
+static uint32_t job_timeout_ms(void)
+{
+	const char *env = getenv("SLEIPNIR_CL_JOB_TIMEOUT_MS");
+	unsigned long v = env ? strtoul(env, NULL, 10) : 0;
+
+	return v && v < UINT32_MAX ? (uint32_t)v : UINT32_MAX;
+}
+
 struct icd_launch {
 	cl_kernel kernel;            /* retained */
 	struct sl_arg *args;         /* the arguments at enqueue time */
@@ -614,7 +629,8 @@ void icd_launch_run(cl_command_queue q, cl_event *cmds, unsigned int n)
 	cl_context ctx = q->context;
 	bool prof = q->properties & CL_QUEUE_PROFILING_ENABLE;
 	struct chain_layout lay;
-	struct sl_submit sub = { .requirements = SLEIPNIR_REQ_COMPUTE };
+	struct sl_submit sub = { .requirements = SLEIPNIR_REQ_COMPUTE,
+				 .timeout_ms = job_timeout_ms() };
 	struct drm_sleipnir_sync_op out = { 0 };
 	unsigned int num_refs = 0, kept = 0;
 	int err = 0, fence = 0;

@@ -330,3 +330,35 @@ cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id platform)
 	return icd_object_is(platform, ICD_TYPE_PLATFORM) ? CL_SUCCESS :
 	       CL_INVALID_PLATFORM;
 }
+
+/*
+ * Native kernels: CL_DEVICE_EXECUTION_CAPABILITIES is CL_EXEC_KERNEL only
+ * (the GPU runs no host functions), so a valid call is
+ * CL_INVALID_OPERATION; the arguments are checked first, in the order of
+ * OpenCL 1.2 5.8.
+ */
+cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue command_queue,
+					 void(CL_CALLBACK *user_func)(void *),
+					 void *args, size_t cb_args,
+					 cl_uint num_mem_objects,
+					 const cl_mem *mem_list,
+					 const void **args_mem_loc,
+					 cl_uint num_events_in_wait_list,
+					 const cl_event *event_wait_list,
+					 cl_event *event)
+{
+	cl_int err = icd_queue_check(command_queue, num_events_in_wait_list,
+				     event_wait_list);
+
+	(void)event;
+	if (err)
+		return err;
+	if (!user_func || (!args && cb_args) || (args && !cb_args) ||
+	    (num_mem_objects && (!mem_list || !args_mem_loc)) ||
+	    (!num_mem_objects && (mem_list || args_mem_loc)))
+		return CL_INVALID_VALUE;
+	for (cl_uint i = 0; i < num_mem_objects; i++)
+		if (!icd_mem_valid(mem_list[i]))
+			return CL_INVALID_MEM_OBJECT;
+	return CL_INVALID_OPERATION;
+}

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The dispatch table is complete for OpenCL 1.0-1.2, and the entries not
- * written yet answer with the errors icd_unimplemented.c promises.
+ * The dispatch table is complete for OpenCL 1.0-1.2, and entries given
+ * handles of the wrong kind, or none, answer with the errors OpenCL 1.2
+ * names.
  */
 #include <stddef.h>
 
