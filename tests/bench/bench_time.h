@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Timing for the guest benchmarks: a monotonic clock in nanoseconds and
+ * order statistics of a set of samples. Medians and percentiles rather than
+ * means, because under TCG a single sample can stall for a host scheduling
+ * slice and drag a mean far from what the code costs.
+ */
+#ifndef SLEIPNIR_BENCH_TIME_H
+#define SLEIPNIR_BENCH_TIME_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <time.h>
+
+static inline uint64_t bench_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int bench_cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sorts the n (> 0) samples in place, for bench_pct. */
+static inline void bench_sort(uint64_t *ns, size_t n)
+{
+	qsort(ns, n, sizeof(*ns), bench_cmp_u64);
+}
+
+/*
+ * The pct-th percentile (nearest rank) of n sorted samples; 50 is the
+ * median (the upper one of the middle two for even n).
+ */
+static inline uint64_t bench_pct(const uint64_t *sorted, size_t n,
+				 unsigned int pct)
+{
+	size_t rank = n * pct / 100;
+
+	return sorted[rank < n ? rank : n - 1];
+}
+
+#endif
