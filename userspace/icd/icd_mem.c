@@ -105,28 +105,70 @@ void icd_mem_release(cl_mem mem)
 
 /* --- cache maintenance ------------------------------------------------ */
 
-static void bo_sync(cl_mem mem, uint32_t op, size_t offset, size_t size)
+/* The buffer that owns the storage and its cache state. */
+static cl_mem root_of(cl_mem mem)
 {
-	pthread_mutex_t *gpu_lock = &mem->context->gpu_lock;
-
-	/* sl_bo_sync() reads size 0 as "to the end": nothing to do here. */
-	if (!mem->bo || size == 0)
-		return;
-	pthread_mutex_lock(gpu_lock);
-	/* Failure leaves nothing to recover: the range is inside the BO and
-	 * the BO is ours, so the kernel has no reason to refuse. */
-	(void)sl_bo_sync(mem->bo, op, mem->offset + offset, size);
-	pthread_mutex_unlock(gpu_lock);
+	return mem->parent ? mem->parent : mem;
 }
 
 void icd_mem_cpu_begin(cl_mem mem, size_t offset, size_t size)
 {
-	bo_sync(mem, SLEIPNIR_BO_SYNC_CPU_PREPARE, offset, size);
+	cl_mem root = root_of(mem);
+	pthread_mutex_t *gpu_lock = &mem->context->gpu_lock;
+	size_t start = mem->offset + offset;
+
+	if (!mem->bo || size == 0)
+		return;
+	pthread_mutex_lock(gpu_lock);
+	if (root->gpu_wrote) {
+		/* Failure leaves nothing to recover: the range is inside the
+		 * BO and the BO is ours, so the kernel has no reason to
+		 * refuse. */
+		(void)sl_bo_sync(mem->bo, SLEIPNIR_BO_SYNC_CPU_PREPARE, start,
+				 size);
+		if (start == 0 && size >= root->size)
+			root->gpu_wrote = false;
+	}
+	pthread_mutex_unlock(gpu_lock);
 }
 
 void icd_mem_cpu_end(cl_mem mem, size_t offset, size_t size)
 {
-	bo_sync(mem, SLEIPNIR_BO_SYNC_CPU_END, offset, size);
+	cl_mem root = root_of(mem);
+	pthread_mutex_t *gpu_lock = &mem->context->gpu_lock;
+	size_t start = mem->offset + offset;
+
+	if (!mem->bo || size == 0)
+		return;
+	pthread_mutex_lock(gpu_lock);
+	if (root->cpu_dirty_end == 0) {
+		root->cpu_dirty_start = start;
+		root->cpu_dirty_end = start + size;
+	} else {
+		if (start < root->cpu_dirty_start)
+			root->cpu_dirty_start = start;
+		if (start + size > root->cpu_dirty_end)
+			root->cpu_dirty_end = start + size;
+	}
+	pthread_mutex_unlock(gpu_lock);
+}
+
+void icd_mem_gpu_begin(cl_mem mem)
+{
+	cl_mem root = root_of(mem);
+
+	if (!mem->bo || root->cpu_dirty_end == 0)
+		return;
+	(void)sl_bo_sync(mem->bo, SLEIPNIR_BO_SYNC_CPU_END,
+			 root->cpu_dirty_start,
+			 root->cpu_dirty_end - root->cpu_dirty_start);
+	root->cpu_dirty_start = root->cpu_dirty_end = 0;
+}
+
+void icd_mem_gpu_end(cl_mem mem, bool wrote)
+{
+	if (wrote)
+		root_of(mem)->gpu_wrote = true;
 }
 
 /* --- creation --------------------------------------------------------- */

@@ -56,6 +56,18 @@ struct _cl_mem {
 	uint64_t va;
 	/* CL_MEM_USE_HOST_PTR kept as a copy (unaligned host_ptr). */
 	bool shadowed;
+	/*
+	 * Cache state of the storage, kept in the root buffer (sub-buffers
+	 * use their parent's) under the context's gpu_lock. On a GPU that
+	 * does not snoop the CPU's caches, maintenance is owed only when the
+	 * other side touched the memory, so it is done then and not on
+	 * every map: gpu_wrote says a job that may write the BO ended since
+	 * the CPU last dropped its cached lines of the whole BO; cpu_dirty
+	 * is the byte range the CPU wrote that no job has seen yet, cleaned
+	 * just before the next job that uses the BO.
+	 */
+	bool gpu_wrote;
+	size_t cpu_dirty_start, cpu_dirty_end;
 	atomic_uint map_count;
 	pthread_mutex_t lock;        /* callbacks, mappings */
 	struct icd_mem_callback *callbacks;  /* newest first */
@@ -86,6 +98,14 @@ void icd_mem_release(cl_mem mem);
  */
 void icd_mem_cpu_begin(cl_mem mem, size_t offset, size_t size);
 void icd_mem_cpu_end(cl_mem mem, size_t offset, size_t size);
+
+/*
+ * The GPU side of the same: before a job that uses @mem is submitted
+ * (cleans what the CPU wrote) and after it ended (@wrote: the job may
+ * have written @mem). Called with the context's gpu_lock held.
+ */
+void icd_mem_gpu_begin(cl_mem mem);
+void icd_mem_gpu_end(cl_mem mem, bool wrote);
 
 /* Adds @bytes to the count of bytes the runtime copied. */
 void icd_copied_add(uint64_t bytes);

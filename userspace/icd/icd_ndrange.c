@@ -499,10 +499,13 @@ static int write_chain(cl_command_queue q, cl_event *cmds, unsigned int n,
 		err = add_ref(g, num_refs, prog->code_bo, false);
 		if (!err && prog->constant_bo)
 			err = add_ref(g, num_refs, prog->constant_bo, false);
-		for (unsigned int m = 0; m < l->num_mems && !err; m++)
+		for (unsigned int m = 0; m < l->num_mems && !err; m++) {
+			/* What the CPU wrote reaches memory first. */
+			icd_mem_gpu_begin(l->mems[m]);
 			err = add_ref(g, num_refs, l->mems[m]->bo,
 				      !(l->mems[m]->flags &
 					CL_MEM_READ_ONLY));
+		}
 		for (unsigned int j = 0; j < jobs && !err; j++) {
 			bool compute = !prof || j == 1;
 			size_t bytes = compute ? l->plan.desc_bytes :
@@ -586,15 +589,23 @@ static void finish(cl_command_queue q, cl_event *cmds, unsigned int n,
 	const uint8_t *cpu = q->gpu->cmd->map;
 	uint64_t hz = q->device->params.timestamp_frequency;
 
+	pthread_mutex_lock(&q->context->gpu_lock);
 	if (fence != 1) {
 		struct drm_sleipnir_get_fault fault;
 
 		/* The fault is this context's alone (its own address
 		 * space); reading it with clear lets the next SUBMIT in. */
-		pthread_mutex_lock(&q->context->gpu_lock);
 		sl_get_fault(drm, true, &fault);
-		pthread_mutex_unlock(&q->context->gpu_lock);
 	}
+	/* Even a job that faulted may have written some of its buffers. */
+	for (unsigned int i = 0; i < n; i++) {
+		const struct icd_launch *l = cmds[i]->launch;
+
+		for (unsigned int m = 0; m < l->num_mems; m++)
+			icd_mem_gpu_end(l->mems[m], !(l->mems[m]->flags &
+						      CL_MEM_READ_ONLY));
+	}
+	pthread_mutex_unlock(&q->context->gpu_lock);
 	for (unsigned int i = 0; i < n; i++) {
 		size_t job = lay->job_offset[i] +
 			     (prof ? SL_TIMESTAMP_JOB_BYTES : 0);
