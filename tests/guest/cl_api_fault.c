@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cl_api_test fault: a kernel that writes far outside its buffer faults
+ * the GPU. The issue: "a GPU fault surfaces as a negative event status,
+ * never a hang". In spec terms (§5.9) the command's execution status
+ * becomes a negative error, clWaitForEvents on it returns
+ * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, a blocking command waiting
+ * on it says the same (§5.2.2), its CL_COMPLETE callback gets the error,
+ * and clFinish returns. Then a kernel in another context (each context
+ * has its own GPU address space) gives correct results.
+ */
+#include <stdlib.h>
+
+#include "cl_api.h"
+
+/* poke() writes at p[index + id]: 2^29 ints = 2 GiB past the buffer,
+ * where a fresh context has nothing mapped. */
+#define FAR_INDEX 0x20000000u
+#define COUNT 4096
+
+struct context {
+	cl_context ctx;
+	cl_command_queue queue;
+	cl_program prog;
+};
+
+static int fault_cb_count;
+static cl_int fault_cb_status;
+
+static void CL_CALLBACK on_fault_complete(cl_event e, cl_int status,
+					  void *user_data)
+{
+	(void)e;
+	(void)user_data;
+	fault_cb_status = status;
+	__atomic_add_fetch(&fault_cb_count, 1, __ATOMIC_RELEASE);
+}
+
+/* A context, a queue and the small program: from source, or from the
+ * binary of an earlier build (§5.6.1) to spare the compiler. */
+static bool context_open(struct context *c, const unsigned char *bin,
+			 size_t bin_size)
+{
+	cl_int err = 1, status = 1;
+
+	memset(c, 0, sizeof(*c));
+	c->ctx = clCreateContext(NULL, 1, &api.device, NULL, NULL, &err);
+	if (!c->ctx) {
+		CHECK_FAIL_AT(__FILE__, __LINE__, "clCreateContext: %s",
+			      cl_err_name(err));
+		return false;
+	}
+	c->queue = clCreateCommandQueue(c->ctx, api.device, 0, &err);
+	if (!c->queue) {
+		CHECK_FAIL_AT(__FILE__, __LINE__, "clCreateCommandQueue: %s",
+			      cl_err_name(err));
+		return false;
+	}
+	if (!bin) {
+		c->prog = cl_api_build(c->ctx, cl_api_small_source, NULL);
+		return c->prog != NULL;
+	}
+	c->prog = clCreateProgramWithBinary(c->ctx, 1, &api.device, &bin_size,
+					    &bin, &status, &err);
+	if (!c->prog) {
+		CHECK_FAIL_AT(__FILE__, __LINE__,
+			      "clCreateProgramWithBinary: %s",
+			      cl_err_name(err));
+		return false;
+	}
+	err = clBuildProgram(c->prog, 0, NULL, NULL, NULL, NULL);
+	if (err != CL_SUCCESS) {
+		CHECK_FAIL_AT(__FILE__, __LINE__, "clBuildProgram (binary): %s",
+			      cl_err_name(err));
+		return false;
+	}
+	return true;
+}
+
+static void context_close(struct context *c)
+{
+	if (c->prog)
+		CHECK_ERR(clReleaseProgram(c->prog), CL_SUCCESS);
+	if (c->queue)
+		CHECK_ERR(clReleaseCommandQueue(c->queue), CL_SUCCESS);
+	if (c->ctx)
+		CHECK_ERR(clReleaseContext(c->ctx), CL_SUCCESS);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Runs poke() at FAR_INDEX in @c and checks how the fault is reported. */
+static void fault_in(struct context *c)
+{
+	cl_int err = 1, back[16], v = 1;
+	cl_uint index = FAR_INDEX;
+	cl_kernel k = clCreateKernel(c->prog, "poke", &err);
+	cl_mem buf = clCreateBuffer(c->ctx, CL_MEM_READ_WRITE, COUNT * 4, NULL,
+				    &err);
+	size_t global = 64;
+	cl_event e = NULL;
+	cl_int status;
+
+	if (!k || !buf) {
+		CHECK_FAIL_AT(__FILE__, __LINE__, "kernel or buffer: %s",
+			      cl_err_name(err));
+		return;
+	}
+	fault_cb_count = 0;
+	fault_cb_status = 0;
+	CHECK_ERR(clSetKernelArg(k, 0, sizeof(buf), &buf), CL_SUCCESS);
+	CHECK_ERR(clSetKernelArg(k, 1, sizeof(index), &index), CL_SUCCESS);
+	CHECK_ERR(clSetKernelArg(k, 2, sizeof(v), &v), CL_SUCCESS);
+	CHECK_ERR(clEnqueueNDRangeKernel(c->queue, k, 1, NULL, &global, NULL, 0,
+					 NULL, &e),
+		  CL_SUCCESS);
+	if (!e)
+		goto out;
+	CHECK_ERR(clSetEventCallback(e, CL_COMPLETE, on_fault_complete, NULL),
+		  CL_SUCCESS);
+	CHECK_ERR(clWaitForEvents(1, &e),
+		  CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+	status = cl_api_event_status(e);
+	if (status >= 0)
+		CHECK_FAIL_AT(__FILE__, __LINE__,
+			      "the faulting kernel ended with status %d, "
+			      "expected a negative error",
+			      status);
+	else
+		printf("  faulting kernel: status %s\n", cl_err_name(status));
+	CHECK_ERR(clEnqueueReadBuffer(c->queue, buf, CL_TRUE, 0, sizeof(back),
+				      back, 1, &e, NULL),
+		  CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+	CHECK(cl_api_wait_flag(&fault_cb_count, 1, 5000));
+	CHECK(fault_cb_status < 0);
+	/* clFinish returns (what it returns after a failed command the spec
+	 * leaves open; it must not hang). */
+	err = clFinish(c->queue);
+	printf("  clFinish after the fault: %s\n", cl_err_name(err));
+	clReleaseEvent(e);
+out:
+	clReleaseMemObject(buf);
+	clReleaseKernel(k);
+}
+
+/* scale_add() over COUNT ints in @c, checked. */
+static void good_kernel_in(struct context *c, int salt)
+{
+	cl_int *data = malloc(COUNT * 4), err = 1, mul = 3, add = salt;
+	cl_kernel k = clCreateKernel(c->prog, "scale_add", &err);
+	cl_mem buf = NULL;
+	size_t global = COUNT;
+	int bad = 0;
+
+	if (!data || !k) {
+		CHECK_FAIL_AT(__FILE__, __LINE__, "scale_add: %s",
+			      cl_err_name(err));
+		goto out;
+	}
+	for (int i = 0; i < COUNT; i++)
+		data[i] = i - salt;
+	buf = clCreateBuffer(c->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+			     COUNT * 4, data, &err);
+	if (!buf) {
+		CHECK_FAIL_AT(__FILE__, __LINE__, "clCreateBuffer: %s",
+			      cl_err_name(err));
+		goto out;
+	}
+	CHECK_ERR(clSetKernelArg(k, 0, sizeof(buf), &buf), CL_SUCCESS);
+	CHECK_ERR(clSetKernelArg(k, 1, sizeof(mul), &mul), CL_SUCCESS);
+	CHECK_ERR(clSetKernelArg(k, 2, sizeof(add), &add), CL_SUCCESS);
+	CHECK_ERR(clEnqueueNDRangeKernel(c->queue, k, 1, NULL, &global, NULL, 0,
+					 NULL, NULL),
+		  CL_SUCCESS);
+	CHECK_ERR(clEnqueueReadBuffer(c->queue, buf, CL_TRUE, 0, COUNT * 4,
+				      data, 0, NULL, NULL),
+		  CL_SUCCESS);
+	for (int i = 0; i < COUNT; i++)
+		bad += data[i] != (i - salt) * 3 + salt;
+	if (bad)
+		CHECK_FAIL_AT(__FILE__, __LINE__,
+			      "%d of %d results wrong after a fault elsewhere "
+			      "(data[0] = %d, expected %d)",
+			      bad, COUNT, data[0], -salt * 3 + salt);
+out:
+	if (buf)
+		clReleaseMemObject(buf);
+	if (k)
+		clReleaseKernel(k);
+	free(data);
+}
+
+static unsigned char *binary;
+static size_t binary_size;
+
+TEST(find_device)
+{
+	REQUIRE(cl_api_find_device());
+}
+
+/* The fault, then a new context's kernel while the faulted one still
+ * exists, then the faulted context goes. */
+TEST(fault_then_another_context)
+{
+	struct context faulted, fresh;
+	unsigned char *bins[1];
+
+	REQUIRE(api.device);
+	REQUIRE(context_open(&faulted, NULL, 0));
+	/* Keep the binary for the next contexts. */
+	CHECK_ERR(clGetProgramInfo(faulted.prog, CL_PROGRAM_BINARY_SIZES,
+				   sizeof(binary_size), &binary_size, NULL),
+		  CL_SUCCESS);
+	binary = binary_size ? malloc(binary_size) : NULL;
+	bins[0] = binary;
+	if (binary)
+		CHECK_ERR(clGetProgramInfo(faulted.prog, CL_PROGRAM_BINARIES,
+					   sizeof(bins), bins, NULL),
+			  CL_SUCCESS);
+	/* The same context works before the fault. */
+	good_kernel_in(&faulted, 11);
+	fault_in(&faulted);
+	if (context_open(&fresh, NULL, 0)) {
+		good_kernel_in(&fresh, 22);
+		good_kernel_in(&fresh, 33);
+	}
+	context_close(&fresh);
+	context_close(&faulted);
+}
+
+/* Faults again and again, each followed by good work elsewhere: the GPU
+ * recovers every time. */
+TEST(repeated_faults)
+{
+	REQUIRE(binary);
+	for (int round = 0; round < 3; round++) {
+		struct context bad, good;
+
+		if (context_open(&bad, binary, binary_size))
+			fault_in(&bad);
+		if (context_open(&good, binary, binary_size))
+			good_kernel_in(&good, 100 + round);
+		context_close(&bad);
+		context_close(&good);
+	}
+}
+
+void cl_api_fault_tests(void)
+{
+	API_RUN(find_device);
+	if (!api.device)
+		return;
+	API_RUN(fault_then_another_context);
+	API_RUN(repeated_faults);
+	free(binary);
+}

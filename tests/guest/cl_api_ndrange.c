@@ -1,0 +1,520 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Executing kernels (spec §5.8): clEnqueueNDRangeKernel in 1, 2 and 3
+ * dimensions with global offsets, with and without a local size;
+ * clEnqueueTask; __local arguments; launches at the kernel's
+ * CL_KERNEL_WORK_GROUP_SIZE; the errors; native kernels.
+ *
+ * The ids kernel writes, per work-item, its global id, get_work_dim(),
+ * its local size and whether the built-ins agree with each other
+ * (global id = group id * local size + local id + offset, uniform groups),
+ * at the index of its id minus the offset.
+ */
+#include <stdlib.h>
+
+#include "cl_api.h"
+
+#define FIELDS 8
+
+struct launch {
+	cl_uint dims;
+	size_t offset[3];
+	size_t global[3];
+	const size_t *local; /* NULL: the runtime chooses */
+};
+
+static size_t items(const struct launch *l)
+{
+	size_t n = 1;
+
+	for (cl_uint d = 0; d < l->dims; d++)
+		n *= l->global[d];
+	return n;
+}
+
+/* Runs ids over @l and checks every work-item's record. */
+static void check_ids(cl_kernel k, const struct launch *l, int line)
+{
+	size_t n = items(l), bytes = n * FIELDS * sizeof(cl_uint);
+	cl_uint *out = malloc(bytes);
+	cl_mem buf = cl_api_buffer(CL_MEM_READ_WRITE, bytes, NULL);
+	cl_event e = NULL;
+	cl_command_type type = 0;
+	size_t bad = 0, first_bad = 0;
+	cl_int err;
+
+	if (!out || !buf) {
+		CHECK_FAIL_AT(__FILE__, line, "no memory for %zu items", n);
+		goto out;
+	}
+	memset(out, 0xab, bytes);
+	CHECK_ERR(clEnqueueWriteBuffer(api.queue, buf, CL_TRUE, 0, bytes, out,
+				       0, NULL, NULL),
+		  CL_SUCCESS);
+	CHECK_ERR(clSetKernelArg(k, 0, sizeof(buf), &buf), CL_SUCCESS);
+	err = clEnqueueNDRangeKernel(api.queue, k, l->dims, l->offset,
+				     l->global, l->local, 0, NULL, &e);
+	if (err != CL_SUCCESS) {
+		CHECK_FAIL_AT(
+			__FILE__, line,
+			"clEnqueueNDRangeKernel(%u-D, global %zu %zu %zu, "
+			"local %s): %s",
+			l->dims, l->global[0], l->global[1], l->global[2],
+			l->local ? "given" : "NULL", cl_err_name(err));
+		goto out;
+	}
+	CHECK_ERR(clEnqueueReadBuffer(api.queue, buf, CL_TRUE, 0, bytes, out, 1,
+				      &e, NULL),
+		  CL_SUCCESS);
+	CHECK_ERR(clGetEventInfo(e, CL_EVENT_COMMAND_TYPE, sizeof(type), &type,
+				 NULL),
+		  CL_SUCCESS);
+	CHECK_EQ(type, CL_COMMAND_NDRANGE_KERNEL);
+	for (size_t i = 0; i < n; i++) {
+		const cl_uint *r = out + i * FIELDS;
+		size_t x = i % l->global[0];
+		size_t y = l->dims > 1 ? (i / l->global[0]) % l->global[1] : 0;
+		size_t z = l->dims > 2 ? i / (l->global[0] * l->global[1]) : 0;
+		bool ok = r[0] == x + l->offset[0] &&
+			  r[1] == (l->dims > 1 ? y + l->offset[1] : 0) &&
+			  r[2] == (l->dims > 2 ? z + l->offset[2] : 0) &&
+			  r[3] == l->dims && r[7] == 1;
+
+		for (cl_uint d = 0; d < 3; d++) {
+			size_t ls = r[4 + d];
+
+			/* Unused dimensions have local size 1; used ones
+			 * divide the global size and match a given one. */
+			if (d >= l->dims)
+				ok &= ls == 1;
+			else
+				ok &= ls >= 1 && l->global[d] % ls == 0 &&
+				      (!l->local || ls == l->local[d]);
+		}
+		if (!ok && bad++ == 0)
+			first_bad = i;
+	}
+	if (bad) {
+		const cl_uint *r = out + first_bad * FIELDS;
+
+		CHECK_FAIL_AT(__FILE__, line,
+			      "%u-D launch, %zu of %zu work-items wrong; item "
+			      "%zu wrote id (%u %u %u) dim %u local (%u %u %u) "
+			      "consistent %u",
+			      l->dims, bad, n, first_bad, r[0], r[1], r[2],
+			      r[3], r[4], r[5], r[6], r[7]);
+	} else {
+		printf("  %u-D %zux%zux%zu offset (%zu %zu %zu) local %s: "
+		       "chose (%u %u %u)\n",
+		       l->dims, l->global[0], l->dims > 1 ? l->global[1] : 1,
+		       l->dims > 2 ? l->global[2] : 1, l->offset[0],
+		       l->offset[1], l->offset[2], l->local ? "given" : "NULL",
+		       out[4], out[5], out[6]);
+	}
+out:
+	if (e)
+		clReleaseEvent(e);
+	if (buf)
+		clReleaseMemObject(buf);
+	free(out);
+}
+
+TEST(ndrange_1d_2d_3d)
+{
+	cl_kernel k = cl_api_kernel("ids");
+	static const size_t l1[3] = { 8, 1, 1 }, l2[3] = { 4, 2, 1 },
+			    l3[3] = { 2, 3, 2 };
+	const struct launch launches[] = {
+		{ 1, { 0, 0, 0 }, { 1000, 1, 1 }, NULL },
+		{ 1, { 17, 0, 0 }, { 37, 1, 1 }, NULL }, /* a prime */
+		{ 1, { 5, 0, 0 }, { 64, 1, 1 }, l1 },
+		{ 1, { 0, 0, 0 }, { 1, 1, 1 }, NULL },
+		{ 2, { 0, 0, 0 }, { 13, 7, 1 }, NULL },
+		{ 2, { 3, 5, 0 }, { 32, 16, 1 }, NULL },
+		{ 2, { 1, 2, 0 }, { 16, 6, 1 }, l2 },
+		{ 3, { 0, 0, 0 }, { 5, 6, 7 }, NULL },
+		{ 3, { 3, 5, 7 }, { 8, 9, 4 }, NULL },
+		{ 3, { 1, 1, 1 }, { 4, 6, 4 }, l3 },
+	};
+
+	REQUIRE(k);
+	for (size_t i = 0; i < sizeof(launches) / sizeof(*launches); i++)
+		check_ids(k, &launches[i], __LINE__);
+	/* A NULL offset is offset 0 (§5.8). */
+	{
+		struct launch l = { 2, { 0, 0, 0 }, { 10, 10, 1 }, NULL };
+		size_t bytes = items(&l) * FIELDS * 4;
+		cl_mem buf = cl_api_buffer(CL_MEM_READ_WRITE, bytes, NULL);
+		cl_uint *out = malloc(bytes);
+
+		if (buf && out) {
+			CHECK_ERR(clSetKernelArg(k, 0, sizeof(buf), &buf),
+				  CL_SUCCESS);
+			RUN_KERNEL(api.queue, k, 2, l.global, NULL);
+			CHECK_ERR(clEnqueueReadBuffer(api.queue, buf, CL_TRUE,
+						      0, bytes, out, 0, NULL,
+						      NULL),
+				  CL_SUCCESS);
+			CHECK(out[(99) * FIELDS + 0] == 9 &&
+			      out[(99) * FIELDS + 1] == 9);
+		}
+		if (buf)
+			clReleaseMemObject(buf);
+		free(out);
+	}
+	clReleaseKernel(k);
+}
+
+/*
+ * The issue: CL_KERNEL_WORK_GROUP_SIZE is honest, and every size up to it
+ * launches (never CL_OUT_OF_RESOURCES). Launched at exactly that size, in
+ * one and in three dimensions, and with __local memory of that size.
+ */
+TEST(launch_at_kernel_work_group_size)
+{
+	cl_kernel ids = cl_api_kernel("ids"),
+		  lr = cl_api_kernel("local_reverse");
+	size_t wg = 0, wg_lr = 0;
+
+	REQUIRE(ids && lr);
+	CHECK_ERR(clGetKernelWorkGroupInfo(ids, api.device,
+					   CL_KERNEL_WORK_GROUP_SIZE,
+					   sizeof(wg), &wg, NULL),
+		  CL_SUCCESS);
+	CHECK_ERR(clGetKernelWorkGroupInfo(lr, api.device,
+					   CL_KERNEL_WORK_GROUP_SIZE,
+					   sizeof(wg_lr), &wg_lr, NULL),
+		  CL_SUCCESS);
+	REQUIRE(wg >= 1 && wg_lr >= 1);
+	printf("  CL_KERNEL_WORK_GROUP_SIZE: ids %zu, local_reverse %zu "
+	       "(device %zu)\n",
+	       wg, wg_lr, api.max_wg);
+	{
+		size_t local[3] = { wg, 1, 1 };
+		struct launch l = { 1, { 0, 0, 0 }, { 3 * wg, 1, 1 }, local };
+
+		check_ids(ids, &l, __LINE__);
+	}
+	if (wg >= 8 && wg % 4 == 0) {
+		size_t local[3] = { wg / 4, 2, 2 };
+		struct launch l = { 3, { 0, 0, 0 }, { wg / 2, 4, 2 }, local };
+
+		check_ids(ids, &l, __LINE__);
+	}
+	/* __local int tmp[wg_lr], reversed per group. */
+	{
+		size_t n = 4 * wg_lr, local = wg_lr;
+		cl_int *in = malloc(n * 4), *out = malloc(n * 4);
+		cl_mem bin = NULL, bout = NULL;
+		bool ok = true;
+
+		REQUIRE(in && out);
+		for (size_t i = 0; i < n; i++)
+			in[i] = (cl_int)(i * 3 + 1);
+		bin = cl_api_buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+				    n * 4, in);
+		bout = cl_api_buffer(CL_MEM_WRITE_ONLY, n * 4, NULL);
+		if (bin && bout) {
+			CHECK_ERR(clSetKernelArg(lr, 0, sizeof(bin), &bin),
+				  CL_SUCCESS);
+			CHECK_ERR(clSetKernelArg(lr, 1, sizeof(bout), &bout),
+				  CL_SUCCESS);
+			CHECK_ERR(clSetKernelArg(lr, 2, wg_lr * 4, NULL),
+				  CL_SUCCESS);
+			RUN_KERNEL(api.queue, lr, 1, &n, &local);
+			CHECK_ERR(clEnqueueReadBuffer(api.queue, bout, CL_TRUE,
+						      0, n * 4, out, 0, NULL,
+						      NULL),
+				  CL_SUCCESS);
+			for (size_t i = 0; i < n; i++) {
+				size_t g = i / local, l = i % local;
+
+				ok &= out[i] == in[g * local + local - 1 - l];
+			}
+			if (!ok)
+				CHECK_FAIL_AT(__FILE__, __LINE__,
+					      "local_reverse at %zu: out[0] = "
+					      "%d, expected %d",
+					      local, out[0], in[local - 1]);
+		}
+		if (bin)
+			clReleaseMemObject(bin);
+		if (bout)
+			clReleaseMemObject(bout);
+		free(in);
+		free(out);
+	}
+	clReleaseKernel(ids);
+	clReleaseKernel(lr);
+}
+
+/* __local arguments of several sizes, each group reversing its slice. */
+TEST(local_arguments)
+{
+	static const size_t sizes[] = { 1, 4, 16, 64 };
+	cl_kernel lr = cl_api_kernel("local_reverse");
+	enum { COUNT = 256 };
+	cl_int in[COUNT], out[COUNT];
+	cl_mem bin, bout;
+
+	REQUIRE(lr);
+	for (int i = 0; i < COUNT; i++)
+		in[i] = i * i;
+	bin = cl_api_buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(in),
+			    in);
+	bout = cl_api_buffer(CL_MEM_WRITE_ONLY, sizeof(out), NULL);
+	REQUIRE(bin && bout);
+	CHECK_ERR(clSetKernelArg(lr, 0, sizeof(bin), &bin), CL_SUCCESS);
+	CHECK_ERR(clSetKernelArg(lr, 1, sizeof(bout), &bout), CL_SUCCESS);
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(*sizes); s++) {
+		size_t local = sizes[s], global = COUNT;
+		bool ok = true;
+
+		if (local > api.max_wg)
+			continue;
+		CHECK_ERR(clSetKernelArg(lr, 2, local * sizeof(cl_int), NULL),
+			  CL_SUCCESS);
+		RUN_KERNEL(api.queue, lr, 1, &global, &local);
+		memset(out, 0, sizeof(out));
+		CHECK_ERR(clEnqueueReadBuffer(api.queue, bout, CL_TRUE, 0,
+					      sizeof(out), out, 0, NULL, NULL),
+			  CL_SUCCESS);
+		for (size_t i = 0; i < COUNT; i++)
+			ok &= out[i] ==
+			      in[(i / local) * local + local - 1 - i % local];
+		if (!ok)
+			CHECK_FAIL_AT(__FILE__, __LINE__,
+				      "local_reverse with %zu-int __local: "
+				      "out[0] = %d, expected %d",
+				      local, out[0], in[local - 1]);
+	}
+	clReleaseMemObject(bin);
+	clReleaseMemObject(bout);
+	clReleaseKernel(lr);
+}
+
+/* §5.8 clEnqueueTask: one work-item, work_dim 1, in a group of 1. */
+TEST(task)
+{
+	cl_kernel k = cl_api_kernel("task_sum"), r = cl_api_kernel("reqd4");
+	cl_int in[100], out[4] = { 0 }, n = 100, sum = 0;
+	cl_mem bin, bout;
+	cl_event e = NULL;
+	cl_command_type type = 0;
+
+	REQUIRE(k && r);
+	for (int i = 0; i < 100; i++) {
+		in[i] = i * 3 - 50;
+		sum += in[i];
+	}
+	bin = cl_api_buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(in),
+			    in);
+	bout = cl_api_buffer(CL_MEM_WRITE_ONLY, sizeof(out), NULL);
+	REQUIRE(bin && bout);
+	CHECK_ERR(clSetKernelArg(k, 0, sizeof(bin), &bin), CL_SUCCESS);
+	CHECK_ERR(clSetKernelArg(k, 1, sizeof(bout), &bout), CL_SUCCESS);
+	CHECK_ERR(clSetKernelArg(k, 2, sizeof(n), &n), CL_SUCCESS);
+	CHECK_ERR(clEnqueueTask(api.queue, k, 0, NULL, &e), CL_SUCCESS);
+	CHECK_ERR(clEnqueueReadBuffer(api.queue, bout, CL_TRUE, 0, sizeof(out),
+				      out, 0, NULL, NULL),
+		  CL_SUCCESS);
+	CHECK_EQ(out[0], sum);
+	CHECK_EQ(out[1], 1); /* get_global_size(0) */
+	CHECK_EQ(out[2], 1); /* get_local_size(0) */
+	CHECK_EQ(out[3], 1); /* get_work_dim() */
+	if (e) {
+		CHECK_ERR(clGetEventInfo(e, CL_EVENT_COMMAND_TYPE, sizeof(type),
+					 &type, NULL),
+			  CL_SUCCESS);
+		CHECK_EQ(type, CL_COMMAND_TASK);
+		clReleaseEvent(e);
+	}
+	/* A required work-group size other than (1, 1, 1). */
+	CHECK_ERR(clSetKernelArg(r, 0, sizeof(bout), &bout), CL_SUCCESS);
+	CHECK_ERR(clEnqueueTask(api.queue, r, 0, NULL, NULL),
+		  CL_INVALID_WORK_GROUP_SIZE);
+	CHECK_ERR(clEnqueueTask((cl_command_queue)api.ctx, k, 0, NULL, NULL),
+		  CL_INVALID_COMMAND_QUEUE);
+	CHECK_ERR(clEnqueueTask(api.queue, (cl_kernel)api.ctx, 0, NULL, NULL),
+		  CL_INVALID_KERNEL);
+	clReleaseMemObject(bin);
+	clReleaseMemObject(bout);
+	clReleaseKernel(k);
+	clReleaseKernel(r);
+}
+
+/* reqd_work_group_size(4, 1, 1): only that local size launches. */
+TEST(required_work_group_size)
+{
+	cl_kernel r = cl_api_kernel("reqd4");
+	cl_mem out = cl_api_buffer(CL_MEM_READ_WRITE, 16 * 4, NULL);
+	size_t global = 16, four = 4, eight = 8;
+	cl_int got[16];
+	bool ok = true;
+
+	REQUIRE(r && out);
+	CHECK_ERR(clSetKernelArg(r, 0, sizeof(out), &out), CL_SUCCESS);
+	CHECK_ERR(clEnqueueNDRangeKernel(api.queue, r, 1, NULL, &global, &four,
+					 0, NULL, NULL),
+		  CL_SUCCESS);
+	CHECK_ERR(clEnqueueReadBuffer(api.queue, out, CL_TRUE, 0, sizeof(got),
+				      got, 0, NULL, NULL),
+		  CL_SUCCESS);
+	for (int i = 0; i < 16; i++)
+		ok &= got[i] == 4;
+	CHECK(ok);
+	CHECK_ERR(clEnqueueNDRangeKernel(api.queue, r, 1, NULL, &global, &eight,
+					 0, NULL, NULL),
+		  CL_INVALID_WORK_GROUP_SIZE);
+	CHECK_ERR(clEnqueueNDRangeKernel(api.queue, r, 1, NULL, &global, NULL,
+					 0, NULL, NULL),
+		  CL_INVALID_WORK_GROUP_SIZE);
+	clReleaseMemObject(out);
+	clReleaseKernel(r);
+}
+
+/* §5.8 clEnqueueNDRangeKernel errors. */
+TEST(ndrange_errors)
+{
+	cl_kernel k = cl_api_kernel("ids"), unset = cl_api_kernel("vadd");
+	cl_mem buf = cl_api_buffer(CL_MEM_READ_WRITE, 4096, NULL);
+	size_t g1 = 64, l_odd = 3, huge_offset = 0xfffffff0u;
+	size_t g3[3] = { 16, 16, 16 }, l3[3] = { 16, 16, 16 };
+	size_t too_big = api.max_wg + 1;
+	size_t g_big = too_big * 2;
+	size_t zero = 0;
+	cl_int err;
+
+	REQUIRE(k && unset && buf);
+	CHECK_ERR(clSetKernelArg(k, 0, sizeof(buf), &buf), CL_SUCCESS);
+	CHECK_ERR(clEnqueueNDRangeKernel(api.queue, unset, 1, NULL, &g1, NULL,
+					 0, NULL, NULL),
+		  CL_INVALID_KERNEL_ARGS);
+	CHECK_ERR(clEnqueueNDRangeKernel(api.queue, k, 0, NULL, &g1, NULL, 0,
+					 NULL, NULL),
+		  CL_INVALID_WORK_DIMENSION);
+	CHECK_ERR(clEnqueueNDRangeKernel(api.queue, k, 4, NULL, g3, NULL, 0,
+					 NULL, NULL),
+		  CL_INVALID_WORK_DIMENSION);
+	CHECK_ERR(clEnqueueNDRangeKernel(api.queue, k, 1, NULL, NULL, NULL, 0,
+					 NULL, NULL),
+		  CL_INVALID_GLOBAL_WORK_SIZE);
+	CHECK_ERR(clEnqueueNDRangeKernel(api.queue, k, 1, NULL, &zero, NULL, 0,
+					 NULL, NULL),
+		  CL_INVALID_GLOBAL_WORK_SIZE);
+	/* Beyond the device's 32-bit size_t (CL_DEVICE_ADDRESS_BITS). */
+	if (sizeof(size_t) > 4) {
+		size_t g_wide = (size_t)1 << 32;
+
+		CHECK_ERR(clEnqueueNDRangeKernel(api.queue, k, 1, NULL, &g_wide,
+						 NULL, 0, NULL, NULL),
+			  CL_INVALID_GLOBAL_WORK_SIZE);
+	}
+	CHECK_ERR(clEnqueueNDRangeKernel(api.queue, k, 1, &huge_offset, &g1,
+					 NULL, 0, NULL, NULL),
+		  CL_INVALID_GLOBAL_OFFSET);
+	/* 64 work-items do not divide into groups of 3. */
+	CHECK_ERR(clEnqueueNDRangeKernel(api.queue, k, 1, NULL, &g1, &l_odd, 0,
+					 NULL, NULL),
+		  CL_INVALID_WORK_GROUP_SIZE);
+	/* 16 x 16 x 16 items in a group: each within the per-dimension
+	 * limit, the product above CL_DEVICE_MAX_WORK_GROUP_SIZE. */
+	if (16 <= api.max_items[0] && 16 <= api.max_items[1] &&
+	    16 <= api.max_items[2] && 4096 > api.max_wg)
+		CHECK_ERR(clEnqueueNDRangeKernel(api.queue, k, 3, NULL, g3, l3,
+						 0, NULL, NULL),
+			  CL_INVALID_WORK_GROUP_SIZE);
+	/* One dimension beyond CL_DEVICE_MAX_WORK_ITEM_SIZES (the product is
+	 * then too big as well, so either error names it). */
+	err = clEnqueueNDRangeKernel(api.queue, k, 1, NULL, &g_big, &too_big, 0,
+				     NULL, NULL);
+	if (err != CL_INVALID_WORK_ITEM_SIZE &&
+	    err != CL_INVALID_WORK_GROUP_SIZE)
+		CHECK_FAIL_AT(__FILE__, __LINE__,
+			      "local size %zu > CL_DEVICE_MAX_WORK_ITEM_SIZES: "
+			      "%s, expected CL_INVALID_WORK_ITEM_SIZE",
+			      too_big, cl_err_name(err));
+	CHECK_ERR(clEnqueueNDRangeKernel(api.queue, k, 1, NULL, &g1, NULL, 1,
+					 NULL, NULL),
+		  CL_INVALID_EVENT_WAIT_LIST);
+	CHECK_ERR(clEnqueueNDRangeKernel((cl_command_queue)api.ctx, k, 1, NULL,
+					 &g1, NULL, 0, NULL, NULL),
+		  CL_INVALID_COMMAND_QUEUE);
+	CHECK_ERR(clEnqueueNDRangeKernel(api.queue, (cl_kernel)api.ctx, 1, NULL,
+					 &g1, NULL, 0, NULL, NULL),
+		  CL_INVALID_KERNEL);
+	CHECK_ERR(clFinish(api.queue), CL_SUCCESS);
+	clReleaseMemObject(buf);
+	clReleaseKernel(k);
+	clReleaseKernel(unset);
+}
+
+static void CL_CALLBACK native_fn(void *args)
+{
+	(void)args;
+}
+
+/* §5.8 clEnqueueNativeKernel: without CL_EXEC_NATIVE_KERNEL it is
+ * CL_INVALID_OPERATION. */
+TEST(native_kernel)
+{
+	int args = 0;
+	cl_int err =
+		clEnqueueNativeKernel(api.queue, native_fn, &args, sizeof(args),
+				      0, NULL, NULL, 0, NULL, NULL);
+
+	if (api.exec_caps & CL_EXEC_NATIVE_KERNEL)
+		CHECK_ERR(err, CL_SUCCESS);
+	else
+		CHECK_ERR(err, CL_INVALID_OPERATION);
+	CHECK_ERR(clFinish(api.queue), CL_SUCCESS);
+}
+
+/* Many small launches in a row (the runtime chains ready kernels into
+ * one submit): each sees the one before it. */
+TEST(many_dependent_launches)
+{
+	enum { COUNT = 1024, LAUNCHES = 200 };
+	cl_kernel add = cl_api_kernel("add_k");
+	cl_int data[COUNT], one = 1;
+	cl_mem buf;
+	size_t global = COUNT;
+	bool ok = true;
+
+	REQUIRE(add);
+	for (int i = 0; i < COUNT; i++)
+		data[i] = -i;
+	buf = cl_api_buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+			    sizeof(data), data);
+	REQUIRE(buf);
+	CHECK_ERR(clSetKernelArg(add, 0, sizeof(buf), &buf), CL_SUCCESS);
+	CHECK_ERR(clSetKernelArg(add, 1, sizeof(one), &one), CL_SUCCESS);
+	for (int i = 0; i < LAUNCHES; i++)
+		CHECK_ERR(clEnqueueNDRangeKernel(api.queue, add, 1, NULL,
+						 &global, NULL, 0, NULL, NULL),
+			  CL_SUCCESS);
+	CHECK_ERR(clEnqueueReadBuffer(api.queue, buf, CL_TRUE, 0, sizeof(data),
+				      data, 0, NULL, NULL),
+		  CL_SUCCESS);
+	for (int i = 0; i < COUNT; i++)
+		ok &= data[i] == LAUNCHES - i;
+	if (!ok)
+		CHECK_FAIL_AT(__FILE__, __LINE__,
+			      "after %d launches of +1: data[0] = %d, "
+			      "data[1] = %d",
+			      LAUNCHES, data[0], data[1]);
+	clReleaseMemObject(buf);
+	clReleaseKernel(add);
+}
+
+void cl_api_ndrange_tests(void)
+{
+	API_RUN(ndrange_1d_2d_3d);
+	API_RUN(launch_at_kernel_work_group_size);
+	API_RUN(local_arguments);
+	API_RUN(task);
+	API_RUN(required_work_group_size);
+	API_RUN(ndrange_errors);
+	API_RUN(native_kernel);
+	API_RUN(many_dependent_launches);
+}
