@@ -148,7 +148,10 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
 	case CL_DEVICE_LINKER_AVAILABLE: BOOL(CL_TRUE); break;
 	case CL_DEVICE_EXECUTION_CAPABILITIES: BITS(CL_EXEC_KERNEL); break;
 	/* In order, with profiling: the spec's minimum. */
-	case CL_DEVICE_QUEUE_PROPERTIES: BITS(CL_QUEUE_PROFILING_ENABLE); break;
+	case CL_DEVICE_QUEUE_PROPERTIES:
+		BITS(CL_QUEUE_PROFILING_ENABLE |
+		     CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+		break;
 	case CL_DEVICE_BUILT_IN_KERNELS: s = ""; break;
 	case CL_DEVICE_PLATFORM:
 		v.platform = icd_platform_get();

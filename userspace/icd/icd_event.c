@@ -193,8 +193,19 @@ cl_int icd_event_wait(cl_uint num, const cl_event *list)
 			icd_queue_flush(list[i]->queue);
 	icd_event_lock();
 	for (cl_uint i = 0; i < num; i++) {
-		while (!icd_event_status_final(list[i]->status))
+		cl_command_queue q = list[i]->queue;
+
+		while (!icd_event_status_final(list[i]->status)) {
+			/* Waiting for a chain on the GPU: wait for its fence
+			 * here, and end it here. */
+			if (q && icd_queue_chain_open(q)) {
+				icd_event_unlock();
+				icd_queue_end_chain(q, true);
+				icd_event_lock();
+				continue;
+			}
 			icd_event_wait_change();
+		}
 		if (list[i]->status < 0)
 			result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
 	}

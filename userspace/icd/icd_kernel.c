@@ -309,11 +309,10 @@ cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel,
 /* ---- clGetKernelArgInfo --------------------------------------------- */
 
 /*
- * The binary always carries what OpenCL 1.2 makes -cl-kernel-arg-info
- * ask for: the front end runs clang with it and keeps the type names
- * through llvm-spirv. So the queries answer whether or not the build
- * asked (the specification only says when the information must be
- * there); names a binary lacks (SPIR-V without them) are
+ * The binary always carries the argument information, but OpenCL 1.2
+ * (5.7.3) makes it available only to programs built or compiled from
+ * source with -cl-kernel-arg-info (program->arg_info); otherwise, and for
+ * names a binary lacks (SPIR-V without them), the answer is
  * CL_KERNEL_ARG_INFO_NOT_AVAILABLE.
  */
 cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index,
@@ -335,6 +334,11 @@ cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index,
 	if (arg_index >= kernel->info->num_args)
 		return CL_INVALID_ARG_INDEX;
 	a = &kernel->info->args[arg_index];
+	if (param_name < CL_KERNEL_ARG_ADDRESS_QUALIFIER ||
+	    param_name > CL_KERNEL_ARG_NAME)
+		return CL_INVALID_VALUE;
+	if (!kernel->program->arg_info)
+		return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
 	switch (param_name) {
 	case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
 		v.address = a->kind == SLB_ARG_GLOBAL ?

@@ -53,7 +53,19 @@ struct icd_launch {
 	struct sl_launch_plan plan;
 };
 
+struct chain_layout {
+	size_t ts_offset;            /* 16 bytes a launch when profiling */
+	size_t job_offset[ICD_MAX_BATCH];  /* each launch's first job */
+	size_t size;
+};
+
 struct icd_gpu_queue {
+	/* The chain in flight: its launches (those that went), layout and
+	 * whether it carries timestamps. */
+	cl_event chain[ICD_MAX_BATCH];
+	unsigned int chain_n;
+	struct chain_layout lay;
+	bool prof;
 	struct sl_bo *cmd;           /* command BO: timestamps + jobs */
 	struct sl_bo *tls, *wls;     /* scratch, grown as launches need */
 	uint32_t syncobj;            /* signalled by each chain's end */
@@ -216,12 +228,11 @@ static cl_int check_ndrange(cl_kernel k, cl_uint work_dim,
 		nd->offset[d] = offset ? (uint32_t)offset[d] : 0;
 	}
 	if (!local) {
-		if (has_reqd) {
-			for (unsigned int d = 0; d < 3; d++)
-				nd->local[d] = reqd[d] ? reqd[d] : 1;
-		} else {
-			choose_local_size(k, nd, nd->local);
-		}
+		/* "local_work_size is NULL and the reqd_work_group_size
+		 * qualifier is used" is CL_INVALID_WORK_GROUP_SIZE. */
+		if (has_reqd)
+			return CL_INVALID_WORK_GROUP_SIZE;
+		choose_local_size(k, nd, nd->local);
 	} else {
 		for (cl_uint d = 0; d < work_dim; d++) {
 			if (local[d] == 0 || local[d] > UINT32_MAX)
@@ -440,12 +451,6 @@ static cl_ulong gpu_time_to_ns(uint64_t ts, uint64_t hz)
 
 /* --- running a batch ----------------------------------------------------- */
 
-struct chain_layout {
-	size_t ts_offset;            /* 16 bytes a launch when profiling */
-	size_t job_offset[64];       /* each launch's first job */
-	size_t size;
-};
-
 /* Where each launch's jobs go in the command BO. */
 static void lay_out(cl_event *cmds, unsigned int n, bool prof,
 		    struct chain_layout *lay)
@@ -635,36 +640,36 @@ static void finish(cl_command_queue q, cl_event *cmds, unsigned int n,
 	}
 }
 
-void icd_launch_run(cl_command_queue q, cl_event *cmds, unsigned int n)
+bool icd_launch_submit(cl_command_queue q, cl_event *cmds, unsigned int n)
 {
 	cl_context ctx = q->context;
 	bool prof = q->properties & CL_QUEUE_PROFILING_ENABLE;
-	struct chain_layout lay;
 	struct sl_submit sub = { .requirements = SLEIPNIR_REQ_COMPUTE,
 				 .timeout_ms = job_timeout_ms() };
 	struct drm_sleipnir_sync_op out = { 0 };
+	cl_event go[ICD_MAX_BATCH];
+	struct chain_layout lay;
 	unsigned int num_refs = 0, kept = 0;
-	int err = 0, fence = 0;
+	int err = 0;
 
 	if (!ctx->drm) {
 		fail_all(cmds, n, CL_OUT_OF_RESOURCES);
-		return;
+		return false;
 	}
 	/* Programs reach the GPU on their first launch. */
 	for (unsigned int i = 0; i < n; i++) {
 		if (icd_program_upload(cmds[i]->launch->kernel->program))
 			icd_event_set_status(cmds[i], CL_OUT_OF_RESOURCES, 0);
 		else
-			cmds[kept++] = cmds[i];
+			go[kept++] = cmds[i];
 	}
-	n = kept;
-	if (!n)
-		return;
-	lay_out(cmds, n, prof, &lay);
+	if (!kept)
+		return false;
+	lay_out(go, kept, prof, &lay);
 	pthread_mutex_lock(&ctx->gpu_lock);
-	err = prepare(q, cmds, n, &lay);
+	err = prepare(q, go, kept, &lay);
 	if (!err)
-		err = write_chain(q, cmds, n, prof, &lay, &num_refs, &sub.jc);
+		err = write_chain(q, go, kept, prof, &lay, &num_refs, &sub.jc);
 	if (!err) {
 		out.handle = q->gpu->syncobj;
 		sub.bos = q->gpu->refs;
@@ -675,21 +680,45 @@ void icd_launch_run(cl_command_queue q, cl_event *cmds, unsigned int n)
 			sub.requirements |= SLEIPNIR_REQ_WRITE_VALUE;
 		err = sl_submit(ctx->drm, &sub);
 	}
+	if (!err) {
+		memcpy(q->gpu->chain, go, kept * sizeof(go[0]));
+		q->gpu->chain_n = kept;
+		q->gpu->lay = lay;
+		q->gpu->prof = prof;
+	}
 	pthread_mutex_unlock(&ctx->gpu_lock);
 	if (err) {
-		fail_all(cmds, n, CL_OUT_OF_RESOURCES);
-		return;
+		fail_all(go, kept, CL_OUT_OF_RESOURCES);
+		return false;
 	}
-	for (unsigned int i = 0; i < n; i++) {
-		icd_event_set_status(cmds[i], CL_SUBMITTED, 0);
-		icd_event_set_status(cmds[i], CL_RUNNING, 0);
+	for (unsigned int i = 0; i < kept; i++) {
+		icd_event_set_status(go[i], CL_SUBMITTED, 0);
+		icd_event_set_status(go[i], CL_RUNNING, 0);
 	}
-	/* Blocks in the kernel until the chain's fence signals. */
+	return true;
+}
+
+void icd_launch_wait(cl_command_queue q)
+{
+	uint32_t syncobj = q->gpu->syncobj;
+	int err;
+
+	/* A bare ioctl on the node: no sl_drm state is touched, so no lock
+	 * is needed, and several threads may wait together. */
 	do {
-		err = sl_syncobj_wait(ctx->drm, &out.handle, 1, true,
+		err = sl_syncobj_wait(q->context->drm, &syncobj, 1, true,
 				      WAIT_SLICE_MS);
 	} while (err == -ETIME || err == -ETIMEDOUT);
-	if (!err)
-		err = sl_syncobj_status(ctx->drm, out.handle, &fence);
-	finish(q, cmds, n, prof, &lay, err ? -EIO : fence);
+}
+
+void icd_launch_finish(cl_command_queue q)
+{
+	struct icd_gpu_queue *g = q->gpu;
+	int fence = 0, err;
+
+	pthread_mutex_lock(&q->context->gpu_lock);
+	err = sl_syncobj_status(q->context->drm, g->syncobj, &fence);
+	pthread_mutex_unlock(&q->context->gpu_lock);
+	finish(q, g->chain, g->chain_n, g->prof, &g->lay, err ? -EIO : fence);
+	g->chain_n = 0;
 }

@@ -6,19 +6,37 @@
 #ifndef ICD_NDRANGE_H
 #define ICD_NDRANGE_H
 
+#include <stdbool.h>
+
 #include "icd_object.h"
 
 struct icd_launch;
 
+/* Launches one chain carries at most. */
+#define ICD_MAX_BATCH 64u
+
 /*
- * Runs the n launch commands of @cmds (each has ->launch) on @queue's
- * GPU address space as one chain of jobs in one SUBMIT, in order, and
- * waits for it: each command ends CL_COMPLETE, or CL_OUT_OF_RESOURCES
- * when the GPU faulted or timed out on it (or on the chain before it).
- * Sets SUBMITTED/RUNNING/COMPLETE with GPU timestamps when the queue
- * profiles.
+ * Writes the n ready launches of @cmds into @queue's command BO as one
+ * chain (each job waiting for the one before) and submits it with one
+ * SUBMIT, marking them CL_SUBMITTED and CL_RUNNING. Launches that cannot
+ * go (their program does not reach the GPU) end at once with
+ * CL_OUT_OF_RESOURCES. True when a chain is in flight: the queue must
+ * then call icd_launch_wait() and icd_launch_finish() before the next.
  */
-void icd_launch_run(cl_command_queue queue, cl_event *cmds, unsigned int n);
+bool icd_launch_submit(cl_command_queue queue, cl_event *cmds,
+		       unsigned int n);
+
+/* Sleeps in the kernel until the chain in flight ended (its syncobj
+ * signalled). Safe from several threads at once; takes no lock. */
+void icd_launch_wait(cl_command_queue queue);
+
+/*
+ * Ends the launches of the chain in flight, once it ended: CL_COMPLETE,
+ * or CL_OUT_OF_RESOURCES for a launch the GPU faulted on or did not reach
+ * (with the fault read and cleared), and the GPU's START and END times
+ * when the queue profiles.
+ */
+void icd_launch_finish(cl_command_queue queue);
 
 /* Frees a launch (the command's arguments, references). */
 void icd_launch_free(struct icd_launch *launch);

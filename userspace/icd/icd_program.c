@@ -299,6 +299,18 @@ cl_int CL_API_CALL clReleaseProgram(cl_program program)
 	return CL_SUCCESS;
 }
 
+/* True when the option string @opts holds the word @word. */
+static bool has_option(const char *opts, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = opts; p && (p = strstr(p, word)); p += n)
+		if ((p == opts || p[-1] == ' ' || p[-1] == '\t') &&
+		    (p[n] == 0 || p[n] == ' ' || p[n] == '\t'))
+			return true;
+	return false;
+}
+
 cl_build_status icd_program_finish_build(cl_program program,
 					 cl_build_status status,
 					 const char *options, const char *log,
@@ -351,6 +363,8 @@ cl_build_status icd_program_finish_build(cl_program program,
 	program->binary_type = type;
 	free(program->options);
 	program->options = opts;
+	if (program->from == ICD_PROGRAM_SOURCE)
+		program->arg_info = has_option(opts, "-cl-kernel-arg-info");
 	free(program->log);
 	program->log = text;
 	program->build_status = status;

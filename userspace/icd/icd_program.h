@@ -42,6 +42,10 @@ struct _cl_program {
 	cl_build_status build_status;
 	cl_program_binary_type binary_type;
 	char *options;
+	/* clGetKernelArgInfo answers (OpenCL 1.2 5.7.3): built or compiled
+	 * from source with -cl-kernel-arg-info, or linked only from such
+	 * objects. */
+	bool arg_info;
 	char *log;
 	/* The binary (CL_PROGRAM_BINARIES): an executable, a compiled object
 	 * or a library (binary_type says which), and the executable parsed,

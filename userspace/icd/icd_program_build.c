@@ -329,6 +329,9 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices,
 	 * its log can be read. */
 	err = end_build(program, st, &out, options, CL_INVALID_LINKER_OPTIONS,
 			CL_LINK_PROGRAM_FAILURE);
+	program->arg_info = true;
+	for (cl_uint i = 0; i < num_input_programs; i++)
+		program->arg_info &= input_programs[i]->arg_info;
 notify:
 	if (program && pfn_notify)
 		pfn_notify(program, user_data);

@@ -15,9 +15,6 @@
 #include "icd_ndrange.h"
 #include "icd_queue.h"
 
-/* Launches a thread hands to the GPU in one chain at most. */
-#define ICD_MAX_BATCH 64u
-
 #define ICD_QUEUE_PROPERTIES (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | \
 			      CL_QUEUE_PROFILING_ENABLE)
 
@@ -87,6 +84,13 @@ static unsigned int pick(cl_command_queue q, cl_event *batch, bool *gpu)
 	for (cl_event c = q->head; c; c = c->next) {
 		/* In order, nothing starts before the one running ended. */
 		if (c->taken) {
+			if (!ooo)
+				return 0;
+			continue;
+		}
+		/* One chain on the GPU at a time: the command BO is the
+		 * queue's only one. */
+		if (c->launch && q->chain_n) {
 			if (!ooo)
 				return 0;
 			continue;
@@ -164,6 +168,81 @@ static void queue_free(cl_command_queue q)
 	clReleaseContext(ctx);
 }
 
+bool icd_queue_chain_open(cl_command_queue q)
+{
+	return q->chain_n && !q->chain_claimed;
+}
+
+bool icd_queue_end_chain(cl_command_queue q, bool app)
+{
+	cl_event batch[ICD_MAX_BATCH];
+	unsigned int n;
+	uint64_t seq;
+
+	icd_event_lock();
+	if (!icd_queue_chain_open(q)) {
+		icd_event_unlock();
+		return false;
+	}
+	seq = q->chain_seq;
+	if (app)
+		q->chain_waiters++;
+	icd_event_unlock();
+	icd_launch_wait(q);
+	icd_event_lock();
+	if (app)
+		q->chain_waiters--;
+	/* Someone else ended it (or the next one started: the syncobj was
+	 * this chain's when the wait began, so only the seq can tell); the
+	 * queue's thread also leaves it to a waiting application thread,
+	 * which the same fence wakes: one thread switch less before the
+	 * application runs on. */
+	if (q->chain_seq != seq || !icd_queue_chain_open(q) ||
+	    (!app && q->chain_waiters)) {
+		icd_event_unlock();
+		return false;
+	}
+	q->chain_claimed = true;
+	n = q->chain_n;
+	memcpy(batch, q->chain, n * sizeof(batch[0]));
+	icd_event_unlock();
+	icd_launch_finish(q);
+	icd_event_lock();
+	unlink_ended(q, batch, n);
+	q->chain_n = 0;
+	q->chain_claimed = false;
+	icd_event_broadcast();
+	icd_event_unlock();
+	/* The list's references; the last one of a command may be the last
+	 * of the queue, which only sets q->stop. */
+	for (unsigned int i = 0; i < n; i++)
+		icd_event_release(batch[i]);
+	return true;
+}
+
+/* Puts the launches of @batch (taken) on the GPU as the queue's chain;
+ * those that cannot go end at once and leave the list. */
+static void start_chain(cl_command_queue q, cl_event *batch, unsigned int n)
+{
+	bool flying = icd_launch_submit(q, batch, n);
+
+	icd_event_lock();
+	if (flying) {
+		/* All of them leave the list when the chain ends, those that
+		 * could not go (already ended) too. */
+		memcpy(q->chain, batch, n * sizeof(batch[0]));
+		q->chain_n = n;
+		q->chain_seq++;
+	} else {
+		unlink_ended(q, batch, n);
+	}
+	icd_event_broadcast();
+	icd_event_unlock();
+	if (!flying)
+		for (unsigned int i = 0; i < n; i++)
+			icd_event_release(batch[i]);
+}
+
 static void *queue_thread(void *arg)
 {
 	cl_command_queue q = arg;
@@ -172,8 +251,15 @@ static void *queue_thread(void *arg)
 	icd_event_lock();
 	for (;;) {
 		bool gpu;
-		unsigned int n = pick(q, batch, &gpu);
+		unsigned int n;
 
+		if (icd_queue_chain_open(q) && !q->chain_waiters) {
+			icd_event_unlock();
+			icd_queue_end_chain(q, false);
+			icd_event_lock();
+			continue;
+		}
+		n = pick(q, batch, &gpu);
 		if (!n) {
 			if (q->stop && !q->head)
 				break;
@@ -181,18 +267,16 @@ static void *queue_thread(void *arg)
 			continue;
 		}
 		icd_event_unlock();
-		if (gpu)
-			icd_launch_run(q, batch, n);
-		else
+		if (gpu) {
+			start_chain(q, batch, n);
+		} else {
 			run_one(batch[0]);
-		icd_event_lock();
-		unlink_ended(q, batch, n);
-		icd_event_broadcast();
-		icd_event_unlock();
-		/* The list's references; the last one of a command may be
-		 * the last of the queue, which only sets q->stop. */
-		for (unsigned int i = 0; i < n; i++)
-			icd_event_release(batch[i]);
+			icd_event_lock();
+			unlink_ended(q, batch, 1);
+			icd_event_broadcast();
+			icd_event_unlock();
+			icd_event_release(batch[0]);
+		}
 		icd_event_lock();
 	}
 	icd_event_unlock();
@@ -355,8 +439,15 @@ cl_int CL_API_CALL clFinish(cl_command_queue command_queue)
 		return CL_INVALID_COMMAND_QUEUE;
 	icd_event_lock();
 	icd_event_broadcast();
-	while (command_queue->head)
+	while (command_queue->head) {
+		if (icd_queue_chain_open(command_queue)) {
+			icd_event_unlock();
+			icd_queue_end_chain(command_queue, true);
+			icd_event_lock();
+			continue;
+		}
 		icd_event_wait_change();
+	}
 	icd_event_unlock();
 	return CL_SUCCESS;
 }
@@ -433,7 +524,12 @@ cl_int icd_command_enqueue(cl_event cmd, bool blocking, cl_event *event)
 	 * switches (a map and an unmap cost microseconds, not a round trip).
 	 * It is on the list, taken, meanwhile, so later commands wait.
 	 */
-	now = !cmd->launch && !q->head && deps_ended(cmd, &failed);
+	now = !q->head && deps_ended(cmd, &failed);
+	/* A launch goes to the GPU from here too, in an in-order queue
+	 * (the chain slot is free when the list is empty). */
+	if (cmd->launch)
+		now = now && !failed && !q->chain_n &&
+		      !(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
 	cmd->taken = now;
 	if (q->tail)
 		q->tail->next = cmd;
@@ -445,7 +541,9 @@ cl_int icd_command_enqueue(cl_event cmd, bool blocking, cl_event *event)
 	icd_event_unlock();
 	if (event)
 		*event = cmd;
-	if (now) {
+	if (now && cmd->launch) {
+		start_chain(q, &cmd, 1);
+	} else if (now) {
 		run_one(cmd);
 		icd_event_lock();
 		unlink_ended(q, &cmd, 1);

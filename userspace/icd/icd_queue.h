@@ -27,7 +27,9 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 
+#include "icd_ndrange.h"
 #include "icd_object.h"
 
 struct icd_gpu_queue;
@@ -41,6 +43,19 @@ struct _cl_command_queue {
 	 * the events they depend on on the same condition variable. */
 	cl_event head, tail;         /* commands not yet ended, in order */
 	bool stop;                   /* set on the last release */
+	/*
+	 * A chain of launches on the GPU (its commands, 0 when none). It is
+	 * ended by whichever thread wakes from its fence first among those
+	 * waiting for it: the application's, in clFinish or a wait, or the
+	 * queue's own, which steps aside while the application waits (it is
+	 * there for the callbacks of commands nobody waits for).
+	 * chain_seq tells one chain from the next.
+	 */
+	cl_event chain[ICD_MAX_BATCH];
+	unsigned int chain_n;
+	bool chain_claimed;
+	unsigned int chain_waiters;
+	uint64_t chain_seq;
 	pthread_t thread;
 	/* The thread's GPU state (icd_ndrange.c): command BO, scratch. */
 	struct icd_gpu_queue *gpu;
@@ -78,5 +93,17 @@ void icd_command_discard(cl_event cmd);
 
 /* Wakes @queue's thread (clFlush, and waits on its events). */
 void icd_queue_flush(cl_command_queue queue);
+
+/* True (under the event lock) when @queue has a chain on the GPU that no
+ * thread is ending yet: a waiter should icd_queue_end_chain() it. */
+bool icd_queue_chain_open(cl_command_queue queue);
+
+/*
+ * Waits for @queue's chain on the GPU and ends its commands, unless
+ * another thread does; true when this call ended it. Called without the
+ * event lock, by the queue's thread (@app false) and by application
+ * threads that wait for the queue's commands.
+ */
+bool icd_queue_end_chain(cl_command_queue queue, bool app);
 
 #endif

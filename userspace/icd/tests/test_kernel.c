@@ -38,16 +38,21 @@ static cl_context new_context(void)
 	return clCreateContext(NULL, 1, &d, NULL, NULL, NULL);
 }
 
-static cl_program built(cl_context c)
+static cl_program built_with(cl_context c, const char *options)
 {
 	const char *src = kernels_src;
 	cl_program p = clCreateProgramWithSource(c, 1, &src, NULL, NULL);
 
-	if (p && clBuildProgram(p, 0, NULL, NULL, NULL, NULL)) {
+	if (p && clBuildProgram(p, 0, NULL, options, NULL, NULL)) {
 		clReleaseProgram(p);
 		return NULL;
 	}
 	return p;
+}
+
+static cl_program built(cl_context c)
+{
+	return built_with(c, NULL);
 }
 
 /* A memory object of @c as far as clSetKernelArg looks (a handle of the
@@ -245,14 +250,21 @@ TEST(kernel_info)
 TEST(arg_info)
 {
 	cl_context c = new_context();
-	cl_program p = built(c);
+	cl_program p = built_with(c, "-cl-kernel-arg-info"), plain = built(c);
 	cl_kernel k;
 	cl_kernel_arg_address_qualifier aq;
 	cl_kernel_arg_access_qualifier acc;
 	cl_kernel_arg_type_qualifier tq;
 	char s[64];
 
-	REQUIRE(p);
+	REQUIRE(p && plain);
+	/* OpenCL 1.2 5.7.3: only with -cl-kernel-arg-info. */
+	k = clCreateKernel(plain, "args", NULL);
+	REQUIRE(k);
+	CHECK_EQ(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_NAME, sizeof(s), s,
+				    NULL), CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+	clReleaseKernel(k);
+	clReleaseProgram(plain);
 	k = clCreateKernel(p, "args", NULL);
 	REQUIRE(k);
 #define ARG(i, what, var) \
