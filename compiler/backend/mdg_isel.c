@@ -10,10 +10,10 @@
  * embedded constants. Values are 32-bit lanes (int, float, bool as 0/~0,
  * pointers), 1-4 components; 8- and 16-bit integers of 1-4 components sit
  * in 32-bit lanes with undefined upper bits (extended where an op reads
- * them), halves likewise (converted in integer ops); 8- and 16-bit vectors
- * of up to 16 components are pieces of four such lanes; 64-bit integers of
- * 1-2 components are component pairs (low word first) computed in 64-bit
- * reg mode. Other types are refused with a message.
+ * them), halves likewise (converted in integer ops); wider 8- and 16-bit
+ * vectors arrive split into pieces of four lanes (sir_lower_midgard);
+ * 64-bit integers of 1-2 components are component pairs (low word first)
+ * computed in 64-bit reg mode. Other types are refused with a message.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +40,6 @@ struct isel {
 	struct mi_src *map;          /* per SIR value */
 	uint8_t *comps;              /* per SIR value: components */
 	bool *mapped;
-	struct mi_src *pieces;       /* per SIR value: 4 (wide values) */
 	uint32_t *bmap;              /* SIR block -> MIR block */
 	uint32_t cur;                /* MIR block being filled */
 	unsigned int load_slot;      /* alternates r26.xy / r26.zw */
@@ -138,6 +137,8 @@ static struct mi_src const1(uint32_t v)
 {
 	return const_src(&v, 1);
 }
+
+static const struct mi_src nosrc;        /* no operand */
 
 /* The view of src with component j reading src's component sel[j]. */
 static struct mi_src select_comps(struct mi_src src, const uint8_t *sel,
@@ -808,66 +809,233 @@ static bool sel_atomic(struct isel *s, sir_id v)
 	return true;
 }
 
-/* ---- Uniforms and sysvals ---- */
+/*
+ * ---- Repacking narrow lanes ----
+ *
+ * Bitcasts between an 8- or 16-bit vector (one lane per 32-bit component,
+ * upper bits undefined) and another layout go through the packed 32-bit
+ * words of the memory image: shifts and masks pack them, shifts unpack.
+ * Wider narrow vectors never get here: sir_lower_midgard splits them into
+ * pieces of four lanes, and their bitcasts into bitcasts of pieces.
+ */
 
-static bool sel_uniform(struct isel *s, sir_id v)
+/* Component k of a value, as a splat view. */
+static struct mi_src lane(struct isel *s, sir_id v, unsigned int k)
+{
+	return splat(get(s, v), k);
+}
+
+static bool same_source(const struct mi_src *a, const struct mi_src *b)
+{
+	if (a->kind == MO_CONST || b->kind == MO_CONST)
+		return a->kind == b->kind;
+	return a->kind == b->kind && a->reg == b->reg && a->mod == b->mod &&
+	       a->widen == b->widen;
+}
+
+/* A view of n (1-4) lanes, each a splat view: moves only when mixed. */
+static struct mi_src gather(struct isel *s, const struct mi_src *lanes,
+			    unsigned int n)
+{
+	struct mi_src r = lanes[0];
+	uint8_t done = 0;
+	uint32_t vr;
+
+	for (unsigned int j = 0; j < 4; j++) {
+		const struct mi_src *l = &lanes[j < n ? j : n - 1];
+
+		if (!same_source(l, &lanes[0]))
+			break;
+		r.swz[j] = l->swz[0];
+		r.cval[j] = l->cval[0];
+		if (j == 3)
+			return r;
+	}
+	vr = mi_vreg_new(s->mf, n);
+	for (unsigned int j = 0; j < n; j++) {
+		struct mi_src src = lanes[j];
+		uint8_t mask = 0;
+		struct mi_instr *mi;
+
+		if (done & (1u << j))
+			continue;
+		for (unsigned int i = j; i < n; i++) {
+			if (!same_source(&lanes[i], &lanes[j]))
+				continue;
+			mask |= (uint8_t)(1u << i);
+			src.swz[i] = lanes[i].swz[0];
+			src.cval[i] = lanes[i].cval[0];
+		}
+		mi = alu(s, 0x7B, vdst(vr, mask), src, nosrc);
+		mi->kills = done == 0;
+		done |= mask;
+	}
+	return vreg_src(vr);
+}
+
+/*
+ * n (1-4) bits-wide lanes packed in 32-bit words from bit first on, each
+ * shifted down into its own component (upper bits left undefined).
+ */
+static struct mi_src unpack_lanes(struct isel *s, struct mi_src words,
+				  unsigned int first, unsigned int n,
+				  unsigned int bits)
+{
+	uint8_t sel[4];
+	uint32_t sh[4];
+
+	for (unsigned int j = 0; j < n; j++) {
+		unsigned int bit = first + j * bits;
+
+		sel[j] = (uint8_t)(bit / 32);
+		sh[j] = bit % 32;
+	}
+	return vreg_src(op2(s, 0x69, n, select_comps(words, sel, n),
+			    const_src(sh, n)));
+}
+
+/*
+ * Word w of the packed bytes of narrow value v (bits 8 or 16), written
+ * into component w of vreg dst.
+ */
+static void pack_word(struct isel *s, sir_id v, unsigned int w, uint32_t dst)
+{
+	struct sir_type t = val(s, v)->type;
+	unsigned int per = 32 / t.bits, n = 0;
+	struct mi_src lanes[4] = { 0 }, g, x, y;
+	uint32_t sh[4], mask[4], r;
+	struct mi_instr *mi;
+
+	for (unsigned int j = 0; j < per && w * per + j < t.comps; j++) {
+		lanes[n] = lane(s, v, w * per + j);
+		sh[n] = j * t.bits;
+		mask[n] = ((1u << t.bits) - 1) << sh[n];
+		n++;
+	}
+	g = gather(s, lanes, n);
+	r = op2(s, 0x6E, n, g, const_src(sh, n));
+	r = op2(s, 0x70, n, vreg_src(r), const_src(mask, n));
+	x = splat(vreg_src(r), 0);
+	if (n > 2) {
+		/* Three lanes: or-ing the third in twice does no harm. */
+		uint8_t lo[4] = { 0, 1, 0, 1 };
+		uint8_t hi[4] = { 2, (uint8_t)(n > 3 ? 3 : 2), 2, 2 };
+		uint32_t u = op2(s, 0x71, 2, select_comps(vreg_src(r), lo, 4),
+				 select_comps(vreg_src(r), hi, 4));
+
+		r = u;
+		n = 2;
+		x = splat(vreg_src(r), 0);
+	}
+	y = n > 1 ? splat(vreg_src(r), 1) : const1(0);
+	mi = alu(s, 0x71, vdst(dst, (uint8_t)(1u << w)), x, y);
+	mi->kills = w == 0;
+}
+
+/*
+ * The packed 32-bit words of v (*nw of them, at most 4); 32- and 64-bit
+ * values are their components.
+ */
+static struct mi_src packed_words(struct isel *s, sir_id v, unsigned int *nw)
+{
+	struct sir_type t = val(s, v)->type;
+	uint32_t r;
+
+	if (!is_narrow(t)) {
+		*nw = ncomp(t);
+		return get(s, v);
+	}
+	*nw = (t.comps * t.bits + 31) / 32;
+	r = mi_vreg_new(s->mf, *nw);
+	for (unsigned int w = 0; w < *nw; w++)
+		pack_word(s, v, w, r);
+	return vreg_src(r);
+}
+
+/* A BITCAST to or from a narrow vector of another lane width. */
+static bool sel_repack(struct isel *s, sir_id v)
 {
 	const struct sir_instr *in = val(s, v);
-	unsigned int n = ncomp(in->type), off = in->aux;
-	unsigned int bytes = 4 * n, row = off / 16, c = (off % 16) / 4;
-	struct mi_src r;
+	struct sir_type t = in->type;
+	unsigned int nw;
+	struct mi_src words = packed_words(s, in->srcs[0], &nw);
 
-	if (is_narrow(in->type) && n == 1 && off % 4) {
-		/* A char/short argument: its word shifted down. */
-		struct sir_instr word = *in;
-
-		if (off % (in->type.bits / 8))
-			return fail(s, "mdg: %s (%u-bit x%u) at an unaligned "
-				    "offset", v);
-		s->f->values[v].aux = off & ~3u;
-		sel_uniform(s, v);
-		s->f->values[v] = word;
-		set(s, v, vreg_src(op2(s, 0x69, 1, get(s, v),
-				       const1(8 * (off % 4)))));
+	if (is_narrow(t)) {
+		set(s, v, unpack_lanes(s, words, 0, t.comps, t.bits));
 		return true;
 	}
-	if (is_narrow(in->type) && n > 1)
-		return fail(s, "mdg: %s of %u-bit x%u vectors is not "
-			    "supported", v);
-	if (off % 4)
-		return fail(s, "mdg: %s (%u-bit x%u) at an unaligned offset",
-			    v);
+	if (is64(t) && words.kind == MO_VREG) {
+		words = vreg_src(mov_to_vreg(s, words, nw));
+		s->mf->vregs[words.reg].align2 = true;
+	}
+	set(s, v, words);
+	return true;
+}
+
+/* ---- Uniforms and sysvals ---- */
+
+/*
+ * Words [off / 4, off / 4 + n) of the argument image: a view of a pushed
+ * uniform row, or a load from UBO 0 (which holds the whole image).
+ */
+static struct mi_src uniform_words(struct isel *s, sir_id v, unsigned int off,
+				   unsigned int n)
+{
+	unsigned int bytes = 4 * n, row = off / 16, c = (off % 16) / 4;
+	struct mi_instr t;
+	struct mi_src r;
+	uint32_t d;
+
 	if (row < s->mf->push_vec4 && c + n <= 4) {
 		memset(&r, 0, sizeof(r));
 		r.kind = MO_PHYS;
 		r.reg = 23 - row;
 		for (unsigned int j = 0; j < 4; j++)
 			r.swz[j] = (uint8_t)(c + (j < n ? j : n - 1));
-		set(s, v, r);
-		return true;
+		return r;
 	}
-	/* Beyond the pushed rows: UBO 0 holds the whole image. */
-	{
-		struct mi_instr t;
-		uint32_t d = mi_vreg_new(s->mf, n);
+	if (off >= (1u << 15)) {
+		fail(s, "mdg: %s (%u-bit x%u): argument image too large", v);
+		return nosrc;
+	}
+	d = mi_vreg_new(s->mf, n);
+	memset(&t, 0, sizeof(t));
+	t.w.op = bytes == 4 ? LS_UBO32 : bytes == 8 ? LS_UBO64 : LS_UBO128;
+	t.w.index_reg = MDG_LDST_SEL_ZERO;
+	t.w.offset = (int32_t)(off << 2);
+	t.dst = vdst(d, full_mask(n));
+	t.kills = true;
+	for (unsigned int j = 0; j < 4; j++)
+		t.lswz[j] = (uint8_t)j;
+	ldst(s, &t);
+	s->mf->needs_ubo = true;
+	return vreg_src(d);
+}
 
-		if (off >= (1u << 15))
-			return fail(s, "mdg: %s (%u-bit x%u): argument image "
-				    "too large", v);
-		memset(&t, 0, sizeof(t));
-		t.w.op = bytes == 4 ? LS_UBO32 : bytes == 8 ? LS_UBO64 :
-			 LS_UBO128;
-		t.w.index_reg = MDG_LDST_SEL_ZERO;
-		t.w.offset = (int32_t)(off << 2);
-		t.dst = vdst(d, full_mask(n));
-		t.kills = true;
-		for (unsigned int j = 0; j < 4; j++)
-			t.lswz[j] = (uint8_t)j;
-		ldst(s, &t);
-		s->mf->needs_ubo = true;
-		set(s, v, vreg_src(d));
+static bool sel_uniform(struct isel *s, sir_id v)
+{
+	const struct sir_instr *in = val(s, v);
+	unsigned int n = ncomp(in->type), off = in->aux;
+
+	if (is_narrow(in->type)) {
+		/* Packed lanes: the words that hold them, shifted apart. */
+		unsigned int bits = in->type.bits, first = off % 4;
+		unsigned int nw = (8 * first + n * bits + 31) / 32;
+		struct mi_src words;
+
+		if (off % (bits / 8))
+			return fail(s, "mdg: %s (%u-bit x%u) at an unaligned "
+				    "offset", v);
+		words = uniform_words(s, v, off - first, nw);
+		set(s, v, n == 1 && !first ? words :
+			  unpack_lanes(s, words, 8 * first, n, bits));
+		return !s->failed;
 	}
-	return true;
+	if (off % 4)
+		return fail(s, "mdg: %s (%u-bit x%u) at an unaligned offset",
+			    v);
+	set(s, v, uniform_words(s, v, off, n));
+	return !s->failed;
 }
 
 static bool sel_sysval(struct isel *s, sir_id v)
@@ -923,6 +1091,18 @@ static bool sel_vec(struct isel *s, sir_id v)
 		return fail(s, "mdg: %s (%u-bit x%u): component count", v);
 	if (all_const) {
 		set(s, v, const_src(vals, n));
+		return true;
+	}
+	if (!is64(in->type)) {
+		/* Lanes of one register stay a view; others move once each. */
+		struct mi_src lanes[4];
+
+		pos = 0;
+		for (uint32_t i = 0; i < in->num_srcs; i++)
+			for (unsigned int j = 0;
+			     j < val(s, in->srcs[i])->type.comps; j++)
+				lanes[pos++] = lane(s, in->srcs[i], j);
+		set(s, v, gather(s, lanes, n));
 		return true;
 	}
 	r = mi_vreg_new(s->mf, n);
@@ -1126,8 +1306,6 @@ static uint8_t float_unary(enum sir_op op)
 	default: return 0;
 	}
 }
-
-static const struct mi_src nosrc;
 
 /* A narrow value (bits 8/16, n components) sign- or zero-extended. */
 static struct mi_src ext_src(struct isel *s, struct mi_src x, unsigned int n,
@@ -1676,347 +1854,18 @@ static bool sel_conv(struct isel *s, sir_id v)
 	}
 }
 
-/*
- * ---- Wide narrow vectors ----
- *
- * 8- and 16-bit vectors of 5-16 components are up to four pieces of four
- * components, each piece a value in the usual narrow layout (32-bit
- * lanes, upper bits undefined). Loads, stores and bitcasts go through
- * packed 32-bit words (ld/st .32-.128, then shifts and masks).
- */
-static bool is_wide(struct sir_type t)
-{
-	return is_narrow(t) && t.comps > 4 && t.comps <= 16;
-}
-
-/* Piece p (components 4p..4p+3) of a value; others are one piece. */
-static struct mi_src piece(struct isel *s, sir_id v, unsigned int p)
-{
-	if (is_wide(val(s, v)->type))
-		return s->pieces[4 * v + p];
-	return get(s, v);
-}
-
-static void set_piece(struct isel *s, sir_id v, unsigned int p,
-		      struct mi_src src)
-{
-	s->pieces[4 * v + p] = src;
-	s->mapped[v] = true;
-}
-
-/* Component k of a narrow or 32-bit value, as a splat view. */
-static struct mi_src lane(struct isel *s, sir_id v, unsigned int k)
-{
-	return splat(piece(s, v, k / 4), k % 4);
-}
-
-static bool same_source(const struct mi_src *a, const struct mi_src *b)
-{
-	if (a->kind == MO_CONST || b->kind == MO_CONST)
-		return a->kind == b->kind;
-	return a->kind == b->kind && a->reg == b->reg && a->mod == b->mod &&
-	       a->widen == b->widen;
-}
-
-/* A view of n (1-4) lanes, each a splat view: moves only when mixed. */
-static struct mi_src gather(struct isel *s, const struct mi_src *lanes,
-			    unsigned int n)
-{
-	struct mi_src r = lanes[0];
-	uint8_t done = 0;
-	uint32_t vr;
-
-	for (unsigned int j = 0; j < 4; j++) {
-		const struct mi_src *l = &lanes[j < n ? j : n - 1];
-
-		if (!same_source(l, &lanes[0]))
-			break;
-		r.swz[j] = l->swz[0];
-		r.cval[j] = l->cval[0];
-		if (j == 3)
-			return r;
-	}
-	vr = mi_vreg_new(s->mf, n);
-	for (unsigned int j = 0; j < n; j++) {
-		struct mi_src src = lanes[j];
-		uint8_t mask = 0;
-		struct mi_instr *mi;
-
-		if (done & (1u << j))
-			continue;
-		for (unsigned int i = j; i < n; i++) {
-			if (!same_source(&lanes[i], &lanes[j]))
-				continue;
-			mask |= (uint8_t)(1u << i);
-			src.swz[i] = lanes[i].swz[0];
-			src.cval[i] = lanes[i].cval[0];
-		}
-		mi = alu(s, 0x7B, vdst(vr, mask), src, nosrc);
-		mi->kills = done == 0;
-		done |= mask;
-	}
-	return vreg_src(vr);
-}
-
-/* Sets v (narrow, wide or not) from its components' views. */
-static void set_lanes(struct isel *s, sir_id v, const struct mi_src *lanes)
-{
-	unsigned int n = val(s, v)->type.comps;
-
-	if (!is_wide(val(s, v)->type)) {
-		set(s, v, gather(s, lanes, n));
-		return;
-	}
-	for (unsigned int p = 0; 4 * p < n; p++)
-		set_piece(s, v, p, gather(s, lanes + 4 * p, 4));
-}
-
-/* Piece p of a bits-wide vector unpacked from 32-bit words (chunks of 4). */
-static struct mi_src unpack_piece(struct isel *s, const struct mi_src *words,
-				  unsigned int p, unsigned int bits)
-{
-	uint8_t sel[4];
-	uint32_t sh[4];
-	unsigned int chunk = 0;
-
-	for (unsigned int j = 0; j < 4; j++) {
-		unsigned int bit = (4 * p + j) * bits;
-
-		chunk = bit / 128;
-		sel[j] = (uint8_t)(bit / 32 % 4);
-		sh[j] = bit % 32;
-	}
-	return vreg_src(op2(s, 0x69, 4, select_comps(words[chunk], sel, 4),
-			    const_src(sh, 4)));
-}
-
-/*
- * Word w of the packed bytes of narrow value v (bits 8 or 16), written
- * into component w % 4 of vreg dst.
- */
-static void pack_word(struct isel *s, sir_id v, unsigned int w, uint32_t dst)
-{
-	struct sir_type t = val(s, v)->type;
-	unsigned int per = 32 / t.bits, n = 0;
-	struct mi_src lanes[4] = { 0 }, g, x, y;
-	uint32_t sh[4], mask[4], r;
-	struct mi_instr *mi;
-
-	for (unsigned int j = 0; j < per && w * per + j < t.comps; j++) {
-		lanes[n] = lane(s, v, w * per + j);
-		sh[n] = j * t.bits;
-		mask[n] = ((1u << t.bits) - 1) << sh[n];
-		n++;
-	}
-	g = gather(s, lanes, n);
-	r = op2(s, 0x6E, n, g, const_src(sh, n));
-	r = op2(s, 0x70, n, vreg_src(r), const_src(mask, n));
-	x = splat(vreg_src(r), 0);
-	if (n > 2) {
-		/* Three lanes: or-ing the third in twice does no harm. */
-		uint8_t lo[4] = { 0, 1, 0, 1 };
-		uint8_t hi[4] = { 2, (uint8_t)(n > 3 ? 3 : 2), 2, 2 };
-		uint32_t u = op2(s, 0x71, 2, select_comps(vreg_src(r), lo, 4),
-				 select_comps(vreg_src(r), hi, 4));
-
-		r = u;
-		n = 2;
-		x = splat(vreg_src(r), 0);
-	}
-	y = n > 1 ? splat(vreg_src(r), 1) : const1(0);
-	mi = alu(s, 0x71, vdst(dst, (uint8_t)(1u << (w % 4))), x, y);
-	mi->kills = w % 4 == 0;
-}
-
-/*
- * The packed 32-bit words of v in chunks of four (words[]), nw words in
- * all; 32- and 64-bit values are their components.
- */
-static unsigned int packed_words(struct isel *s, sir_id v,
-				 struct mi_src *words)
-{
-	struct sir_type t = val(s, v)->type;
-	unsigned int nw;
-
-	if (!is_narrow(t)) {
-		words[0] = get(s, v);
-		return ncomp(t);
-	}
-	nw = (t.comps * t.bits + 31) / 32;
-	for (unsigned int c = 0; 4 * c < nw; c++) {
-		unsigned int k = nw - 4 * c < 4 ? nw - 4 * c : 4;
-		uint32_t r = mi_vreg_new(s->mf, k);
-
-		for (unsigned int w = 4 * c; w < 4 * c + k; w++)
-			pack_word(s, v, w, r);
-		words[c] = vreg_src(r);
-	}
-	return nw;
-}
-
-/* Sets v (any supported or wide type) from packed words. */
-static void set_from_words(struct isel *s, sir_id v,
-			   const struct mi_src *words, unsigned int nw)
-{
-	struct sir_type t = val(s, v)->type;
-
-	if (!is_narrow(t)) {
-		struct mi_src w = words[0];
-
-		if (is64(t) && w.kind == MO_VREG)
-			w = vreg_src(mov_to_vreg(s, w, nw));
-		if (is64(t) && w.kind == MO_VREG)
-			s->mf->vregs[w.reg].align2 = true;
-		set(s, v, w);
-		return;
-	}
-	if (!is_wide(t)) {
-		set(s, v, unpack_piece(s, words, 0, t.bits));
-		return;
-	}
-	for (unsigned int p = 0; 4 * p < t.comps; p++)
-		set_piece(s, v, p, unpack_piece(s, words, p, t.bits));
-}
-
-static bool sel_wide(struct isel *s, sir_id v)
-{
-	const struct sir_instr *in = val(s, v);
-	struct sir_type t = in->type;
-	enum sir_op op = (enum sir_op)in->op;
-	struct mi_src lanes[32], words[4];
-	unsigned int n = t.comps, nw;
-	struct addr a;
-	uint8_t mop;
-
-	switch (op) {
-	case SIR_OP_COPY:
-		for (unsigned int p = 0; 4 * p < n; p++)
-			set_piece(s, v, p, piece(s, in->srcs[0], p));
-		return true;
-	case SIR_OP_EXTRACT:
-		set(s, v, lane(s, in->srcs[0], in->aux));
-		return true;
-	case SIR_OP_INSERT:
-		for (unsigned int k = 0; k < n; k++)
-			lanes[k] = k == in->aux ? lane(s, in->srcs[1], 0) :
-				   lane(s, in->srcs[0], k);
-		set_lanes(s, v, lanes);
-		return true;
-	case SIR_OP_VEC:
-		nw = 0;
-		for (uint32_t i = 0; i < in->num_srcs; i++) {
-			unsigned int k = val(s, in->srcs[i])->type.comps;
-
-			for (unsigned int j = 0; j < k && nw < n; j++)
-				lanes[nw++] = lane(s, in->srcs[i], j);
-		}
-		set_lanes(s, v, lanes);
-		return true;
-	case SIR_OP_SHUFFLE: {
-		unsigned int n0 = val(s, in->srcs[0])->type.comps;
-		unsigned int n1 = in->num_srcs > 1 ?
-				  val(s, in->srcs[1])->type.comps : 0;
-
-		for (unsigned int j = 0; j < n; j++) {
-			uint64_t k = in->imm.u64[j];
-
-			if (k == UINT32_MAX || k == UINT64_MAX)
-				k = 0;                   /* undefined lane */
-			if (k >= n0 + n1)
-				return fail(s, "mdg: %s (%u-bit x%u): bad "
-					    "selector", v);
-			lanes[j] = k < n0 ? lane(s, in->srcs[0], (unsigned)k) :
-				   lane(s, in->srcs[1], (unsigned)(k - n0));
-		}
-		set_lanes(s, v, lanes);
-		return true;
-	}
-	case SIR_OP_BITCAST:
-		if (ncomp(val(s, in->srcs[0])->type) > 4 &&
-		    !is_narrow(val(s, in->srcs[0])->type))
-			break;
-		nw = packed_words(s, in->srcs[0], words);
-		if (nw > 4)
-			break;
-		set_from_words(s, v, words, nw);
-		return true;
-	case SIR_OP_LOAD:
-		if (in->aux < 4)
-			return fail(s, "mdg: %s of %u-bit x%u values below "
-				    "4-byte alignment is not supported", v);
-		fold_address(s, in->srcs[0], &a);
-		nw = n * t.bits / 32;
-		for (unsigned int c = 0; 4 * c < nw; c++) {
-			unsigned int k = nw - 4 * c < 4 ? nw - 4 * c : 4;
-			uint32_t r = mi_vreg_new(s->mf, k);
-
-			if (c && !fits_offset((int64_t)a.offset + 16))
-				return fail(s, "mdg: %s (%u-bit x%u): offset "
-					    "too large", v);
-			a.offset += c ? 16 : 0;
-			emit_load(s, &a, r, 0, k, true);
-			words[c] = vreg_src(r);
-		}
-		set_from_words(s, v, words, nw);
-		return true;
-	case SIR_OP_STORE:
-		t = val(s, in->srcs[1])->type;
-		if (in->aux < 4)
-			return fail(s, "mdg: %s of %u-bit x%u values below "
-				    "4-byte alignment is not supported",
-				    in->srcs[1]);
-		fold_address(s, in->srcs[0], &a);
-		nw = packed_words(s, in->srcs[1], words);
-		for (unsigned int c = 0; 4 * c < nw; c++) {
-			if (c && !fits_offset((int64_t)a.offset + 16))
-				return fail(s, "mdg: %s (%u-bit x%u): offset "
-					    "too large", v);
-			a.offset += c ? 16 : 0;
-			store_words(s, words[c], nw - 4 * c < 4 ?
-						 nw - 4 * c : 4, &a);
-		}
-		return true;
-	case SIR_OP_INEG:
-	case SIR_OP_NOT:
-		for (unsigned int p = 0; 4 * p < n; p++)
-			set_piece(s, v, p, vreg_src(op == SIR_OP_INEG ?
-				  op2(s, 0x46, 4, const1(0),
-				      piece(s, in->srcs[0], p)) :
-				  op2(s, 0x76, 4, piece(s, in->srcs[0], p),
-				      const1(0xFFFFFFFFu))));
-		return true;
-	default:
-		break;
-	}
-	mop = int_op(op);
-	if (mop && t.kind == SIR_INT && in->num_srcs == 2 &&
-	    val(s, in->srcs[0])->type.comps == n &&
-	    val(s, in->srcs[1])->type.comps == n) {
-		for (unsigned int p = 0; 4 * p < n; p++)
-			set_piece(s, v, p, vreg_src(narrow_binop(s, op, mop,
-				  piece(s, in->srcs[0], p),
-				  piece(s, in->srcs[1], p), 4, t.bits)));
-		return true;
-	}
-	return fail(s, "mdg: %s on %u-bit x%u values is not supported by the "
-		    "back end", v);
-}
-
 static bool sel_value(struct isel *s, sir_id v)
 {
 	const struct sir_instr *in = val(s, v);
 	enum sir_op op = (enum sir_op)in->op;
 	uint8_t mop;
 
-	for (uint32_t k = 0; k < in->num_srcs; k++)
-		if (is_wide(val(s, in->srcs[k])->type))
-			return sel_wide(s, v);
-	if (is_wide(in->type) ||
-	    (op == SIR_OP_BITCAST && is_narrow(in->type) !=
-	     is_narrow(val(s, in->srcs[0])->type)) ||
-	    (op == SIR_OP_BITCAST && in->type.bits !=
-	     val(s, in->srcs[0])->type.bits && is_narrow(in->type)))
-		return sel_wide(s, v);
+	if (op == SIR_OP_BITCAST && supported(in->type) &&
+	    supported(val(s, in->srcs[0])->type) &&
+	    (is_narrow(in->type) != is_narrow(val(s, in->srcs[0])->type) ||
+	     (is_narrow(in->type) &&
+	      in->type.bits != val(s, in->srcs[0])->type.bits)))
+		return sel_repack(s, v);
 	if (in->type.kind != SIR_VOID && !supported(in->type) &&
 	    op != SIR_OP_ANY && op != SIR_OP_ALL)
 		return fail(s, "mdg: %s on %u-bit x%u values is not supported "
@@ -2163,15 +2012,6 @@ static bool sel_const(struct isel *s, sir_id v)
 	const struct sir_instr *in = val(s, v);
 	uint32_t vals[4] = { 0 };
 
-	if (is_wide(in->type)) {
-		for (unsigned int p = 0; 4 * p < in->type.comps; p++) {
-			for (unsigned int j = 0; j < 4; j++)
-				vals[j] = in->op == SIR_OP_UNDEF ? 0 :
-					  (uint32_t)in->imm.u64[4 * p + j];
-			set_piece(s, v, p, const_src(vals, 4));
-		}
-		return true;
-	}
 	if (!supported(in->type)) {
 		/* Other types fail where they are used. */
 		return true;
@@ -2423,7 +2263,6 @@ bool mdg_isel(struct sir_function *f, struct mi_func *mf, char *err,
 	s.errsz = errsz;
 	s.map = sir_xcalloc(f->num_values, sizeof(*s.map));
 	s.mapped = sir_xcalloc(f->num_values, sizeof(*s.mapped));
-	s.pieces = sir_xcalloc(4 * (size_t)f->num_values, sizeof(*s.pieces));
 	s.bmap = sir_xcalloc(f->num_blocks, sizeof(*s.bmap));
 	mf->push_vec4 = push_rows(f);
 	layout_blocks(&s);
@@ -2490,7 +2329,6 @@ bool mdg_isel(struct sir_function *f, struct mi_func *mf, char *err,
 	free(order);
 	free(s.map);
 	free(s.mapped);
-	free(s.pieces);
 	free(s.bmap);
 	return ok;
 }

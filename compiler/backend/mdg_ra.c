@@ -482,6 +482,51 @@ static void drop_repeated_arg_moves(struct mi_func *mf)
 	}
 }
 
+/* Reads and writes of each vreg: what spilling it costs. */
+static uint32_t *access_counts(const struct mi_func *mf)
+{
+	uint32_t *n = sir_xcalloc(mf->num_vregs + 1, sizeof(*n));
+
+	for (uint32_t b = 0; b < mf->num_blocks; b++)
+		for (uint32_t i = 0; i < mf->blocks[b].num; i++) {
+			const struct mi_instr *in = &mf->blocks[b].instrs[i];
+
+			for (int k = 0; k < 2; k++)
+				if (in->src[k].kind == MO_VREG)
+					n[in->src[k].reg]++;
+			if (in->dst.kind == MO_VREG)
+				n[in->dst.reg]++;
+		}
+	return n;
+}
+
+/*
+ * The vreg to spill when v found no slot: among v and the neighbours
+ * holding the slots it needed, the one live across the most others for
+ * the fewest loads and stores. MI_NONE when none may be spilled.
+ */
+static uint32_t spill_choice(const struct mi_func *mf, const struct graph *g,
+			     uint32_t v, const bool *done)
+{
+	uint32_t *acc = access_counts(mf), best = MI_NONE;
+	double best_gain = 0;
+
+	for (uint32_t u = 0; u < mf->num_vregs; u++) {
+		double gain;
+
+		if ((u != v && !(bit(&g->adj[(size_t)v * g->words], u) &&
+				 done[u])) || mf->vregs[u].no_spill)
+			continue;
+		gain = (double)g->degree[u] / (1.0 + acc[u]);
+		if (best == MI_NONE || gain > best_gain) {
+			best = u;
+			best_gain = gain;
+		}
+	}
+	free(acc);
+	return best;
+}
+
 bool mdg_ra(struct mi_func *mf, unsigned int max_regs, char *err,
 	    size_t errsz)
 {
@@ -504,17 +549,7 @@ bool mdg_ra(struct mi_func *mf, unsigned int max_regs, char *err,
 			free_graph(&g);
 			return true;
 		}
-		if (!mf->vregs[v].no_spill) {
-			victim = v;
-		} else {
-			/* Spill the busiest spillable neighbour instead. */
-			for (uint32_t u = 0; u < mf->num_vregs; u++)
-				if (bit(&g.adj[(size_t)v * g.words], u) &&
-				    !mf->vregs[u].no_spill &&
-				    (victim == MI_NONE ||
-				     g.degree[u] > g.degree[victim]))
-					victim = u;
-		}
+		victim = spill_choice(mf, &g, v, done);
 		free(done);
 		free_graph(&g);
 		if (victim == MI_NONE)

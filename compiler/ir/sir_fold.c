@@ -303,6 +303,38 @@ static bool insert_chain_to_vec(struct sir_function *f, sir_id v)
 	return true;
 }
 
+/*
+ * insert(vec(..., x, ...), y) over a scalar source x becomes the VEC with
+ * y in its place: building (v8, v4, v3, s) and then writing one lane
+ * again is one VEC.
+ */
+static bool insert_into_vec(struct sir_function *f, sir_id v)
+{
+	struct sir_instr *in = &f->values[v];
+	const struct sir_instr *a = &f->values[in->srcs[0]];
+	sir_id srcs[16];
+	unsigned int base = 0, i;
+
+	if (a->op != SIR_OP_VEC || a->num_srcs > 16 ||
+	    f->values[in->srcs[1]].type.comps != 1)
+		return false;
+	for (i = 0; i < a->num_srcs; i++) {
+		unsigned int c = f->values[a->srcs[i]].type.comps;
+
+		srcs[i] = a->srcs[i];
+		if (base == in->aux && c == 1)
+			srcs[i] = in->srcs[1];
+		else if (base <= in->aux && in->aux < base + c)
+			return false;
+		base += c;
+	}
+	sir_set_srcs(f, v, srcs, a->num_srcs);
+	in = &f->values[v];
+	in->op = SIR_OP_VEC;
+	in->aux = 0;
+	return true;
+}
+
 static sir_id fold_plumbing(struct sir_function *f, sir_id v, bool *changed)
 {
 	struct sir_instr *in = &f->values[v];
@@ -355,7 +387,7 @@ static sir_id fold_plumbing(struct sir_function *f, sir_id v, bool *changed)
 			return a->srcs[0];
 		break;
 	case SIR_OP_INSERT:
-		if (insert_chain_to_vec(f, v))
+		if (insert_chain_to_vec(f, v) || insert_into_vec(f, v))
 			*changed = true;
 		break;
 	case SIR_OP_SHUFFLE: {
@@ -398,6 +430,24 @@ static sir_id fold_plumbing(struct sir_function *f, sir_id v, bool *changed)
 	return SIR_NONE;
 }
 
+/*
+ * The top bit of a lane mask: slt(select(c, -1, 0), 0) is c. OpenCL's
+ * vector comparisons give such masks, and any(), all() and select() test
+ * their top bits.
+ */
+static sir_id fold_mask_sign(struct sir_function *f, sir_id v)
+{
+	const struct sir_instr *in = &f->values[v];
+	const struct sir_instr *s = &f->values[in->srcs[0]];
+
+	if (in->op != SIR_OP_SLT || !is_splat(f, in->srcs[1], 0) ||
+	    s->op != SIR_OP_SELECT || !is_splat(f, s->srcs[1], ~0ull) ||
+	    !is_splat(f, s->srcs[2], 0) ||
+	    !sir_type_eq(f->values[s->srcs[0]].type, in->type))
+		return SIR_NONE;
+	return s->srcs[0];
+}
+
 static sir_id fold_one(struct sir_function *f, sir_id v, bool *changed)
 {
 	struct sir_instr *in = &f->values[v];
@@ -418,6 +468,8 @@ static sir_id fold_one(struct sir_function *f, sir_id v, bool *changed)
 	if (in->op == SIR_OP_PTR_ADD && is_splat(f, in->srcs[1], 0))
 		return in->srcs[0];
 	t0 = f->values[in->srcs[0]].type;
+	if (in->op == SIR_OP_SLT)
+		return fold_mask_sign(f, v);
 	if (t0.kind == SIR_INT && (in->op < SIR_OP_IEQ || in->op > SIR_OP_ULE)) {
 		r = fold_int_identity(f, v);
 		if (!r && fold_pow2_udiv(f, v))

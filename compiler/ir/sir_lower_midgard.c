@@ -2,8 +2,9 @@
 /*
  * sir_lower_midgard(): the last SIR pass before the Midgard back end. Its
  * output is the contract with compiler/backend/: after it a kernel holds
- * only these ops, and every value is at most 128 bits wide (wider vectors
- * are split into <= 128-bit pieces, loads and stores included):
+ * only these ops, and every value fits a 128-bit register, its 8- and
+ * 16-bit lanes counted as 32 bits (wider vectors are split into pieces of
+ * at most four lanes, or two 64-bit ones; loads and stores included):
  *
  *   CONST UNDEF UNIFORM SYSVAL (GLOBAL_ID, LOCAL_ID, GROUP_ID only) COPY
  *   PHI VEC EXTRACT INSERT SHUFFLE SELECT BITCAST;

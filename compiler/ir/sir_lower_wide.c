@@ -1,12 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Values wider than a Midgard register (128 bits: long3/4/8/16, int8/16,
- * float8/16, short16, bool8/16 counted as 32-bit lanes) are split into
- * pieces of at most 128 bits: piece k holds lanes [k * n, (k + 1) * n) with
- * n = 128 / lane bits. Component-wise ops run per piece; vector plumbing
- * (VEC, EXTRACT, INSERT, SHUFFLE, BITCAST), loads, stores, phis and
- * ANY/ALL are rebuilt from pieces. A narrow value built from wide operands
- * (a comparison of two long4, an extract) is assembled from the pieces.
+ * Values wider than a Midgard register are split into pieces that fit one.
+ * A register is 128 bits; the back end keeps bools and 8- and 16-bit lanes
+ * in 32-bit lanes, so what counts is the register footprint: long3/4/8/16,
+ * int8/16, float8/16, bool8/16 and char8/16, short8/16, half8/16 are wide.
+ * Piece k holds lanes [k * n, (k + 1) * n) with n = 128 / footprint bits
+ * (two 64-bit lanes, four of any other width). Component-wise ops run per
+ * piece; vector plumbing (VEC, EXTRACT, INSERT, SHUFFLE, BITCAST), loads,
+ * stores, phis and ANY/ALL are rebuilt from pieces. A narrow value built
+ * from wide operands (a comparison of two long4, an extract) is assembled
+ * from the pieces.
+ *
+ * In memory and in the argument image lanes are packed, so piece k starts
+ * at byte k * n * lane bytes. Bitcasts go through the packed image as
+ * 32-bit words: a piece of char16 is one word, a piece of short8 two.
+ * Narrow loads and stores aligned to 4 bytes move whole words (up to 16
+ * bytes per access) and repack them; less aligned ones move per piece.
+ *
  * Blocks are walked in dominator order so operands are split before their
  * uses; phi sources are filled in at the end.
  */
@@ -23,17 +33,50 @@ struct wide {
 	uint8_t *num;                /* per value: number of pieces, 0 none */
 	sir_id (*piece)[WIDE_MAX_PIECES];
 	uint32_t size;
+	char *err;
+	size_t errsz;
+	bool failed;
 };
 
 static bool is_wide(struct sir_type t)
 {
-	return t.kind != SIR_VOID && sirp_lane_bits(t) * t.comps > 128;
+	return t.kind != SIR_VOID && sirp_reg_lane_bits(t) * t.comps > 128;
 }
 
 /* Lanes per piece for a type. */
 static unsigned int piece_lanes(struct sir_type t)
 {
-	return 128 / sirp_lane_bits(t);
+	return 128 / sirp_reg_lane_bits(t);
+}
+
+/* Bits of a lane in memory (packed). */
+static unsigned int mem_bits(struct sir_type t)
+{
+	return t.kind == SIR_PTR ? 32u : t.bits;
+}
+
+/* 8- and 16-bit lanes: packed in memory, one per 32 bits in registers. */
+static bool is_narrow(struct sir_type t)
+{
+	return (t.kind == SIR_INT || t.kind == SIR_FLOAT) && t.bits < 32;
+}
+
+/* Alignment of an access at byte offset off from a base aligned to align. */
+static uint32_t offset_align(uint32_t align, uint32_t off)
+{
+	uint32_t low = off & (~off + 1);
+
+	if (off && low < align)
+		align = low;
+	return align < 16 ? align : 16;
+}
+
+static bool wide_fail(struct wide *w, const char *what)
+{
+	if (!w->failed)
+		snprintf(w->err, w->errsz, "%s: %s", w->f->name, what);
+	w->failed = true;
+	return false;
 }
 
 static void wide_grow(struct wide *w)
@@ -76,7 +119,8 @@ static bool split_free_value(struct wide *w, sir_id v)
 			memcpy(f->values[p[k]].imm.u64, in.imm.u64 + k * pl,
 			       pt.comps * sizeof(uint64_t));
 		if (in.op == SIR_OP_UNIFORM)
-			f->values[p[k]].aux = in.aux + k * 16;
+			f->values[p[k]].aux = in.aux +
+					      k * pl * mem_bits(in.type) / 8;
 	}
 	set_pieces(w, v, p, n);
 	return true;
@@ -162,14 +206,14 @@ static sir_id split_componentwise(struct wide *w, sir_id v)
 {
 	struct sir_function *f = w->f;
 	struct sir_instr in = f->values[v];
-	unsigned int maxbits = sirp_lane_bits(in.type), pl, n, k, s;
+	unsigned int maxbits = sirp_reg_lane_bits(in.type), pl, n, k, s;
 	sir_id p[16], srcs[3];
 
 	for (s = 0; s < in.num_srcs; s++) {
 		struct sir_type st = f->values[in.srcs[s]].type;
 
-		if (sirp_lane_bits(st) > maxbits)
-			maxbits = sirp_lane_bits(st);
+		if (sirp_reg_lane_bits(st) > maxbits)
+			maxbits = sirp_reg_lane_bits(st);
 	}
 	pl = 128 / maxbits;
 	n = (in.type.comps + pl - 1) / pl;
@@ -296,59 +340,160 @@ static sir_id insert_range(struct wide *w, sir_id v, unsigned int start,
 		       (sir_id[]){ r, in.srcs[1] }, 2, in.aux - start);
 }
 
-/* Lanes of a BITCAST: pieces are 128-bit aligned on both sides. */
+/* A stand-in after a failure (the pass reports it and stops). */
+static sir_id failed_value(struct wide *w, struct sir_type t, const char *what)
+{
+	wide_fail(w, what);
+	return sir_value_new(w->f, SIR_OP_UNDEF, t, NULL, 0);
+}
+
+/*
+ * Words [first, first + n) (n <= 4) of the packed memory image of v as a
+ * 32-bit int vector, gathered from v's pieces (a piece of a wide value is
+ * a whole number of words), or SIR_NONE.
+ */
+static sir_id words_of(struct wide *w, sir_id v, unsigned int first,
+		       unsigned int n)
+{
+	struct sir_type t = w->f->values[v].type;
+	struct sir_type it = sir_type_make(SIR_INT, 32, 1);
+	unsigned int bits = mem_bits(t), total = t.comps * bits;
+	unsigned int chunk = is_wide(t) ? piece_lanes(t) * bits : total;
+	unsigned int wa = first, num = 0;
+	sir_id parts[4];
+
+	if (t.kind == SIR_BOOL || chunk % 32 || (first + n) * 32 > total)
+		return SIR_NONE;
+	while (wa < first + n) {
+		unsigned int wb = (wa * 32 / chunk + 1) * chunk / 32;
+		unsigned int lo, hi;
+		sir_id x;
+
+		if (wb > first + n)
+			wb = first + n;
+		/* Lanes [lo, hi) of one piece hold words [wa, wb). */
+		lo = wa * 32 / bits;
+		hi = (wb * 32 + bits - 1) / bits;
+		x = lanes_of(w, v, lo, hi - lo);
+		if (t.kind != SIR_INT || bits != 32)
+			x = sirp_op1(&w->b, SIR_OP_BITCAST,
+				     sirp_type_comps(it, (hi - lo) * bits / 32),
+				     x);
+		parts[num++] = lanes_of(w, x, wa - lo * bits / 32, wb - wa);
+		wa = wb;
+	}
+	return join(w, sirp_type_comps(it, n), parts, num);
+}
+
+/* Lanes of a BITCAST: the words they take of the source's image. */
 static sir_id bitcast_range(struct wide *w, sir_id v, unsigned int start,
 			    unsigned int n)
 {
-	struct sir_function *f = w->f;
-	struct sir_instr in = f->values[v];
-	struct sir_type st = f->values[in.srcs[0]].type;
-	unsigned int bits = in.type.bits, sbits = st.bits;
-	sir_id src = lanes_of(w, in.srcs[0], start * bits / sbits,
-			      n * bits / sbits);
+	struct sir_instr in = w->f->values[v];
+	struct sir_type pt = sirp_type_comps(in.type, n);
+	unsigned int bits = mem_bits(in.type);
+	sir_id words = SIR_NONE;
 
-	return sirp_op1(&w->b, SIR_OP_BITCAST, sirp_type_comps(in.type, n),
-			src);
+	if (in.type.kind != SIR_BOOL && start * bits % 32 == 0 &&
+	    n * bits % 32 == 0 && n * bits <= 128)
+		words = words_of(w, in.srcs[0], start * bits / 32,
+				 n * bits / 32);
+	if (!words)
+		return failed_value(w, pt, "unsupported wide bitcast");
+	if (in.type.kind == SIR_INT && bits == 32)
+		return words;
+	return sirp_op1(&w->b, SIR_OP_BITCAST, pt, words);
 }
 
-/* Lanes of a LOAD: one load per piece, 16 bytes apart. */
+/* ptr + off bytes. */
+static sir_id ptr_at(struct wide *w, sir_id ptr, unsigned int off)
+{
+	struct sir_type it = sir_type_make(SIR_INT, 32, 1);
+
+	if (!off)
+		return ptr;
+	return sirp_op2(&w->b, SIR_OP_PTR_ADD, w->f->values[ptr].type, ptr,
+			sirl_k(&w->b, it, off));
+}
+
+/* Lanes of a LOAD: one load per piece, at its packed offset. */
 static sir_id load_range(struct wide *w, sir_id v, unsigned int start,
 			 unsigned int n)
 {
-	struct sir_function *f = w->f;
-	struct sir_instr in = f->values[v];
-	struct sir_type it = sir_type_make(SIR_INT, 32, 1);
-	unsigned int off = start * sir_type_size(sirp_type_comps(in.type, 1));
-	sir_id ptr = in.srcs[0];
+	struct sir_instr in = w->f->values[v];
+	unsigned int off = start * mem_bits(in.type) / 8;
 
-	if (off)
-		ptr = sirp_op2(&w->b, SIR_OP_PTR_ADD, f->values[ptr].type, ptr,
-			       sirl_k(&w->b, it, off));
-	return sirp_op(&w->b, SIR_OP_LOAD, sirp_type_comps(in.type, n), &ptr,
-		       1, in.aux < 16 ? in.aux : 16);
+	return sirp_op(&w->b, SIR_OP_LOAD, sirp_type_comps(in.type, n),
+		       (sir_id[]){ ptr_at(w, in.srcs[0], off) }, 1,
+		       offset_align(in.aux, off));
+}
+
+/*
+ * Narrow vectors whose words are 4-byte aligned in memory move as words,
+ * 16 bytes per access (byte and halfword accesses are one per lane).
+ */
+static bool moves_as_words(struct sir_type t, uint32_t align)
+{
+	return is_narrow(t) && align >= 4 && t.comps % piece_lanes(t) == 0;
+}
+
+/* A narrow LOAD as word loads; each piece bitcast from its words. */
+static void split_load_words(struct wide *w, sir_id v)
+{
+	struct sir_instr in = w->f->values[v];
+	struct sir_type it = sir_type_make(SIR_INT, 32, 1);
+	struct sir_type pt = sirp_type_comps(in.type, piece_lanes(in.type));
+	unsigned int nw = in.type.comps * in.type.bits / 32;
+	unsigned int pw = pt.comps * pt.bits / 32, c, k;
+	sir_id chunk[WIDE_MAX_PIECES], p[WIDE_MAX_PIECES];
+
+	for (c = 0; 4 * c < nw; c++) {
+		unsigned int n = nw - 4 * c < 4 ? nw - 4 * c : 4;
+
+		chunk[c] = sirp_op(&w->b, SIR_OP_LOAD, sirp_type_comps(it, n),
+				   (sir_id[]){ ptr_at(w, in.srcs[0], 16 * c) },
+				   1, offset_align(in.aux, 16 * c));
+	}
+	for (k = 0; k * pw < nw; k++)
+		p[k] = sirp_op1(&w->b, SIR_OP_BITCAST, pt,
+				lanes_of(w, chunk[k * pw / 4], k * pw % 4, pw));
+	set_pieces(w, v, p, k);
 }
 
 static void split_store(struct wide *w, sir_id v)
 {
-	struct sir_function *f = w->f;
-	struct sir_instr in = f->values[v];
-	struct sir_type t = f->values[in.srcs[1]].type;
-	struct sir_type it = sir_type_make(SIR_INT, 32, 1);
-	unsigned int pl = piece_lanes(t), k, lane = sir_type_size(
-		sirp_type_comps(t, 1));
+	struct sir_instr in = w->f->values[v];
+	struct sir_type t = w->f->values[in.srcs[1]].type;
+	unsigned int pl = piece_lanes(t), k;
 
+	if (moves_as_words(t, in.aux)) {
+		unsigned int nw = t.comps * t.bits / 32;
+
+		for (k = 0; 4 * k < nw; k++) {
+			unsigned int n = nw - 4 * k < 4 ? nw - 4 * k : 4;
+			sir_id words = words_of(w, in.srcs[1], 4 * k, n);
+
+			if (!words) {
+				wide_fail(w, "unsupported wide store");
+				return;
+			}
+			sirp_op(&w->b, SIR_OP_STORE, in.type,
+				(sir_id[]){ ptr_at(w, in.srcs[0], 16 * k),
+					    words }, 2,
+				offset_align(in.aux, 16 * k));
+		}
+		return;
+	}
 	for (k = 0; k * pl < t.comps; k++) {
 		unsigned int lanes = t.comps - k * pl;
-		sir_id ptr = in.srcs[0], val;
+		unsigned int off = k * pl * mem_bits(t) / 8;
+		sir_id val;
 
 		lanes = lanes < pl ? lanes : pl;
 		val = lanes_of(w, in.srcs[1], k * pl, lanes);
-		if (k)
-			ptr = sirp_op2(&w->b, SIR_OP_PTR_ADD,
-				       f->values[ptr].type, ptr,
-				       sirl_k(&w->b, it, k * pl * lane));
-		sirp_op(&w->b, SIR_OP_STORE, in.type, (sir_id[]){ ptr, val },
-			2, in.aux < 16 ? in.aux : 16);
+		sirp_op(&w->b, SIR_OP_STORE, in.type,
+			(sir_id[]){ ptr_at(w, in.srcs[0], off), val }, 2,
+			offset_align(in.aux, off));
 	}
 }
 
@@ -383,8 +528,7 @@ static bool touches_wide(const struct sir_function *f,
 }
 
 /* Splits one instruction; SIR_NONE when its pieces replace it. */
-static bool split_one(struct wide *w, sir_id v, sir_id *repl, char *err,
-		      size_t errsz)
+static bool split_one(struct wide *w, sir_id v, sir_id *repl)
 {
 	struct sir_function *f = w->f;
 	struct sir_instr in = f->values[v];
@@ -414,20 +558,20 @@ static bool split_one(struct wide *w, sir_id v, sir_id *repl, char *err,
 		*repl = lanes_of(w, in.srcs[0], in.aux, 1);
 		return true;
 	case SIR_OP_BITCAST:
-		if (!is_wide(f->values[in.srcs[0]].type) ||
-		    !is_wide(in.type) || in.type.kind == SIR_BOOL) {
-			snprintf(err, errsz, "%s: unsupported wide bitcast",
-				 f->name);
-			return false;
-		}
-		build_pieces(w, v, bitcast_range);
-		return true;
+		if (is_wide(in.type))
+			build_pieces(w, v, bitcast_range);
+		else
+			*repl = bitcast_range(w, v, 0, in.type.comps);
+		return !w->failed;
 	case SIR_OP_LOAD:
-		build_pieces(w, v, load_range);
+		if (moves_as_words(in.type, in.aux))
+			split_load_words(w, v);
+		else
+			build_pieces(w, v, load_range);
 		return true;
 	case SIR_OP_STORE:
 		split_store(w, v);
-		return true;
+		return !w->failed;
 	case SIR_OP_ANY:
 	case SIR_OP_ALL:
 		*repl = split_reduce(w, v);
@@ -437,8 +581,9 @@ static bool split_one(struct wide *w, sir_id v, sir_id *repl, char *err,
 			*repl = split_componentwise(w, v);
 			return true;
 		}
-		snprintf(err, errsz, "%s: %s of a vector wider than 128 bits",
-			 f->name, sir_op_name((enum sir_op)in.op));
+		snprintf(w->err, w->errsz,
+			 "%s: %s of a vector wider than a register", f->name,
+			 sir_op_name((enum sir_op)in.op));
 		return false;
 	}
 }
@@ -524,6 +669,8 @@ bool sirl_split_wide(struct sir_function *f, char *err, size_t errsz)
 		return true;
 	memset(&w, 0, sizeof(w));
 	w.f = f;
+	w.err = err;
+	w.errsz = errsz;
 	wide_grow(&w);
 	make_phis(&w);
 	sirp_dom_compute(&dom, f);
@@ -538,7 +685,7 @@ bool sirl_split_wide(struct sir_function *f, char *err, size_t errsz)
 			    f->values[v].op == SIR_OP_PHI)
 				continue;
 			w.b = sirp_builder_at(f, b, i);
-			ok = split_one(&w, v, &rep, err, errsz);
+			ok = split_one(&w, v, &rep);
 			if (ok && rep)
 				sir_replace_uses(f, v, rep);
 			sir_remove(f, v);

@@ -27,10 +27,13 @@ static inline struct sir_type sirp_type_bits(struct sir_type t,
 	return t;
 }
 
-/* Bits of one lane as the back end holds it (bool lanes: 32). */
-static inline unsigned int sirp_lane_bits(struct sir_type t)
+/*
+ * Bits one lane takes in a Midgard register as the back end holds it:
+ * bools and 8- and 16-bit lanes sit in 32-bit lanes.
+ */
+static inline unsigned int sirp_reg_lane_bits(struct sir_type t)
 {
-	return t.kind == SIR_BOOL ? 32u : t.bits;
+	return t.kind == SIR_BOOL || t.bits < 32 ? 32u : t.bits;
 }
 
 /* All-ones mask of a lane of t. */

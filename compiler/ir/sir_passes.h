@@ -64,9 +64,10 @@ uint8_t *sir_constant_data(struct sir_module *m, uint32_t *size);
 /*
  * Lowers what Midgard does not do, so the back end sees only the ops listed
  * in compiler/backend/README.md: integer division and remainder, FDIV,
- * saturating and 64-bit ops the hardware lacks, vectors wider than 128 bits
- * (split), FMA (see the README for how), rounding modes... False with a
- * message naming the construct when something cannot be compiled.
+ * saturating and 64-bit ops the hardware lacks, vectors wider than a
+ * register (split; 8- and 16-bit lanes count as 32 bits), FMA (see the
+ * README for how), rounding modes... False with a message naming the
+ * construct when something cannot be compiled.
  */
 bool sir_lower_midgard(struct sir_function *f, bool fast_math,
 		       char *err, size_t errsz);

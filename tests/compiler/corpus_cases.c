@@ -2511,6 +2511,408 @@ static bool run_atomics_local(struct cr_session *s,
 
 /* ---- The table ---- */
 
+/* ---- Narrow vectors: 8- and 16-bit lanes, more than four of them ---- */
+
+/* n bytes (a multiple of 8) expected exactly, eight at a time. */
+static unsigned int ex_bytes(struct expect *e, const uint8_t *bytes,
+			     unsigned int n)
+{
+	for (unsigned int k = 0; k < n / 8; k++) {
+		uint64_t v;
+
+		memcpy(&v, bytes + 8 * k, 8);
+		ex_bits(&e[k], 8, v);
+	}
+	return n / 8;
+}
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	memcpy(p, &v, 2);
+}
+
+static uint16_t get16(const uint8_t *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	return v;
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	memcpy(p, &v, 8);
+}
+
+/* Lanes of random bits, half of them small (so that some compare equal). */
+static void put_mixed(uint8_t *elem, uint32_t bytes, unsigned int size)
+{
+	for (uint32_t k = 0; k + size <= bytes; k += size) {
+		uint64_t v = rnd64();
+
+		if (rnd() & 1)
+			v = (uint64_t)(int64_t)((int)(rnd() % 7) - 3);
+
+		memcpy(elem + k, &v, size);
+	}
+}
+
+static void gen_narrow_lanes(unsigned int buf, uint8_t *elem, uint32_t bytes)
+{
+	put_mixed(elem, bytes, buf < 2 ? 1 : 2);
+}
+
+static unsigned int ref_narrow_loops(const uint8_t *const in[], uint32_t i,
+				     struct expect *e)
+{
+	const uint8_t *x = in[0] + 16 * i, *yb = in[1] + 16 * i;
+	uint8_t acc[16], m[16] = { 0 }, out[80];
+	uint16_t s[8] = { 0 }, w[16], t[16], y[8];
+	int n = (x[0] & 7) + 1;
+
+	for (int j = 0; j < 8; j++) {
+		y[j] = get16(yb + 2 * j);
+		w[j] = y[j];
+		w[8 + j] = (uint16_t)-y[j];
+	}
+	memset(acc, 1, sizeof(acc));
+	for (int k = 0; k < n; k++) {
+		for (int j = 0; j < 16; j++) {
+			uint8_t r = (uint8_t)(x[j] >> (k & 7));
+
+			acc[j] = (uint8_t)(acc[j] * x[j] + k);
+			if (k & 1)
+				m[j] = m[j] > r ? m[j] : r;
+			else
+				m[j] ^= (uint8_t)(x[j] + k);
+		}
+		for (int j = 0; j < 8; j++)
+			s[j] = (uint16_t)(s[j] * 3 + y[j]);
+		for (int j = 0; j < 16; j++)
+			t[j] = (uint16_t)(w[(j + 1) % 16] - w[j]);
+		memcpy(w, t, sizeof(w));
+	}
+	memcpy(out, acc, 16);
+	memcpy(out + 16, m, 16);
+	memcpy(out + 32, s, 16);
+	memcpy(out + 48, w, 32);
+	return ex_bytes(e, out, 80);
+}
+
+static const struct map_spec narrow_loops_spec = {
+	.n = 256, .local = 64, .num_in = 2, .in_size = { 16, 16 },
+	.out_size = 80, .gen = gen_narrow_lanes, .ref = ref_narrow_loops,
+};
+
+static unsigned int ref_narrow_select(const uint8_t *const in[], uint32_t i,
+				      struct expect *e)
+{
+	const int8_t *x = (const int8_t *)in[0] + 16 * i;
+	const int8_t *y = (const int8_t *)in[1] + 16 * i;
+	const int16_t *p = (const int16_t *)in[2] + 16 * i, *q = p + 8;
+	uint8_t o[176];
+	int16_t h[8];
+	float f[8], g[8];
+	int any_lt = 0, all_ne = 1, any_pq = 0, all_p = 1, any_u = 0;
+	int all_uq = 1;
+
+	for (int k = 0; k < 16; k++) {
+		uint8_t ux = (uint8_t)x[k], uy = (uint8_t)y[k];
+
+		o[k] = x[k] < y[k] ? 0xFF : 0;
+		o[16 + k] = (uint8_t)(x[k] > y[k] ? x[k] : y[k]);
+		o[32 + k] = ux >= uy ? uy : ux;
+		o[48 + k] = (uint8_t)(x[k] < 0 ? y[k] : x[k]);
+		o[64 + k] = (uint8_t)(x[0] & 1 ? x[k] : y[k]);
+		o[80 + k] = (uint8_t)((x[k] & ~0x0F) | (y[k] & 0x0F));
+		any_lt |= x[k] < y[k];
+		all_ne &= x[k] != y[k];
+		any_u |= ux > uy;
+	}
+	for (int k = 0; k < 8; k++) {
+		uint16_t up = (uint16_t)p[k], uq = (uint16_t)q[k];
+
+		f[k] = (float)p[k];
+		g[k] = (float)q[k] * 0.5f;
+		h[k] = (int16_t)(p[k] == q[k] ? p[k] : -q[k]);
+		put16(o + 96 + 2 * k, (uint16_t)h[k]);
+		put16(o + 112 + 2 * k, (uint16_t)(p[k] < 0 ? q[k] : p[k]));
+		put16(o + 128 + 2 * k, up <= uq ? uq : up);
+		put16(o + 144 + 2 * k, f[k] < g[k] ? 0xFFFF : 0);
+		any_pq |= p[k] > q[k];
+		all_p &= p[k] < 30000;
+		all_uq &= uq >= up;
+	}
+	o[160] = (uint8_t)any_lt;
+	o[161] = (uint8_t)all_ne;
+	o[162] = (uint8_t)any_pq;
+	o[163] = (uint8_t)all_p;
+	o[164] = (uint8_t)any_u;
+	o[165] = (uint8_t)all_uq;
+	o[166] = x[1] != y[1] ? 0xFF : 0;
+	o[167] = x[2] != y[2] ? 0xFF : 0;
+	for (int k = 0; k < 4; k++)
+		o[168 + k] = f[k] == g[k] ? 0xFF : 0;
+	o[172] = p[4] < q[4] ? 0xFF : 0;
+	o[173] = p[5] < q[5] ? 0xFF : 0;
+	o[174] = x[3] < y[3];
+	o[175] = (uint8_t)x[3] < (uint8_t)y[3];
+	return ex_bytes(e, o, 176);
+}
+
+static const struct map_spec narrow_select_spec = {
+	.n = 512, .local = 64, .num_in = 3, .in_size = { 16, 16, 32 },
+	.out_size = 176, .gen = gen_narrow_lanes, .ref = ref_narrow_select,
+};
+
+static void gen_narrow_convert(unsigned int buf, uint8_t *elem,
+			       uint32_t bytes)
+{
+	put_ints(elem, bytes, buf ? 2 : 4);
+}
+
+static unsigned int ref_narrow_convert(const uint8_t *const in[], uint32_t i,
+				       struct expect *e)
+{
+	const int32_t *x = (const int32_t *)in[0] + 8 * i;
+	const int16_t *s = (const int16_t *)in[1] + 16 * i;
+	uint8_t o[256];
+
+	for (int k = 0; k < 8; k++) {
+		put16(o + 2 * k, (uint16_t)x[k]);
+		put16(o + 16 + 2 * k, (uint16_t)clampi(x[k], SHRT_MIN,
+						       SHRT_MAX));
+		o[32 + k] = (uint8_t)clampi(x[k], 0, 255);
+		o[40 + k] = (uint8_t)clampi(x[k], -128, 127);
+		put16(o + 48 + 2 * k, (uint16_t)clampi(x[k], 0, 65535));
+		put32(o + 64 + 4 * k, (uint32_t)(int32_t)s[k]);
+		put32(o + 96 + 4 * k, (uint16_t)s[8 + k]);
+		put64(o + 192 + 8 * k, (uint64_t)(int64_t)(int8_t)s[k]);
+	}
+	for (int k = 0; k < 16; k++) {
+		o[128 + k] = (uint8_t)s[k];
+		o[144 + k] = (uint8_t)clampi(s[k], -128, 127);
+		o[160 + k] = (uint8_t)clampi((int8_t)s[k], 0, 255);
+		o[176 + k] = (uint8_t)clampi((uint16_t)s[k], 0, 255);
+	}
+	return ex_bytes(e, o, 256);
+}
+
+static const struct map_spec narrow_convert_spec = {
+	.n = 512, .local = 64, .num_in = 2, .in_size = { 32, 32 },
+	.out_size = 256, .gen = gen_narrow_convert,
+	.ref = ref_narrow_convert,
+};
+
+static void gen_narrow_convert_float(unsigned int buf, uint8_t *elem,
+				     uint32_t bytes)
+{
+	if (buf)
+		put_ints(elem, bytes, 2);
+	else
+		put_floats(elem, bytes, f_convert);
+}
+
+static unsigned int ref_narrow_convert_float(const uint8_t *const in[],
+					     uint32_t i, struct expect *e)
+{
+	const float *f = (const float *)in[0] + 16 * i;
+	const int16_t *s = (const int16_t *)in[1] + 16 * i;
+	uint8_t o[208];
+
+	for (int k = 0; k < 16; k++) {
+		float fs = (float)s[k];
+
+		o[k] = (uint8_t)(int8_t)truncf(fs * 0.003f);
+		o[16 + k] = (uint8_t)sat(truncf(f[k]), -128, 127);
+		o[32 + k] = (uint8_t)sat(rintf(f[k]), 0, 255);
+		put16(o + 80 + 2 * k, (uint16_t)(int16_t)truncf(fs * 0.5f));
+	}
+	for (int k = 0; k < 16; k++) {
+		int8_t b = (int8_t)((const uint8_t *)s)[k];
+
+		put32(o + 112 + 4 * k, f2u((float)b));
+	}
+	for (int k = 0; k < 8; k++) {
+		put16(o + 48 + 2 * k, (uint16_t)sat(ceilf(f[k]), SHRT_MIN,
+						    SHRT_MAX));
+		put16(o + 64 + 2 * k, (uint16_t)sat(floorf(f[8 + k]), 0,
+						    65535));
+		put32(o + 176 + 4 * k, f2u((float)(uint16_t)s[8 + k]));
+	}
+	return ex_bytes(e, o, 208);
+}
+
+static const struct map_spec narrow_convert_float_spec = {
+	.n = 512, .local = 64, .num_in = 2, .in_size = { 64, 32 },
+	.out_size = 208, .gen = gen_narrow_convert_float,
+	.ref = ref_narrow_convert_float,
+};
+
+static unsigned int ref_narrow_as_type(const uint8_t *const in[], uint32_t i,
+				       struct expect *e)
+{
+	const uint8_t *v = in[0] + 16 * i, *s = in[1] + 32 * i;
+	uint8_t o[192];
+
+	for (int k = 0; k < 16; k++) {
+		o[k] = (uint8_t)(v[k] + k + 1);
+		o[64 + k] = (uint8_t)(v[k] * 3);
+		o[80 + k] = v[k % 8 * 2 + k / 8];
+		o[96 + k] = s[k] ^ s[16 + k];
+		o[160 + k] = v[k] >> 1;
+	}
+	for (int k = 0; k < 8; k++) {
+		put16(o + 16 + 2 * k, get16(v + 2 * k) ^ 0x1234);
+		put16(o + 176 + 2 * k, (uint16_t)(get16(s + 2 * k) +
+						  get16(s + 16 + 2 * k)));
+		put32(o + 112 + 4 * k, get32(s + 4 * k) + 1);
+	}
+	for (int k = 0; k < 4; k++) {
+		put32(o + 32 + 4 * k, f2u((float)(get32(s + 4 * k) & 0xFFFF)));
+		put16(o + 144 + 2 * k, (uint16_t)(get16(v + 2 * k) - 7));
+	}
+	for (int k = 0; k < 2; k++) {
+		uint64_t l;
+
+		memcpy(&l, s + 16 + 8 * k, 8);
+		put64(o + 48 + 8 * k, l + 1);
+		put32(o + 152 + 4 * k, get32(v + 8 + 4 * k) >> 3);
+	}
+	return ex_bytes(e, o, 192);
+}
+
+static const struct map_spec narrow_as_type_spec = {
+	.n = 512, .local = 64, .num_in = 2, .in_size = { 16, 32 },
+	.out_size = 192, .gen = gen_bits, .ref = ref_narrow_as_type,
+};
+
+static void gen_narrow_vload(unsigned int buf, uint8_t *elem, uint32_t bytes)
+{
+	if (buf == 2)
+		gen_halves(buf, elem, bytes);
+	else
+		gen_bits(buf, elem, bytes);
+}
+
+/* The element's 96 bytes: stores at 1- and 2-byte aligned offsets. */
+static unsigned int ref_narrow_vload_vstore(const uint8_t *const in[],
+					    uint32_t i, struct expect *e)
+{
+	const uint8_t *a = in[0] + 17 * i, *b = in[1] + 18 * i;
+	const uint16_t *h = (const uint16_t *)in[2] + 8 * i;
+	uint8_t o[96];
+
+	memset(o, OUT_FILL, sizeof(o));
+	for (int k = 0; k < 16; k++) {
+		o[1 + k] = (uint8_t)(a[1 + k] + 1);
+		o[50 + k] = a[k] >> 1;
+	}
+	for (int k = 0; k < 8; k++) {
+		uint16_t y = get16(b + 2 + 2 * k);
+
+		put16(o + 18 + 2 * k, (uint16_t)(y * 2));
+		put16(o + 34 + 2 * k,
+		      float_to_half(half_to_float(h[k]) * 2.0f, HALF_RTE));
+		put16(o + 68 + 2 * k, (uint16_t)(get16(a + 1 + 2 * k) - y));
+	}
+	return ex_bytes(e, o, 96);
+}
+
+static const struct map_spec narrow_vload_vstore_spec = {
+	.n = 512, .local = 64, .num_in = 3, .in_size = { 17, 18, 16 },
+	.out_size = 96, .gen = gen_narrow_vload,
+	.ref = ref_narrow_vload_vstore,
+};
+
+/*
+ * narrow_args: vectors of every narrow type by value, one char16 past the
+ * pushed uniforms; new argument values for each of two launches.
+ */
+static bool run_narrow_args(struct cr_session *s, const struct slb_program *p,
+			    const struct corpus_case *c, uint32_t *elements)
+{
+	const uint32_t n = 256;
+	unsigned int bad = 0;
+
+	for (int launch = 0; launch < 2; launch++) {
+		uint8_t cv[16], sv[16], uc[16], us[16], c4[4], s2[4], u3[4];
+		uint8_t pad[64], far[16], x;
+		uint32_t a_va, out_va;
+		uint8_t *a = cr_alloc(s, 16 * n, &a_va);
+		uint8_t *out = cr_alloc(s, 64 * n, &out_va);
+
+		if (!a || !out)
+			return false;
+		gen_bits(0, cv, 16);
+		gen_bits(0, sv, 16);
+		gen_bits(0, uc, 16);
+		gen_bits(0, us, 16);
+		gen_bits(0, c4, 4);
+		gen_bits(0, s2, 4);
+		gen_bits(0, u3, 4);
+		gen_bits(0, pad, 64);
+		gen_bits(0, far, 16);
+		x = (uint8_t)rnd();
+		gen_bits(0, a, 16 * n);
+		if (!cr_launch(s, p, c->name, (struct cr_arg[]){
+			       CR_VAL(&cv), CR_VAL(&sv), CR_VAL(&uc),
+			       CR_VAL(&us), CR_VAL(&c4), CR_VAL(&s2),
+			       CR_VAL(&u3), CR_VAL(&x), CR_VAL(&pad),
+			       CR_VAL(&far), CR_BUF(a_va), CR_BUF(out_va) },
+			       12, &CR_1D(n, 64)))
+			return false;
+		for (uint32_t i = 0; i < n; i++) {
+			const uint8_t *v = a + 16 * i;
+			uint8_t want[64];
+
+			for (int k = 0; k < 16; k++) {
+				want[k] = (uint8_t)(v[k] + cv[k] + sv[k]);
+				want[48 + k] = (uint8_t)(far[k] - v[k] +
+					(pad[16 + k] ^ pad[48 + k]));
+			}
+			for (int k = 0; k < 8; k++) {
+				uint16_t r = (uint16_t)(get16(v + 2 * k) *
+							get16(sv + 2 * k) +
+							get16(us + 2 * k));
+
+				want[16 + 2 * k] = (uint8_t)r ^ uc[2 * k];
+				want[17 + 2 * k] = (uint8_t)(r >> 8) ^
+						   uc[2 * k + 1];
+			}
+			memcpy(want + 32, c4, 4);
+			memcpy(want + 36, s2, 4);
+			memcpy(want + 40, u3, 3);
+			want[43] = 7;
+			memset(want + 44, x, 4);
+			for (int k = 0; k < 64; k++) {
+				if (out[64 * i + k] == want[k])
+					continue;
+				if (bad++ < MAX_REPORTS)
+					printf("  %s: launch %d element %u "
+					       "byte %d: expected 0x%02x got "
+					       "0x%02x\n", c->name, launch, i,
+					       k, want[k], out[64 * i + k]);
+			}
+		}
+	}
+	*elements = 2 * n;
+	return !bad;
+}
+
 #define MAP(name, kind) { #name, kind, run_map, &name##_spec, NULL }
 
 const struct corpus_case corpus_cases[] = {
@@ -2563,6 +2965,13 @@ const struct corpus_case corpus_cases[] = {
 	MAP(long_ops, CORPUS_FEATURE),
 	MAP(integer_builtins, CORPUS_FEATURE),
 	MAP(select_relational, CORPUS_FEATURE),
+	MAP(narrow_loops, CORPUS_FEATURE),
+	MAP(narrow_select, CORPUS_FEATURE),
+	MAP(narrow_convert, CORPUS_FEATURE),
+	MAP(narrow_convert_float, CORPUS_FEATURE),
+	MAP(narrow_as_type, CORPUS_FEATURE),
+	MAP(narrow_vload_vstore, CORPUS_FEATURE),
+	{ "narrow_args", CORPUS_FEATURE, run_narrow_args, NULL, NULL },
 	MAP(math_sqrt, CORPUS_FEATURE),
 	MAP(math_exp, CORPUS_FEATURE),
 	MAP(math_log, CORPUS_FEATURE),

@@ -19,6 +19,7 @@
 #include "mdg_backend.h"
 #include "midgard_isa.h"
 #include "sir.h"
+#include "sir_passes.h"
 
 CHECK_MAIN_STATE("backend");
 
@@ -943,10 +944,11 @@ TEST(half_conversions_and_long_bitcounts)
 }
 
 /*
- * char16 and short8 values (pieces of four lanes): loads, multiply-add,
- * a byte shuffle across pieces, an insert, stores; bitcasts uint4 ->
- * short8 -> uint4, char4 -> int and int2 -> char8, checked against C on
- * the same bytes.
+ * char16 and short8 values, split by sir_lower_midgard into pieces of
+ * four lanes as in the pipeline: loads, multiply-add, a byte shuffle
+ * across pieces, an insert, stores; bitcasts uint4 -> short8 -> uint4,
+ * char4 -> int and int2 -> char8 (the pieces' repacking in the back end),
+ * checked against C on the same bytes.
  */
 TEST(wide_narrow_vectors_and_bitcasts)
 {
@@ -957,6 +959,7 @@ TEST(wide_narrow_vectors_and_bitcasts)
 	struct sir_type c16 = vec(T_U8, 16), s8 = vec(T_I16, 8);
 	sir_id gid, x, y, z, sh, w4, q, o, sel;
 	uint8_t *A, *B, *out;
+	char err[256];
 
 	REQUIRE(ch_setup(&fh));
 	A = (uint8_t *)words(BUF0);
@@ -994,6 +997,8 @@ TEST(wide_narrow_vectors_and_bitcasts)
 		      ci(&k, 40)), op2(&k, SIR_OP_SHL, vec(T_U8, 8), q,
 				      sir_const_u64(k.f, vec(T_U8, 8), 3)));
 	ret(&k);
+	sir_compute_preds(k.f);
+	REQUIRE(sir_lower_midgard(k.f, false, err, sizeof(err)));
 	REQUIRE(compile(&k, 16, 0, &c));
 	sir_module_destroy(k.m);
 	for (int j = 0; j < 4096; j++) {

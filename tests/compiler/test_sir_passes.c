@@ -795,6 +795,13 @@ TEST(double_rejected)
 
 /* ---- Wide vectors ------------------------------------------------- */
 
+/* Bits a value takes in registers: bool, 8- and 16-bit lanes take 32. */
+static unsigned int reg_bits(struct sir_type t)
+{
+	return (t.kind == SIR_BOOL || t.bits < 32 ? 32u : t.bits) * t.comps;
+}
+
+/* No value is wider than a 128-bit register. */
 static bool all_narrow(const struct sir_function *f)
 {
 	uint32_t b, i, s;
@@ -804,16 +811,12 @@ static bool all_narrow(const struct sir_function *f)
 			const struct sir_instr *in =
 				&f->values[f->blocks[b].instrs[i]];
 			struct sir_type t = in->type;
-			unsigned int lb = t.kind == SIR_BOOL ? 32 : t.bits;
 
-			if (t.kind != SIR_VOID && lb * t.comps > 128)
+			if (t.kind != SIR_VOID && reg_bits(t) > 128)
 				return false;
-			for (s = 0; s < in->num_srcs; s++) {
-				t = f->values[in->srcs[s]].type;
-				lb = t.kind == SIR_BOOL ? 32 : t.bits;
-				if (lb * t.comps > 128)
+			for (s = 0; s < in->num_srcs; s++)
+				if (reg_bits(f->values[in->srcs[s]].type) > 128)
 					return false;
-			}
 		}
 	}
 	return true;
@@ -887,6 +890,150 @@ TEST(wide_split)
 	sir_module_destroy(mod);
 }
 
+static sir_id phi2(struct sir_function *f, uint32_t b, struct sir_type t,
+		   sir_id first, uint32_t from)
+{
+	sir_id srcs[2] = { first, first }, v;
+
+	v = sir_emit(f, b, SIR_OP_PHI, t, srcs, 2);
+	f->values[v].phi_blocks[0] = from;
+	f->values[v].phi_blocks[1] = b;
+	return v;
+}
+
+static sir_id store_at(struct sir_function *f, uint32_t b, uint32_t off,
+		       sir_id v, uint32_t align)
+{
+	sir_id p = sir_const_u64(f, sir_type_ptr(SIR_SPACE_PRIVATE), off);
+	sir_id st = op2(f, b, SIR_OP_STORE, void_t, p, v);
+
+	f->values[st].aux = align;
+	return st;
+}
+
+static sir_id load_at(struct sir_function *f, uint32_t b, struct sir_type t,
+		      uint32_t off, uint32_t align)
+{
+	sir_id p = sir_const_u64(f, sir_type_ptr(SIR_SPACE_PRIVATE), off);
+	sir_id ld = op1(f, b, SIR_OP_LOAD, t, p);
+
+	f->values[ld].aux = align;
+	return ld;
+}
+
+TEST(narrow_wide_split)
+{
+	/*
+	 * char16 a (image 0), short8 c (image 16), int n (image 32). A loop
+	 * of n turns carries acc = acc * a + (1..16) and s = s * 3 + c in
+	 * phis; then acc is stored at byte 1 (byte aligned) and s at 20
+	 * (word aligned), acc reloaded, xor a, is returned as long2 and,
+	 * plus c as short8, stored at 40; s reloaded as words at 64; the
+	 * lanewise signed minimum of acc and a stored at 80.
+	 */
+	struct sir_module *mod = sir_module_create();
+	struct sir_function *f = sir_function_create(mod, "narrow_wide");
+	uint32_t b0 = sir_block_add(f), b1 = sir_block_add(f);
+	uint32_t b2 = sir_block_add(f);
+	struct sir_type c16 = ity(8, 16), s8 = ity(16, 8), i32 = ity(32, 1);
+	struct sir_type l2 = ity(64, 2);
+	sir_id a = uni(f, c16, 0), c = uni(f, s8, 16), n = uni(f, i32, 32);
+	sir_id k, acc, sv, k1, acc1, s1, steps, x, r;
+	uint8_t image[48], av[16], accv[16], want[96];
+	uint16_t cv[8], s16[8];
+	uint64_t out[16];
+	char err[256];
+	unsigned int trial, bad = 0;
+
+	f->ret = l2;
+	br(f, b0, b1);
+	k = phi2(f, b1, i32, sir_const_u64(f, i32, 0), b0);
+	acc = phi2(f, b1, c16, sir_const_u64(f, c16, 1), b0);
+	sv = phi2(f, b1, s8, sir_const_u64(f, s8, 0), b0);
+	steps = sir_const_u64(f, c16, 0);
+	for (k1 = 0; k1 < 16; k1++)
+		f->values[steps].imm.u64[k1] = k1 + 1;
+	acc1 = op2(f, b1, SIR_OP_IADD, c16,
+		   op2(f, b1, SIR_OP_IMUL, c16, acc, a), steps);
+	s1 = op2(f, b1, SIR_OP_IADD, s8,
+		 op2(f, b1, SIR_OP_IMUL, s8, sv, sir_const_u64(f, s8, 3)), c);
+	k1 = op2(f, b1, SIR_OP_IADD, i32, k, sir_const_u64(f, i32, 1));
+	f->values[k].srcs[1] = k1;
+	f->values[acc].srcs[1] = acc1;
+	f->values[sv].srcs[1] = s1;
+	cbr(f, b1, op2(f, b1, SIR_OP_SLT, bty(1), k1, n), b1, b2);
+	store_at(f, b2, 1, acc1, 1);
+	store_at(f, b2, 20, s1, 4);
+	x = op2(f, b2, SIR_OP_XOR, c16, load_at(f, b2, c16, 1, 1), a);
+	r = op1(f, b2, SIR_OP_BITCAST, l2, x);
+	store_at(f, b2, 40, op2(f, b2, SIR_OP_IADD, s8,
+				op1(f, b2, SIR_OP_BITCAST, s8, r), c), 8);
+	store_at(f, b2, 64, op1(f, b2, SIR_OP_BITCAST, ity(32, 4),
+				load_at(f, b2, s8, 20, 4)), 16);
+	store_at(f, b2, 80, op3(f, b2, SIR_OP_SELECT, c16,
+				op2(f, b2, SIR_OP_SLT, bty(16), acc1, a),
+				acc1, a), 16);
+	ret(f, b2, r);
+	sir_compute_preds(f);
+	CHECK(verify(f));
+	CHECK(sir_lower_midgard(f, false, err, sizeof(err)));
+	CHECK(verify(f));
+	CHECK(all_narrow(f));
+	CHECK_EQ(count_op(f, SIR_OP_PHI), 1u + 4u + 2u);
+	for (trial = 0; trial < 200; trial++) {
+		int32_t turns = (int32_t)(rnd() % 8) + 1;
+
+		for (k1 = 0; k1 < 16; k1++) {
+			av[k1] = (uint8_t)rnd();
+			accv[k1] = 1;
+		}
+		for (k1 = 0; k1 < 8; k1++) {
+			cv[k1] = (uint16_t)rnd();
+			s16[k1] = 0;
+		}
+		memcpy(image, av, 16);
+		memcpy(image + 16, cv, 16);
+		memcpy(image + 32, &turns, 4);
+		for (int t = 0; t < turns; t++) {
+			for (k1 = 0; k1 < 16; k1++)
+				accv[k1] = (uint8_t)(accv[k1] * av[k1] + k1 +
+						     1);
+			for (k1 = 0; k1 < 8; k1++)
+				s16[k1] = (uint16_t)(s16[k1] * 3 + cv[k1]);
+		}
+		memcpy(want + 1, accv, 16);
+		memcpy(want + 20, s16, 16);
+		for (k1 = 0; k1 < 16; k1++) {
+			want[80 + k1] = (int8_t)accv[k1] < (int8_t)av[k1] ?
+					accv[k1] : av[k1];
+			x = accv[k1] ^ av[k1];
+			want[40 + k1] = (uint8_t)x;
+		}
+		for (k1 = 0; k1 < 8; k1++) {
+			uint16_t h;
+
+			memcpy(&h, want + 40 + 2 * k1, 2);
+			h = (uint16_t)(h + cv[k1]);
+			memcpy(want + 40 + 2 * k1, &h, 2);
+		}
+		memcpy(want + 64, s16, 16);
+		if (!run(f, image, out)) {
+			bad++;
+			continue;
+		}
+		for (k1 = 0; k1 < 16; k1++)
+			bad += (uint8_t)(out[k1 / 8] >> (8 * (k1 % 8))) !=
+			       (accv[k1] ^ av[k1]);
+		/* The bytes written (the machine's memory is not cleared). */
+		bad += memcmp(last_mem + 1, want + 1, 16) != 0;
+		bad += memcmp(last_mem + 20, want + 20, 16) != 0;
+		bad += memcmp(last_mem + 40, want + 40, 16) != 0;
+		bad += memcmp(last_mem + 64, want + 64, 32) != 0;
+	}
+	CHECK_EQ(bad, 0u);
+	sir_module_destroy(mod);
+}
+
 /* ---- Machine-independent passes ------------------------------------ */
 
 TEST(fold_and_identities)
@@ -921,6 +1068,48 @@ TEST(fold_and_identities)
 	memcpy(image, &xv, 4);
 	CHECK(run(f, image, out));
 	CHECK_EQ(out[0], (uint64_t)(40 + 1234567 - 2));
+	sir_module_destroy(mod);
+}
+
+TEST(fold_masks_and_inserts)
+{
+	/*
+	 * any(select(x < y, -1, 0) < 0) is any(x < y) (OpenCL's vector
+	 * compare masks tested by any/all/select), and insert(vec(a, b, c),
+	 * d) at a scalar source's lane is vec(a, d, c).
+	 */
+	struct sir_module *mod = sir_module_create();
+	struct sir_function *f = sir_function_create(mod, "masks");
+	uint32_t b = sir_block_add(f);
+	struct sir_type c4 = ity(8, 4), i32 = ity(32, 1);
+	sir_id x = uni(f, c4, 0), y = uni(f, c4, 4), lt, m, any, v, r;
+	uint8_t image[16] = { 1, 200, 3, 4, 2, 100, 3, 0, 9, 0, 0, 0, 8 };
+	uint64_t out[16];
+
+	f->ret = ity(32, 3);
+	lt = op2(f, b, SIR_OP_SLT, bty(4), x, y);
+	m = op3(f, b, SIR_OP_SELECT, c4, lt, sir_const_u64(f, c4, 0xFF),
+		sir_const_u64(f, c4, 0));
+	any = op1(f, b, SIR_OP_ANY, bty(1),
+		  op2(f, b, SIR_OP_SLT, bty(4), m, sir_const_u64(f, c4, 0)));
+	v = sir_emit(f, b, SIR_OP_VEC, ity(32, 3),
+		     (sir_id[]){ uni(f, i32, 8),
+				 op3(f, b, SIR_OP_SELECT, i32, any,
+				     sir_const_u64(f, i32, 5),
+				     sir_const_u64(f, i32, 6)),
+				 uni(f, i32, 8) }, 3);
+	r = op2(f, b, SIR_OP_INSERT, ity(32, 3), v, uni(f, i32, 12));
+	f->values[r].aux = 2;
+	ret(f, b, r);
+	sir_optimize(f);
+	CHECK(verify(f));
+	CHECK_EQ(count_op(f, SIR_OP_SLT), 1u);
+	CHECK_EQ(count_op(f, SIR_OP_INSERT), 0u);
+	CHECK(run(f, image, out));
+	/* 1 < 2 signed: any is true; 200 < 100 is false as signed chars. */
+	CHECK_EQ(out[0], 9u);
+	CHECK_EQ(out[1], 5u);
+	CHECK_EQ(out[2], 8u);
 	sir_module_destroy(mod);
 }
 
@@ -1688,6 +1877,7 @@ TEST(unread_sysval_lanes_get_no_slots)
 int main(void)
 {
 	RUN(fold_and_identities);
+	RUN(fold_masks_and_inserts);
 	RUN(fold_float_exact);
 	RUN(insert_chains_become_vecs);
 	RUN(fdot_folds_and_lowers);
@@ -1707,6 +1897,7 @@ int main(void)
 	RUN(double_rejected);
 	RUN(float_small_lowerings);
 	RUN(wide_split);
+	RUN(narrow_wide_split);
 	RUN(div_vector);
 	RUN(mulhi_random);
 	RUN(div_8bit_exhaustive);
