@@ -20,10 +20,12 @@ cd /root
 
 driver=sleipnir
 userland=0
+clcache=0
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	sleipnir.driver=*) driver=${arg#sleipnir.driver=} ;;
 	sleipnir.userland=*) userland=${arg#sleipnir.userland=} ;;
+	sleipnir.clcache=*) clcache=${arg#sleipnir.clcache=} ;;
 	esac
 done
 
@@ -48,13 +50,15 @@ mount_userland() {
 	for m in virtio_mmio virtio_blk crc32c_generic ext4; do
 		modprobe "$m" || { echo "board: modprobe $m failed"; return 1; }
 	done
+	# Disks are found by label: the order virtio-mmio probes them in is
+	# not the order they were given in.
 	i=0
-	while [ ! -b /dev/vda ] && [ $i -lt 200 ]; do
+	while ! udisk=$(findfs LABEL=sleipnir-debian 2>/dev/null) && [ $i -lt 200 ]; do
 		sleep 0.05
 		i=$((i + 1))
 	done
 	mkdir -p $debian
-	mount -t ext4 -o ro /dev/vda $debian || { echo "board: cannot mount the userland (/dev/vda)"; return 1; }
+	mount -t ext4 -o ro "$udisk" $debian || { echo "board: cannot mount the userland ($udisk)"; return 1; }
 	mount -t proc proc $debian/proc &&
 		mount -t sysfs sysfs $debian/sys &&
 		mount -t debugfs debugfs $debian/sys/kernel/debug &&
@@ -68,6 +72,18 @@ mount_userland() {
 		mount --bind /root $debian/root &&
 		mount --bind /lib/modules $debian/lib/modules ||
 		{ echo "board: cannot set up the userland's mounts"; return 1; }
+	# The compiler's disk cache (tests/board): $HOME/.cache/sleipnir
+	# lives on it. Without it the cache stays in RAM for this boot.
+	if [ "$clcache" = 1 ]; then
+		i=0
+		while ! cdisk=$(findfs LABEL=sleipnir-clcache 2>/dev/null) && [ $i -lt 200 ]; do
+			sleep 0.05
+			i=$((i + 1))
+		done
+		mkdir -p /root/.cache/sleipnir &&
+			mount -t ext4 "$cdisk" $debian/root/.cache/sleipnir ||
+			echo "board: compiler cache disk not mounted"
+	fi
 	# busybox's applets stand in for the tools (coreutils, grep...) the
 	# image does not carry; Debian's own programs come first on PATH.
 	chroot $debian /bin/busybox --install -s /run/busybox
