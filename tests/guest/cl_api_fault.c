@@ -26,6 +26,20 @@ struct context {
 
 static int fault_cb_count;
 static cl_int fault_cb_status;
+/* What the context's pfn_notify (§4.4) last heard, and how often. */
+static char context_error[512];
+static int context_error_count;
+
+static void CL_CALLBACK on_context_error(const char *errinfo,
+					 const void *private_info, size_t cb,
+					 void *user_data)
+{
+	(void)private_info;
+	(void)cb;
+	(void)user_data;
+	snprintf(context_error, sizeof(context_error), "%s", errinfo);
+	__atomic_add_fetch(&context_error_count, 1, __ATOMIC_RELEASE);
+}
 
 static void CL_CALLBACK on_fault_complete(cl_event e, cl_int status,
 					  void *user_data)
@@ -44,7 +58,8 @@ static bool context_open(struct context *c, const unsigned char *bin,
 	cl_int err = 1, status = 1;
 
 	memset(c, 0, sizeof(*c));
-	c->ctx = clCreateContext(NULL, 1, &api.device, NULL, NULL, &err);
+	c->ctx = clCreateContext(NULL, 1, &api.device, on_context_error, NULL,
+				 &err);
 	if (!c->ctx) {
 		CHECK_FAIL_AT(__FILE__, __LINE__, "clCreateContext: %s",
 			      cl_err_name(err));
@@ -107,6 +122,7 @@ static void fault_in(struct context *c)
 	}
 	fault_cb_count = 0;
 	fault_cb_status = 0;
+	context_error_count = 0;
 	CHECK_ERR(clSetKernelArg(k, 0, sizeof(buf), &buf), CL_SUCCESS);
 	CHECK_ERR(clSetKernelArg(k, 1, sizeof(index), &index), CL_SUCCESS);
 	CHECK_ERR(clSetKernelArg(k, 2, sizeof(v), &v), CL_SUCCESS);
@@ -132,6 +148,11 @@ static void fault_in(struct context *c)
 		  CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
 	CHECK(cl_api_wait_flag(&fault_cb_count, 1, 5000));
 	CHECK(fault_cb_status < 0);
+	/* The implementation reports the error through the context's
+	 * callback too: once, naming the kernel. */
+	CHECK(__atomic_load_n(&context_error_count, __ATOMIC_ACQUIRE) == 1);
+	CHECK(strstr(context_error, "poke") != NULL);
+	printf("  context notify: %s\n", context_error);
 	/* clFinish returns (what it returns after a failed command the spec
 	 * leaves open; it must not hang). */
 	err = clFinish(c->queue);

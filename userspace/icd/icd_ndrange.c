@@ -12,6 +12,7 @@
  * thread-local and work-group-local scratch memory.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -586,6 +587,31 @@ static int prepare(cl_command_queue q, cl_event *cmds, unsigned int n,
 	return err;
 }
 
+/*
+ * Tells the context's pfn_notify (clCreateContext) what went wrong: the
+ * first kernel of the chain that did not complete, and the fault the
+ * driver recorded.
+ */
+static void report_fault(cl_context ctx, cl_event cmd,
+			 const struct drm_sleipnir_get_fault *f, int fence)
+{
+	static const char *const kinds[] = {
+		[SLEIPNIR_FAULT_JOB] = "job fault",
+		[SLEIPNIR_FAULT_MMU] = "page fault",
+		[SLEIPNIR_FAULT_TIMEOUT] = "timeout",
+	};
+	const char *kind = f->count && f->kind < sizeof(kinds) /
+			   sizeof(kinds[0]) && kinds[f->kind] ?
+			   kinds[f->kind] : "failure";
+	char msg[SLB_MAX_NAME + 128];
+
+	snprintf(msg, sizeof(msg),
+		 "sleipnir: kernel %s: GPU %s (exception 0x%x, address "
+		 "0x%llx, fence %d)", cmd->launch->kernel->info->name, kind,
+		 f->exception_code, (unsigned long long)f->address, fence);
+	icd_context_notify_error(ctx, msg);
+}
+
 /* How the chain ended, per launch: job headers say which ran to the end. */
 static void finish(cl_command_queue q, cl_event *cmds, unsigned int n,
 		   bool prof, const struct chain_layout *lay, int fence)
@@ -594,14 +620,14 @@ static void finish(cl_command_queue q, cl_event *cmds, unsigned int n,
 	const uint8_t *cpu = q->gpu->cmd->map;
 	uint64_t hz = q->device->params.timestamp_frequency;
 
-	pthread_mutex_lock(&q->context->gpu_lock);
-	if (fence != 1) {
-		struct drm_sleipnir_get_fault fault;
+	struct drm_sleipnir_get_fault fault = { 0 };
+	bool reported = false;
 
-		/* The fault is this context's alone (its own address
-		 * space); reading it with clear lets the next SUBMIT in. */
-		sl_get_fault(drm, true, &fault);
-	}
+	pthread_mutex_lock(&q->context->gpu_lock);
+	/* The fault is this context's alone (its own address space);
+	 * reading it with clear lets the next SUBMIT in. */
+	if (fence != 1 && sl_get_fault(drm, true, &fault))
+		fault.count = 0;
 	/* Even a job that faulted may have written some of its buffers. */
 	for (unsigned int i = 0; i < n; i++) {
 		const struct icd_launch *l = cmds[i]->launch;
@@ -616,6 +642,11 @@ static void finish(cl_command_queue q, cl_event *cmds, unsigned int n,
 			     (prof ? SL_TIMESTAMP_JOB_BYTES : 0);
 		bool done = sl_desc_job_status(cpu + job) == SL_JOB_DONE;
 		cl_ulong end = 0;
+
+		if (!done && !reported) {
+			report_fault(q->context, cmds[i], &fault, fence);
+			reported = true;
+		}
 
 		if (done && prof) {
 			uint64_t ts[2];
