@@ -7,11 +7,12 @@
  *
  * Kernel launch ABI (the runtime's side of the contract):
  *  - Each kernel has an argument image of `uniform_bytes` bytes. The runtime
- *    writes every argument at its `offset` (values as in host memory;
- *    global/constant pointers as 32-bit GPU addresses; local pointers as the
- *    byte offset of the runtime's allocation in the work-group's local
- *    storage, which starts after `local_static_bytes`, aligned to 16) and
- *    every sysval slot (a 32-bit word) at its `offset`.
+ *    writes every argument at its `offset` (values as in host memory, a
+ *    struct or union as the `size` bytes of the host's layout of the same
+ *    declaration; global/constant pointers as 32-bit GPU addresses; local
+ *    pointers as the byte offset of the runtime's allocation in the
+ *    work-group's local storage, which starts after `local_static_bytes`,
+ *    aligned to 16) and every sysval slot (a 32-bit word) at its `offset`.
  *  - The first `push_vec4` 16-byte rows of the image are pushed uniforms
  *    (register r23 holds row 0, r22 row 1, ...). When `needs_ubo` is set the
  *    whole image is also uniform buffer 0.

@@ -8,6 +8,14 @@
  *
  * Module globals keep the offsets the SPIR-V reader gave them (it names
  * them by those offsets); a VAR_ADDR with aux2 = 1 names global aux.
+ *
+ * A struct or union argument (OpenCL 1.2 6.9) is a parameter of kind VALUE
+ * whose type is a private pointer (the SPIR-V reader's form of clang's
+ * ByVal parameter): its bytes sit in the image like any value's, and the
+ * pointer must point at them. When the body only loads from it at constant
+ * offsets (the usual case, memcpy's unrolled copies included), each load
+ * becomes a uniform read; otherwise (a store to the copy, a variable index)
+ * the pointer becomes a private copy written from the image at entry.
  */
 #include "sir_passes.h"
 
@@ -108,6 +116,30 @@ static sir_id sysval_words(struct abi *a, struct sir_builder *b,
 	return sirp_op(b, SIR_OP_VEC, t, comps, t.comps, 0);
 }
 
+/*
+ * Largest struct or union argument: past the device's 1024 bytes of
+ * CL_DEVICE_MAX_PARAMETER_SIZE, and it bounds the copy made at entry.
+ */
+#define MAX_BYVAL_BYTES 4096u
+
+/* A struct or union passed by value (see the top of the file). */
+static bool is_byval(const struct sir_param *p)
+{
+	return p->kind == SIR_ARG_VALUE && p->type.kind == SIR_PTR;
+}
+
+/* Alignment of a parameter's bytes in the image. */
+static uint32_t param_align(const struct sir_param *p, uint32_t size)
+{
+	/*
+	 * Aggregates start on a word at least: the private copy moves whole
+	 * words, and members keep their natural alignment from there.
+	 */
+	if (is_byval(p))
+		return p->align > 4 ? p->align : 4;
+	return size;
+}
+
 static bool lay_out_params(struct abi *a, char *err, size_t errsz)
 {
 	struct sir_function *k = a->k;
@@ -121,16 +153,23 @@ static bool lay_out_params(struct abi *a, char *err, size_t errsz)
 	for (i = 0; i < k->num_params; i++) {
 		const struct sir_param *p = &k->params[i];
 		struct slb_arg *arg = &a->meta->args[i];
-		uint32_t size = sir_type_size(p->type);
+		uint32_t size = is_byval(p) ? p->size : sir_type_size(p->type);
 
 		if (p->type.kind == SIR_VOID || p->type.kind == SIR_BOOL ||
-		    !size) {
+		    !size || param_align(p, size) > 256) {
 			snprintf(err, errsz,
 				 "argument %s of kernel %s has an unsupported type",
 				 p->name ? p->name : "", k->name);
 			return false;
 		}
-		a->offset = align_up(a->offset, size);
+		if (is_byval(p) && size > MAX_BYVAL_BYTES) {
+			snprintf(err, errsz,
+				 "argument %s of kernel %s: %u bytes by value "
+				 "(at most %u)", p->name ? p->name : "",
+				 k->name, size, MAX_BYVAL_BYTES);
+			return false;
+		}
+		a->offset = align_up(a->offset, param_align(p, size));
 		snprintf(arg->name, sizeof(arg->name), "%s",
 			 p->name ? p->name : "");
 		snprintf(arg->type_name, sizeof(arg->type_name), "%s",
@@ -154,6 +193,246 @@ static bool lay_out_params(struct abi *a, char *err, size_t errsz)
 	}
 	a->meta->num_args = k->num_params;
 	return true;
+}
+
+/* ---- Struct and union arguments ---- */
+
+#define NOT_DERIVED INT64_MIN
+
+/*
+ * Per value: the byte offset from the aggregate's start of a pointer
+ * derived from param by PTR_ADDs of constants, or NOT_DERIVED.
+ */
+static int64_t *derived_offsets(const struct sir_function *k, sir_id param)
+{
+	int64_t *off = sir_xcalloc(k->num_values, sizeof(*off));
+	bool changed = true;
+	uint32_t v, b, i;
+
+	for (v = 0; v < k->num_values; v++)
+		off[v] = NOT_DERIVED;
+	off[param] = 0;
+	/* Blocks are not in dominance order: repeat until nothing is new. */
+	while (changed) {
+		changed = false;
+		for (b = 0; b < k->num_blocks; b++) {
+			for (i = 0; i < k->blocks[b].num_instrs; i++) {
+				sir_id x = k->blocks[b].instrs[i];
+				const struct sir_instr *in = &k->values[x];
+				const struct sir_instr *c;
+
+				if (in->op != SIR_OP_PTR_ADD ||
+				    off[x] != NOT_DERIVED ||
+				    off[in->srcs[0]] == NOT_DERIVED)
+					continue;
+				c = &k->values[in->srcs[1]];
+				if (c->op != SIR_OP_CONST)
+					continue;
+				off[x] = off[in->srcs[0]] +
+					 (int32_t)(uint32_t)c->imm.u64[0];
+				changed = true;
+			}
+		}
+	}
+	return off;
+}
+
+/*
+ * Whether the back end reads t from the image at byte pos as it is: words
+ * for 32-bit lanes, pairs of words for 64-bit ones, 8- and 16-bit lanes
+ * wherever they are naturally aligned.
+ */
+static bool uniform_aligned(struct sir_type t, uint32_t pos)
+{
+	if (t.bits == 64)
+		return pos % 8 == 0;
+	if (t.bits == 32)
+		return pos % 4 == 0;
+	return pos % (t.bits / 8u) == 0;
+}
+
+/*
+ * Whether a load of t from byte at of the aggregate (size bytes, at image
+ * offset base) can be read from the image: inside the aggregate, and
+ * aligned, or a scalar of up to 32 bits (a packed struct's member) that
+ * the words holding it give.
+ */
+static bool uniform_readable(struct sir_type t, int64_t at, uint32_t size,
+			     uint32_t base)
+{
+	uint32_t bytes = t.comps * (t.bits / 8u);
+
+	if (t.kind != SIR_INT && t.kind != SIR_FLOAT && t.kind != SIR_PTR)
+		return false;
+	if (at < 0 || at + bytes > size)
+		return false;
+	if (uniform_aligned(t, base + (uint32_t)at))
+		return true;
+	return t.comps == 1 && t.bits <= 32 && t.kind != SIR_PTR;
+}
+
+/* The value of t at byte pos of the image, built at the entry (b). */
+static sir_id image_read(struct sir_function *k, struct sir_builder *b,
+			 struct sir_type t, uint32_t pos)
+{
+	struct sir_type word = sir_type_make(SIR_INT, 32, 1);
+	uint32_t first = pos % 4, bytes = t.bits / 8u;
+	sir_id v;
+
+	if (uniform_aligned(t, pos))
+		return uniform(k, t, pos);
+	/* Unaligned: the one or two words holding it, shifted together. */
+	v = sirp_op2(b, SIR_OP_LSHR, word, uniform(k, word, pos - first),
+		     sir_const_u64(k, word, 8 * first));
+	if (first + bytes > 4) {
+		sir_id hi = sirp_op2(b, SIR_OP_SHL, word,
+				     uniform(k, word, pos - first + 4),
+				     sir_const_u64(k, word,
+						   32 - 8 * first));
+
+		v = sirp_op2(b, SIR_OP_OR, word, v, hi);
+	}
+	if (t.bits < 32)
+		v = sirp_op1(b, SIR_OP_TRUNC, sir_type_make(SIR_INT, t.bits, 1),
+			     v);
+	if (t.kind == SIR_FLOAT)
+		v = sirp_op1(b, SIR_OP_BITCAST, t, v);
+	return v;
+}
+
+/* Whether every use of a derived pointer is one of those loads. */
+static bool loads_only(const struct sir_function *k, const int64_t *off,
+		       uint32_t size, uint32_t base)
+{
+	uint32_t b, i, s;
+
+	for (b = 0; b < k->num_blocks; b++) {
+		for (i = 0; i < k->blocks[b].num_instrs; i++) {
+			sir_id x = k->blocks[b].instrs[i];
+			const struct sir_instr *in = &k->values[x];
+
+			for (s = 0; s < in->num_srcs; s++) {
+				int64_t o = off[in->srcs[s]];
+
+				if (o == NOT_DERIVED)
+					continue;
+				if (s == 0 && in->op == SIR_OP_PTR_ADD &&
+				    off[x] != NOT_DERIVED)
+					continue;
+				if (s == 0 && in->op == SIR_OP_LOAD &&
+				    uniform_readable(in->type, o, size, base))
+					continue;
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+/*
+ * Each load through the pointer becomes the image bytes it reads (built
+ * at the entry by b: they are the same everywhere).
+ */
+static void read_from_image(struct sir_function *k, struct sir_builder *b,
+			    const int64_t *off, uint32_t base)
+{
+	uint32_t num = 0, blk, i, j;
+	sir_id *loads = sir_xcalloc(k->num_values, sizeof(*loads));
+	struct sir_repl r;
+
+	/* Collected first: building at the entry moves its instructions. */
+	for (blk = 0; blk < k->num_blocks; blk++) {
+		for (i = 0; i < k->blocks[blk].num_instrs; i++) {
+			sir_id x = k->blocks[blk].instrs[i];
+			const struct sir_instr *in = &k->values[x];
+
+			if (in->op == SIR_OP_LOAD &&
+			    off[in->srcs[0]] != NOT_DERIVED)
+				loads[num++] = x;
+		}
+	}
+	sirp_repl_init(&r, k);
+	for (j = 0; j < num; j++) {
+		struct sir_instr in = k->values[loads[j]];
+
+		sirp_repl_set(&r, loads[j],
+			      image_read(k, b, in.type,
+					 base + (uint32_t)off[in.srcs[0]]));
+	}
+	sirp_repl_apply(&r, k);
+	free(loads);
+}
+
+/*
+ * A private variable holding a copy of the image's bytes of arg, written
+ * at the start of the entry block; returns its address.
+ */
+static sir_id copy_to_private(struct sir_function *k, struct sir_builder *b,
+			      const struct slb_arg *arg, uint32_t align)
+{
+	struct sir_type ptr = sir_type_ptr(SIR_SPACE_PRIVATE);
+	struct sir_type word = sir_type_make(SIR_INT, 32, 1);
+	struct sir_local_var var;
+	uint32_t pos, n;
+	sir_id addr;
+
+	memset(&var, 0, sizeof(var));
+	/* Whole words (the image is 16-aligned, so they are in it). */
+	var.size = align_up(arg->size, 4);
+	var.align = align > 16 ? align : 16;
+	var.elem = word;
+	var.is_array = true;
+	addr = sir_value_new(k, SIR_OP_VAR_ADDR, ptr, NULL, 0);
+	k->values[addr].aux = sir_var_add(k, &var);
+	for (pos = 0; pos < var.size; pos += n) {
+		bool row = arg->offset % 16 == 0 && pos % 16 == 0 &&
+			   var.size - pos >= 16;
+		sir_id dst = addr, srcs[2];
+
+		n = row ? 16 : 4;
+		if (pos)
+			dst = sirp_op2(b, SIR_OP_PTR_ADD, ptr, addr,
+				       sir_const_u64(k, word, pos));
+		srcs[0] = dst;
+		srcs[1] = uniform(k, sir_type_make(SIR_INT, 32, n / 4),
+				  arg->offset + pos);
+		sirp_op(b, SIR_OP_STORE, sir_type_make(SIR_VOID, 0, 0), srcs,
+			2, n);
+	}
+	return addr;
+}
+
+/* Gives every struct or union parameter's pointer its bytes. */
+static void lower_byval_params(struct abi *a, struct sir_builder *b)
+{
+	struct sir_function *k = a->k;
+	uint32_t n = k->num_values, v;
+
+	for (v = 1; v < n; v++) {
+		const struct sir_param *p;
+		const struct slb_arg *arg;
+		int64_t *off;
+		sir_id to;
+
+		if (k->values[v].op != SIR_OP_PARAM ||
+		    k->values[v].aux >= k->num_params ||
+		    !is_byval(&k->params[k->values[v].aux]))
+			continue;
+		p = &k->params[k->values[v].aux];
+		arg = &a->meta->args[k->values[v].aux];
+		off = derived_offsets(k, v);
+		if (loads_only(k, off, arg->size, arg->offset)) {
+			read_from_image(k, b, off, arg->offset);
+			/* Only dead address arithmetic is left to use it. */
+			to = sir_value_new(k, SIR_OP_UNDEF, p->type, NULL, 0);
+		} else {
+			to = copy_to_private(k, b, arg,
+					     param_align(p, arg->size));
+		}
+		free(off);
+		sir_replace_uses(k, v, to);
+		k->values[v].op = SIR_OP_INVALID;
+	}
 }
 
 /* Offsets in thread storage of the private variables left in memory. */
@@ -259,7 +538,9 @@ bool sir_lower_abi(struct sir_module *m, struct sir_function *k,
 	memcpy(meta->reqd_wg_size, k->reqd_wg_size, sizeof(k->reqd_wg_size));
 	if (!lay_out_params(&a, err, errsz))
 		return false;
+	lower_byval_params(&a, &b);
 	var_off = place_private(&a, m);
+	n = k->num_values;
 	for (v = 1; v < n && ok; v++) {
 		enum sir_op op = k->values[v].op;
 		sir_id r;

@@ -38,9 +38,8 @@ static bool spv_ty(struct spv_fn *fc, uint32_t type_id, struct sir_type *t)
 	return true;
 }
 
-/* Puts an instruction at the start of the entry block (dominates all). */
-static sir_id spv_prelude(struct spv_fn *fc, enum sir_op op,
-			  struct sir_type t, const sir_id *srcs, uint32_t n)
+sir_id spv_prelude(struct spv_fn *fc, enum sir_op op, struct sir_type t,
+		   const sir_id *srcs, uint32_t n)
 {
 	sir_id v = sir_value_new(fc->f, op, t, srcs, n);
 
@@ -1328,7 +1327,8 @@ bool spv_convert_function(struct spv_conv *c, const struct spv_module *m,
 	fc.vals = calloc(m->bound, sizeof(*fc.vals));
 	fc.label_block = calloc(m->bound, sizeof(*fc.label_block));
 	ok = fc.vals && fc.label_block ?
-	     spv_body(&fc, &m->functions[func_index]) :
+	     spv_body(&fc, &m->functions[func_index]) &&
+	     spv_byval_copies(&fc, &m->functions[func_index]) :
 	     spv_error(c, "out of memory");
 	if (ok)
 		sir_compute_preds(f);

@@ -142,6 +142,8 @@ struct spv_conv {
 	int32_t *user_globals, *lib_globals;
 	uint32_t num_work, cap_work;
 	struct spv_work { const struct spv_module *m; uint32_t func; } *work;
+	uint64_t *byval;     /* per SIR function: bit i, parameter i is ByVal */
+	uint32_t num_byval;
 	char *err;
 	size_t errsz;
 };
@@ -177,6 +179,9 @@ struct spv_fn {
 
 sir_id spv_emit(struct spv_fn *fc, enum sir_op op, struct sir_type t,
 		const sir_id *srcs, uint32_t n);
+/* An instruction put at the start of the entry block (dominates all). */
+sir_id spv_prelude(struct spv_fn *fc, enum sir_op op, struct sir_type t,
+		   const sir_id *srcs, uint32_t n);
 /* The SIR value of operand word i of instruction w (0 on error). */
 sir_id spv_operand(struct spv_fn *fc, const uint32_t *w, uint32_t wc,
 		   uint32_t i);
@@ -227,6 +232,13 @@ bool spv_ext_integer(struct spv_fn *fc, const struct spv_ext *x,
 		     sir_id *out);
 bool spv_ext_vector(struct spv_fn *fc, const struct spv_ext *x, sir_id *out);
 bool spv_ext_memory(struct spv_fn *fc, const struct spv_ext *x, sir_id *out);
+
+/* spirv_byval.c: ByVal (struct and union) parameters. */
+bool spv_byval_mark(struct spv_conv *c, uint32_t func, uint32_t i);
+/* Whether parameter i of SIR function func was marked ByVal. */
+bool spv_byval_param(const struct spv_conv *c, uint32_t func, uint32_t i);
+/* After fc's body is read: private copies where the callee needs one. */
+bool spv_byval_copies(struct spv_fn *fc, const struct spv_function *fn);
 
 /* spirv_function.c: one function body. */
 bool spv_convert_function(struct spv_conv *c, const struct spv_module *m,

@@ -128,7 +128,7 @@ static bool spv_kernel_name_taken(struct spv_conv *c, const char *name)
 static bool spv_function_signature(struct spv_conv *c,
 				   const struct spv_module *m,
 				   const struct spv_function *fn,
-				   struct sir_function *f)
+				   uint32_t index, struct sir_function *f)
 {
 	const uint32_t *w = &m->words[fn->begin];
 	const struct spv_type *ft;
@@ -169,6 +169,10 @@ static bool spv_function_signature(struct spv_conv *c,
 			      (1u << SpvFunctionParameterAttributeNoWrite);
 		p->is_restrict = d->param_attrs &
 				 (1u << SpvFunctionParameterAttributeNoAlias);
+		if ((d->param_attrs &
+		     (1u << SpvFunctionParameterAttributeByVal)) &&
+		    !spv_byval_mark(c, index, i))
+			return false;
 		at += pw[0] >> 16;
 	}
 	return true;
@@ -225,7 +229,7 @@ int32_t spv_function_ref(struct spv_conv *c, const struct spv_module *m,
 		f->name = s;
 	}
 	(*map)[func_id] = (int32_t)c->sm->num_functions;
-	if (!spv_function_signature(c, m, fn, f))
+	if (!spv_function_signature(c, m, fn, c->sm->num_functions - 1, f))
 		return -1;
 	if (c->num_work == c->cap_work) {
 		uint32_t cap = c->cap_work ? c->cap_work * 2 : 16;
@@ -349,6 +353,50 @@ static bool spv_arg_string(const struct spv_module *m, const char *what,
 	return false;
 }
 
+/* The id of parameter i of the function at word def (signature checked). */
+static uint32_t spv_param_id(const struct spv_module *m, uint32_t def,
+			     uint32_t i)
+{
+	uint32_t at = def + (m->words[def] >> 16);
+
+	while (i--)
+		at += m->words[at] >> 16;
+	return m->words[at + 2];
+}
+
+/*
+ * A struct or union argument: clang passes it as a Function-storage pointer
+ * decorated FuncParamAttr ByVal. The runtime gives its bytes (the host's
+ * layout of the same declaration) like any by-value argument, so it becomes
+ * kind VALUE with the pointee's size and alignment while its SIR type stays
+ * the private pointer the body reads through; sir_lower_abi() gives the
+ * pointer something to point at.
+ */
+static bool spv_byval_arg(struct spv_conv *c, const struct spv_entry *e,
+			  uint32_t i, struct sir_param *p)
+{
+	const struct spv_module *m = c->user;
+	uint32_t id = spv_param_id(m, m->ids[e->func].def, i);
+	const struct spv_type *pt = spv_type_of_id(m, m->ids[id].type);
+	const struct spv_type *t;
+
+	if (!(m->ids[id].param_attrs &
+	      (1u << SpvFunctionParameterAttributeByVal)))
+		return spv_error(c, "kernel %s: argument %u is a private "
+				 "pointer", e->name, i);
+	t = pt && pt->kind == SPV_T_PTR ? spv_type_of_id(m, pt->elem) : NULL;
+	if (!t || !t->size)
+		return spv_error(c, "kernel %s: argument %u has no sized type",
+				 e->name, i);
+	if (p->align & (p->align - 1) || p->align > 256)
+		return spv_error(c, "kernel %s: argument %u: bad alignment %u",
+				 e->name, i, p->align);
+	p->kind = SIR_ARG_VALUE;
+	p->size = t->size;
+	p->align = p->align > t->align ? p->align : t->align;
+	return true;
+}
+
 static bool spv_kernel_metadata(struct spv_conv *c,
 				const struct spv_entry *e,
 				struct sir_function *f)
@@ -379,11 +427,12 @@ static bool spv_kernel_metadata(struct spv_conv *c,
 				p->kind = SIR_ARG_LOCAL_PTR;
 				break;
 			default:
-				return spv_error(c, "kernel %s: argument %u is "
-						 "a private pointer", e->name,
-						 i);
+				if (!spv_byval_arg(c, e, i, p))
+					return false;
+				break;
 			}
-			p->size = p->align = 4;
+			if (p->kind != SIR_ARG_VALUE)
+				p->size = p->align = 4;
 		} else {
 			p->kind = SIR_ARG_VALUE;
 			p->size = p->align = sir_type_size(p->type);
@@ -482,6 +531,7 @@ struct sir_module *spirv_to_sir(const uint32_t *words, size_t n,
 	free(c.user_globals);
 	free(c.lib_globals);
 	free(c.work);
+	free(c.byval);
 	spv_module_free(&user);
 	if (!ok) {
 		if (errsz && !err[0])
