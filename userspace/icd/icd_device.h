@@ -21,6 +21,10 @@ struct _cl_device_id {
 	struct icd_device_limits limits;
 };
 
+/* CL_DEVICE_MAX_PARAMETER_SIZE: the OpenCL 1.2 minimum; the argument
+ * image of a kernel is at most this plus its sysvals. */
+#define ICD_MAX_PARAMETER_SIZE 1024
+
 /* The device extensions, also the platform's (every device of the platform
  * has them). Each one is backed by the compiler: 32-bit integer atomics on
  * global and local memory (base: add, sub, xchg, inc, dec, cmpxchg;

@@ -105,7 +105,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
 	case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
 	case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: SIZE(0); break;
 	/* The spec's minimum; the argument image has room for more. */
-	case CL_DEVICE_MAX_PARAMETER_SIZE: SIZE(1024); break;
+	case CL_DEVICE_MAX_PARAMETER_SIZE: SIZE(ICD_MAX_PARAMETER_SIZE); break;
 	/* In bits: the largest type, long16 (128 bytes). */
 	case CL_DEVICE_MEM_BASE_ADDR_ALIGN: UINT(128 * 8); break;
 	case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: UINT(128); break;

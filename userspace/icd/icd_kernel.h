@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "icd_device.h"
 #include "icd_object.h"
 #include "sl_launch.h"
 
@@ -19,7 +20,9 @@ struct icd_kernel_arg {
 	cl_mem mem;                  /* SL_ARG_BUFFER, NULL for a NULL
 				      * pointer; not retained (OpenCL
 				      * leaves that to the application) */
-	uint8_t value[128];          /* SL_ARG_VALUE: up to a long16 */
+	/* SL_ARG_VALUE: scalars, vectors, structs up to the device's
+	 * CL_DEVICE_MAX_PARAMETER_SIZE. */
+	uint8_t value[ICD_MAX_PARAMETER_SIZE];
 	uint32_t size;               /* SL_ARG_VALUE, SL_ARG_LOCAL */
 };
 

@@ -158,8 +158,8 @@ cl_program_binary_type icd_program_binary_type(enum slc_binary_type t)
 
 /*
  * An executable this ICD can launch from: slb_read() accepted it, and its
- * by-value arguments fit struct icd_kernel_arg (the compiler makes none
- * larger than a long16, but the bytes may come from anywhere).
+ * by-value arguments fit struct icd_kernel_arg (the device's
+ * CL_DEVICE_MAX_PARAMETER_SIZE; the bytes may come from anywhere).
  */
 static bool executable_fits(const uint8_t *data, size_t size)
 {
@@ -172,7 +172,8 @@ static bool executable_fits(const uint8_t *data, size_t size)
 	for (uint32_t k = 0; k < p.num_kernels; k++)
 		for (uint32_t a = 0; a < p.kernels[k].num_args; a++)
 			if (p.kernels[k].args[a].kind == SLB_ARG_VALUE &&
-			    p.kernels[k].args[a].size > 128)
+			    p.kernels[k].args[a].size >
+			    ICD_MAX_PARAMETER_SIZE)
 				ok = false;
 	slb_program_free(&p);
 	return ok;
