@@ -32,6 +32,9 @@ bool sirl_lower_fdiv(struct sir_function *f, bool fast_math);
 bool sirl_lower_fma(struct sir_function *f);
 /* Values wider than a register into pieces (sir_lower_wide.c). */
 bool sirl_split_wide(struct sir_function *f, char *err, size_t errsz);
+/* Accesses below the alignment the load/store unit needs, in bytes or
+ * halfwords (sir_lower_unaligned.c). */
+bool sirl_lower_unaligned(struct sir_function *f);
 
 /* Short builders over sirp_op*. */
 static inline sir_id sirl_k(struct sir_builder *b, struct sir_type t,

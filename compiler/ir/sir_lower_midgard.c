@@ -22,8 +22,10 @@
  * Steps (one file each): integer division and remainder, then high
  * multiplication (which division produces) in sir_lower_div.c; FDIV in
  * sir_lower_fdiv.c; FMA in sir_lower_fma.c; FMAD, FCOPYSIGN, FUNORD and
- * two-lane FDOT here; wide values in sir_lower_wide.c, last, so the others may build
- * vectors of 64-bit lanes freely.
+ * two-lane FDOT here; wide values in sir_lower_wide.c, so the others may build
+ * vectors of 64-bit lanes freely; then loads and stores less aligned than
+ * the load/store unit needs in sir_lower_unaligned.c, on the register-sized
+ * accesses the split leaves.
  */
 #include "sir_passes.h"
 
@@ -173,5 +175,8 @@ bool sir_lower_midgard(struct sir_function *f, bool fast_math,
 	sirl_lower_fdiv(f, fast_math);
 	sirl_lower_fma(f);
 	sirl_rewrite(f, match_simple, expand_simple, NULL);
-	return sirl_split_wide(f, err, errsz);
+	if (!sirl_split_wide(f, err, errsz))
+		return false;
+	sirl_lower_unaligned(f);
+	return true;
 }

@@ -45,12 +45,95 @@ static bool spv_vmem_kind(const struct spv_ext *x, struct spv_vmem *k)
 	}
 }
 
+/* Lowest set bit of a byte offset, 0 counting as aligned to anything. */
+static uint32_t spv_offset_align(uint64_t off, uint32_t align)
+{
+	uint32_t x = (uint32_t)off, low = x & (~x + 1);
+
+	return x && low < align ? low : align;
+}
+
+/*
+ * The alignment of a pointer (SPIR-V id) that points into a packed struct,
+ * or 0 when its access chains pass through none. vloadn and vstoren trust
+ * their pointer to be aligned to the element (OpenCL C 6.12.7), which
+ * holds for every naturally aligned object; but the address of a packed
+ * struct's member has only the alignment its offset and the struct's
+ * placement give (clang gives loads and stores of it that alignment), so
+ * the access must not assume more. Casts keep what their source has.
+ */
+static uint32_t spv_packed_align(const struct spv_module *m, uint32_t id,
+				 unsigned int depth)
+{
+	const uint32_t *w;
+	const struct spv_type *pt, *t, *e;
+	uint32_t wc, i, a, from, cur;
+	uint64_t lanes[16];
+	unsigned int comps;
+	bool packed, element;
+
+	if (!id || id >= m->bound || !m->ids[id].def || depth > SPV_MAX_NESTING)
+		return 0;
+	w = &m->words[m->ids[id].def];
+	wc = w[0] >> 16;
+	switch (m->ids[id].opcode) {
+	case SpvOpBitcast: case SpvOpPtrCastToGeneric:
+	case SpvOpGenericCastToPtr: case SpvOpCopyObject:
+		return wc > 3 ? spv_packed_align(m, w[3], depth + 1) : 0;
+	case SpvOpAccessChain: case SpvOpInBoundsAccessChain:
+		element = false;
+		break;
+	case SpvOpPtrAccessChain: case SpvOpInBoundsPtrAccessChain:
+		element = true;
+		break;
+	default:
+		return 0;
+	}
+	if (wc < 4 || w[3] >= m->bound)
+		return 0;
+	pt = spv_type_of_id(m, m->ids[w[3]].type);
+	if (!pt || pt->kind != SPV_T_PTR || !(t = spv_type_of_id(m, pt->elem)))
+		return 0;
+	from = spv_packed_align(m, w[3], depth + 1);
+	packed = from != 0;
+	a = from ? from : t->align ? t->align : 1;
+	cur = pt->elem;
+	for (i = 4; i < wc; i++) {
+		if (!(t = spv_type_of_id(m, cur)))
+			return 0;
+		if (i == 4 && element) {
+			if (spv_const_lanes(m, w[i], lanes, &comps))
+				a = spv_offset_align(lanes[0] * t->size, a);
+			else
+				a = spv_offset_align(t->size, a);
+		} else if (t->kind == SPV_T_STRUCT) {
+			if (!spv_const_lanes(m, w[i], lanes, &comps) ||
+			    lanes[0] >= t->count)
+				return 0;
+			packed |= t->packed;
+			a = spv_offset_align(t->offsets[lanes[0]], a);
+			cur = t->members[lanes[0]];
+		} else if ((t->kind == SPV_T_ARRAY ||
+			    t->kind == SPV_T_VECTOR) &&
+			   (e = spv_type_of_id(m, t->elem))) {
+			if (spv_const_lanes(m, w[i], lanes, &comps))
+				a = spv_offset_align(lanes[0] * e->size, a);
+			else
+				a = spv_offset_align(e->size, a);
+			cur = t->elem;
+		} else {
+			return 0;
+		}
+	}
+	return packed ? a : 0;
+}
+
 bool spv_ext_memory(struct spv_fn *fc, const struct spv_ext *x, sir_id *out)
 {
 	struct sir_type i32 = sir_type_make(SIR_INT, 32, 1), vt, mt;
 	struct spv_vmem k;
 	sir_id data = 0, off, ptr, addr, v;
-	unsigned int esize, stride, align;
+	unsigned int esize, stride, align, packed;
 	uint32_t lits = x->wc - 5 - x->num_ids;
 
 	if (!spv_vmem_kind(x, &k))
@@ -88,6 +171,9 @@ bool spv_ext_memory(struct spv_fn *fc, const struct spv_ext *x, sir_id *out)
 		stride = vt.comps == 3 ? 4 : vt.comps;
 		align = esize * stride;
 	}
+	packed = spv_packed_align(fc->m, x->w[5 + (k.store ? 2 : 1)], 0);
+	if (packed && packed < align)
+		align = packed;
 	addr = spv_bin(fc, SIR_OP_IMUL, i32, off,
 		       sir_const_u64(fc->f, i32, esize * stride));
 	addr = spv_bin(fc, SIR_OP_PTR_ADD, fc->f->values[ptr].type, ptr, addr);
