@@ -5,6 +5,8 @@
  * back with user events, so "has not run yet" is a state the test
  * controls rather than a race it hopes to win.
  */
+#include <stdlib.h>
+
 #include "cl_api.h"
 
 #define N 256
@@ -410,6 +412,66 @@ TEST(out_of_order_honours_wait_list)
 }
 
 /*
+ * A command waiting for an event of another queue (§5.10: wait lists may
+ * name events of any queue of the context) sees that command's results.
+ * The runtime hands such a launch to the GPU while the one it waits for
+ * still runs, with the GPU doing the ordering (icd_queue.h), so the second
+ * launch is submitted before the first ended.
+ */
+TEST(launch_waits_for_another_queue)
+{
+	enum { BIG = 1 << 18 };
+	cl_command_queue qa = new_queue(CL_QUEUE_PROFILING_ENABLE),
+			 qb = new_queue(CL_QUEUE_PROFILING_ENABLE);
+	cl_mem buf = cl_api_buffer(CL_MEM_READ_WRITE, BIG * 4, NULL);
+	cl_kernel add = cl_api_kernel("add_k"), mul = cl_api_kernel("mul_k");
+	cl_int *data = malloc(BIG * 4), *back = malloc(BIG * 4);
+	cl_int three = 3, five = 5;
+	size_t global = BIG;
+	cl_event ea = NULL, eb = NULL;
+	cl_ulong a_end = 0, b_submit = 0;
+	int bad = 0;
+
+	REQUIRE(qa && qb && buf && add && mul && data && back);
+	for (int i = 0; i < BIG; i++)
+		data[i] = i % 1000 - 500;
+	CHECK_ERR(clEnqueueWriteBuffer(qa, buf, CL_TRUE, 0, BIG * 4, data, 0,
+				       NULL, NULL), CL_SUCCESS);
+	CHECK_ERR(clSetKernelArg(add, 0, sizeof(buf), &buf), CL_SUCCESS);
+	CHECK_ERR(clSetKernelArg(add, 1, sizeof(three), &three), CL_SUCCESS);
+	CHECK_ERR(clSetKernelArg(mul, 0, sizeof(buf), &buf), CL_SUCCESS);
+	CHECK_ERR(clSetKernelArg(mul, 1, sizeof(five), &five), CL_SUCCESS);
+	CHECK_ERR(clEnqueueNDRangeKernel(qa, add, 1, NULL, &global, NULL, 0,
+					 NULL, &ea), CL_SUCCESS);
+	CHECK_ERR(clEnqueueNDRangeKernel(qb, mul, 1, NULL, &global, NULL, 1,
+					 &ea, &eb), CL_SUCCESS);
+	CHECK_ERR(clEnqueueReadBuffer(qb, buf, CL_TRUE, 0, BIG * 4, back, 1,
+				      &eb, NULL), CL_SUCCESS);
+	for (int i = 0; i < BIG; i++)
+		bad += back[i] != (data[i] + 3) * 5;
+	CHECK(bad == 0);
+	CHECK_ERR(clFinish(qa), CL_SUCCESS);
+	CHECK_ERR(clGetEventProfilingInfo(ea, CL_PROFILING_COMMAND_END,
+					  sizeof(a_end), &a_end, NULL),
+		  CL_SUCCESS);
+	CHECK_ERR(clGetEventProfilingInfo(eb, CL_PROFILING_COMMAND_SUBMIT,
+					  sizeof(b_submit), &b_submit, NULL),
+		  CL_SUCCESS);
+	printf("  second queue's launch submitted %.1f ms before the first "
+	       "ended\n", ((double)a_end - (double)b_submit) / 1e6);
+	CHECK(b_submit < a_end);
+	clReleaseEvent(ea);
+	clReleaseEvent(eb);
+	clReleaseKernel(add);
+	clReleaseKernel(mul);
+	clReleaseMemObject(buf);
+	clReleaseCommandQueue(qa);
+	clReleaseCommandQueue(qb);
+	free(data);
+	free(back);
+}
+
+/*
  * The spec lets an out-of-order queue run in order (§5.11 only removes the
  * guarantee), but the issue and icd_queue.h promise that it runs any
  * command whose wait list completed: a command enqueued after a held one
@@ -460,5 +522,6 @@ void cl_api_queue_tests(void)
 	API_RUN(barrier_out_of_order);
 	API_RUN(deprecated_marker_barrier_wait);
 	API_RUN(out_of_order_honours_wait_list);
+	API_RUN(launch_waits_for_another_queue);
 	API_RUN(out_of_order_runs_ready_commands);
 }

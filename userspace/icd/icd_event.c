@@ -91,6 +91,8 @@ void icd_event_release(cl_event event)
 		event->free_data(event->data);
 	if (event->launch)
 		icd_launch_free(event->launch);
+	if (event->fence)
+		icd_fence_put(event->fence);
 	for (cb = event->callbacks; cb; cb = next) {
 		next = cb->next;
 		free(cb);

@@ -50,6 +50,9 @@ struct _cl_event {
 	void *data;                  /* run's, freed by free_data */
 	void (*free_data)(void *data);
 	struct icd_launch *launch;
+	/* Launches on the GPU: their chain's fence (under the lock; set
+	 * once submitted). */
+	struct icd_fence *fence;
 	/* Barriers and markers without a wait list wait for everything
 	 * enqueued before them (icd_queue.c). */
 	bool waits_for_all;

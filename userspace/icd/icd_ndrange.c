@@ -69,7 +69,7 @@ struct icd_gpu_queue {
 	bool prof;
 	struct sl_bo *cmd;           /* command BO: timestamps + jobs */
 	struct sl_bo *tls, *wls;     /* scratch, grown as launches need */
-	uint32_t syncobj;            /* signalled by each chain's end */
+	struct icd_fence *fence;     /* the chain in flight's (a reference) */
 	struct drm_sleipnir_bo_ref *refs;
 	unsigned int cap_refs;
 };
@@ -346,10 +346,82 @@ cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue,
 
 /* --- the queue's GPU state ----------------------------------------------- */
 
+struct icd_fence {
+	cl_context context;          /* its syncobj's node; not retained:
+				      * every holder is an object of it */
+	uint32_t syncobj;
+	atomic_uint refs;
+};
+
+/* A new unsignalled fence in *@out; under the context's gpu_lock. */
+static int fence_new(cl_context ctx, struct icd_fence **out)
+{
+	struct icd_fence *f = calloc(1, sizeof(*f));
+	int err;
+
+	if (!f)
+		return -ENOMEM;
+	err = sl_syncobj_create(ctx->drm, false, &f->syncobj);
+	if (err) {
+		free(f);
+		return err;
+	}
+	f->context = ctx;
+	atomic_init(&f->refs, 1);
+	*out = f;
+	return 0;
+}
+
+static struct icd_fence *fence_get(struct icd_fence *f)
+{
+	atomic_fetch_add(&f->refs, 1);
+	return f;
+}
+
+void icd_fence_put(struct icd_fence *f)
+{
+	cl_context ctx = f->context;
+
+	if (atomic_fetch_sub(&f->refs, 1) != 1)
+		return;
+	pthread_mutex_lock(&ctx->gpu_lock);
+	sl_syncobj_destroy(ctx->drm, f->syncobj);
+	pthread_mutex_unlock(&ctx->gpu_lock);
+	free(f);
+}
+
+/*
+ * The in-syncs of a chain: the fences of the launches on other queues it
+ * waits for that are still on the GPU (the queue let them count as ready,
+ * icd_queue.c). @syncs holds ICD_MAX_IN_SYNCS.
+ */
+static unsigned int in_syncs(cl_event *cmds, unsigned int n,
+			     struct drm_sleipnir_sync_op *syncs)
+{
+	unsigned int count = 0;
+
+	icd_event_lock();
+	for (unsigned int i = 0; i < n; i++) {
+		for (cl_uint d = 0; d < cmds[i]->num_deps; d++) {
+			cl_event dep = cmds[i]->deps[d];
+			bool seen = false;
+
+			if (!dep->fence || icd_event_status_final(dep->status))
+				continue;
+			for (unsigned int j = 0; j < count; j++)
+				seen |= syncs[j].handle == dep->fence->syncobj;
+			if (!seen && count < ICD_MAX_IN_SYNCS)
+				syncs[count++] = (struct drm_sleipnir_sync_op){
+					.handle = dep->fence->syncobj };
+		}
+	}
+	icd_event_unlock();
+	return count;
+}
+
 void icd_gpu_queue_free(cl_command_queue queue)
 {
 	struct icd_gpu_queue *g = queue->gpu;
-	struct sl_drm *drm = queue->context->drm;
 
 	if (!g)
 		return;
@@ -357,8 +429,6 @@ void icd_gpu_queue_free(cl_command_queue queue)
 	sl_bo_destroy(g->cmd);
 	sl_bo_destroy(g->tls);
 	sl_bo_destroy(g->wls);
-	if (g->syncobj)
-		sl_syncobj_destroy(drm, g->syncobj);
 	pthread_mutex_unlock(&queue->context->gpu_lock);
 	free(g->refs);
 	free(g);
@@ -561,11 +631,6 @@ static int prepare(cl_command_queue q, cl_event *cmds, unsigned int n,
 		g = calloc(1, sizeof(*g));
 		if (!g)
 			return -ENOMEM;
-		err = sl_syncobj_create(drm, false, &g->syncobj);
-		if (err) {
-			free(g);
-			return err;
-		}
 		q->gpu = g;
 	}
 	for (unsigned int i = 0; i < n; i++) {
@@ -583,8 +648,20 @@ static int prepare(cl_command_queue q, cl_event *cmds, unsigned int n,
 	if (!err)
 		err = ensure_bo(drm, &g->cmd, lay->size, true);
 	if (!err)
-		err = sl_syncobj_reset(drm, g->syncobj);
+		err = fence_new(q->context, &g->fence);
 	return err;
+}
+
+/* True when an event @cmd waits for failed. */
+static bool dep_failed(cl_event cmd)
+{
+	bool failed = false;
+
+	icd_event_lock();
+	for (cl_uint d = 0; d < cmd->num_deps; d++)
+		failed |= cmd->deps[d]->status < 0;
+	icd_event_unlock();
+	return failed;
 }
 
 /*
@@ -665,9 +742,13 @@ static void finish(cl_command_queue q, cl_event *cmds, unsigned int n,
 			icd_event_unlock();
 		}
 		/* A fault ends the job it hit; the jobs after it, which
-		 * depend on it, never run. Both fail. */
-		icd_event_set_status(cmds[i], done ? CL_COMPLETE :
-				     CL_OUT_OF_RESOURCES, end);
+		 * depend on it, never run. Both fail. A launch that went
+		 * while what it waited for was on the GPU fails if that
+		 * did, as it would have without running. */
+		icd_event_set_status(cmds[i], !done ? CL_OUT_OF_RESOURCES :
+				     dep_failed(cmds[i]) ?
+				     CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST :
+				     CL_COMPLETE, end);
 	}
 }
 
@@ -678,6 +759,7 @@ bool icd_launch_submit(cl_command_queue q, cl_event *cmds, unsigned int n)
 	struct sl_submit sub = { .requirements = SLEIPNIR_REQ_COMPUTE,
 				 .timeout_ms = job_timeout_ms() };
 	struct drm_sleipnir_sync_op out = { 0 };
+	struct drm_sleipnir_sync_op waits[ICD_MAX_IN_SYNCS];
 	cl_event go[ICD_MAX_BATCH];
 	struct chain_layout lay;
 	unsigned int num_refs = 0, kept = 0;
@@ -702,9 +784,11 @@ bool icd_launch_submit(cl_command_queue q, cl_event *cmds, unsigned int n)
 	if (!err)
 		err = write_chain(q, go, kept, prof, &lay, &num_refs, &sub.jc);
 	if (!err) {
-		out.handle = q->gpu->syncobj;
+		out.handle = q->gpu->fence->syncobj;
 		sub.bos = q->gpu->refs;
 		sub.num_bos = num_refs;
+		sub.in_syncs = waits;
+		sub.num_in_syncs = in_syncs(go, kept, waits);
 		sub.out_syncs = &out;
 		sub.num_out_syncs = 1;
 		if (prof)
@@ -719,9 +803,18 @@ bool icd_launch_submit(cl_command_queue q, cl_event *cmds, unsigned int n)
 	}
 	pthread_mutex_unlock(&ctx->gpu_lock);
 	if (err) {
+		if (q->gpu && q->gpu->fence) {
+			icd_fence_put(q->gpu->fence);
+			q->gpu->fence = NULL;
+		}
 		fail_all(go, kept, CL_OUT_OF_RESOURCES);
 		return false;
 	}
+	/* Launches elsewhere may now wait for these on the GPU. */
+	icd_event_lock();
+	for (unsigned int i = 0; i < kept; i++)
+		go[i]->fence = fence_get(q->gpu->fence);
+	icd_event_unlock();
 	for (unsigned int i = 0; i < kept; i++) {
 		icd_event_set_status(go[i], CL_SUBMITTED, 0);
 		icd_event_set_status(go[i], CL_RUNNING, 0);
@@ -731,7 +824,7 @@ bool icd_launch_submit(cl_command_queue q, cl_event *cmds, unsigned int n)
 
 void icd_launch_wait(cl_command_queue q)
 {
-	uint32_t syncobj = q->gpu->syncobj;
+	uint32_t syncobj = q->gpu->fence->syncobj;
 	int err;
 
 	/* A bare ioctl on the node: no sl_drm state is touched, so no lock
@@ -760,9 +853,13 @@ void icd_launch_finish(cl_command_queue q)
 		err = 0;
 	} else {
 		pthread_mutex_lock(&q->context->gpu_lock);
-		err = sl_syncobj_status(q->context->drm, g->syncobj, &fence);
+		err = sl_syncobj_status(q->context->drm, g->fence->syncobj,
+					&fence);
 		pthread_mutex_unlock(&q->context->gpu_lock);
 	}
 	finish(q, g->chain, g->chain_n, g->prof, &g->lay, err ? -EIO : fence);
 	g->chain_n = 0;
+	/* The launches keep the fence for those still waiting on it. */
+	icd_fence_put(g->fence);
+	g->fence = NULL;
 }

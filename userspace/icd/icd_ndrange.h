@@ -12,8 +12,10 @@
 
 struct icd_launch;
 
-/* Launches one chain carries at most. */
+/* Launches one chain carries at most, and the fences of other queues'
+ * chains one SUBMIT waits for at most. */
 #define ICD_MAX_BATCH 64u
+#define ICD_MAX_IN_SYNCS 16u
 
 /*
  * Writes the n ready launches of @cmds into @queue's command BO as one
@@ -37,6 +39,16 @@ void icd_launch_wait(cl_command_queue queue);
  * when the queue profiles.
  */
 void icd_launch_finish(cl_command_queue queue);
+
+/*
+ * A chain's syncobj, signalled when the chain ends. Each launch of the
+ * chain holds a reference (cl_event.fence), so that a launch on another
+ * queue of the context that waits for it can go to the GPU while it
+ * runs, with the syncobj as an in-sync of its SUBMIT: the GPU orders the
+ * two. The syncobj is destroyed with the last reference.
+ */
+struct icd_fence;
+void icd_fence_put(struct icd_fence *fence);
 
 /* Frees a launch (the command's arguments, references). */
 void icd_launch_free(struct icd_launch *launch);

@@ -42,6 +42,37 @@ static bool deps_ended(cl_event cmd, bool *failed)
 }
 
 /*
+ * The same for a launch, which may also go while a launch it waits for is
+ * on the GPU (it has a fence): the SUBMIT then waits for that fence (an
+ * in-sync), and the GPU does the ordering. Within a context, so within
+ * one render node.
+ */
+static bool deps_ready_for_gpu(cl_event cmd, bool *failed)
+{
+	unsigned int on_gpu = 0;
+
+	*failed = false;
+	for (cl_uint i = 0; i < cmd->num_deps; i++) {
+		cl_event dep = cmd->deps[i];
+
+		if (icd_event_status_final(dep->status)) {
+			*failed |= dep->status < 0;
+			continue;
+		}
+		if (!dep->fence || ++on_gpu > ICD_MAX_IN_SYNCS)
+			return false;
+	}
+	return true;
+}
+
+/* Whether @cmd may start now, as a launch or as anything else. */
+static bool ready(cl_event cmd, bool *failed)
+{
+	return cmd->launch ? deps_ready_for_gpu(cmd, failed) :
+			     deps_ended(cmd, failed);
+}
+
+/*
  * Launches ready behind @first (taken already) that can join its chain:
  * in an in-order queue the launches right after it, in an out-of-order
  * queue any ready launch before the next barrier.
@@ -59,7 +90,7 @@ static unsigned int gather_launches(cl_command_queue q, cl_event first,
 			break;
 		if (c->taken)
 			continue;
-		if (!c->launch || !deps_ended(c, &failed) || failed) {
+		if (!c->launch || !deps_ready_for_gpu(c, &failed) || failed) {
 			if (ooo)
 				continue;
 			break;
@@ -99,7 +130,7 @@ static unsigned int pick(cl_command_queue q, cl_event *batch, bool *gpu)
 		 * everything after it waits for the barrier. */
 		if (c->waits_for_all && c != q->head)
 			return 0;
-		if (deps_ended(c, &failed)) {
+		if (ready(c, &failed)) {
 			c->taken = true;
 			*gpu = c->launch && !failed;
 			if (*gpu)
@@ -113,14 +144,16 @@ static unsigned int pick(cl_command_queue q, cl_event *batch, bool *gpu)
 	return 0;
 }
 
-/* Runs one command that is not a launch (CPU work or ordering only). */
+/* Runs one command that is not a launch (CPU work or ordering only), or a
+ * launch whose wait list failed. */
 static void run_one(cl_event cmd)
 {
-	bool failed;
+	bool failed = false;
 	cl_int result = CL_SUCCESS;
 
 	icd_event_lock();
-	deps_ended(cmd, &failed);
+	for (cl_uint i = 0; i < cmd->num_deps; i++)
+		failed |= cmd->deps[i]->status < 0;
 	icd_event_unlock();
 	if (failed) {
 		/* OpenCL leaves this to the implementation: a command whose
@@ -524,7 +557,7 @@ cl_int icd_command_enqueue(cl_event cmd, bool blocking, cl_event *event)
 	 * switches (a map and an unmap cost microseconds, not a round trip).
 	 * It is on the list, taken, meanwhile, so later commands wait.
 	 */
-	now = !q->head && deps_ended(cmd, &failed);
+	now = !q->head && ready(cmd, &failed);
 	/* A launch goes to the GPU from here too, in an in-order queue
 	 * (the chain slot is free when the list is empty). */
 	if (cmd->launch)
