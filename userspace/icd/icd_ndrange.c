@@ -163,13 +163,26 @@ static unsigned int core_span(cl_device_id dev)
 	return present ? 64u - (unsigned int)__builtin_clzll(present) : 1u;
 }
 
-/* Largest divisor of @n that is at most @limit. */
-static uint32_t largest_divisor(uint32_t n, size_t limit)
+/*
+ * The local size along one dimension: the largest divisor of @n that is
+ * at most @limit, or, when one at least half as large is a multiple of 4,
+ * that one (ARM's Mali OpenCL guide asks for multiples of 4).
+ */
+static uint32_t pick_divisor(uint32_t n, size_t limit)
 {
-	for (uint32_t d = (uint32_t)(limit < n ? limit : n); d > 1; d--)
-		if (n % d == 0)
-			return d;
-	return 1;
+	uint32_t best = 1;
+
+	for (uint32_t d = (uint32_t)(limit < n ? limit : n); d > 1; d--) {
+		if (n % d)
+			continue;
+		if (best == 1)
+			best = d;
+		if (d % 4 == 0)
+			return 2 * d >= best ? d : best;
+		if (2 * d < best)
+			break;
+	}
+	return best;
 }
 
 /*
@@ -177,8 +190,8 @@ static uint32_t largest_divisor(uint32_t n, size_t limit)
  * advises the largest work-group the kernel allows: Midgard runs each
  * work-item as a thread of its own, so bigger groups only amortise the
  * per-group cost. It must divide the global size exactly (OpenCL 1.2), so
- * each dimension takes the largest divisor of its global size that fits
- * in what is left of the kernel's limit, X first.
+ * each dimension takes a divisor of its global size that fits in what is
+ * left of the kernel's limit, X first (pick_divisor).
  */
 static void choose_local_size(cl_kernel k, const struct sl_ndrange *nd,
 			      uint32_t local[3])
@@ -192,7 +205,7 @@ static void choose_local_size(cl_kernel k, const struct sl_ndrange *nd,
 			     budget : lim->max_work_item_sizes[d];
 
 		local[d] = d < nd->work_dim ?
-			   largest_divisor(nd->global[d], cap) : 1;
+			   pick_divisor(nd->global[d], cap) : 1;
 		budget /= local[d];
 	}
 }
