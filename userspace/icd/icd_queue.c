@@ -41,13 +41,24 @@ static bool deps_ended(cl_event cmd, bool *failed)
 	return true;
 }
 
+/* True when @ev is one of the @n commands of @batch. */
+static bool in_batch(cl_event ev, cl_event *batch, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (batch[i] == ev)
+			return true;
+	return false;
+}
+
 /*
  * The same for a launch, which may also go while a launch it waits for is
  * on the GPU (it has a fence): the SUBMIT then waits for that fence (an
  * in-sync), and the GPU does the ordering. Within a context, so within
- * one render node.
+ * one render node. A launch earlier in the chain being built (@batch)
+ * counts as done: the chain runs its jobs in order.
  */
-static bool deps_ready_for_gpu(cl_event cmd, bool *failed)
+static bool deps_ready_for_gpu(cl_event cmd, cl_event *batch, unsigned int n,
+			       bool *failed)
 {
 	unsigned int on_gpu = 0;
 
@@ -59,6 +70,8 @@ static bool deps_ready_for_gpu(cl_event cmd, bool *failed)
 			*failed |= dep->status < 0;
 			continue;
 		}
+		if (in_batch(dep, batch, n))
+			continue;
 		if (!dep->fence || ++on_gpu > ICD_MAX_IN_SYNCS)
 			return false;
 	}
@@ -68,7 +81,7 @@ static bool deps_ready_for_gpu(cl_event cmd, bool *failed)
 /* Whether @cmd may start now, as a launch or as anything else. */
 static bool ready(cl_event cmd, bool *failed)
 {
-	return cmd->launch ? deps_ready_for_gpu(cmd, failed) :
+	return cmd->launch ? deps_ready_for_gpu(cmd, NULL, 0, failed) :
 			     deps_ended(cmd, failed);
 }
 
@@ -90,7 +103,8 @@ static unsigned int gather_launches(cl_command_queue q, cl_event first,
 			break;
 		if (c->taken)
 			continue;
-		if (!c->launch || !deps_ready_for_gpu(c, &failed) || failed) {
+		if (!c->launch || !deps_ready_for_gpu(c, batch, n, &failed) ||
+		    failed) {
 			if (ooo)
 				continue;
 			break;
