@@ -385,7 +385,7 @@ static int fence_new(cl_context ctx, struct icd_fence **out)
 	return 0;
 }
 
-static struct icd_fence *fence_get(struct icd_fence *f)
+struct icd_fence *icd_fence_get(struct icd_fence *f)
 {
 	atomic_fetch_add(&f->refs, 1);
 	return f;
@@ -826,7 +826,7 @@ bool icd_launch_submit(cl_command_queue q, cl_event *cmds, unsigned int n)
 	/* Launches elsewhere may now wait for these on the GPU. */
 	icd_event_lock();
 	for (unsigned int i = 0; i < kept; i++)
-		go[i]->fence = fence_get(q->gpu->fence);
+		go[i]->fence = icd_fence_get(q->gpu->fence);
 	icd_event_unlock();
 	for (unsigned int i = 0; i < kept; i++) {
 		icd_event_set_status(go[i], CL_SUBMITTED, 0);
@@ -835,9 +835,9 @@ bool icd_launch_submit(cl_command_queue q, cl_event *cmds, unsigned int n)
 	return true;
 }
 
-void icd_launch_wait(cl_command_queue q)
+void icd_launch_wait(cl_command_queue q, struct icd_fence *fence)
 {
-	uint32_t syncobj = q->gpu->fence->syncobj;
+	uint32_t syncobj = fence->syncobj;
 	int err;
 
 	/* A bare ioctl on the node: no sl_drm state is touched, so no lock

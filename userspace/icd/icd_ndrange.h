@@ -10,6 +10,7 @@
 
 #include "icd_object.h"
 
+struct icd_fence;
 struct icd_launch;
 
 /* Launches one chain carries at most, and the fences of other queues'
@@ -28,9 +29,9 @@ struct icd_launch;
 bool icd_launch_submit(cl_command_queue queue, cl_event *cmds,
 		       unsigned int n);
 
-/* Sleeps in the kernel until the chain in flight ended (its syncobj
- * signalled). Safe from several threads at once; takes no lock. */
-void icd_launch_wait(cl_command_queue queue);
+/* Sleeps in the kernel until @fence signalled (a chain ended). Safe from
+ * several threads at once; takes no lock. */
+void icd_launch_wait(cl_command_queue queue, struct icd_fence *fence);
 
 /*
  * Ends the launches of the chain in flight, once it ended: CL_COMPLETE,
@@ -48,6 +49,7 @@ void icd_launch_finish(cl_command_queue queue);
  * two. The syncobj is destroyed with the last reference.
  */
 struct icd_fence;
+struct icd_fence *icd_fence_get(struct icd_fence *fence);
 void icd_fence_put(struct icd_fence *fence);
 
 /* Frees a launch (the command's arguments, references). */

@@ -223,6 +223,7 @@ bool icd_queue_chain_open(cl_command_queue q)
 bool icd_queue_end_chain(cl_command_queue q, bool app)
 {
 	cl_event batch[ICD_MAX_BATCH];
+	struct icd_fence *fence = NULL;
 	unsigned int n;
 	uint64_t seq;
 
@@ -232,10 +233,18 @@ bool icd_queue_end_chain(cl_command_queue q, bool app)
 		return false;
 	}
 	seq = q->chain_seq;
+	/* The chain's fence, held: whoever ends the chain drops the
+	 * queue's reference while this thread may still be waiting. */
+	for (unsigned int i = 0; i < q->chain_n && !fence; i++)
+		if (q->chain[i]->fence)
+			fence = icd_fence_get(q->chain[i]->fence);
 	if (app)
 		q->chain_waiters++;
 	icd_event_unlock();
-	icd_launch_wait(q);
+	if (fence) {
+		icd_launch_wait(q, fence);
+		icd_fence_put(fence);
+	}
 	icd_event_lock();
 	if (app)
 		q->chain_waiters--;
