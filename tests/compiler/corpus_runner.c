@@ -103,6 +103,23 @@ bool cr_compile(const char *source, const char *options,
 	return ok;
 }
 
+bool cr_compile_file(const char *path, const char *options,
+		     struct slb_program *prog)
+{
+	char *source = cr_read_file(path), *log = NULL;
+	bool ok;
+
+	if (!source)
+		return false;
+	ok = cr_compile(source, options, prog, &log);
+	if (!ok)
+		printf("  %s does not build with \"%s\":\n%s\n", path,
+		       options ? options : "", log ? log : "");
+	free(log);
+	free(source);
+	return ok;
+}
+
 static void add_figures(struct cr_figures *f, const struct ch_result *r)
 {
 #define DELTA(field) (r->after.field - r->before.field)

@@ -58,6 +58,13 @@ char *cr_read_file(const char *path);
 bool cr_compile(const char *source, const char *options,
 		struct slb_program *prog, char **log);
 
+/*
+ * cr_compile() of the file at path; on failure prints the build log,
+ * naming the file and the options, and returns false.
+ */
+bool cr_compile_file(const char *path, const char *options,
+		     struct slb_program *prog);
+
 enum cr_arg_kind {
 	CR_ARG_BUFFER,               /* __global / __constant pointer */
 	CR_ARG_VALUE,                /* by value, `size` bytes at `value` */

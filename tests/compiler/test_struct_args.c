@@ -112,20 +112,10 @@ static uint32_t bits(float f)
 
 static bool build(const char *name, struct slb_program *p)
 {
-	char path[512], *source, *log = NULL;
-	bool ok;
+	char path[512];
 
 	snprintf(path, sizeof(path), "%s/%s.cl", CORPUS_DIR, name);
-	source = cr_read_file(path);
-	if (!source)
-		return false;
-	ok = cr_compile(source, options, p, &log);
-	if (!ok)
-		printf("  %s does not build with \"%s\":\n%s\n", name,
-		       options ? options : "", log ? log : "");
-	free(log);
-	free(source);
-	return ok;
+	return cr_compile_file(path, options, p);
 }
 
 /*

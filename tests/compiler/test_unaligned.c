@@ -81,20 +81,7 @@ static float random_float(void)
 
 static bool build(void)
 {
-	char path[512], *source, *log = NULL;
-	bool ok;
-
-	snprintf(path, sizeof(path), "%s/unaligned.cl", CORPUS_DIR);
-	source = cr_read_file(path);
-	if (!source)
-		return false;
-	ok = cr_compile(source, options, &prog, &log);
-	if (!ok)
-		printf("  unaligned.cl does not build with \"%s\":\n%s\n",
-		       options ? options : "", log ? log : "");
-	free(log);
-	free(source);
-	return ok;
+	return cr_compile_file(CORPUS_DIR "/unaligned.cl", options, &prog);
 }
 
 /* got[0..n) against want, naming the first differing byte. */
