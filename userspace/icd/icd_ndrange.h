@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Kernel launches as commands (icd_ndrange.c): what the queue's thread
- * calls to run a batch of ready launches on the GPU, as one chain.
+ * Kernel launches as commands: the snapshot clEnqueueNDRangeKernel takes
+ * (icd_ndrange.c), and what a queue calls to run a batch of ready
+ * launches on the GPU as one chain (icd_chain.c).
  */
 #ifndef ICD_NDRANGE_H
 #define ICD_NDRANGE_H
@@ -9,9 +10,21 @@
 #include <stdbool.h>
 
 #include "icd_object.h"
+#include "sl_launch.h"
 
 struct icd_fence;
-struct icd_launch;
+
+/* A launch as enqueued: what the chain needs to write its jobs. */
+struct icd_launch {
+	cl_kernel kernel;            /* retained */
+	struct sl_arg *args;         /* the arguments at enqueue time */
+	struct icd_kernel_arg *values;  /* their bytes */
+	cl_mem *mems;                /* buffer arguments, retained */
+	unsigned int num_mems;
+	struct sl_launch_params params;
+	struct sl_launch_plan plan;
+};
+
 
 /* Launches one chain carries at most, and the fences of other queues'
  * chains one SUBMIT waits for at most. */
