@@ -193,7 +193,7 @@ static void fold_arg_moves(struct mi_func *mf)
 			bool ok = true;
 
 			if (mv->kind != MI_ALU || mv->op != 0x7B ||
-			    mv->dst.kind != MO_PHYS ||
+			    mv->lane_bits || mv->dst.kind != MO_PHYS ||
 			    (mv->dst.reg != 26 && mv->dst.reg != 27) ||
 			    mv->src[1].kind != MO_VREG || mv->src[1].mod)
 				continue;

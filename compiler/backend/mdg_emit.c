@@ -40,6 +40,20 @@ static uint16_t vector_src(const struct mi_func *mf, const struct mi_instr *in,
 
 	mi_src_place(mf, s, &r, &c);
 	*reg = (uint8_t)r;
+	if (s->lane_splat) {
+		/*
+		 * The low 16 bits of word k everywhere: replicate the half
+		 * holding it (expand 1 low, 2 high) and select them in it,
+		 * the same selector for lanes of both halves: 16-bit
+		 * element 2k, or in 8-bit mode the byte pair 2k.
+		 */
+		unsigned int k = s->kind == MO_CONST ?
+				 const_index(b, s->cval[0]) :
+				 (c + s->swz[0]) & 3;
+
+		return MDG_VSRC(s->mod & 3, k < 2 ? 1 : 2,
+				((2 * k) & 3) * 0x55u);
+	}
 	for (unsigned int lane = 0; lane < 4; lane++) {
 		unsigned int j = reduce ? lane : lane - dcomp;
 		bool live = reduce || (lane >= dcomp &&
@@ -121,7 +135,9 @@ static void encode_alu(const struct mi_func *mf, const struct mi_instr *in,
 					      &a->src2_reg);
 		return;
 	}
-	a->reg_mode = in->mode64 ? MDG_REG_MODE_64 : MDG_REG_MODE_32;
+	a->reg_mode = in->mode64 ? MDG_REG_MODE_64 :
+		      in->lane_bits == 16 ? MDG_REG_MODE_16 :
+		      in->lane_bits == 8 ? MDG_REG_MODE_8 : MDG_REG_MODE_32;
 	a->shrink = MDG_SHRINK_NONE;
 	for (unsigned int k = 0; k < 4; k++)
 		if ((in->dst.mask << dcomp) & (1u << k))

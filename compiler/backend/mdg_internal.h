@@ -41,6 +41,11 @@ struct mi_src {
 				      * with widen: 0 sign-, 1 zero-extend */
 	bool widen;                  /* 64-bit op reading a 32-bit element:
 				      * lanes 2k, 2k+1 both name it in swz */
+	bool lane_splat;             /* narrow-lane op: every lane reads
+				      * the low 16 bits of component swz[0]
+				      * (constants: of word cval[0]); in
+				      * 8-bit lanes the word holds its
+				      * byte four times */
 	uint8_t swz[MDG_MAX_VEC];
 	uint32_t reg;
 	uint32_t cval[MDG_MAX_VEC];
@@ -71,6 +76,10 @@ struct mi_instr {
 				      * share its bundle, in stage 1 */
 	bool branch_cond;            /* writes r31.w for the block's branch */
 	bool mode64;                 /* 64-bit lanes: component pairs */
+	uint8_t lane_bits;           /* 16 or 8: reg mode 16 / 8, 8 or 16
+				      * lanes per register, whole-register
+				      * operands with the identity swizzle
+				      * or lane_splat; 0: 32- or 64-bit */
 	struct mi_dst dst;
 	struct mi_src src[2];
 	/*

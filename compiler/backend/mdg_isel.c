@@ -13,7 +13,10 @@
  * them), halves likewise (converted in integer ops); wider 8- and 16-bit
  * vectors arrive split into pieces of four lanes (sir_lower_midgard);
  * 64-bit integers of 1-2 components are component pairs (low word first)
- * computed in 64-bit reg mode. Other types are refused with a message.
+ * computed in 64-bit reg mode; short8 and char16 values kept whole by
+ * sir_lower_packed.c, and the masks of their comparisons, are one register
+ * of 16- or 8-bit lanes computed in 16- or 8-bit reg mode (see "short8 and
+ * char16 in narrow lanes" below). Other types are refused with a message.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,9 +79,25 @@ static bool is_narrow(struct sir_type t)
 	return (t.kind == SIR_INT || t.kind == SIR_FLOAT) && t.bits < 32;
 }
 
+/*
+ * Lane bits of a value kept whole in narrow lanes: short8 and bool8
+ * masks 16, char16 and bool16 masks 8; 0 for other types.
+ */
+static unsigned int packed_bits(struct sir_type t)
+{
+	if (t.kind == SIR_BOOL)
+		return t.comps == 8 ? 16 : t.comps == 16 ? 8 : 0;
+	if (t.kind != SIR_INT)
+		return 0;
+	return (t.bits == 16 && t.comps == 8) ||
+	       (t.bits == 8 && t.comps == 16) ? t.bits : 0;
+}
+
 /* 32-bit components a value takes: a 64-bit lane takes two. */
 static unsigned int ncomp(struct sir_type t)
 {
+	if (packed_bits(t))
+		return 4;
 	return is64(t) ? 2u * t.comps : t.comps;
 }
 
@@ -1854,12 +1873,295 @@ static bool sel_conv(struct isel *s, sir_id v)
 	}
 }
 
+/*
+ * ---- short8 and char16 in narrow lanes ----
+ *
+ * short8 / ushort8 and char16 / uchar16 values that sir_lower_packed.c
+ * kept whole, and the masks their comparisons give (all ones or zero per
+ * lane), fill one register as eight 16-bit or sixteen 8-bit lanes, lane k
+ * in bits [k * bits, (k + 1) * bits) (their memory image). Their ops run
+ * in reg mode 16 or 8 (mi_instr.lane_bits), where a swizzle selector picks
+ * a 16-bit element (or a byte pair) for lanes of both halves alike; so an
+ * operand is a whole register with the identity swizzle, or one lane
+ * value in every lane (mi_src.lane_splat: the low half of a word, or in
+ * 8-bit mode its two low bytes, the word holding the byte four times),
+ * encoded with the replicate-low or -high expand mode: a splat of a
+ * narrow scalar (8-bit: its byte repeated in a word first) or a constant
+ * whose lanes are equal. Other constants and views are moved into a
+ * register first. Moves, stores, phi copies and the r31 moves of selects
+ * copy the four 32-bit words in 32-bit mode, which is bit exact, after a
+ * splat view is made a register (lane_words).
+ */
+
+static bool is_whole(const struct mi_src *x)
+{
+	for (unsigned int j = 0; j < 4; j++)
+		if (x->swz[j] != j)
+			return false;
+	return !x->mod && !x->widen;
+}
+
+static bool is_const_words(const struct mi_src *x, uint32_t w)
+{
+	if (x->kind != MO_CONST)
+		return false;
+	for (unsigned int j = 0; j < 4; j++)
+		if (x->cval[j] != w)
+			return false;
+	return true;
+}
+
+/* A word holding one bits-wide lane value in every lane. */
+static bool is_lane_word(uint32_t w, unsigned int bits)
+{
+	return bits == 16 ? (w >> 16) == (w & 0xFFFF) :
+	       w == (w & 0xFF) * 0x01010101u;
+}
+
+/* An operand of a narrow-lane op (see above). */
+static struct mi_src src_narrow(struct isel *s, struct mi_src x,
+				unsigned int bits)
+{
+	if (x.kind == MO_CONST) {
+		if (is_const_words(&x, x.cval[0]) &&
+		    is_lane_word(x.cval[0], bits)) {
+			x.lane_splat = true;
+			return x;
+		}
+		return vreg_src(mov_to_vreg(s, x, 4));
+	}
+	if (x.lane_splat || (x.kind != MO_NONE && is_whole(&x)))
+		return x;
+	return vreg_src(mov_to_vreg(s, x, 4));
+}
+
+/* Vector units only: 8 or 16 lanes. */
+static void make_narrow(struct mi_instr *in, unsigned int bits)
+{
+	in->lane_bits = (uint8_t)bits;
+	in->units &= (uint8_t)~(MDG_UNIT_MASK(MDG_UNIT_SADD) |
+				MDG_UNIT_MASK(MDG_UNIT_SMUL));
+}
+
+/* The four words of a packed value, for 32-bit moves. */
+static struct mi_src lane_words(struct isel *s, struct mi_src x,
+				unsigned int bits)
+{
+	uint32_t r;
+
+	if (!x.lane_splat)
+		return x;
+	if (x.kind == MO_CONST) {
+		x.lane_splat = false;        /* the words are the lanes */
+		return x;
+	}
+	r = mi_vreg_new(s->mf, 4);
+	make_narrow(alu(s, 0x7B, vdst(r, 0xF), x, nosrc), bits);
+	return vreg_src(r);
+}
+
+/* A new packed vreg = op(a, b) in bits-wide lanes. */
+static uint32_t opn(struct isel *s, unsigned int bits, uint8_t op,
+		    struct mi_src a, struct mi_src b)
+{
+	const struct mdg_alu_op_info *info = mdg_alu_op_info(op);
+	uint32_t r = mi_vreg_new(s->mf, 4);
+	struct mi_instr *in;
+
+	if (a.kind == MO_CONST && b.kind != MO_CONST && is_commutative(op)) {
+		struct mi_src t = a;
+
+		a = b;
+		b = t;
+	}
+	a = src_narrow(s, a, bits);
+	if (!(info->flags & MDG_OP_ONE_SRC))
+		b = src_narrow(s, b, bits);
+	in = alu(s, op, vdst(r, 0xF), a, b);
+	make_narrow(in, bits);
+	/*
+	 * A splat constant in src2 is an inline immediate, exactly: the
+	 * 16-bit immediate is a lane in 16-bit mode, its low byte one in
+	 * 8-bit mode.
+	 */
+	if (in->src[1].kind == MO_CONST && in->src[1].lane_splat &&
+	    op != 0x7B && !(info->flags & MDG_OP_CSEL)) {
+		uint32_t w = in->src[1].cval[0];
+
+		in->src[1].kind = MO_IMM;
+		in->src[1].imm = bits == 16 ? (uint16_t)w :
+				 (uint16_t)(int16_t)(int8_t)w;
+	}
+	return r;
+}
+
+static void defn(struct isel *s, sir_id v, uint8_t op, struct mi_src a,
+		 struct mi_src b)
+{
+	unsigned int bits = packed_bits(val(s, v)->type);
+
+	set(s, v, vreg_src(opn(s, bits, op, a, b)));
+}
+
+/* SHUFFLE repeating one lane of a narrow scalar or vector: a splat. */
+static bool sel_lane_splat(struct isel *s, sir_id v)
+{
+	const struct sir_instr *in = val(s, v);
+	unsigned int bits = packed_bits(in->type);
+	unsigned int n0 = val(s, in->srcs[0])->type.comps, lane = 2 * n0;
+	sir_id src = in->srcs[0];
+	struct mi_src x;
+
+	if (in->num_srcs != 2 || n0 > 4 ||
+	    val(s, in->srcs[1])->type.comps != n0)
+		return fail(s, "mdg: %s to %u-bit x%u in narrow lanes is not "
+			    "a splat", v);
+	for (unsigned int j = 0; j < in->type.comps; j++) {
+		uint64_t k = in->imm.u64[j];
+
+		if (k >= 2u * n0)
+			continue;            /* undefined lane */
+		if (lane < 2 * n0 && k != lane)
+			return fail(s, "mdg: %s to %u-bit x%u in narrow lanes "
+				    "is not a splat", v);
+		lane = (unsigned int)k;
+	}
+	if (lane == 2 * n0)
+		lane = 0;
+	if (lane >= n0) {
+		src = in->srcs[1];
+		lane -= n0;
+	}
+	x = get(s, src);
+	if (x.kind == MO_CONST) {
+		uint32_t m = bits == 16 ? 0xFFFF : 0xFF;
+
+		x = const1((x.cval[lane] & m) * (bits == 16 ? 0x10001u :
+						  0x01010101u));
+	} else if (bits == 8 && in->type.kind == SIR_INT) {
+		/* The byte four times in a word: the lanes read its two
+		 * low bytes (bools are 0 / ~0 already). */
+		uint32_t r = op2(s, 0x70, 1, splat(x, lane), const1(0xFF));
+
+		r = op2(s, 0x58, 1, vreg_src(r), const1(0x01010101u));
+		x = vreg_src(r);
+	} else {
+		x = splat(x, lane);
+	}
+	x.lane_splat = true;
+	set(s, v, x);
+	return true;
+}
+
+static bool sel_select_narrow(struct isel *s, sir_id v)
+{
+	const struct sir_instr *in = val(s, v);
+	unsigned int bits = packed_bits(in->type);
+	bool lanes = val(s, in->srcs[0])->type.comps > 1;
+	struct mi_src c = get(s, in->srcs[0]);
+	struct mi_src a = get(s, in->srcs[1]), b = get(s, in->srcs[2]);
+	uint32_t r;
+	struct mi_instr *mov, *sel;
+
+	/* select(m, -1, 0) of a mask is the mask: its lanes are all ones
+	 * or zero (the integer value of a comparison). */
+	if (lanes && is_const_words(&a, 0xFFFFFFFFu) &&
+	    is_const_words(&b, 0)) {
+		set(s, v, c);
+		return true;
+	}
+	/* Operands first: the r31 move must come right before the csel. */
+	a = src_narrow(s, a, bits);
+	b = src_narrow(s, b, bits);
+	c = lanes ? lane_words(s, c, bits) : splat(c, 0);
+	r = mi_vreg_new(s->mf, 4);
+	mov = lanes ? alu(s, 0x7B, pdst(31, 0xFF, 0xF), c, nosrc) :
+		      alu(s, 0x7B, pdst(31, 3, 1), c, nosrc);
+	restrict_cond_move(mov);
+	sel = alu(s, lanes ? 0xC0 : 0xC1, vdst(r, 0xF), a, b);
+	make_narrow(sel, bits);
+	sel->glued = true;
+	set(s, v, vreg_src(r));
+	return true;
+}
+
+static bool sel_packed(struct isel *s, sir_id v)
+{
+	const struct sir_instr *in = val(s, v);
+	enum sir_op op = (enum sir_op)in->op;
+	struct addr a;
+	uint32_t r;
+
+	switch (op) {
+	case SIR_OP_COPY:
+		set(s, v, get(s, in->srcs[0]));
+		return true;
+	case SIR_OP_UNIFORM:
+		if (in->aux % 4)
+			return fail(s, "mdg: %s (%u-bit x%u) at an unaligned "
+				    "offset", v);
+		set(s, v, uniform_words(s, v, in->aux, 4));
+		return !s->failed;
+	case SIR_OP_LOAD:
+		/* ld.128 needs 4-byte alignment (sir_lower_packed.c keeps
+		 * only such accesses whole). */
+		if (in->aux < 4)
+			return fail(s, "mdg: %s (%u-bit x%u) below 4-byte "
+				    "alignment", v);
+		fold_address(s, in->srcs[0], &a);
+		r = mi_vreg_new(s->mf, 4);
+		emit_load(s, &a, r, 0, 4, true);
+		set(s, v, vreg_src(r));
+		return true;
+	case SIR_OP_STORE:
+		if (in->aux < 4)
+			return fail(s, "mdg: store of %s (%u-bit x%u) below "
+				    "4-byte alignment", in->srcs[1]);
+		fold_address(s, in->srcs[0], &a);
+		store_words(s, lane_words(s, get(s, in->srcs[1]),
+					  packed_bits(val(s, in->srcs[1])->type)),
+			    4, &a);
+		return true;
+	case SIR_OP_SHUFFLE:
+		return sel_lane_splat(s, v);
+	case SIR_OP_SELECT:
+		return sel_select_narrow(s, v);
+	case SIR_OP_NOT:
+	case SIR_OP_BNOT:
+		defn(s, v, 0x76, get(s, in->srcs[0]), const1(0xFFFFFFFFu));
+		return true;
+	case SIR_OP_INEG:
+		defn(s, v, 0x46, const1(0), get(s, in->srcs[0]));
+		return true;
+	case SIR_OP_IADD: case SIR_OP_ISUB: case SIR_OP_IMUL:
+	case SIR_OP_AND: case SIR_OP_OR: case SIR_OP_XOR:
+	case SIR_OP_SHL: case SIR_OP_LSHR: case SIR_OP_ASHR:
+	case SIR_OP_SMIN: case SIR_OP_SMAX: case SIR_OP_UMIN: case SIR_OP_UMAX:
+	case SIR_OP_UADD_SAT: case SIR_OP_SADD_SAT:
+	case SIR_OP_USUB_SAT: case SIR_OP_SSUB_SAT:
+	case SIR_OP_IEQ: case SIR_OP_INE: case SIR_OP_SLT: case SIR_OP_SLE:
+	case SIR_OP_ULT: case SIR_OP_ULE:
+	case SIR_OP_BAND: case SIR_OP_BOR: case SIR_OP_BEQ: case SIR_OP_BNE:
+		/* Lane-wise at the lane width: shift counts modulo it and
+		 * the saturations at it, as SIR means them. */
+		defn(s, v, int_op(op), get(s, in->srcs[0]),
+		     get(s, in->srcs[1]));
+		return true;
+	default:
+		return fail(s, "mdg: %s on %u-bit x%u values in narrow lanes "
+			    "is not supported", v);
+	}
+}
+
 static bool sel_value(struct isel *s, sir_id v)
 {
 	const struct sir_instr *in = val(s, v);
 	enum sir_op op = (enum sir_op)in->op;
 	uint8_t mop;
 
+	if (packed_bits(in->type) ||
+	    (op == SIR_OP_STORE && packed_bits(val(s, in->srcs[1])->type)))
+		return sel_packed(s, v);
 	if (op == SIR_OP_BITCAST && supported(in->type) &&
 	    supported(val(s, in->srcs[0])->type) &&
 	    (is_narrow(in->type) != is_narrow(val(s, in->srcs[0])->type) ||
@@ -2012,6 +2314,22 @@ static bool sel_const(struct isel *s, sir_id v)
 	const struct sir_instr *in = val(s, v);
 	uint32_t vals[4] = { 0 };
 
+	if (packed_bits(in->type)) {
+		/* Lane j at bit j * bits of the image; masks all ones. */
+		unsigned int bits = packed_bits(in->type);
+		uint32_t m = (1u << bits) - 1;
+
+		for (unsigned int j = 0; j < in->type.comps &&
+		     in->op == SIR_OP_CONST; j++) {
+			uint64_t x = in->imm.u64[j];
+			uint32_t h = in->type.kind == SIR_BOOL ?
+				     (x ? m : 0) : (uint32_t)x & m;
+
+			vals[j * bits / 32] |= h << (j * bits % 32);
+		}
+		set(s, v, const_src(vals, 4));
+		return true;
+	}
 	if (!supported(in->type)) {
 		/* Other types fail where they are used. */
 		return true;
@@ -2069,7 +2387,12 @@ static void phi_copies(struct isel *s, uint32_t t, uint32_t p)
 		for (uint32_t k = 0; k < in->num_srcs; k++) {
 			if (in->phi_blocks[k] == p) {
 				phis[nphi] = blk->instrs[i];
-				srcs[nphi++] = get(s, in->srcs[k]);
+				srcs[nphi] = get(s, in->srcs[k]);
+				if (packed_bits(in->type))
+					srcs[nphi] = lane_words(
+						s, srcs[nphi],
+						packed_bits(in->type));
+				nphi++;
 				break;
 			}
 		}
@@ -2274,7 +2597,7 @@ bool mdg_isel(struct sir_function *f, struct mi_func *mf, char *err,
 		if (in->op == SIR_OP_CONST || in->op == SIR_OP_UNDEF)
 			ok = sel_const(&s, v);
 		else if (in->op == SIR_OP_PHI && in->block != UINT32_MAX) {
-			if (!supported(in->type)) {
+			if (!supported(in->type) && !packed_bits(in->type)) {
 				ok = fail(&s, "mdg: %s on %u-bit x%u values is "
 					  "not supported", v);
 			} else {

@@ -352,6 +352,7 @@ static bool is_self_move(const struct mi_func *mf, const struct mi_instr *in)
 	unsigned int dreg, dcomp, sreg, scomp;
 
 	if (in->kind != MI_ALU || in->op != 0x7B || in->mode64 ||
+	    in->lane_bits ||
 	    in->outmod != MDG_OUTMOD_KEEP_LOW || in->dst.kind != MO_VREG ||
 	    src->kind != MO_VREG || src->mod || src->widen)
 		return false;
@@ -399,6 +400,7 @@ static bool arg_move(const struct mi_func *mf, const struct mi_instr *in,
 	unsigned int reg, comp;
 
 	if (in->kind != MI_ALU || in->op != 0x7B || in->mode64 ||
+	    in->lane_bits ||
 	    in->outmod != MDG_OUTMOD_KEEP_LOW || in->dst.kind != MO_PHYS ||
 	    (in->dst.reg != 26 && in->dst.reg != 27) ||
 	    (in->dst.mask << in->dst.off) > 0xF ||
@@ -434,7 +436,8 @@ static void forget_writes(const struct mi_func *mf, const struct mi_instr *in,
 	if (in->dst.kind == MO_NONE)
 		return;
 	mi_dst_place(mf, &in->dst, &reg, &comp);
-	mask = in->mode64 || comp > 3 ? 0xF : (in->dst.mask << comp) & 0xF;
+	mask = in->mode64 || in->lane_bits || comp > 3 ? 0xF :
+	       (in->dst.mask << comp) & 0xF;
 	for (unsigned int r = 0; r < 2; r++)
 		for (unsigned int c = 0; c < 4; c++) {
 			struct arg_copy *k = &known[r][c];

@@ -32,9 +32,31 @@ bool sirl_lower_fdiv(struct sir_function *f, bool fast_math);
 bool sirl_lower_fma(struct sir_function *f);
 /* Values wider than a register into pieces (sir_lower_wide.c). */
 bool sirl_split_wide(struct sir_function *f, char *err, size_t errsz);
+/*
+ * short8 and char16 values and their bool8 / bool16 masks that stay whole,
+ * computed in 16- and 8-bit reg modes (sir_lower_packed.c): per value 1
+ * when kept (instructions, stores included), or NULL when none is (caller
+ * frees). Sets the aux of kept loads and stores to the alignment their
+ * address proves.
+ */
+uint8_t *sirl_packed_webs(struct sir_function *f);
+/* The types of those values: one register of 16- or 8-bit lanes. */
+static inline bool sirl_is_packed(struct sir_type t)
+{
+	if (t.kind == SIR_BOOL)
+		return t.comps == 8 || t.comps == 16;
+	return t.kind == SIR_INT &&
+	       ((t.bits == 16 && t.comps == 8) ||
+		(t.bits == 8 && t.comps == 16));
+}
 /* Accesses below the alignment the load/store unit needs, in bytes or
  * halfwords (sir_lower_unaligned.c). */
 bool sirl_lower_unaligned(struct sir_function *f);
+/*
+ * The alignment (1-16) address v is known to have from its computation:
+ * constants, pointer arguments, variable addresses, scaled terms.
+ */
+uint32_t sirl_known_align(const struct sir_function *f, sir_id v);
 
 /* Short builders over sirp_op*. */
 static inline sir_id sirl_k(struct sir_builder *b, struct sir_type t,

@@ -295,6 +295,17 @@ static sir_id expand_unaligned(struct sir_builder *b, sir_id v, void *ctx)
 	return SIR_NONE;
 }
 
+uint32_t sirl_known_align(const struct sir_function *f, sir_id v)
+{
+	struct unaligned u;
+	uint32_t a;
+
+	memset(&u, 0, sizeof(u));
+	a = known_align(&u, f, v, 0);
+	free(u.memo);
+	return a;
+}
+
 bool sirl_lower_unaligned(struct sir_function *f)
 {
 	struct unaligned u;

@@ -17,6 +17,10 @@
  * Narrow loads and stores aligned to 4 bytes move whole words (up to 16
  * bytes per access) and repack them; less aligned ones move per piece.
  *
+ * short8 and char16 values and their masks that sir_lower_packed.c keeps
+ * whole (computed in 16- and 8-bit reg modes) are left alone: no kept
+ * value reads or is read by a split one.
+ *
  * Blocks are walked in dominator order so operands are split before their
  * uses; phi sources are filled in at the end.
  */
@@ -33,6 +37,8 @@ struct wide {
 	uint8_t *num;                /* per value: number of pieces, 0 none */
 	sir_id (*piece)[WIDE_MAX_PIECES];
 	uint32_t size;
+	uint8_t *keep;               /* per old value: stays whole, or NULL */
+	uint32_t num_keep;
 	char *err;
 	size_t errsz;
 	bool failed;
@@ -527,6 +533,17 @@ static bool touches_wide(const struct sir_function *f,
 	return false;
 }
 
+/* Kept whole by sir_lower_packed.c. */
+static bool kept(const struct wide *w, sir_id v)
+{
+	return w->keep && v < w->num_keep && w->keep[v];
+}
+
+static bool needs_split(const struct wide *w, sir_id v)
+{
+	return !kept(w, v) && touches_wide(w->f, &w->f->values[v]);
+}
+
 /* Splits one instruction; SIR_NONE when its pieces replace it. */
 static bool split_one(struct wide *w, sir_id v, sir_id *repl)
 {
@@ -603,7 +620,7 @@ static void make_phis(struct wide *w)
 
 			if (in.op != SIR_OP_PHI)
 				break;
-			if (!is_wide(in.type))
+			if (!is_wide(in.type) || kept(w, v))
 				continue;
 			pl = piece_lanes(in.type);
 			n = (in.type.comps + pl - 1) / pl;
@@ -671,6 +688,15 @@ bool sirl_split_wide(struct sir_function *f, char *err, size_t errsz)
 	w.f = f;
 	w.err = err;
 	w.errsz = errsz;
+	w.keep = sirl_packed_webs(f);
+	w.num_keep = old_values;
+	for (i = 1, any = false; i < f->num_values && !any; i++)
+		any = f->values[i].op != SIR_OP_INVALID &&
+		      f->values[i].block != UINT32_MAX && needs_split(&w, i);
+	if (!any) {
+		free(w.keep);
+		return true;
+	}
 	wide_grow(&w);
 	make_phis(&w);
 	sirp_dom_compute(&dom, f);
@@ -680,8 +706,7 @@ bool sirl_split_wide(struct sir_function *f, char *err, size_t errsz)
 		for (i = 0; i < f->blocks[b].num_instrs && ok; i++) {
 			sir_id v = f->blocks[b].instrs[i], rep;
 
-			if (v >= old_values ||
-			    !touches_wide(f, &f->values[v]) ||
+			if (v >= old_values || !needs_split(&w, v) ||
 			    f->values[v].op == SIR_OP_PHI)
 				continue;
 			w.b = sirp_builder_at(f, b, i);
@@ -697,5 +722,6 @@ bool sirl_split_wide(struct sir_function *f, char *err, size_t errsz)
 	sirp_dom_free(&dom);
 	free(w.num);
 	free(w.piece);
+	free(w.keep);
 	return ok;
 }

@@ -2913,6 +2913,272 @@ static bool run_narrow_args(struct cr_session *s, const struct slb_program *p,
 	return !bad;
 }
 
+/* ---- short8 in 16-bit lanes (one register, reg mode 16) ---- */
+
+static void gen_short_lanes(unsigned int buf, uint8_t *elem, uint32_t bytes)
+{
+	(void)buf;
+	put_mixed(elem, bytes, 2);
+}
+
+/* -1 / 0: an OpenCL vector comparison's lane. */
+static uint16_t mask16(int c)
+{
+	return c ? 0xFFFF : 0;
+}
+
+static int16_t sat16(int v)
+{
+	return (int16_t)(v < -32768 ? -32768 : v > 32767 ? 32767 : v);
+}
+
+static unsigned int ref_short8_arith(const uint8_t *const in[], uint32_t i,
+				     struct expect *e)
+{
+	const uint8_t *pa = in[0] + 16 * i, *pb = in[1] + 16 * i;
+	unsigned int n = i & 15;
+	uint8_t out[128];
+
+	for (int j = 0; j < 8; j++) {
+		uint16_t ux = get16(pa + 2 * j), uy = get16(pb + 2 * j);
+		int x = (int16_t)ux, y = (int16_t)uy;
+		int mx = x > y ? x : y, mn = x < -7 ? x : -7;
+		unsigned int umx = ux > uy ? ux : uy, umn = ux < 9 ? ux : 9;
+		unsigned int usub = ux > uy ? ux - uy : 0;
+		unsigned int uadd = ux + uy > 0xFFFF ? 0xFFFF : ux + uy;
+
+		put16(out + 2 * j, (uint16_t)((x + y) * 3 - (x ^ y)));
+		put16(out + 16 + 2 * j,
+		      (uint16_t)((x & y) | (~(x * y) ^ -x)));
+		put16(out + 32 + 2 * j,
+		      (uint16_t)((uint16_t)(ux << 3) + (x >> 2) +
+				 (uint16_t)(uy << n)));
+		put16(out + 48 + 2 * j, (uint16_t)(x >> (uy & 15)));
+		put16(out + 64 + 2 * j,
+		      (uint16_t)((ux >> n) + (uint16_t)(uy << (ux & 15))));
+		put16(out + 80 + 2 * j, (uint16_t)(mx - mn));
+		put16(out + 96 + 2 * j, (uint16_t)(umx ^ umn));
+		put16(out + 112 + 2 * j,
+		      (uint16_t)(sat16(x + y) + usub - sat16(x - y) + uadd));
+	}
+	return ex_bytes(e, out, 128);
+}
+
+static const struct map_spec short8_arith_spec = {
+	.n = 256, .local = 64, .num_in = 2, .in_size = { 16, 16 },
+	.out_size = 128, .gen = gen_short_lanes, .ref = ref_short8_arith,
+};
+
+static unsigned int ref_short8_select(const uint8_t *const in[], uint32_t i,
+				      struct expect *e)
+{
+	const uint8_t *pa = in[0] + 16 * i, *pb = in[1] + 16 * i;
+	uint8_t out[144];
+	static const int16_t k8[8] = { 1, -2, 3, -4, 5, -6, 7, -8 };
+
+	for (int j = 0; j < 8; j++) {
+		uint16_t ux = get16(pa + 2 * j), uy = get16(pb + 2 * j);
+		int x = (int16_t)ux, y = (int16_t)uy;
+		uint16_t lt = mask16(x < y), le = mask16(x <= y);
+		uint16_t eq = mask16(x == y), ult = mask16(ux < uy);
+		uint16_t uge = mask16(ux >= uy), sel5 = eq ? 5 : ux;
+		uint16_t bs1 = (uint16_t)((ux & ~0x0FF0) | (uy & 0x0FF0));
+		uint16_t bs2 = (uint16_t)((uy & ~ult) | (ux & ult));
+
+		put16(out + 2 * j, lt);
+		put16(out + 16 + 2 * j,
+		      (uint16_t)(le ^ mask16(x != y) ^ mask16(x > y)));
+		put16(out + 32 + 2 * j,
+		      (uint16_t)(ult + mask16(ux > uy) * 2 + uge));
+		put16(out + 48 + 2 * j, lt ? uy : ux);
+		put16(out + 64 + 2 * j,
+		      (uint16_t)((x < 0 ? ux : uy) + sel5));
+		put16(out + 80 + 2 * j,
+		      (uint16_t)(x < y ? x - y : y * x));
+		put16(out + 96 + 2 * j, (uint16_t)(bs1 ^ bs2));
+		put16(out + 112 + 2 * j,
+		      (uint16_t)((lt & mask16(y >= 0)) | (eq & mask16(!uge)) |
+				 mask16(x >= y && x > 3)));
+		put16(out + 128 + 2 * j,
+		      (uint16_t)(((i & 1) ? k8[j] : x) + (int16_t)(i * 7)));
+	}
+	return ex_bytes(e, out, 144);
+}
+
+static const struct map_spec short8_select_spec = {
+	.n = 256, .local = 64, .num_in = 2, .in_size = { 16, 16 },
+	.out_size = 144, .gen = gen_short_lanes, .ref = ref_short8_select,
+};
+
+/* Lane j of the __local tile entry item i writes: x ^ u. */
+static uint16_t tile16(const uint8_t *const in[], uint32_t i, int j)
+{
+	return (uint16_t)(get16(in[0] + 16 * i + 2 * j) ^
+			  get16(in[1] + 16 * i + 2 * j));
+}
+
+static unsigned int ref_short8_memory(const uint8_t *const in[], uint32_t i,
+				      struct expect *e)
+{
+	const uint8_t *pa = in[0] + 16 * i, *pb = in[1] + 16 * i;
+	uint32_t base = i & ~63u, l = i & 63;
+	uint8_t out[64];
+
+	for (int j = 0; j < 8; j++) {
+		uint16_t x = get16(pa + 2 * j), u = get16(pb + 2 * j);
+		uint16_t odd = get16(pa + 2 * j + 2);
+		uint16_t mn = (int16_t)x < (int16_t)u ? x : u;
+
+		put16(out + 2 * j,
+		      (uint16_t)(x + ((i >> 2) & 3) -
+				 tile16(in, base + (l ^ 1), j)));
+		put16(out + 16 + 2 * j, (uint16_t)(u * 5));
+		put16(out + 32 + 2 * j, (uint16_t)(odd * 3));
+		put16(out + 48 + 2 * j,
+		      (uint16_t)(mn & tile16(in, base + ((l + 5) & 63), j)));
+	}
+	return ex_bytes(e, out, 64);
+}
+
+static const struct map_spec short8_memory_spec = {
+	.n = 256, .local = 64, .num_in = 2, .in_size = { 16, 16 },
+	.out_size = 64, .gen = gen_short_lanes, .ref = ref_short8_memory,
+	.local_bytes = 64 * 16,
+};
+
+static unsigned int ref_short8_loop(const uint8_t *const in[], uint32_t i,
+				    struct expect *e)
+{
+	const uint8_t *pa = in[0] + 32 * i;
+	uint16_t x[8], y[8], acc[8], t[8], m[8] = { 0 }, h[8];
+	int trips = (int)(get32(in[1] + 4 * i) & 15);
+	uint8_t out[64];
+
+	for (int j = 0; j < 8; j++) {
+		x[j] = get16(pa + 2 * j);
+		y[j] = get16(pa + 16 + 2 * j);
+		acc[j] = 1;
+		t[j] = 0;
+		h[j] = y[j];
+	}
+	for (int k = 0; k < trips; k++) {
+		for (int j = 0; j < 8; j++) {
+			acc[j] = (uint16_t)(acc[j] * x[j] + 3);
+			if (k & 1)
+				t[j] = (uint16_t)(t[j] - x[j]);
+			else
+				t[j] = (uint16_t)(t[j] + k * y[j]);
+			m[j] |= mask16((int16_t)acc[j] < (int16_t)t[j]);
+			h[j] = (uint16_t)((h[j] >> 1) ^
+					  (uint16_t)(k * 0x1357));
+			x[j] = k == 2 ? y[j] :
+			       (uint16_t)(x[j] ^ (uint16_t)(x[j] << 1));
+		}
+	}
+	for (int j = 0; j < 8; j++) {
+		put16(out + 2 * j, acc[j]);
+		put16(out + 16 + 2 * j, t[j]);
+		put16(out + 32 + 2 * j, m[j]);
+		put16(out + 48 + 2 * j, h[j]);
+	}
+	return ex_bytes(e, out, 64);
+}
+
+static const struct map_spec short8_loop_spec = {
+	.n = 256, .local = 64, .num_in = 2, .in_size = { 32, 4 },
+	.out_size = 64, .gen = gen_short_lanes, .ref = ref_short8_loop,
+};
+
+/* ---- char16 in 8-bit lanes (one register, reg mode 8) ---- */
+
+static void gen_char_lanes(unsigned int buf, uint8_t *elem, uint32_t bytes)
+{
+	(void)buf;
+	put_mixed(elem, bytes, 1);
+}
+
+static int8_t sat8(int v)
+{
+	return (int8_t)(v < -128 ? -128 : v > 127 ? 127 : v);
+}
+
+static unsigned int ref_char16_ops(const uint8_t *const in[], uint32_t i,
+				   struct expect *e)
+{
+	const uint8_t *pa = in[0] + 16 * i, *pb = in[1] + 16 * i;
+	unsigned int n = i & 7;
+	uint8_t o[128];
+
+	for (int j = 0; j < 16; j++) {
+		uint8_t ux = pa[j], uy = pb[j];
+		int x = (int8_t)ux, y = (int8_t)uy;
+		uint8_t lt = x < y ? 0xFF : 0, uge = ux >= uy ? 0xFF : 0;
+		uint8_t eq = x == y ? 0xFF : 0, ne = x != y ? 0xFF : 0;
+		int mx = x > y ? x : y, mn = x < -5 ? x : -5;
+		unsigned int umx = ux > uy ? ux : uy, umn = ux < 200 ? ux : 200;
+		unsigned int uadd = ux + uy > 255 ? 255 : ux + uy;
+		unsigned int usub = ux > uy ? ux - uy : 0;
+
+		o[j] = (uint8_t)((x + y) * 3 - (x ^ y) + ~x + y);
+		o[16 + j] = (uint8_t)((uint8_t)(ux << 2) + (x >> n) +
+				      (uint8_t)(uy << (ux & 7)));
+		o[32 + j] = (uint8_t)((ux >> 3) ^ (uy >> (ux & 7)) ^
+				      (uint8_t)(i * 37));
+		o[48 + j] = (uint8_t)(mx - mn + (umx & umn));
+		o[64 + j] = (uint8_t)(sat8(x + y) ^ sat8(x - y) ^
+				      (uint8_t)(uadd - usub));
+		o[80 + j] = (uint8_t)(lt + eq * 2 + uge + ne);
+		o[96 + j] = (uint8_t)((lt ? uy : ux) ^
+				      ((ux & ~0x3C) | (uy & 0x3C)));
+		o[112 + j] = (uint8_t)(x <= y ? x * y : 7 - x);
+	}
+	return ex_bytes(e, o, 128);
+}
+
+static const struct map_spec char16_ops_spec = {
+	.n = 256, .local = 64, .num_in = 2, .in_size = { 16, 16 },
+	.out_size = 128, .gen = gen_char_lanes, .ref = ref_char16_ops,
+};
+
+static unsigned int ref_char16_loop(const uint8_t *const in[], uint32_t i,
+				    struct expect *e)
+{
+	const uint8_t *pa = in[0] + 16 * i;
+	const uint8_t *other = in[0] + 16 * (i ^ 3);
+	uint8_t x[16], acc[16], m[16] = { 0 }, h[16], o[48];
+	int trips = (int)(get32(in[1] + 4 * i) & 15);
+
+	for (int j = 0; j < 16; j++) {
+		x[j] = (uint8_t)(pa[j] - other[j]);
+		acc[j] = 1;
+		h[j] = pa[j] ^ 0xA5;
+	}
+	for (int k = 0; k < trips; k++) {
+		for (int j = 0; j < 16; j++) {
+			acc[j] = (uint8_t)(acc[j] * x[j] + k);
+			if (k & 1)
+				m[j] = (int8_t)m[j] > (int8_t)acc[j] ? m[j] :
+				       acc[j];
+			else
+				m[j] ^= (uint8_t)((int8_t)acc[j] >> 1);
+			h[j] = (uint8_t)(h[j] << 1 | h[j] >> 7);
+			x[j] = k == 3 ? acc[j] : (uint8_t)(x[j] + 1);
+		}
+	}
+	for (int j = 0; j < 16; j++) {
+		o[j] = acc[j];
+		o[16 + j] = m[j];
+		o[32 + j] = (uint8_t)(h[j] + x[j]);
+	}
+	return ex_bytes(e, o, 48);
+}
+
+static const struct map_spec char16_loop_spec = {
+	.n = 256, .local = 64, .num_in = 2, .in_size = { 16, 4 },
+	.out_size = 48, .gen = gen_char_lanes, .ref = ref_char16_loop,
+	.local_bytes = 64 * 16,
+};
+
 #define MAP(name, kind) { #name, kind, run_map, &name##_spec, NULL }
 
 const struct corpus_case corpus_cases[] = {
@@ -2971,6 +3237,12 @@ const struct corpus_case corpus_cases[] = {
 	MAP(narrow_convert_float, CORPUS_FEATURE),
 	MAP(narrow_as_type, CORPUS_FEATURE),
 	MAP(narrow_vload_vstore, CORPUS_FEATURE),
+	MAP(short8_arith, CORPUS_FEATURE),
+	MAP(short8_select, CORPUS_FEATURE),
+	MAP(short8_memory, CORPUS_FEATURE),
+	MAP(short8_loop, CORPUS_FEATURE),
+	MAP(char16_ops, CORPUS_FEATURE),
+	MAP(char16_loop, CORPUS_FEATURE),
 	{ "narrow_args", CORPUS_FEATURE, run_narrow_args, NULL, NULL },
 	MAP(math_sqrt, CORPUS_FEATURE),
 	MAP(math_exp, CORPUS_FEATURE),

@@ -4,9 +4,10 @@
  * hand, compiled with mdg_compile_kernel(), run on the model's shader
  * cores through the compute harness and compared with C references on
  * random inputs, for 32-, 64-, 16- and 8-bit integer lanes and the
- * conversions between them. Also: the code disassembles, and a float4 vector add
- * needs at least 3.5x fewer arithmetic cycles per element than the scalar
- * one (the model's cycle counters).
+ * conversions between them, and short8 / char16 in 16- / 8-bit reg mode.
+ * Also: the code disassembles, and a float4 vector add needs at least 3.5x
+ * fewer arithmetic cycles per element than the scalar one (the model's
+ * cycle counters).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -1042,6 +1043,170 @@ TEST(wide_narrow_vectors_and_bitcasts)
 	CHECK(fh_fini(&fh));
 }
 
+/*
+ * short8 in 16-bit lanes: a = x + y, m = x < y, b = m ? a : (x - y) ^ u
+ * (u a short8 argument) on whole registers (sir_lower_packed.c keeps
+ * them from the piece path). The disassembly must show the add, compare
+ * and select in 16-bit reg mode and the loads and stores as one 128-bit
+ * access each, so the packed layout cannot silently fall back to
+ * four-lane pieces. Run again with 3 work registers: spilled short8
+ * values move as 128-bit words.
+ */
+TEST(short8_in_16bit_lanes)
+{
+	static char text[1 << 16];
+	struct kb k;
+	struct compiled c;
+	static const uint16_t uv[8] = {
+		0x8001, 0x7FFF, 0x0000, 0xFFFF, 0x1234, 0xEDCB, 0x0F0F, 0x00FF,
+	};
+	uint32_t image[8] = { BUF0, BUF1, BUF2, 0 };
+	struct sir_type s8 = vec(T_I16, 8);
+	sir_id gid, x, y, a, m, b, o;
+	uint16_t *X, *Y, *out;
+	char err[256];
+	int wrong = 0;
+
+	REQUIRE(ch_setup(&fh));
+	X = (uint16_t *)words(BUF0);
+	Y = (uint16_t *)words(BUF1);
+	out = (uint16_t *)words(BUF2);
+	kb_init(&k, "short8_16bit");
+	gid = sysval(&k, SIR_SYSVAL_GLOBAL_ID, 0);
+	x = with_aux(&k, load(&k, s8, elem(&k, gptr(&k, 0), gid, 16)), 16);
+	y = with_aux(&k, load(&k, s8, elem(&k, gptr(&k, 4), gid, 16)), 16);
+	a = op2(&k, SIR_OP_IADD, s8, x, y);
+	m = op2(&k, SIR_OP_SLT, vec(T_BOOL, 8), x, y);
+	b = op3(&k, SIR_OP_SELECT, s8, m, a,
+		op2(&k, SIR_OP_XOR, s8, op2(&k, SIR_OP_ISUB, s8, x, y),
+		    uniform(&k, s8, 16)));
+	o = elem(&k, gptr(&k, 8), gid, 32);
+	with_aux(&k, op2(&k, SIR_OP_STORE, T_VOID, o, a), 16);
+	with_aux(&k, op2(&k, SIR_OP_STORE, T_VOID,
+			 op2(&k, SIR_OP_PTR_ADD, sir_type_ptr(SIR_SPACE_GLOBAL),
+			     o, ci(&k, 16)), b), 16);
+	ret(&k);
+	sir_compute_preds(k.f);
+	REQUIRE(sir_lower_midgard(k.f, false, err, sizeof(err)));
+	REQUIRE(compile(&k, 16, 0, &c));
+	REQUIRE(mdg_disassemble(c.code.code, c.code.size, c.k.first_tag, text,
+				sizeof(text), err, sizeof(err)) >= 0);
+	CHECK(strstr(text, ".iadd.i16 ") != NULL);
+	CHECK(strstr(text, ".isub.i16 ") != NULL);
+	CHECK(strstr(text, ".ilt.i16 ") != NULL);
+	CHECK(strstr(text, ".icsel_v.i16 ") != NULL);
+	CHECK(strstr(text, "ld.u16") == NULL && strstr(text, "st.u16") == NULL);
+	CHECK(strstr(text, "ld.128") != NULL && strstr(text, "st.128") != NULL);
+	/* One register per short8: x, y, a, b and a temporary at most. */
+	CHECK(c.k.work_regs <= 5);
+	if (getenv("BACKEND_DISASM"))
+		printf("%s", text);
+	memcpy(image + 4, uv, sizeof(uv));
+	for (int budget = 0; budget < 2; budget++) {
+		if (budget) {
+			free(c.code.code);
+			REQUIRE(compile(&k, 3, 0, &c));
+			CHECK(c.k.stats.spills > 0 && c.k.work_regs <= 3);
+		}
+		for (int j = 0; j < 256 * 8; j++) {
+			X[j] = (uint16_t)rnd();
+			Y[j] = j % 3 ? (uint16_t)rnd() : X[j];
+		}
+		CHECK(run(&c, image, sizeof(image), 64, 4, 0));
+		for (int j = 0; j < 256 * 8; j++) {
+			int i = j / 8, l = j % 8;
+			uint16_t sum = (uint16_t)(X[j] + Y[j]);
+			uint16_t want = (int16_t)X[j] < (int16_t)Y[j] ? sum :
+					(uint16_t)((X[j] - Y[j]) ^ uv[l]);
+
+			if (out[16 * i + l] == sum &&
+			    out[16 * i + 8 + l] == want)
+				continue;
+			if (wrong++ < 4)
+				printf("  %u registers: item %d lane %d: "
+				       "%04x %04x, want %04x %04x\n",
+				       c.k.work_regs, i, l, out[16 * i + l],
+				       out[16 * i + 8 + l], sum, want);
+		}
+	}
+	CHECK_EQ(wrong, 0);
+	sir_module_destroy(k.m);
+	free(c.code.code);
+	CHECK(fh_fini(&fh));
+}
+
+/*
+ * char16 in 8-bit lanes: a = x + y, m = x < y unsigned, b = m ? a : x - y
+ * on whole registers; the disassembly must show them in 8-bit reg mode and
+ * the accesses as one 128-bit load or store each.
+ */
+TEST(char16_in_8bit_lanes)
+{
+	static char text[1 << 16];
+	static const struct sir_type T_I8 = { SIR_INT, 8, 1, 0 };
+	struct kb k;
+	struct compiled c;
+	uint32_t image[4] = { BUF0, BUF1, BUF2, 0 };
+	struct sir_type c16 = vec(T_I8, 16);
+	sir_id gid, x, y, a, m, b, o;
+	uint8_t *X, *Y, *out;
+	char err[256];
+	int wrong = 0;
+
+	REQUIRE(ch_setup(&fh));
+	X = (uint8_t *)words(BUF0);
+	Y = (uint8_t *)words(BUF1);
+	out = (uint8_t *)words(BUF2);
+	kb_init(&k, "char16_8bit");
+	gid = sysval(&k, SIR_SYSVAL_GLOBAL_ID, 0);
+	x = with_aux(&k, load(&k, c16, elem(&k, gptr(&k, 0), gid, 16)), 16);
+	y = with_aux(&k, load(&k, c16, elem(&k, gptr(&k, 4), gid, 16)), 16);
+	a = op2(&k, SIR_OP_IADD, c16, x, y);
+	m = op2(&k, SIR_OP_ULT, vec(T_BOOL, 16), x, y);
+	b = op3(&k, SIR_OP_SELECT, c16, m, a, op2(&k, SIR_OP_ISUB, c16, x, y));
+	o = elem(&k, gptr(&k, 8), gid, 32);
+	with_aux(&k, op2(&k, SIR_OP_STORE, T_VOID, o, a), 16);
+	with_aux(&k, op2(&k, SIR_OP_STORE, T_VOID,
+			 op2(&k, SIR_OP_PTR_ADD, sir_type_ptr(SIR_SPACE_GLOBAL),
+			     o, ci(&k, 16)), b), 16);
+	ret(&k);
+	sir_compute_preds(k.f);
+	REQUIRE(sir_lower_midgard(k.f, false, err, sizeof(err)));
+	REQUIRE(compile(&k, 16, 0, &c));
+	sir_module_destroy(k.m);
+	REQUIRE(mdg_disassemble(c.code.code, c.code.size, c.k.first_tag, text,
+				sizeof(text), err, sizeof(err)) >= 0);
+	CHECK(strstr(text, ".iadd.i8 ") != NULL);
+	CHECK(strstr(text, ".isub.i8 ") != NULL);
+	CHECK(strstr(text, ".ult.i8 ") != NULL);
+	CHECK(strstr(text, ".icsel_v.i8 ") != NULL);
+	CHECK(strstr(text, "ld.u8") == NULL && strstr(text, "st.u8") == NULL);
+	CHECK(strstr(text, "ld.128") != NULL && strstr(text, "st.128") != NULL);
+	CHECK(c.k.work_regs <= 5);
+	if (getenv("BACKEND_DISASM"))
+		printf("%s", text);
+	for (int j = 0; j < 256 * 16; j++) {
+		X[j] = (uint8_t)rnd();
+		Y[j] = j % 3 ? (uint8_t)rnd() : X[j];
+	}
+	CHECK(run(&c, image, sizeof(image), 64, 4, 0));
+	for (int j = 0; j < 256 * 16; j++) {
+		int i = j / 16, l = j % 16;
+		uint8_t sum = (uint8_t)(X[j] + Y[j]);
+		uint8_t want = X[j] < Y[j] ? sum : (uint8_t)(X[j] - Y[j]);
+
+		if (out[32 * i + l] == sum && out[32 * i + 16 + l] == want)
+			continue;
+		if (wrong++ < 4)
+			printf("  item %d lane %d: %02x %02x, want %02x %02x\n",
+			       i, l, out[32 * i + l], out[32 * i + 16 + l], sum,
+			       want);
+	}
+	CHECK_EQ(wrong, 0);
+	free(c.code.code);
+	CHECK(fh_fini(&fh));
+}
+
 /* Reference: u64 magnitude to float, rounded up (away from zero) when up,
  * to nearest even when nearest, else toward zero. */
 static float u64_ref(uint64_t x, bool nearest, bool up)
@@ -1239,6 +1404,8 @@ int main(void)
 	RUN(narrow_lanes);
 	RUN(half_conversions_and_long_bitcounts);
 	RUN(wide_narrow_vectors_and_bitcasts);
+	RUN(short8_in_16bit_lanes);
+	RUN(char16_in_8bit_lanes);
 	RUN(long_to_float_conversions);
 	RUN(float_to_long_conversions);
 	return check_summary();
