@@ -38,6 +38,11 @@ void icd_event_wait_change(void)
 	pthread_cond_wait(&g_changed, &g_lock);
 }
 
+pthread_mutex_t *icd_event_mutex(void)
+{
+	return &g_lock;
+}
+
 void icd_event_broadcast(void)
 {
 	pthread_cond_broadcast(&g_changed);

@@ -12,6 +12,7 @@
 #ifndef ICD_EVENT_H
 #define ICD_EVENT_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -67,6 +68,8 @@ void icd_event_unlock(void);
 void icd_event_wait_change(void);
 /* Wakes every waiter (with the lock held): a status or a list changed. */
 void icd_event_broadcast(void);
+/* The lock itself, for a thread waiting on a condition of its own. */
+pthread_mutex_t *icd_event_mutex(void);
 
 /* A new event of @context with one reference, status CL_QUEUED (or
  * CL_SUBMITTED for user events); NULL when out of memory. */

@@ -211,6 +211,7 @@ static void queue_free(cl_command_queue q)
 	cl_context ctx = q->context;
 
 	icd_gpu_queue_free(q);
+	pthread_cond_destroy(&q->idle_wake);
 	free(q);
 	clReleaseContext(ctx);
 }
@@ -289,6 +290,8 @@ static void start_chain(cl_command_queue q, cl_event *batch, unsigned int n)
 		memcpy(q->chain, batch, n * sizeof(batch[0]));
 		q->chain_n = n;
 		q->chain_seq++;
+		/* The thread ends it if no application thread waits. */
+		pthread_cond_signal(&q->idle_wake);
 	} else {
 		unlink_ended(q, batch, n);
 	}
@@ -319,7 +322,10 @@ static void *queue_thread(void *arg)
 		if (!n) {
 			if (q->stop && !q->head)
 				break;
-			icd_event_wait_change();
+			if (!q->head && !q->chain_n)
+				pthread_cond_wait(&q->idle_wake, icd_event_mutex());
+			else
+				icd_event_wait_change();
 			continue;
 		}
 		icd_event_unlock();
@@ -363,6 +369,7 @@ clCreateCommandQueue(cl_context context, cl_device_id device,
 	if (err)
 		goto out;
 	icd_object_init(&q->obj, ICD_TYPE_COMMAND_QUEUE);
+	pthread_cond_init(&q->idle_wake, NULL);
 	q->context = context;
 	q->device = device;
 	q->properties = properties;
@@ -371,6 +378,7 @@ clCreateCommandQueue(cl_context context, cl_device_id device,
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	if (pthread_create(&q->thread, &attr, queue_thread, q)) {
 		clReleaseContext(context);
+		pthread_cond_destroy(&q->idle_wake);
 		free(q);
 		q = NULL;
 		err = CL_OUT_OF_HOST_MEMORY;
@@ -399,7 +407,7 @@ cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue command_queue)
 		 * the thread ends and frees the queue. */
 		icd_event_lock();
 		command_queue->stop = true;
-		icd_event_broadcast();
+		pthread_cond_signal(&command_queue->idle_wake);
 		icd_event_unlock();
 	}
 	return CL_SUCCESS;
@@ -473,11 +481,10 @@ clSetCommandQueueProperty(cl_command_queue command_queue,
 
 void icd_queue_flush(cl_command_queue queue)
 {
-	(void)queue;
 	/* Commands go to the queue's thread as they are enqueued; a flush
 	 * only has to make sure it looks. */
 	icd_event_lock();
-	icd_event_broadcast();
+	pthread_cond_signal(&queue->idle_wake);
 	icd_event_unlock();
 }
 
@@ -494,7 +501,6 @@ cl_int CL_API_CALL clFinish(cl_command_queue command_queue)
 	if (!icd_queue_valid(command_queue))
 		return CL_INVALID_COMMAND_QUEUE;
 	icd_event_lock();
-	icd_event_broadcast();
 	while (command_queue->head) {
 		if (icd_queue_chain_open(command_queue)) {
 			icd_event_unlock();
@@ -592,8 +598,11 @@ cl_int icd_command_enqueue(cl_event cmd, bool blocking, cl_event *event)
 	else
 		q->head = cmd;
 	q->tail = cmd;
-	if (!now)
+	if (!now) {
+		/* The thread waits on one or the other. */
+		pthread_cond_signal(&q->idle_wake);
 		icd_event_broadcast();
+	}
 	icd_event_unlock();
 	if (event)
 		*event = cmd;

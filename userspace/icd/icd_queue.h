@@ -44,6 +44,14 @@ struct _cl_command_queue {
 	cl_event head, tail;         /* commands not yet ended, in order */
 	bool stop;                   /* set on the last release */
 	/*
+	 * What wakes the thread while its queue is idle (no command, no
+	 * chain): a new command it must run, a chain to end, the stop.
+	 * With work pending it waits for status changes like everyone
+	 * else; idle, it is left out of them, so a command the caller's
+	 * thread runs at once wakes nobody.
+	 */
+	pthread_cond_t idle_wake;
+	/*
 	 * A chain of launches on the GPU (its commands, 0 when none). It is
 	 * ended by whichever thread wakes from its fence first among those
 	 * waiting for it: the application's, in clFinish or a wait, or the
