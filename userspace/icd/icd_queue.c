@@ -568,11 +568,10 @@ cl_int icd_command_enqueue(cl_event cmd, bool blocking, cl_event *event)
 {
 	cl_command_queue q = cmd->queue;
 	cl_int err = CL_SUCCESS;
+	bool now, failed;
 
 	/* The list keeps the creation reference; the application and a
 	 * blocking wait each take one more. */
-	bool now, failed;
-
 	if (event)
 		icd_event_retain(cmd);
 	if (blocking)
