@@ -4,15 +4,7 @@
 # its MMIO window with the documented GPU_ID, and both sleipnir.ko and the
 # upstream panfrost driver probe it, create a render node, and unload and
 # reload cleanly.
-passed=0
-failed=0
-check() {
-	if [ "$1" = 0 ]; then
-		passed=$((passed + 1)); echo "ok   $2"
-	else
-		failed=$((failed + 1)); echo "FAIL $2"
-	fi
-}
+. "$(dirname "$0")/check.sh"
 
 # The model's registers, read straight from the bus before any driver binds:
 # GPU_ID of a Mali-T860 r2p0 (midgard-facts.md section 1.1).
@@ -54,5 +46,4 @@ dmesg | grep -q 'Features: L2:0x07120206 Shader:0x00000000 Tiler:0x00000809 Mem:
 check $? "panfrost read the RK3399 T860 feature registers"
 dmesg | grep -q 'shader_present=0xf l2_present=0x1'; check $? "panfrost sees 4 shader cores and one L2"
 
-echo "board-smoke: $passed passed, $failed failed"
-[ $failed = 0 ]
+summary board-smoke

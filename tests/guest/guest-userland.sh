@@ -4,15 +4,7 @@
 # compiles to SPIR-V inside the guest with Debian's own clang-15 and
 # llvm-spirv-15, as on a board; libclc and the ICD loader are in place.
 # Plain POSIX sh: runs under dash or busybox sh.
-passed=0
-failed=0
-check() {
-	if [ "$1" = 0 ]; then
-		passed=$((passed + 1)); echo "ok   $2"
-	else
-		failed=$((failed + 1)); echo "FAIL $2"
-	fi
-}
+. "$(dirname "$0")/check.sh"
 
 # Seconds since boot, to time steps without relying on date +%N.
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
@@ -84,5 +76,4 @@ check $? "clinfo shows the GPU as its device (got: '${device:-none}')"
 echo "$out" | grep -q '^ *Device Version *OpenCL 1.2 sleipnir$'
 check $? "clinfo reports OpenCL 1.2 for the device"
 
-echo "guest-userland: $passed passed, $failed failed"
-[ $failed = 0 ]
+summary guest-userland

@@ -16,15 +16,7 @@
 fuzz_calls=${1:-8000}
 stress_submits=${2:-400}
 node=/dev/dri/renderD128
-passed=0
-failed=0
-check() {
-	if [ "$1" = 0 ]; then
-		passed=$((passed + 1)); echo "ok   $2"
-	else
-		failed=$((failed + 1)); echo "FAIL $2"
-	fi
-}
+. "$(dirname "$0")/check.sh"
 
 # Runs a test program; fails the check only when it printed no summary line
 # (its own failures are in that line already).
@@ -117,5 +109,4 @@ else
 	check 0 "the kernel log is clean after the reload"
 fi
 
-echo "sleipnir-reload: $passed passed, $failed failed"
-[ $failed = 0 ]
+summary sleipnir-reload
