@@ -4,32 +4,24 @@
 # exit status, and fails a run in which the guest kernel warned.
 set -u
 cd "$(dirname "$0")/.."
-passed=0 failed=0
-
-result() {
-	if [ "$1" = 0 ]; then
-		passed=$((passed + 1)); echo "ok   $2"
-	else
-		failed=$((failed + 1)); echo "FAIL $2"
-	fi
-}
+# check and summary, shared with the guest's shell tests.
+. tests/guest/check.sh
 
 out=$(tests/board run --driver none --timeout 120 -- uname -m); st=$?
-[ $st = 0 ] && [ "$out" = aarch64 ]; result $? "uname -m prints aarch64 and exits 0 (got '$out', $st)"
+[ $st = 0 ] && [ "$out" = aarch64 ]; check $? "uname -m prints aarch64 and exits 0 (got '$out', $st)"
 
 tests/board run --driver none --timeout 120 -- false; st=$?
-[ $st = 1 ]; result $? "false exits 1 (got $st)"
+[ $st = 1 ]; check $? "false exits 1 (got $st)"
 
 tests/board run --driver none --timeout 120 -- sh -c 'exit 7'; st=$?
-[ $st = 7 ]; result $? "exit status 7 passes through (got $st)"
+[ $st = 7 ]; check $? "exit status 7 passes through (got $st)"
 
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 printf 'hello from the host\n' >"$tmp/note.txt"
 out=$(tests/board run --driver none --timeout 120 --add "$tmp/note.txt:/data/note.txt" -- cat /data/note.txt); st=$?
-[ $st = 0 ] && [ "$out" = "hello from the host" ]; result $? "--add puts a host file into the guest (got '$out', $st)"
+[ $st = 0 ] && [ "$out" = "hello from the host" ]; check $? "--add puts a host file into the guest (got '$out', $st)"
 
 err=$(tests/board run --driver none --timeout 120 -- insmod /opt/sleipnir/kmod/board_warn.ko 2>&1 >/dev/null); st=$?
-[ $st = 3 ] && grep -q "kernel splat" <<<"$err"; result $? "a guest WARN fails the run even though the command succeeded (got $st)"
+[ $st = 3 ] && grep -q "kernel splat" <<<"$err"; check $? "a guest WARN fails the run even though the command succeeded (got $st)"
 
-echo "board-runner: $passed passed, $failed failed"
-[ $failed = 0 ]
+summary board-runner
