@@ -1159,7 +1159,13 @@ static bool finish_branch(struct asm_state *st, unsigned int i)
 	end = bundle_addr(st, i + 1);
 	off = (target - end) / 16;
 	ext = st->br_force > 0 || (st->ext[i / 8] >> (i % 8) & 1);
-	if (!ext && st->br_force == 0 && st->pass > 0 && (off < -64 || off > 63)) {
+	/*
+	 * Promotion to extended sticks, so it is decided only on a layout
+	 * that is right: pass 0 does not know the bundles it has not read
+	 * yet (or branches to labels ahead), so pass 1's addresses can be
+	 * short, and a branch that fits would be promoted for good.
+	 */
+	if (!ext && st->br_force == 0 && st->pass > 1 && (off < -64 || off > 63)) {
 		ext = true;
 		st->ext[i / 8] |= (uint8_t)(1u << (i % 8));
 	}
@@ -1419,7 +1425,8 @@ long mdg_assemble(const char *source, uint8_t *out, size_t cap,
 		st.pass = pass;
 		if (!run_pass(&st))
 			return -1;
-		if (pass > 0 && st.n == st.prev_n &&
+		/* Pass 2 is the first that may promote a branch (above). */
+		if (pass > 1 && st.n == st.prev_n &&
 		    !memcmp(st.tags, st.prev_tags, st.n))
 			break;
 		memcpy(st.prev_tags, st.tags, st.n);
