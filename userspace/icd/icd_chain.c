@@ -372,18 +372,6 @@ static int prepare(cl_command_queue q, cl_event *cmds, unsigned int n,
 	return err;
 }
 
-/* True when an event @cmd waits for failed. */
-static bool dep_failed(cl_event cmd)
-{
-	bool failed = false;
-
-	icd_event_lock();
-	for (cl_uint d = 0; d < cmd->num_deps; d++)
-		failed |= cmd->deps[d]->status < 0;
-	icd_event_unlock();
-	return failed;
-}
-
 /*
  * Tells the context's pfn_notify (clCreateContext) what went wrong: the
  * first kernel of the chain that did not complete, and the fault the
@@ -466,7 +454,7 @@ static void finish(cl_command_queue q, cl_event *cmds, unsigned int n,
 		 * while what it waited for was on the GPU fails if that
 		 * did, as it would have without running. */
 		icd_event_set_status(cmds[i], !done ? CL_OUT_OF_RESOURCES :
-				     dep_failed(cmds[i]) ?
+				     icd_event_deps_failed(cmds[i]) ?
 				     CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST :
 				     CL_COMPLETE, end);
 	}

@@ -108,6 +108,17 @@ void icd_event_release(cl_event event)
 	free(event);
 }
 
+bool icd_event_deps_failed(cl_event cmd)
+{
+	bool failed = false;
+
+	icd_event_lock();
+	for (cl_uint i = 0; i < cmd->num_deps; i++)
+		failed |= cmd->deps[i]->status < 0;
+	icd_event_unlock();
+	return failed;
+}
+
 cl_int icd_event_status(cl_event event)
 {
 	return event->status;

@@ -87,6 +87,9 @@ void icd_event_release(cl_event event);
  */
 void icd_event_set_status(cl_event event, cl_int status, cl_ulong time_ns);
 
+/* True when an event @cmd waits for has failed (takes the lock). */
+bool icd_event_deps_failed(cl_event cmd);
+
 /* The current status (under the lock). */
 cl_int icd_event_status(cl_event event);
 

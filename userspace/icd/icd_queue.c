@@ -162,14 +162,9 @@ static unsigned int pick(cl_command_queue q, cl_event *batch, bool *gpu)
  * launch whose wait list failed. */
 static void run_one(cl_event cmd)
 {
-	bool failed = false;
 	cl_int result = CL_SUCCESS;
 
-	icd_event_lock();
-	for (cl_uint i = 0; i < cmd->num_deps; i++)
-		failed |= cmd->deps[i]->status < 0;
-	icd_event_unlock();
-	if (failed) {
+	if (icd_event_deps_failed(cmd)) {
 		/* OpenCL leaves this to the implementation: a command whose
 		 * wait list failed does not run, and fails in turn. */
 		icd_event_set_status(cmd,
