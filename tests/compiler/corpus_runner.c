@@ -149,12 +149,7 @@ static const char *arg_kind_name(uint32_t kind)
 /* The core id range of the model's GPU, which sizes its TLS. */
 static unsigned int core_id_range(struct fake_host *fh)
 {
-	uint32_t present = rd(fh, GPU_SHADER_PRESENT_LO);
-	unsigned int n = 0;
-
-	while (n < 32 && present >> n)
-		n++;
-	return n;
+	return sl_launch_cores(rd(fh, GPU_SHADER_PRESENT_LO));
 }
 
 /*

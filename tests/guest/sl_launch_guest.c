@@ -146,9 +146,7 @@ static bool setup(int argc, char **argv)
 		printf("  GET_PARAM: %s\n", strerror(-err));
 		return false;
 	}
-	/* TLS is laid out per core id: the highest core's bit, plus one. */
-	while (g_cores < 64 && present >> g_cores)
-		g_cores++;
+	g_cores = sl_launch_cores(present);
 	if ((caps & (SLEIPNIR_CAP_SUBMIT | SLEIPNIR_CAP_VM_MAP)) !=
 	    (SLEIPNIR_CAP_SUBMIT | SLEIPNIR_CAP_VM_MAP)) {
 		printf("  driver caps %#llx lack SUBMIT / VM_MAP\n",

@@ -98,14 +98,6 @@ static cl_int snapshot_args(cl_kernel k, struct icd_launch *l)
 	return err;
 }
 
-/* The highest shader core id plus one: TLS is laid out per core id. */
-static unsigned int core_span(cl_device_id dev)
-{
-	uint64_t present = dev->params.shader_present;
-
-	return present ? 64u - (unsigned int)__builtin_clzll(present) : 1u;
-}
-
 /*
  * The local size along one dimension: the largest divisor of @n that is
  * at most @limit, or, when one at least half as large is a multiple of 4,
@@ -250,7 +242,8 @@ static cl_int enqueue_launch(cl_command_queue queue, cl_kernel kernel,
 	l->params.args = l->args;
 	l->params.num_args = kernel->info->num_args;
 	l->params.nd = nd;
-	l->params.cores = core_span(queue->device);
+	l->params.cores =
+		sl_launch_cores(queue->device->params.shader_present);
 	st = sl_launch_plan(&l->params, &l->plan);
 	if (st) {
 		err = launch_error(st);

@@ -200,6 +200,15 @@ int sl_timestamp_pack(const struct sl_job_link *link, uint64_t target,
 
 /* --- launching a compiled kernel ----------------------------------------- */
 
+unsigned int sl_launch_cores(uint64_t shader_present)
+{
+	unsigned int n = 0;
+
+	while (n < 64 && shader_present >> n)
+		n++;
+	return n ? n : 1;
+}
+
 static int check_ndrange(const struct sl_launch_params *p,
 			 struct sl_launch_plan *plan)
 {

@@ -216,11 +216,15 @@ struct sl_launch_params {
 	/* GPU address of prog's __constant data (0 when it has none). */
 	uint64_t constant_va;
 	/*
-	 * Core id range of the GPU: the highest bit of SHADER_PRESENT plus
-	 * one (TLS is laid out per core id); 0 counts as 1.
+	 * Core id range of the GPU, sl_launch_cores(SHADER_PRESENT) (TLS is
+	 * laid out per core id); 0 counts as 1.
 	 */
 	unsigned int cores;
 };
+
+/* The core id range of a GPU with @shader_present (GET_PARAM): the highest
+ * present core's bit plus one, at least 1. */
+unsigned int sl_launch_cores(uint64_t shader_present);
 
 struct sl_launch_plan {
 	const struct sl_launch_params *params;
