@@ -143,6 +143,10 @@ static void push_def(struct renamer *r, uint32_t var, sir_id v)
 	r->log[r->log_len++] = var;
 }
 
+/*
+ * May append an UNDEF to f->values, which moves the array: callers must
+ * not hold a struct sir_instr pointer across it.
+ */
 static sir_id current_def(struct renamer *r, uint32_t var)
 {
 	if (r->depth[var])
@@ -175,7 +179,10 @@ static void rename_block(struct renamer *r, uint32_t b)
 		if (var == UINT32_MAX || !r->ok[var])
 			continue;
 		if (in->op == SIR_OP_LOAD) {
-			sirp_repl_set(&r->repl, v, current_def(r, var));
+			sir_id def = current_def(r, var);
+
+			/* `in` may dangle from here on. */
+			sirp_repl_set(&r->repl, v, def);
 		} else {
 			push_def(r, var, in->srcs[1]);
 			in->op = SIR_OP_INVALID;
@@ -189,17 +196,22 @@ static void rename_block(struct renamer *r, uint32_t b)
 
 		for (i = 0; i < sb->num_instrs; i++) {
 			sir_id v = sb->instrs[i];
-			struct sir_instr *in = &f->values[v];
 			uint32_t k;
 
-			if (in->op != SIR_OP_PHI)
+			if (f->values[v].op != SIR_OP_PHI)
 				break;
 			if (r->phi_var[v] == UINT32_MAX)
 				continue;
-			for (k = 0; k < in->num_srcs; k++)
-				if (in->phi_blocks[k] == b)
-					in->srcs[k] = current_def(
+			/* Indexes, not a pointer: current_def() may move
+			 * f->values. */
+			for (k = 0; k < f->values[v].num_srcs; k++) {
+				if (f->values[v].phi_blocks[k] == b) {
+					sir_id def = current_def(
 						r, r->phi_var[v]);
+
+					f->values[v].srcs[k] = def;
+				}
+			}
 		}
 	}
 }

@@ -1543,6 +1543,81 @@ TEST(mem2reg_loop)
 	sir_module_destroy(mod);
 }
 
+/*
+ * Variables first stored inside a loop: the loop header gets a phi per
+ * variable whose entry source is undefined, so renaming the entry block's
+ * successor phis creates one UNDEF value per variable, appending to
+ * f->values while the renamer walks those phis. Over a range of variable
+ * counts one of those appends moves the array (a use after free under
+ * ASan before the renamer held indexes instead of pointers):
+ *   acc = 0; for (i = 0; i < n; i++) { v_j = i * (j + 1); acc += v_j; }
+ */
+static struct sir_function *undef_phi_fn(struct sir_module *mod,
+					 uint32_t nvars)
+{
+	struct sir_function *f = sir_function_create(mod, "undef_phis");
+	struct sir_type t = ity(32, 1), pt = sir_type_ptr(SIR_SPACE_PRIVATE);
+	struct sir_local_var var = { 4, 4, { SIR_INT, 32, 1, 0 }, false };
+	uint32_t e = sir_block_add(f), h = sir_block_add(f);
+	uint32_t body = sir_block_add(f), x = sir_block_add(f), j;
+	sir_id n = uni(f, t, 0), addr[64], vi, vacc, i, acc;
+
+	f->ret = t;
+	for (j = 0; j < nvars + 2; j++) {
+		sir_var_add(f, &var);
+		addr[j] = sir_value_new(f, SIR_OP_VAR_ADDR, pt, NULL, 0);
+		f->values[addr[j]].aux = j;
+	}
+	vi = addr[nvars];
+	vacc = addr[nvars + 1];
+	op2(f, e, SIR_OP_STORE, void_t, vi, sir_const_u64(f, t, 0));
+	op2(f, e, SIR_OP_STORE, void_t, vacc, sir_const_u64(f, t, 0));
+	br(f, e, h);
+	i = op1(f, h, SIR_OP_LOAD, t, vi);
+	cbr(f, h, op2(f, h, SIR_OP_SLT, bty(1), i, n), body, x);
+	i = op1(f, body, SIR_OP_LOAD, t, vi);
+	for (j = 0; j < nvars; j++)
+		op2(f, body, SIR_OP_STORE, void_t, addr[j],
+		    op2(f, body, SIR_OP_IMUL, t, i,
+			sir_const_u64(f, t, j + 1)));
+	for (j = 0; j < nvars; j++) {
+		acc = op1(f, body, SIR_OP_LOAD, t, vacc);
+		op2(f, body, SIR_OP_STORE, void_t, vacc,
+		    op2(f, body, SIR_OP_IADD, t, acc,
+			op1(f, body, SIR_OP_LOAD, t, addr[j])));
+	}
+	op2(f, body, SIR_OP_STORE, void_t, vi,
+	    op2(f, body, SIR_OP_IADD, t, i, sir_const_u64(f, t, 1)));
+	br(f, body, h);
+	ret(f, x, op1(f, x, SIR_OP_LOAD, t, vacc));
+	return f;
+}
+
+TEST(mem2reg_undef_phis_grow_values)
+{
+	uint32_t nvars, n = 7;
+
+	/* The interpreter takes at most 64 phis per block. */
+	for (nvars = 1; nvars <= 60; nvars++) {
+		struct sir_module *mod = sir_module_create();
+		struct sir_function *f = undef_phi_fn(mod, nvars);
+		uint64_t want = 0;
+		uint32_t i, j;
+
+		for (i = 0; i < n; i++)
+			for (j = 0; j < nvars; j++)
+				want += (uint64_t)i * (j + 1);
+		CHECK(verify(f));
+		CHECK(sir_mem2reg(f));
+		CHECK(verify(f));
+		CHECK_EQ(count_op(f, SIR_OP_LOAD) + count_op(f, SIR_OP_STORE),
+			 0u);
+		CHECK_EQ(count_op(f, SIR_OP_PHI), nvars + 2);
+		CHECK_EQ(run_loop(f, n), want);
+		sir_module_destroy(mod);
+	}
+}
+
 TEST(simplify_cfg)
 {
 	/*
@@ -2003,6 +2078,7 @@ int main(void)
 	RUN(unread_sysval_lanes_get_no_slots);
 	RUN(cse_dce_copy_prop);
 	RUN(mem2reg_loop);
+	RUN(mem2reg_undef_phis_grow_values);
 	RUN(simplify_cfg);
 	RUN(simplify_cfg_keeps_loops);
 	RUN(inline_calls);
