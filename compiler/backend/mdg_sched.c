@@ -10,6 +10,14 @@
  * bundle); the branch condition goes into the block's last ALU bundle with
  * the branch. Load/store bundles pair two independent words. Constants of
  * a bundle's instructions share its four 32-bit words.
+ *
+ * Linear in the block's size: the graph keeps, per register component,
+ * only the edges from its last writer and from its readers since then
+ * (and likewise for memory and fences), which has the same transitive
+ * closure, so the same readiness and heights, as "every pair that
+ * conflicts"; ready nodes wait in a heap by height and in a bitset by
+ * index, and a node's readiness in the open bundle is kept up to date as
+ * its predecessors are placed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +38,10 @@ struct node {
 	bool mem_read, mem_write, fence, cond;
 	uint32_t consts[8];
 	unsigned int num_consts;
+	uint32_t waiting;            /* predecessors not yet scheduled */
+	/* Bundle in which a predecessor went that a consumer may not join
+	 * (blocked), or that it may join in stage 2 (joined); -1: none. */
+	int blocked, joined;
 };
 
 static void add_src_reads(const struct mi_func *mf, const struct mi_instr *in,
@@ -156,11 +168,30 @@ static bool unit_ok(const struct mi_instr *in, int u)
 	return true;
 }
 
+/* A growable list of node indexes. */
+struct ulist {
+	uint32_t *v, n, cap;
+};
+
+static void ulist_push(struct ulist *l, uint32_t x)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 8;
+		l->v = sir_xrealloc(l->v, l->cap * sizeof(*l->v));
+	}
+	l->v[l->n++] = x;
+}
+
 struct block_sched {
 	const struct mi_func *mf;
 	struct node *nodes;
 	uint32_t n;
-	uint8_t *dep;                /* n x n: dep[i * n + j], i < j */
+	/* Dependence edges, i < j, as index lists: preds of j in
+	 * pred[pred_start[j]..pred_start[j + 1]), succs likewise. */
+	uint32_t *pred_start, *pred, *succ_start, *succ;
+	/* Unscheduled nodes whose predecessors are all scheduled. */
+	uint64_t *ready_bits;
+	uint32_t *heap, heap_n;      /* the same, by height (lazy removal) */
 	struct mdg_sblock *out;
 };
 
@@ -175,27 +206,100 @@ static struct mdg_sbundle *new_bundle(struct mdg_sblock *sb, uint8_t kind)
 	return &sb->b[sb->num++];
 }
 
-/* Preds of j all scheduled before bundle cur (or, when in_stage1 is
- * non-NULL, in bundle cur on a stage-1 unit: *in_stage1 set). */
+/* Heap order: greater height first, then lower index. */
+static bool heap_before(const struct block_sched *s, uint32_t a, uint32_t b)
+{
+	if (s->nodes[a].height != s->nodes[b].height)
+		return s->nodes[a].height > s->nodes[b].height;
+	return a < b;
+}
+
+static void heap_push(struct block_sched *s, uint32_t j)
+{
+	uint32_t i = s->heap_n++;
+
+	while (i && heap_before(s, j, s->heap[(i - 1) / 2])) {
+		s->heap[i] = s->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	s->heap[i] = j;
+}
+
+static uint32_t heap_pop(struct block_sched *s)
+{
+	uint32_t top = s->heap[0], last = s->heap[--s->heap_n], i = 0;
+
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+
+		if (c >= s->heap_n)
+			break;
+		if (c + 1 < s->heap_n && heap_before(s, s->heap[c + 1],
+						      s->heap[c]))
+			c++;
+		if (!heap_before(s, s->heap[c], last))
+			break;
+		s->heap[i] = s->heap[c];
+		i = c;
+	}
+	if (s->heap_n)
+		s->heap[i] = last;
+	return top;
+}
+
+/* Next ready node of index >= from, or MI_NONE. */
+static uint32_t next_ready(const struct block_sched *s, uint32_t from)
+{
+	uint32_t w = from / 64;
+	uint64_t bits;
+
+	if (from >= s->n)
+		return MI_NONE;
+	bits = s->ready_bits[w] & (~0ull << (from % 64));
+	while (!bits) {
+		if (++w >= (s->n + 63) / 64)
+			return MI_NONE;
+		bits = s->ready_bits[w];
+	}
+	return w * 64 + (uint32_t)__builtin_ctzll(bits);
+}
+
+/*
+ * Node j placed in bundle cur: its successors may now be ready, in cur
+ * itself only in stage 2 behind an unglued stage-1 ALU instruction.
+ */
+static void scheduled(struct block_sched *s, uint32_t j, int cur)
+{
+	struct node *p = &s->nodes[j];
+	bool joinable = !p->in[0] && p->in[1]->kind == MI_ALU &&
+			mi_op_is_stage1((enum mdg_unit)p->unit[1]);
+
+	p->bundle = cur;
+	s->ready_bits[j / 64] &= ~(1ull << (j % 64));
+	for (uint32_t e = s->succ_start[j]; e < s->succ_start[j + 1]; e++) {
+		uint32_t k = s->succ[e];
+		struct node *m = &s->nodes[k];
+
+		if (joinable)
+			m->joined = cur;
+		else
+			m->blocked = cur;
+		if (--m->waiting == 0) {
+			s->ready_bits[k / 64] |= 1ull << (k % 64);
+			heap_push(s, k);
+		}
+	}
+}
+
+/* Preds of j all scheduled before bundle cur, or in bundle cur on a
+ * stage-1 unit (*in_cur set). */
 static bool ready(const struct block_sched *s, uint32_t j, int cur,
 		  bool *in_cur)
 {
-	*in_cur = false;
-	for (uint32_t i = 0; i < j; i++) {
-		const struct node *p = &s->nodes[i];
+	const struct node *n = &s->nodes[j];
 
-		if (!s->dep[(size_t)i * s->n + j])
-			continue;
-		if (p->bundle < 0)
-			return false;
-		if (p->bundle == cur) {
-			if (p->in[0] || p->in[1]->kind != MI_ALU ||
-			    !mi_op_is_stage1((enum mdg_unit)p->unit[1]))
-				return false;
-			*in_cur = true;
-		}
-	}
-	return true;
+	*in_cur = n->joined == cur;
+	return !n->waiting && n->blocked != cur;
 }
 
 static bool place_alu(struct block_sched *s, struct mdg_sbundle *b,
@@ -245,7 +349,7 @@ static bool place_alu(struct block_sched *s, struct mdg_sbundle *b,
 		b->alu[cu] = n->in[1];
 		*used |= (uint8_t)(MDG_UNIT_MASK(mu) | MDG_UNIT_MASK(cu) |
 				   1u << 7);  /* bit 7: r31 taken */
-		n->bundle = cur;
+		scheduled(s, j, cur);
 		return true;
 	}
 	{
@@ -271,29 +375,146 @@ static bool place_alu(struct block_sched *s, struct mdg_sbundle *b,
 			*used |= (uint8_t)MDG_UNIT_MASK(u);
 			if (n->rw.wr[31])
 				*used |= 1u << 7;
-			n->bundle = cur;
+			scheduled(s, j, cur);
 			return true;
 		}
 	}
 	return false;
 }
 
-static uint32_t best_ready(struct block_sched *s, int cur, bool allow_cond)
+/*
+ * The ready node of greatest height (lowest index on a tie); the branch
+ * condition only when it is the last node left. Bundle cur is still
+ * empty, so readiness is "every predecessor scheduled".
+ */
+static uint32_t best_ready(struct block_sched *s, bool allow_cond)
 {
-	uint32_t best = MI_NONE;
-	bool in_cur;
+	uint32_t cond = MI_NONE, best = MI_NONE;
 
-	for (uint32_t j = 0; j < s->n; j++) {
-		struct node *n = &s->nodes[j];
+	while (s->heap_n) {
+		uint32_t j = heap_pop(s);
 
-		if (n->bundle >= 0 || (n->cond && !allow_cond))
+		if (s->nodes[j].bundle >= 0)
+			continue;                /* placed by pairing */
+		if (s->nodes[j].cond && !allow_cond) {
+			cond = j;
 			continue;
-		if (!ready(s, j, cur, &in_cur) || in_cur)
-			continue;
-		if (best == MI_NONE || n->height > s->nodes[best].height)
-			best = j;
+		}
+		best = j;
+		break;
 	}
+	if (cond != MI_NONE)
+		heap_push(s, cond);
 	return best;
+}
+
+/*
+ * Dependence edges with the transitive closure of depends(): per register
+ * component the last writer and the readers since it, the same for
+ * memory, and fences ordered against everything.
+ */
+struct dep_state {
+	uint32_t last_wr[32 * 8];
+	struct ulist readers[32 * 8];
+	uint32_t last_mem_wr;
+	struct ulist mem_readers;
+	uint32_t last_fence;
+	struct ulist since_fence;
+	uint32_t *seen;              /* per node: last j it was a pred of */
+	struct ulist edges;          /* preds of the nodes so far, in order */
+};
+
+static void add_pred(struct dep_state *d, uint32_t i, uint32_t j)
+{
+	if (i == MI_NONE || d->seen[i] == j)
+		return;
+	d->seen[i] = j;
+	ulist_push(&d->edges, i);
+}
+
+static void build_deps(struct block_sched *s)
+{
+	struct dep_state d;
+	uint32_t n = s->n, c, e;
+
+	memset(&d, 0, sizeof(d));
+	for (c = 0; c < 32 * 8; c++)
+		d.last_wr[c] = MI_NONE;
+	d.last_mem_wr = MI_NONE;
+	d.last_fence = MI_NONE;
+	d.seen = sir_xcalloc(n + 1, sizeof(*d.seen));
+	for (uint32_t i = 0; i < n; i++)
+		d.seen[i] = MI_NONE;
+	s->pred_start = sir_xcalloc(n + 1, sizeof(*s->pred_start));
+	for (uint32_t j = 0; j < n; j++) {
+		const struct node *m = &s->nodes[j];
+
+		s->pred_start[j] = d.edges.n;
+		add_pred(&d, d.last_fence, j);
+		if (m->fence) {
+			for (e = 0; e < d.since_fence.n; e++)
+				add_pred(&d, d.since_fence.v[e], j);
+		}
+		if (m->mem_read || m->mem_write)
+			add_pred(&d, d.last_mem_wr, j);
+		if (m->mem_write) {
+			for (e = 0; e < d.mem_readers.n; e++)
+				add_pred(&d, d.mem_readers.v[e], j);
+		}
+		for (c = 0; c < 32 * 8; c++) {
+			uint8_t bit = (uint8_t)(1u << (c % 8));
+
+			if ((m->rw.rd[c / 8] | m->rw.wr[c / 8]) & bit)
+				add_pred(&d, d.last_wr[c], j);
+			if (m->rw.wr[c / 8] & bit) {
+				for (e = 0; e < d.readers[c].n; e++)
+					add_pred(&d, d.readers[c].v[e], j);
+			}
+		}
+		/* Then j joins the state. */
+		if (m->fence) {
+			d.last_fence = j;
+			d.since_fence.n = 0;
+		} else {
+			ulist_push(&d.since_fence, j);
+		}
+		if (m->mem_write) {
+			d.last_mem_wr = j;
+			d.mem_readers.n = 0;
+		} else if (m->mem_read) {
+			ulist_push(&d.mem_readers, j);
+		}
+		for (c = 0; c < 32 * 8; c++) {
+			uint8_t bit = (uint8_t)(1u << (c % 8));
+
+			if (m->rw.wr[c / 8] & bit) {
+				d.last_wr[c] = j;
+				d.readers[c].n = 0;
+			} else if (m->rw.rd[c / 8] & bit) {
+				ulist_push(&d.readers[c], j);
+			}
+		}
+	}
+	s->pred_start[n] = d.edges.n;
+	s->pred = d.edges.v;
+	for (c = 0; c < 32 * 8; c++)
+		free(d.readers[c].v);
+	free(d.mem_readers.v);
+	free(d.since_fence.v);
+	free(d.seen);
+
+	/* Successor lists from the predecessor lists. */
+	s->succ_start = sir_xcalloc(n + 2, sizeof(*s->succ_start));
+	s->succ = sir_xcalloc(s->pred_start[n] + 1, sizeof(*s->succ));
+	for (e = 0; e < s->pred_start[n]; e++)
+		s->succ_start[s->pred[e] + 2]++;
+	for (uint32_t i = 0; i < n; i++)
+		s->succ_start[i + 2] += s->succ_start[i + 1];
+	for (uint32_t j = 0; j < n; j++)
+		for (e = s->pred_start[j]; e < s->pred_start[j + 1]; e++)
+			s->succ[s->succ_start[s->pred[e] + 1]++] = j;
+	for (uint32_t j = 0; j < n; j++)
+		s->nodes[j].waiting = s->pred_start[j + 1] - s->pred_start[j];
 }
 
 static void schedule_block(const struct mi_func *mf, struct mi_block *blk,
@@ -319,6 +540,8 @@ static void schedule_block(const struct mi_func *mf, struct mi_block *blk,
 		}
 		n->in[1] = in;
 		n->bundle = -1;
+		n->blocked = -1;
+		n->joined = -1;
 		instr_rw(mf, in, &n->rw);
 		n->mem_read |= in->mem_read;
 		n->mem_write |= in->mem_write;
@@ -327,53 +550,60 @@ static void schedule_block(const struct mi_func *mf, struct mi_block *blk,
 		if (in->kind == MI_ALU)
 			collect_consts(n, in);
 	}
-	s.dep = sir_xcalloc((size_t)s.n * s.n + 1, 1);
-	for (uint32_t j = 0; j < s.n; j++)
-		for (uint32_t i = 0; i < j; i++)
-			s.dep[(size_t)i * s.n + j] =
-				depends(&s.nodes[i], &s.nodes[j]);
+	build_deps(&s);
 	for (uint32_t i = s.n; i-- > 0;) {
 		uint32_t h = 1;
 
-		for (uint32_t j = i + 1; j < s.n; j++)
-			if (s.dep[(size_t)i * s.n + j] &&
-			    s.nodes[j].height + 1 > h)
-				h = s.nodes[j].height + 1;
+		for (uint32_t e = s.succ_start[i]; e < s.succ_start[i + 1];
+		     e++)
+			if (s.nodes[s.succ[e]].height + 1 > h)
+				h = s.nodes[s.succ[e]].height + 1;
 		s.nodes[i].height = h;
+	}
+	s.ready_bits = sir_xcalloc((s.n + 63) / 64 + 1,
+				   sizeof(*s.ready_bits));
+	s.heap = sir_xcalloc(s.n + 1, sizeof(*s.heap));
+	for (uint32_t j = 0; j < s.n; j++) {
+		if (!s.nodes[j].waiting) {
+			s.ready_bits[j / 64] |= 1ull << (j % 64);
+			heap_push(&s, j);
+		}
 	}
 
 	left = s.n;
 	while (left) {
 		int cur = (int)out->num;
-		uint32_t j = best_ready(&s, cur, left == 1);
-		struct node *n = &s.nodes[j];
+		uint32_t j = best_ready(&s, left == 1);
+		struct node *n;
 		struct mdg_sbundle *b;
 
 		if (j == MI_NONE)
 			break;                   /* cannot happen: a DAG */
+		n = &s.nodes[j];
 		if (n->fence) {
 			b = new_bundle(out, MDG_KIND_TEXTURE);
-			n->bundle = cur;
+			scheduled(&s, j, cur);
 			left--;
 			continue;
 		}
 		if (n->in[1]->kind == MI_LDST) {
 			b = new_bundle(out, MDG_KIND_LDST);
 			b->ldst[0] = n->in[1];
-			n->bundle = cur;
+			scheduled(&s, j, cur);
 			left--;
-			for (uint32_t k = 0; k < s.n; k++) {
+			for (uint32_t k = next_ready(&s, 0); k != MI_NONE;
+			     k = next_ready(&s, k + 1)) {
 				struct node *m = &s.nodes[k];
 				bool in_cur;
 
-				if (m->bundle >= 0 || m->fence || m->cond ||
+				if (m->fence || m->cond ||
 				    m->in[1]->kind != MI_LDST ||
 				    !ready(&s, k, cur, &in_cur) || in_cur)
 					continue;
 				if (depends(n, m))
 					continue;
 				b->ldst[1] = m->in[1];
-				m->bundle = cur;
+				scheduled(&s, k, cur);
 				left--;
 				break;
 			}
@@ -388,10 +618,11 @@ static void schedule_block(const struct mi_func *mf, struct mi_block *blk,
 				left--;
 			while (added) {
 				added = false;
-				for (uint32_t k = 0; k < s.n; k++) {
+				for (uint32_t k = next_ready(&s, 0);
+				     k != MI_NONE; k = next_ready(&s, k + 1)) {
 					struct node *m = &s.nodes[k];
 
-					if (m->bundle >= 0 || m->fence ||
+					if (m->fence ||
 					    m->in[1]->kind != MI_ALU ||
 					    (m->cond && left != 1))
 						continue;
@@ -403,7 +634,12 @@ static void schedule_block(const struct mi_func *mf, struct mi_block *blk,
 			}
 		}
 	}
-	free(s.dep);
+	free(s.pred_start);
+	free(s.pred);
+	free(s.succ_start);
+	free(s.succ);
+	free(s.ready_bits);
+	free(s.heap);
 	free(s.nodes);
 }
 
