@@ -7,6 +7,13 @@
  * a vreg is spilled to thread storage (16 bytes per spilled vreg after the
  * kernel's own private data): every definition writes a fresh temporary
  * that is stored, every use reads one that is loaded just before.
+ *
+ * Liveness and the graph are built once; a spill then only takes the
+ * victim's edges out and adds those of its new temporaries, found by one
+ * backward walk over the blocks it touched (the other vregs' liveness and
+ * edges do not change: the spill code defines and reads temporaries and
+ * r26/r27 only), so a kernel that spills many times does not rebuild
+ * everything per spill. The graph is the one a fresh build gives.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,9 +24,11 @@
 #define MAX_RA_ROUNDS 256
 
 struct graph {
-	uint32_t n, words;
-	uint64_t *adj;               /* n x words bit matrix */
+	uint32_t n, cap, words;      /* vregs, room for, words per row */
+	uint64_t *adj;               /* cap x words bit matrix */
 	uint32_t *degree;
+	uint32_t num_blocks;
+	uint64_t *out;               /* per block: vregs live out (words) */
 };
 
 static bool bit(const uint64_t *s, uint32_t i)
@@ -54,18 +63,49 @@ static void uses_of(const struct mi_instr *in, uint64_t *live)
 			bset(live, in->src[k].reg);
 }
 
+/* Room in the graph for n vregs; rows keep their bits. */
+static void graph_reserve(struct graph *g, uint32_t n)
+{
+	uint32_t cap, w;
+	uint64_t *adj, *out;
+
+	if (n <= g->cap)
+		return;
+	cap = g->cap * 2 > n ? g->cap * 2 : n;
+	cap = (cap + 63) & ~63u;
+	w = cap / 64;
+	adj = sir_xcalloc((size_t)cap * w, 8);
+	out = sir_xcalloc((size_t)g->num_blocks * w + 1, 8);
+	for (uint32_t v = 0; v < g->cap; v++)
+		memcpy(&adj[(size_t)v * w], &g->adj[(size_t)v * g->words],
+		       g->words * 8);
+	for (uint32_t b = 0; b < g->num_blocks; b++)
+		memcpy(&out[(size_t)b * w], &g->out[(size_t)b * g->words],
+		       g->words * 8);
+	free(g->adj);
+	free(g->out);
+	g->adj = adj;
+	g->out = out;
+	g->degree = sir_xrealloc(g->degree, cap * sizeof(*g->degree));
+	memset(g->degree + g->cap, 0, (cap - g->cap) * sizeof(*g->degree));
+	g->cap = cap;
+	g->words = w;
+}
+
 static void build_graph(const struct mi_func *mf, struct graph *g)
 {
-	uint32_t nb = mf->num_blocks, w = (mf->num_vregs + 63) / 64;
-	uint64_t *in = sir_xcalloc((size_t)nb * w, 8);
-	uint64_t *out = sir_xcalloc((size_t)nb * w, 8);
-	uint64_t *live = sir_xcalloc(w, 8);
+	uint32_t nb = mf->num_blocks, w;
+	uint64_t *in, *out, *live;
 	bool changed = true;
 
+	memset(g, 0, sizeof(*g));
+	g->num_blocks = nb;
+	graph_reserve(g, mf->num_vregs + mf->num_vregs / 4 + 64);
 	g->n = mf->num_vregs;
-	g->words = w;
-	g->adj = sir_xcalloc((size_t)g->n * w, 8);
-	g->degree = sir_xcalloc(g->n, sizeof(*g->degree));
+	w = g->words;
+	in = sir_xcalloc((size_t)nb * w + 1, 8);
+	out = g->out;
+	live = sir_xcalloc(w, 8);
 
 	while (changed) {
 		changed = false;
@@ -120,7 +160,75 @@ static void build_graph(const struct mi_func *mf, struct graph *g)
 		}
 	}
 	free(in);
-	free(out);
+	free(live);
+}
+
+/*
+ * After vreg x was spilled in the blocks marked in touched: x's edges go,
+ * and the new temporaries (vregs from old_n on, each live inside one
+ * block) get theirs from a backward walk of those blocks, as
+ * build_graph() would give them.
+ */
+static void graph_after_spill(const struct mi_func *mf, struct graph *g,
+			      uint32_t x, uint32_t old_n, const bool *touched)
+{
+	uint64_t *row, *live;
+	uint32_t w;
+
+	graph_reserve(g, mf->num_vregs);
+	g->n = mf->num_vregs;
+	w = g->words;
+	row = &g->adj[(size_t)x * w];
+	for (uint32_t k = 0; k < w; k++) {
+		uint64_t m = row[k];
+
+		while (m) {
+			uint32_t u = k * 64 + (uint32_t)__builtin_ctzll(m);
+
+			m &= m - 1;
+			bclr(&g->adj[(size_t)u * w], x);
+			g->degree[u]--;
+		}
+		row[k] = 0;
+	}
+	g->degree[x] = 0;
+	for (uint32_t b = 0; b < g->num_blocks; b++)
+		bclr(&g->out[(size_t)b * w], x);
+
+	live = sir_xcalloc(w, 8);
+	for (uint32_t bb = 0; bb < mf->num_blocks; bb++) {
+		const struct mi_block *blk = &mf->blocks[bb];
+
+		if (!touched[bb])
+			continue;
+		memcpy(live, &g->out[(size_t)bb * w], w * 8);
+		for (uint32_t i = blk->num; i-- > 0;) {
+			const struct mi_instr *mi = &blk->instrs[i];
+
+			if (mi->dst.kind == MO_VREG) {
+				uint32_t d = mi->dst.reg;
+				/* Old vregs: only the edges to temporaries
+				 * are new. */
+				uint32_t from = d >= old_n ? 0 : old_n / 64;
+
+				for (uint32_t k = from; k < w; k++) {
+					uint64_t m = live[k];
+
+					while (m) {
+						uint32_t u = k * 64 +
+							(uint32_t)__builtin_ctzll(m);
+
+						m &= m - 1;
+						if (d >= old_n || u >= old_n)
+							add_edge(g, d, u);
+					}
+				}
+				if (mi->kills)
+					bclr(live, d);
+			}
+			uses_of(mi, live);
+		}
+	}
 	free(live);
 }
 
@@ -128,6 +236,7 @@ static void free_graph(struct graph *g)
 {
 	free(g->adj);
 	free(g->degree);
+	free(g->out);
 }
 
 /*
@@ -150,14 +259,17 @@ static void mark_atomic_dsts(const struct mi_func *mf, bool *at_x)
 		}
 }
 
-/* Colours every vreg; returns the first that found no slot, or MI_NONE. */
+/*
+ * Colours the vregs from start on (those before it keep their slots);
+ * returns the first that found no slot, or MI_NONE.
+ */
 static uint32_t colour(struct mi_func *mf, const struct graph *g,
-		       unsigned int max_regs, bool *done)
+		       unsigned int max_regs, bool *done, uint32_t start)
 {
 	bool *at_x = sir_xcalloc(mf->num_vregs + 1, sizeof(*at_x));
 
 	mark_atomic_dsts(mf, at_x);
-	for (uint32_t v = 0; v < mf->num_vregs; v++) {
+	for (uint32_t v = start; v < mf->num_vregs; v++) {
 		struct mi_vreg *vr = &mf->vregs[v];
 		uint8_t occ[16] = { 0 };
 		unsigned int need = (1u << vr->size) - 1;
@@ -290,13 +402,15 @@ static void make_store(struct ilist *l, uint32_t t, unsigned int size,
 }
 
 /* Rewrites every access to v through temporaries and its TLS slot. */
-static void spill(struct mi_func *mf, uint32_t v, int32_t offset)
+static void spill(struct mi_func *mf, uint32_t v, int32_t offset,
+		  bool *touched)
 {
 	unsigned int size = mf->vregs[v].size;
 
 	for (uint32_t b = 0; b < mf->num_blocks; b++) {
 		struct mi_block *blk = &mf->blocks[b];
 		struct ilist l = { 0, 0, NULL };
+		uint32_t before = mf->num_vregs;
 
 		for (uint32_t i = 0; i < blk->num; i++) {
 			struct mi_instr in = blk->instrs[i];
@@ -342,6 +456,7 @@ static void spill(struct mi_func *mf, uint32_t v, int32_t offset)
 		blk->instrs = l.v;
 		blk->num = l.num;
 		blk->cap = l.cap;
+		touched[b] = mf->num_vregs != before;
 	}
 }
 
@@ -534,14 +649,26 @@ bool mdg_ra(struct mi_func *mf, unsigned int max_regs, char *err,
 	    size_t errsz)
 {
 	uint32_t spill_base = (mf->private_bytes + 15u) & ~15u, slots = 0;
+	bool *touched = sir_xcalloc(mf->num_blocks + 1, sizeof(*touched));
+	bool *done = NULL;
+	uint32_t start = 0;
+	struct graph g;
 
+	build_graph(mf, &g);
 	for (unsigned int round = 0; round < MAX_RA_ROUNDS; round++) {
-		struct graph g;
-		bool *done = sir_xcalloc(mf->num_vregs, sizeof(*done));
-		uint32_t v, victim = MI_NONE;
+		uint32_t v, victim = MI_NONE, old_n = mf->num_vregs;
 
-		build_graph(mf, &g);
-		v = colour(mf, &g, max_regs, done);
+		/*
+		 * Greedy colouring in index order: the vregs before the last
+		 * victim have the same lower-numbered neighbours as in the
+		 * last round (the spill changed only the victim's edges and
+		 * added higher-numbered temporaries), so they keep their
+		 * slots.
+		 */
+		done = sir_xrealloc(done, (mf->num_vregs + 1) * sizeof(*done));
+		memset(done + start, 0,
+		       (mf->num_vregs + 1 - start) * sizeof(*done));
+		v = colour(mf, &g, max_regs, done, start);
 		if (v == MI_NONE) {
 			mf->work_regs = used_regs(mf);
 			drop_self_moves(mf);
@@ -550,17 +677,21 @@ bool mdg_ra(struct mi_func *mf, unsigned int max_regs, char *err,
 				mf->private_bytes = spill_base + 16 * slots;
 			free(done);
 			free_graph(&g);
+			free(touched);
 			return true;
 		}
 		victim = spill_choice(mf, &g, v, done);
-		free(done);
-		free_graph(&g);
 		if (victim == MI_NONE)
 			break;
-		spill(mf, victim, (int32_t)(spill_base + 16 * slots));
+		spill(mf, victim, (int32_t)(spill_base + 16 * slots), touched);
 		mf->vregs[victim].no_spill = true;
 		slots++;
+		graph_after_spill(mf, &g, victim, old_n, touched);
+		start = victim;
 	}
+	free(done);
+	free_graph(&g);
+	free(touched);
 	snprintf(err, errsz, "mdg: register allocation failed within %u "
 		 "work registers", max_regs);
 	return false;
