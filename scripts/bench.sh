@@ -5,7 +5,9 @@
 # (bundles per second), and the compiler's code on the corpus of OpenCL C
 # kernels (tests/compiler/bench_compiler.c: static figures per kernel,
 # cycles per element measured on the model, and the scalar / float4 twins'
-# arithmetic-cycle ratios), all built without sanitizers; then, in one boot
+# arithmetic-cycle ratios) and its build time against source size (host
+# sleipnir-cc on generated kernels of 64 to 4096 lines, under a minute),
+# all built without sanitizers; then, in one boot
 # of the board (tests/bench/bench-guest.sh, from the image `make build`
 # made), the OpenCL runtime: zero copy (map+unmap of an ALLOC_HOST_PTR
 # buffer against WriteBuffer+ReadBuffer, 4 KiB to 64 MiB, and the bytes
@@ -21,7 +23,8 @@ mkdir -p "$out"
 [ -e build/release/build.ninja ] ||
 	meson setup build/release --buildtype=release >/dev/null
 ninja -C build/release tests/model/bench_shader \
-	tests/compiler/bench_compiler >build/release.log 2>&1 ||
+	tests/compiler/bench_compiler compiler/frontend/sleipnir-cc \
+	>build/release.log 2>&1 ||
 	{ cat build/release.log; die "benchmark build failed"; }
 
 say "shader interpreter: bundles per second on the host"
@@ -40,6 +43,9 @@ PY
 say "compiler: the corpus kernels' code, cycles measured on the model"
 SLEIPNIR_COMPILER_CACHE=off build/release/tests/compiler/bench_compiler \
 	"$out/compiler.json"
+say "compiler: build time against source size (host sleipnir-cc, cache off)"
+tests/compiler/bench_build_time.py build/release/compiler/frontend/sleipnir-cc \
+	"$out/build_time.json"
 say "OpenCL runtime on the board: zero copy and dispatch latency (one boot)"
 # About 1.5 minutes of guest time under TCG, most of it the 64 MiB round
 # trips and the 3 x 1,000 launches; TCG timings follow the host's load.
@@ -54,6 +60,17 @@ import json, sys
 out = sys.argv[1]
 shader = json.load(open(f"{out}/shader.json"))
 compiler = json.load(open(f"{out}/compiler.json"))
+build_time = json.load(open(f"{out}/build_time.json"))
+# Build time: one data block per shape (gnuplot's index), lines against
+# CPU seconds.
+with open(f"{out}/build_time.dat", "w") as f:
+    shapes = list(dict.fromkeys(r["shape"] for r in build_time["results"]))
+    for s in shapes:
+        f.write(f'# {s}\n')
+        for r in build_time["results"]:
+            if r["shape"] == s:
+                f.write(f'{r["lines"]} {r["cpu_seconds"]:.3f}\n')
+        f.write("\n\n")
 # raw_decode: a guest kernel message the serial console put on the end of a
 # line must not lose the figures before it.
 lines = [json.JSONDecoder().raw_decode(l)[0]
@@ -110,7 +127,8 @@ with open(f"{out}/dispatch.dat", "w") as f:
         if p in paths:
             f.write(f'"{bar_names[p]}" {paths[p]["median_ns"] / 1e3:.1f}\n')
 
-json.dump({"benchmarks": [shader, compiler, zero_copy, dispatch]},
+json.dump({"benchmarks": [shader, compiler, build_time, zero_copy,
+                          dispatch]},
           open(f"{out}/results.json", "w"), indent=2)
 
 def kib(n):
@@ -135,9 +153,9 @@ for p, label in labels.items():
 PY
 # noenhanced: the names carry underscores, which are not subscripts.
 gnuplot <<GP
-set terminal pngcairo size 1280,800 noenhanced
+set terminal pngcairo size 1280,1200 noenhanced
 set output "$out/results.png"
-set multiplot layout 2,2
+set multiplot layout 3,2
 set title "Shader-core interpreter on the host"
 set ylabel "million bundles / s"
 set style data histograms
@@ -149,6 +167,18 @@ plot "$out/shader.dat" using 2:xtic(1)
 set title "Compiler: scalar / float4 arithmetic cycles per element (goal >= 3.5)"
 set ylabel "ratio"
 plot "$out/twins.dat" using 2:xtic(1), 3.5 with lines dt 2 lc rgb "red"
+set title "Compiler: build time against source size (host, CPU s; goal 4096 lines < 5 s)"
+set style data linespoints
+set logscale xy
+set xlabel "source lines"
+set ylabel "CPU seconds"
+set yrange [*:*]
+set key top left
+plot for [i=0:2] "$out/build_time.dat" index i using 1:2 \
+	title word("straight loops gemm", i + 1), \
+	5 with lines dt 2 lc rgb "red" title "goal"
+unset logscale
+unset xlabel
 set title "Zero copy: ALLOC_HOST_PTR buffer (guest, TCG)"
 set style data linespoints
 set logscale xy
