@@ -160,25 +160,75 @@ static bool remove_unreachable(struct sir_function *f)
 	return any;
 }
 
-/* Replaces single-entry phis of block b by their source. */
-static void resolve_single_phis(struct sir_function *f, uint32_t b)
+/*
+ * Single-entry phis of block b go: their uses will read the source (the
+ * map is applied once per merge_pairs, not a whole-function rewrite per
+ * phi).
+ */
+static void resolve_single_phis(struct sir_function *f, uint32_t b,
+				struct sir_repl *repl)
 {
-	while (has_phis(f, b)) {
-		sir_id phi = f->blocks[b].instrs[0];
-		sir_id src = f->values[phi].srcs[0];
+	struct sir_block *blk = &f->blocks[b];
+	uint32_t n = 0;
 
-		sir_replace_uses(f, phi, src);
-		sir_remove(f, phi);
+	while (n < blk->num_instrs &&
+	       f->values[blk->instrs[n]].op == SIR_OP_PHI) {
+		sir_id phi = blk->instrs[n++];
+
+		sirp_repl_set(repl, phi, f->values[phi].srcs[0]);
+		f->values[phi].block = UINT32_MAX;
 	}
+	memmove(blk->instrs, blk->instrs + n,
+		(blk->num_instrs - n) * sizeof(*blk->instrs));
+	blk->num_instrs -= n;
 }
 
-/* Block a ends in BR to b, b's only predecessor: b moves into a. */
+/*
+ * Block s's predecessor `from` became `to` (UINT32_MAX: gone), keeping
+ * the list as sir_compute_preds() makes it: ascending, each block once.
+ */
+static void replace_pred(struct sir_function *f, uint32_t s, uint32_t from,
+			 uint32_t to)
+{
+	struct sir_block *blk = &f->blocks[s];
+	uint32_t i, n = 0;
+	bool have = false;
+
+	for (i = 0; i < blk->num_preds; i++) {
+		uint32_t p = blk->preds[i];
+
+		if (p == from)
+			continue;
+		have |= p == to;
+		blk->preds[n++] = p;
+	}
+	blk->num_preds = n;
+	if (to == UINT32_MAX || have)
+		return;
+	if (blk->num_preds == blk->cap_preds) {
+		blk->cap_preds = blk->cap_preds ? 2 * blk->cap_preds : 4;
+		blk->preds = sir_xrealloc(blk->preds, blk->cap_preds *
+					  sizeof(*blk->preds));
+	}
+	for (i = blk->num_preds; i > 0 && blk->preds[i - 1] > to; i--)
+		blk->preds[i] = blk->preds[i - 1];
+	blk->preds[i] = to;
+	blk->num_preds++;
+}
+
+/*
+ * Block a ends in BR to b, b's only predecessor: b moves into a. The
+ * predecessor lists are kept up to date edge by edge (recomputing them
+ * per merge made a chain of merges quadratic).
+ */
 static bool merge_pairs(struct sir_function *f, bool *dead)
 {
 	bool changed = false;
+	struct sir_repl repl;
 	uint32_t a;
 
 	sir_compute_preds(f);
+	sirp_repl_init(&repl, f);
 	for (a = 0; a < f->num_blocks; a++) {
 		struct sir_instr *t;
 		uint32_t b, succ[2], ns, i;
@@ -189,22 +239,27 @@ static bool merge_pairs(struct sir_function *f, bool *dead)
 			if (b == a || b == 0 || dead[b] ||
 			    f->blocks[b].num_preds != 1)
 				break;
-			resolve_single_phis(f, b);
-			sir_remove(f, f->blocks[a].instrs[
-					f->blocks[a].num_instrs - 1]);
+			resolve_single_phis(f, b, &repl);
+			/* a's terminator, its last instruction, goes. */
+			t->op = SIR_OP_INVALID;
+			t->num_srcs = 0;
+			t->block = UINT32_MAX;
+			f->blocks[a].num_instrs--;
 			ns = sirp_succs(f, b, succ);
 			for (i = 0; i < ns; i++) {
 				sirp_rename_phi_pred(f, succ[i], b, a);
+				replace_pred(f, succ[i], b, a);
 			}
 			for (i = 0; i < f->blocks[b].num_instrs; i++)
 				sir_block_insert(f, a, f->blocks[a].num_instrs,
 						 f->blocks[b].instrs[i]);
 			f->blocks[b].num_instrs = 0;
+			f->blocks[b].num_preds = 0;
 			dead[b] = true;
-			sir_compute_preds(f);
 			changed = true;
 		}
 	}
+	sirp_repl_apply(&repl, f);
 	return changed;
 }
 
@@ -250,9 +305,13 @@ static bool bypass_forwarders(struct sir_function *f, bool *dead)
 		}
 		if (np == 1)
 			sirp_rename_phi_pred(f, s, e, f->blocks[e].preds[0]);
+		/* The edges e's predecessors had into e now go to s. */
+		replace_pred(f, s, e, UINT32_MAX);
+		for (i = 0; i < np; i++)
+			replace_pred(f, s, UINT32_MAX, f->blocks[e].preds[i]);
+		f->blocks[e].num_preds = 0;
 		sir_remove(f, f->blocks[e].instrs[0]);
 		dead[e] = true;
-		sir_compute_preds(f);
 		changed = true;
 	}
 	return changed;
