@@ -64,6 +64,9 @@ struct slp_tree {
 	struct sir_function *f;
 	uint32_t block;
 	uint32_t *pos;               /* per value: position in block or ~0 */
+	uint32_t pos_size;           /* values pos covers */
+	sir_id *numbered;            /* the values pos gives a position */
+	uint32_t num_numbered, cap_numbered;
 	unsigned int lanes;
 	struct slp_group groups[SLP_MAX_GROUPS];
 	unsigned int num_groups;
@@ -346,16 +349,34 @@ static void emit_tree(struct slp_tree *t, struct sir_repl *repl)
 	}
 }
 
-/* Positions in the block; again after every packed tree (it inserts). */
+/*
+ * Positions in the block; again after every packed tree (it inserts).
+ * Only the entries the last numbering set are cleared, so numbering every
+ * block costs the function's size once, not once per block.
+ */
 static void number_block(struct slp_tree *t)
 {
 	const struct sir_block *blk = &t->f->blocks[t->block];
+	uint32_t n = t->f->num_values;
 
-	t->pos = sir_xrealloc(t->pos, t->f->num_values * sizeof(*t->pos));
-	for (uint32_t v = 0; v < t->f->num_values; v++)
-		t->pos[v] = UINT32_MAX;
-	for (uint32_t i = 0; i < blk->num_instrs; i++)
+	for (uint32_t i = 0; i < t->num_numbered; i++)
+		t->pos[t->numbered[i]] = UINT32_MAX;
+	if (n > t->pos_size) {
+		t->pos = sir_xrealloc(t->pos, n * sizeof(*t->pos));
+		for (uint32_t v = t->pos_size; v < n; v++)
+			t->pos[v] = UINT32_MAX;
+		t->pos_size = n;
+	}
+	if (blk->num_instrs > t->cap_numbered) {
+		t->cap_numbered = blk->num_instrs;
+		t->numbered = sir_xrealloc(t->numbered, t->cap_numbered *
+					   sizeof(*t->numbered));
+	}
+	for (uint32_t i = 0; i < blk->num_instrs; i++) {
 		t->pos[blk->instrs[i]] = i;
+		t->numbered[i] = blk->instrs[i];
+	}
+	t->num_numbered = blk->num_instrs;
 }
 
 /* Tries the tree rooted at the scalar sources of VEC seed; packs it. */
@@ -401,5 +422,6 @@ bool sir_slp_vectorize(struct sir_function *f)
 		}
 	}
 	free(t.pos);
+	free(t.numbered);
 	return any;
 }
