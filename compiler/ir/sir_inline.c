@@ -144,12 +144,17 @@ static void place_values(struct inliner *il, sir_id *ret_vals,
 	}
 }
 
+/*
+ * Inlines call, instruction pos of block blk. Uses of its result are
+ * replaced through repl, which the caller applies once for the function
+ * (a whole-function rewrite per call made inlining quadratic).
+ */
 static bool inline_call(struct sir_module *m, struct sir_function *f,
-			sir_id call, char *err, size_t errsz)
+			sir_id call, uint32_t blk, uint32_t pos,
+			struct sir_repl *repl, char *err, size_t errsz)
 {
 	struct inliner il;
 	struct sir_function *g = m->functions[f->values[call].aux];
-	uint32_t blk = f->values[call].block, pos = sirp_position(f, call);
 	uint32_t i, num_rets = 0, n;
 	sir_id *ret_vals, result = SIR_NONE;
 	uint32_t *ret_blocks;
@@ -189,7 +194,7 @@ static bool inline_call(struct sir_module *m, struct sir_function *f,
 					  ret_blocks, num_rets);
 		else
 			result = sir_value_new(f, SIR_OP_UNDEF, g->ret, NULL, 0);
-		sir_replace_uses(f, call, result);
+		sirp_repl_set(repl, call, result);
 	}
 	f->values[call].op = SIR_OP_INVALID;
 	f->values[call].num_srcs = 0;
@@ -201,15 +206,19 @@ static bool inline_call(struct sir_module *m, struct sir_function *f,
 	return true;
 }
 
-/* The first call in f, or SIR_NONE. */
-static sir_id find_call(struct sir_function *f)
+/*
+ * The first call in f at or after block *b, instruction *i (in block
+ * order), or SIR_NONE; *b and *i are left at it. Inlining a call leaves
+ * no call before it and only appends blocks, so the search for the next
+ * one resumes there instead of at the entry.
+ */
+static sir_id find_call(struct sir_function *f, uint32_t *b, uint32_t *i)
 {
-	uint32_t b, i;
-
-	for (b = 0; b < f->num_blocks; b++)
-		for (i = 0; i < f->blocks[b].num_instrs; i++)
-			if (f->values[f->blocks[b].instrs[i]].op == SIR_OP_CALL)
-				return f->blocks[b].instrs[i];
+	for (; *b < f->num_blocks; (*b)++, *i = 0)
+		for (; *i < f->blocks[*b].num_instrs; (*i)++)
+			if (f->values[f->blocks[*b].instrs[*i]].op ==
+			    SIR_OP_CALL)
+				return f->blocks[*b].instrs[*i];
 	return SIR_NONE;
 }
 
@@ -229,12 +238,20 @@ bool sir_inline_all(struct sir_module *m, char *err, size_t errsz)
 	free(color);
 	for (i = 0; i < m->num_functions; i++) {
 		struct sir_function *f = m->functions[i];
+		struct sir_repl repl;
+		uint32_t b = 0, pos = 0;
 
 		if (!f->is_kernel)
 			continue;
-		while ((call = find_call(f)))
-			if (!inline_call(m, f, call, err, errsz))
+		sirp_repl_init(&repl, f);
+		while ((call = find_call(f, &b, &pos))) {
+			if (!inline_call(m, f, call, b, pos, &repl, err,
+					 errsz)) {
+				sirp_repl_apply(&repl, f);
 				return false;
+			}
+		}
+		sirp_repl_apply(&repl, f);
 	}
 	for (i = m->num_functions; i-- > 0;)
 		if (!m->functions[i]->is_kernel)

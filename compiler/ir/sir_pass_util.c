@@ -87,15 +87,21 @@ void sirp_rename_phi_pred(struct sir_function *f, uint32_t b, uint32_t from,
 uint32_t sirp_split_block(struct sir_function *f, uint32_t b, uint32_t pos)
 {
 	uint32_t nb = sir_block_add(f);
-	struct sir_block *old = &f->blocks[b];
-	uint32_t succ[2], n, i;
+	struct sir_block *old = &f->blocks[b], *nw = &f->blocks[nb];
+	uint32_t succ[2], n, i, moved;
 
 	n = sirp_succs(f, b, succ);
-	for (i = pos; i < old->num_instrs; i++)
-		sir_block_insert(f, nb, f->blocks[nb].num_instrs,
-				 old->instrs[i]);
-	f->blocks[b].num_instrs = pos < old->num_instrs ? pos :
-				  old->num_instrs;
+	moved = pos < old->num_instrs ? old->num_instrs - pos : 0;
+	/* One copy of the tail, not an insertion per instruction. */
+	nw->cap_instrs = moved;
+	nw->instrs = sir_xrealloc(NULL, (moved + 1) * sizeof(*nw->instrs));
+	if (moved)
+		memcpy(nw->instrs, old->instrs + pos,
+		       moved * sizeof(*nw->instrs));
+	nw->num_instrs = moved;
+	for (i = 0; i < moved; i++)
+		f->values[nw->instrs[i]].block = nb;
+	old->num_instrs -= moved;
 	for (i = 0; i < n; i++)
 		sirp_rename_phi_pred(f, succ[i], b, nb);
 	return nb;
