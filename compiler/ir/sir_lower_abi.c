@@ -521,6 +521,7 @@ bool sir_lower_abi(struct sir_module *m, struct sir_function *k,
 	uint32_t *var_off;
 	struct sir_builder b = sirp_builder_at(k, 0, 0);
 	uint32_t v, n = k->num_values, s;
+	struct sir_repl repl;
 	uint32_t const_size;
 	uint8_t *const_data;
 	bool ok = true;
@@ -541,6 +542,10 @@ bool sir_lower_abi(struct sir_module *m, struct sir_function *k,
 	lower_byval_params(&a, &b);
 	var_off = place_private(&a, m);
 	n = k->num_values;
+	/* One rewrite of the uses at the end: inlining leaves a VAR_ADDR
+	 * per callee variable and call, and a whole-function rewrite per
+	 * value was quadratic. */
+	sirp_repl_init(&repl, k);
 	for (v = 1; v < n && ok; v++) {
 		enum sir_op op = k->values[v].op;
 		sir_id r;
@@ -552,10 +557,10 @@ bool sir_lower_abi(struct sir_module *m, struct sir_function *k,
 		if (r == UINT32_MAX) {
 			ok = false;
 		} else if (r) {
-			sir_replace_uses(k, v, r);
-			k->values[v].op = SIR_OP_INVALID;
+			sirp_repl_set(&repl, v, r);
 		}
 	}
+	sirp_repl_apply(&repl, k);
 	sir_compact_blocks(k);
 	for (s = 0; s < SLB_SYSVAL_COUNT; s++) {
 		if (!a.slot[s])
