@@ -92,10 +92,54 @@ static void graph_reserve(struct graph *g, uint32_t n)
 	g->words = w;
 }
 
+/*
+ * Blocks in postorder of a depth-first walk from the entry (then any the
+ * walk did not reach): a backward problem visited in this order sees a
+ * block's successors first, so liveness settles in a number of sweeps set
+ * by the loop nesting. In index order it could take a sweep per block:
+ * inlining appends callee blocks after the caller's.
+ */
+static uint32_t *postorder(const struct mi_func *mf)
+{
+	uint32_t nb = mf->num_blocks, n = 0, sp = 0;
+	uint32_t *order = sir_xcalloc(nb + 1, sizeof(*order));
+	uint32_t *stack = sir_xcalloc(nb + 1, sizeof(*stack));
+	uint8_t *next = sir_xcalloc(nb + 1, 1);   /* successor to visit */
+	bool *seen = sir_xcalloc(nb + 1, sizeof(*seen));
+
+	for (uint32_t root = 0; root < nb; root++) {
+		if (seen[root])
+			continue;
+		seen[root] = true;
+		stack[sp++] = root;
+		while (sp) {
+			uint32_t b = stack[sp - 1], succ[2];
+			int ns = mi_block_succs(&mf->blocks[b], succ);
+
+			if (next[b] < ns) {
+				uint32_t c = succ[next[b]++];
+
+				if (c < nb && !seen[c]) {
+					seen[c] = true;
+					stack[sp++] = c;
+				}
+				continue;
+			}
+			order[n++] = b;
+			sp--;
+		}
+	}
+	free(stack);
+	free(next);
+	free(seen);
+	return order;
+}
+
 static void build_graph(const struct mi_func *mf, struct graph *g)
 {
 	uint32_t nb = mf->num_blocks, w;
 	uint64_t *in, *out, *live;
+	uint32_t *order = postorder(mf);
 	bool changed = true;
 
 	memset(g, 0, sizeof(*g));
@@ -109,7 +153,8 @@ static void build_graph(const struct mi_func *mf, struct graph *g)
 
 	while (changed) {
 		changed = false;
-		for (uint32_t bb = nb; bb-- > 0;) {
+		for (uint32_t k = 0; k < nb; k++) {
+			uint32_t bb = order[k];
 			const struct mi_block *blk = &mf->blocks[bb];
 			uint32_t s[2];
 			int ns = mi_block_succs(blk, s);
@@ -161,6 +206,7 @@ static void build_graph(const struct mi_func *mf, struct graph *g)
 	}
 	free(in);
 	free(live);
+	free(order);
 }
 
 /*
