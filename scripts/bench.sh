@@ -174,8 +174,8 @@ set xlabel "source lines"
 set ylabel "CPU seconds"
 set yrange [*:*]
 set key top left
-plot for [i=0:2] "$out/build_time.dat" index i using 1:2 \
-	title word("straight loops gemm", i + 1), \
+plot for [i=0:3] "$out/build_time.dat" index i using 1:2 \
+	title word("straight loops gemm calls", i + 1), \
 	5 with lines dt 2 lc rgb "red" title "goal"
 unset logscale
 unset xlabel

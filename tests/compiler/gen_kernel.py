@@ -13,6 +13,8 @@ Shapes (each scales its body to the requested line count):
   gemm      a CLBlast-GEMM-like kernel: __local tiles, barriers, and an
             unrolled register-tile multiply-accumulate body
   branchy   if/else diamonds on run-time conditions between arithmetic
+  calls     a chain of libclc built-in calls (exp, log, sin, pow...), each
+            inlined with its helpers
 
 The kernels are deterministic (a fixed pseudo-random sequence) and valid
 OpenCL C 1.2; none of them is meant to compute anything useful.
@@ -20,7 +22,7 @@ OpenCL C 1.2; none of them is meant to compute anything useful.
 import argparse
 import sys
 
-SHAPES = ("straight", "loops", "nested", "gemm", "branchy")
+SHAPES = ("straight", "loops", "nested", "gemm", "branchy", "calls")
 
 
 class Rng:
@@ -177,6 +179,26 @@ def branchy(lines):
                 "\t}",
                 "\tz = fmin(z + x, y);"]
     out += ["\tout[gid] = x + y + z;", "}"]
+    return out
+
+
+def calls(lines):
+    fns = ("exp", "log", "sin", "cos", "tanh", "atan", "cbrt", "pow")
+    out = ["__kernel void calls(__global float *out,",
+           "                    __global const float *in)",
+           "{",
+           "\tint gid = get_global_id(0);",
+           "\tfloat x = in[gid], y = in[gid + 1];"]
+    i = 0
+    while len(out) < lines - 2:
+        f = fns[i % len(fns)]
+        if f == "pow":
+            out.append(f"\tx = pow(x, y) + {i % 5}.0f;")
+        else:
+            out.append(f"\tx = {f}(x) + y * {i % 7 + 1}.0f;")
+        out.append("\ty = y * 0.5f + x;")
+        i += 1
+    out += ["\tout[gid] = x + y;", "}"]
     return out
 
 
