@@ -71,7 +71,9 @@ static void graph_reserve(struct graph *g, uint32_t n)
 
 	if (n <= g->cap)
 		return;
-	cap = g->cap * 2 > n ? g->cap * 2 : n;
+	/* An eighth more: the matrix is cap^2 bits, and spills add a few
+	 * temporaries at a time. */
+	cap = g->cap + g->cap / 8 > n ? g->cap + g->cap / 8 : n;
 	cap = (cap + 63) & ~63u;
 	w = cap / 64;
 	adj = sir_xcalloc((size_t)cap * w, 8);
@@ -144,7 +146,7 @@ static void build_graph(const struct mi_func *mf, struct graph *g)
 
 	memset(g, 0, sizeof(*g));
 	g->num_blocks = nb;
-	graph_reserve(g, mf->num_vregs + mf->num_vregs / 4 + 64);
+	graph_reserve(g, mf->num_vregs);
 	g->n = mf->num_vregs;
 	w = g->words;
 	in = sir_xcalloc((size_t)nb * w + 1, 8);
