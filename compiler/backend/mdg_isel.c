@@ -1420,6 +1420,19 @@ static uint32_t narrow_binop(struct isel *s, enum sir_op op, uint8_t mop,
 	default:
 		break;
 	}
+	/*
+	 * SIR's shift counts are modulo the lane's width; the 32-bit
+	 * shifter takes them modulo 32, so a count of 8 on a char would
+	 * shift its bits out (rotate's x >> -n relies on this).
+	 */
+	if (op == SIR_OP_SHL || op == SIR_OP_LSHR || op == SIR_OP_ASHR) {
+		if (b.kind == MO_CONST) {
+			for (unsigned int j = 0; j < 4; j++)
+				b.cval[j] &= bits - 1;
+		} else {
+			b = vreg_src(op2(s, 0x70, n, b, const1(bits - 1)));
+		}
+	}
 	/* Saturation at the narrow width: exact in 32 bits, then clamped. */
 	if (op == SIR_OP_UADD_SAT) {
 		r = opc(s, 0x40, n, a, b, false);
