@@ -1030,6 +1030,19 @@ static bool spv_instruction(struct spv_fn *fc, size_t at)
 	sir_id v = 0, a;
 	int32_t callee;
 
+	if (op == SpvOpPtrCastToGeneric || op == SpvOpGenericCastToPtr ||
+	    op == SpvOpGenericCastToPtrExplicit) {
+		/*
+		 * OpenCL C 1.2 has no generic address space; clang-15 makes
+		 * one only for wait_group_events()'s event list, which is
+		 * not dereferenced (spirv_async.c). The generic pointer
+		 * stands for its source; any other use of it (a load, a
+		 * phi, a call) is refused by the type check there.
+		 */
+		if (!(v = spv_operand(fc, w, wc, 3)))
+			return false;
+		goto done;
+	}
 	if (spv_op_flags(op) & SPV_OP_HAS_TYPE) {
 		if (op != SpvOpVariable && !spv_ty(fc, w[1], &rt))
 			return false;
@@ -1178,6 +1191,11 @@ static bool spv_instruction(struct spv_fn *fc, size_t at)
 		if (op == SpvOpAtomicStore)
 			return v != 0;
 		break;
+	case SpvOpGroupAsyncCopy:
+		v = spv_group_async_copy(fc, w, wc);
+		break;
+	case SpvOpGroupWaitEvents:
+		return spv_group_wait_events(fc, w, wc);
 	case SpvOpUndef:
 		if (rt.kind == SIR_VOID)
 			return spv_error(fc->c, "undefined value of type void");

@@ -275,6 +275,126 @@ TEST(narrow_integer)
 	slb_program_free(&prog);
 }
 
+/* ---- Work-group copies (async_copy.cl) ---- */
+
+struct async_type {
+	const char *name;
+	unsigned int size;           /* bytes in memory (3 lanes take 4) */
+	unsigned int data;           /* of which the lanes' (not the pad) */
+};
+
+static const struct async_type async_types[] = {
+	{ "char", 1, 1 }, { "uchar2", 2, 2 }, { "char3", 4, 3 },
+	{ "char16", 16, 16 }, { "short", 2, 2 }, { "ushort4", 8, 8 },
+	{ "short8", 16, 16 }, { "int", 4, 4 }, { "uint3", 16, 12 },
+	{ "int8", 32, 32 }, { "float", 4, 4 }, { "float2", 8, 8 },
+	{ "float4", 16, 16 }, { "float16", 64, 64 }, { "long", 8, 8 },
+	{ "ulong2", 16, 16 },
+};
+
+#define UNTOUCHED 0xA5
+
+/*
+ * Whether got's n elements of size bytes equal want's, reporting one; a
+ * 3-lane vector's pad (data to size) is unspecified unless want left the
+ * element UNTOUCHED.
+ */
+static bool same_elems(const char *what, const char *kernel,
+		       const uint8_t *got, const uint8_t *want, uint32_t n,
+		       unsigned int size, unsigned int data)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		const uint8_t *w = want + (size_t)i * size;
+		unsigned int cmp = w[data - 1] == UNTOUCHED &&
+				   !memcmp(w, w + 1, size - 1) ? size : data;
+
+		if (memcmp(got + (size_t)i * size, w, cmp)) {
+			CHECK_FAIL_AT(__FILE__, __LINE__, "%s: %s element %u "
+				      "differs", kernel, what, i);
+			return false;
+		}
+	}
+	return true;
+}
+
+static void run_async(const struct slb_program *prog,
+		      const struct async_type *t, uint32_t local, uint32_t n,
+		      uint32_t stride)
+{
+	const uint32_t groups = 4, total = groups * n;
+	const size_t size = t->size, wide = (size_t)total * stride * size;
+	uint8_t *in, *out, *out2, *sout, *want, *want2, *swant;
+	uint32_t va[4];
+	char kernel[32];
+
+	snprintf(kernel, sizeof(kernel), "async_%s", t->name);
+	cr_reset(&session);
+	in = cr_alloc(&session, wide, &va[0]);
+	out = cr_alloc(&session, total * size, &va[1]);
+	out2 = cr_alloc(&session, total * size, &va[2]);
+	sout = cr_alloc(&session, wide, &va[3]);
+	want = malloc(total * size);
+	want2 = malloc(total * size);
+	swant = malloc(wide);
+	if (!in || !out || !out2 || !sout || !want || !want2 || !swant) {
+		CHECK_FAIL_AT(__FILE__, __LINE__, "out of memory");
+		goto done;
+	}
+	for (size_t k = 0; k < wide; k++)
+		in[k] = (uint8_t)next_random();
+	memset(out, UNTOUCHED, total * size);
+	memset(out2, UNTOUCHED, total * size);
+	memset(sout, UNTOUCHED, wide);
+	memset(swant, UNTOUCHED, wide);
+	for (uint32_t g = 0; g < groups; g++) {
+		for (uint32_t i = 0; i < n; i++) {
+			size_t e = (size_t)g * n + i;
+			size_t se = ((size_t)g * n + i) * stride;
+
+			memcpy(want + e * size, in + e * size, size);
+			memcpy(want2 + e * size,
+			       in + ((size_t)g * n + n - 1 - i) * size, size);
+			memcpy(swant + se * size, in + se * size, size);
+		}
+	}
+	if (!cr_launch(&session, prog, kernel, (struct cr_arg[]){
+		       CR_BUF(va[0]), CR_BUF(va[1]), CR_BUF(va[2]),
+		       CR_BUF(va[3]), CR_LOCAL(n * (uint32_t)size),
+		       CR_VAL(&n), CR_VAL(&stride) }, 7,
+		       &CR_1D(groups * local, local))) {
+		CHECK_FAIL_AT(__FILE__, __LINE__, "%s did not run", kernel);
+		goto done;
+	}
+	same_elems("async_work_group_copy", kernel, out, want, total,
+		   t->size, t->data);
+	same_elems("copied-in (read by others)", kernel, out2, want2, total,
+		   t->size, t->data);
+	same_elems("async_work_group_strided_copy", kernel, sout, swant,
+		   total * stride, t->size, t->data);
+done:
+	free(want);
+	free(want2);
+	free(swant);
+}
+
+TEST(async_copy)
+{
+	/* Also clang's unoptimised code: events in allocas, casts kept. */
+	static const char *const options[2] = { NULL, "-cl-opt-disable" };
+	struct slb_program prog;
+
+	for (unsigned int o = 0; o < 2; o++) {
+		REQUIRE(build("async_copy", options[o], &prog));
+		for (unsigned int k = 0; k < ARRAY_SIZE(async_types); k++) {
+			/* More elements than work-items, fewer, stride 1. */
+			run_async(&prog, &async_types[k], 16, 37, 3);
+			run_async(&prog, &async_types[k], 32, 5, 2);
+			run_async(&prog, &async_types[k], 8, 64, 1);
+		}
+		slb_program_free(&prog);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *only = argc > 1 ? argv[1] : NULL;
@@ -285,6 +405,8 @@ int main(int argc, char **argv)
 	}
 	if (!only || !strcmp(only, "narrow_integer"))
 		RUN(narrow_integer);
+	if (!only || !strcmp(only, "async_copy"))
+		RUN(async_copy);
 	if (!cr_fini(&session)) {
 		printf("  the model reported a guest error or a leak\n");
 		check_state.failed++;
