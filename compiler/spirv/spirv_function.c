@@ -958,11 +958,16 @@ static sir_id spv_atomic(struct spv_fn *fc, const uint32_t *w, uint32_t wc,
 		if (!(srcs[0] = spv_operand(fc, w, wc, 1)) ||
 		    !(srcs[1] = spv_operand(fc, w, wc, 4)))
 			return 0;
+		if (sir_type_eq(fc->f->values[srcs[1]].type,
+				sir_type_make(SIR_FLOAT, 32, 1)))
+			srcs[1] = spv_emit(fc, SIR_OP_BITCAST,
+					   sir_type_make(SIR_INT, 32, 1),
+					   &srcs[1], 1);
 		if (fc->f->values[srcs[1]].type.kind != SIR_INT ||
 		    fc->f->values[srcs[1]].type.bits != 32 ||
 		    fc->f->values[srcs[1]].type.comps != 1)
 			return FAIL("unsupported atomic store (only 32-bit "
-				    "integer atomics are supported)");
+				    "atomics are supported)");
 		v = spv_emit(fc, SIR_OP_ATOMIC, spv_void, srcs, 2);
 		fc->f->values[v].aux2 = SIR_ATOMIC_STORE;
 		return v;
@@ -973,6 +978,20 @@ static sir_id spv_atomic(struct spv_fn *fc, const uint32_t *w, uint32_t wc,
 		return 0;
 	if (n > 2 && !(srcs[2] = spv_operand(fc, w, wc, val + 1)))
 		return 0;
+	if (rt.kind == SIR_FLOAT && rt.bits == 32 && rt.comps == 1 &&
+	    (kind == SIR_ATOMIC_XCHG || kind == SIR_ATOMIC_LOAD)) {
+		/*
+		 * float atomic_xchg (OpenCL 1.2 section 6.12.11) moves bits:
+		 * the exchange of the int with the same bits.
+		 */
+		struct sir_type it = sir_type_make(SIR_INT, 32, 1);
+
+		if (n > 1)
+			srcs[1] = spv_emit(fc, SIR_OP_BITCAST, it, &srcs[1], 1);
+		v = spv_emit(fc, SIR_OP_ATOMIC, it, srcs, n);
+		fc->f->values[v].aux2 = kind;
+		return spv_emit(fc, SIR_OP_BITCAST, rt, &v, 1);
+	}
 	if (rt.kind != SIR_INT || rt.comps != 1)
 		return FAIL("unsupported atomic on a non-integer type");
 	if (rt.bits != 32)

@@ -395,6 +395,201 @@ TEST(async_copy)
 	}
 }
 
+/* ---- Atomics (atomics.cl) ---- */
+
+#define NC 22                        /* counters per group */
+#define ATOMIC_GROUPS 4u
+#define ATOMIC_LOCAL 64u
+
+enum atomic_kind { AK_ADD, AK_SUB, AK_XCHG, AK_INC, AK_DEC, AK_CMPXCHG,
+		   AK_MIN, AK_MAX, AK_AND, AK_OR, AK_XOR };
+
+static const char *const atomic_names[] = {
+	"add", "sub", "xchg", "inc", "dec", "cmpxchg", "min", "max", "and",
+	"or", "xor",
+};
+
+static uint32_t atomic_next(enum atomic_kind k, uint32_t cur, uint32_t x)
+{
+	switch (k) {
+	case AK_ADD: return cur + x;
+	case AK_SUB: return cur - x;
+	case AK_INC: return cur + 1;
+	case AK_DEC: return cur - 1;
+	default: return x;           /* xchg */
+	}
+}
+
+/*
+ * The old values of a read-modify-write every work-item did once must
+ * chain in some order: from init, each old is the value the previous
+ * step left, and the last step leaves final.
+ */
+static bool atomic_chain(enum atomic_kind k, uint32_t init, uint32_t final,
+			 const uint32_t *old, unsigned int stride,
+			 const uint32_t *x, unsigned int n)
+{
+	bool used[ATOMIC_LOCAL] = { false };
+	uint32_t cur = init;
+
+	for (unsigned int step = 0; step < n; step++) {
+		unsigned int j;
+
+		for (j = 0; j < n; j++)
+			if (!used[j] && old[j * stride] == cur)
+				break;
+		if (j == n)
+			return false;
+		used[j] = true;
+		cur = atomic_next(k, cur, x[j]);
+	}
+	return cur == final;
+}
+
+static bool atomic_less(bool is_signed, uint32_t a, uint32_t b)
+{
+	return is_signed ? (int32_t)a < (int32_t)b : a < b;
+}
+
+/* Counter k of one group: final value and the old values it handed out. */
+static bool check_counter(unsigned int k, bool is_signed, uint32_t init,
+			  uint32_t final, const uint32_t *old,
+			  const uint32_t *x, unsigned int n)
+{
+	enum atomic_kind ak = (enum atomic_kind)(k % 11);
+	uint32_t want = init, winners = 0;
+
+	switch (ak) {
+	case AK_ADD: case AK_SUB: case AK_XCHG: case AK_INC: case AK_DEC:
+		return atomic_chain(ak, init, final, old + k, NC, x, n);
+	case AK_CMPXCHG:
+		/* Exactly one work-item swaps its l + 1000 in. */
+		for (unsigned int l = 0; l < n; l++) {
+			if (old[NC * l + k] == init) {
+				winners++;
+				want = l + 1000;
+			}
+		}
+		for (unsigned int l = 0; l < n; l++)
+			if (old[NC * l + k] != init && old[NC * l + k] != want)
+				return false;
+		return winners == 1 && final == want;
+	default:
+		break;
+	}
+	for (unsigned int l = 0; l < n; l++) {
+		uint32_t o = old[NC * l + k];
+
+		switch (ak) {
+		case AK_MIN:
+			want = atomic_less(is_signed, x[l], want) ? x[l] : want;
+			break;
+		case AK_MAX:
+			want = atomic_less(is_signed, want, x[l]) ? x[l] : want;
+			break;
+		case AK_AND: want &= x[l]; break;
+		case AK_OR: want |= x[l]; break;
+		default: want ^= x[l]; break;
+		}
+		/* Each old lies between init and the final value. */
+		if ((ak == AK_MIN && atomic_less(is_signed, o, final)) ||
+		    (ak == AK_MAX && atomic_less(is_signed, final, o)) ||
+		    (ak == AK_AND && (o & final) != final) ||
+		    (ak == AK_OR && (o | final) != final))
+			return false;
+	}
+	return final == want;
+}
+
+static void run_atomics(const struct slb_program *prog, const char *kernel,
+			bool is_signed)
+{
+	const uint32_t n = ATOMIC_GROUPS * ATOMIC_LOCAL;
+	uint32_t va[3], init[NC * ATOMIC_GROUPS];
+	uint32_t *c, *v, *old;
+
+	cr_reset(&session);
+	c = cr_alloc(&session, sizeof(init), &va[0]);
+	v = cr_alloc(&session, n * 4, &va[1]);
+	old = cr_alloc(&session, n * NC * 4, &va[2]);
+	REQUIRE(c && v && old);
+	for (uint32_t i = 0; i < n; i++)
+		v[i] = next_random();
+	for (uint32_t j = 0; j < NC * ATOMIC_GROUPS; j++) {
+		unsigned int k = j % NC;
+
+		init[j] = k % 11 == AK_CMPXCHG ? k : next_random();
+		c[j] = init[j];
+	}
+	REQUIRE(cr_launch(&session, prog, kernel, (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]), CR_BUF(va[2]) }, 3,
+			  &CR_1D(n, ATOMIC_LOCAL)));
+	for (uint32_t g = 0; g < ATOMIC_GROUPS; g++) {
+		for (unsigned int k = 0; k < NC; k++) {
+			if (check_counter(k, is_signed, init[NC * g + k],
+					  c[NC * g + k],
+					  old + NC * ATOMIC_LOCAL * g,
+					  v + ATOMIC_LOCAL * g, ATOMIC_LOCAL))
+				continue;
+			CHECK_FAIL_AT(__FILE__, __LINE__, "%s: group %u: %s%s "
+				      "(init 0x%x, final 0x%x)", kernel, g,
+				      k < 11 ? "atomic_" : "atom_",
+				      atomic_names[k % 11], init[NC * g + k],
+				      c[NC * g + k]);
+		}
+	}
+}
+
+static void run_atomic_xchg_float(const struct slb_program *prog)
+{
+	const uint32_t n = ATOMIC_GROUPS * ATOMIC_LOCAL;
+	uint32_t va[3], init[2 * ATOMIC_GROUPS], x[ATOMIC_LOCAL];
+	uint32_t *c, *v, *old;
+
+	cr_reset(&session);
+	c = cr_alloc(&session, sizeof(init), &va[0]);
+	v = cr_alloc(&session, n * 4, &va[1]);
+	old = cr_alloc(&session, n * 2 * 4, &va[2]);
+	REQUIRE(c && v && old);
+	/* Any float, NaNs and denormals included: xchg moves bits. */
+	for (uint32_t i = 0; i < n; i++)
+		v[i] = next_random();
+	for (uint32_t j = 0; j < 2 * ATOMIC_GROUPS; j++)
+		c[j] = init[j] = next_random();
+	REQUIRE(cr_launch(&session, prog, "atomics_xchg_float",
+			  (struct cr_arg[]){ CR_BUF(va[0]), CR_BUF(va[1]),
+			  CR_BUF(va[2]) }, 3, &CR_1D(n, ATOMIC_LOCAL)));
+	for (uint32_t g = 0; g < ATOMIC_GROUPS; g++) {
+		const uint32_t *vg = v + ATOMIC_LOCAL * g;
+		const uint32_t *og = old + 2 * ATOMIC_LOCAL * g;
+
+		/* The local exchange stores -v: the sign bit flipped. */
+		for (unsigned int l = 0; l < ATOMIC_LOCAL; l++)
+			x[l] = vg[l] ^ 0x80000000u;
+		if (!atomic_chain(AK_XCHG, init[2 * g], c[2 * g], og, 2, vg,
+				  ATOMIC_LOCAL))
+			CHECK_FAIL_AT(__FILE__, __LINE__, "group %u: global "
+				      "float atomic_xchg", g);
+		if (!atomic_chain(AK_XCHG, init[2 * g + 1], c[2 * g + 1],
+				  og + 1, 2, x, ATOMIC_LOCAL))
+			CHECK_FAIL_AT(__FILE__, __LINE__, "group %u: local "
+				      "float atomic_xchg", g);
+	}
+}
+
+TEST(atomics)
+{
+	struct slb_program prog;
+
+	REQUIRE(build("atomics", NULL, &prog));
+	run_atomics(&prog, "atomics_global_int", true);
+	run_atomics(&prog, "atomics_global_uint", false);
+	run_atomics(&prog, "atomics_local_int", true);
+	run_atomics(&prog, "atomics_local_uint", false);
+	run_atomic_xchg_float(&prog);
+	slb_program_free(&prog);
+}
+
 int main(int argc, char **argv)
 {
 	const char *only = argc > 1 ? argv[1] : NULL;
@@ -407,6 +602,8 @@ int main(int argc, char **argv)
 		RUN(narrow_integer);
 	if (!only || !strcmp(only, "async_copy"))
 		RUN(async_copy);
+	if (!only || !strcmp(only, "atomics"))
+		RUN(atomics);
 	if (!cr_fini(&session)) {
 		printf("  the model reported a guest error or a leak\n");
 		check_state.failed++;
