@@ -721,6 +721,23 @@ static bool sel_store(struct isel *s, sir_id v)
 	fold_address(s, in->srcs[0], &a);
 	if (is_narrow(data->type))
 		return store_narrow(s, v, &a);
+	if (n == 3 && (in->aux % 16)) {
+		/*
+		 * 12 bytes not known to be the start of 16 that are ours
+		 * (vstore3 at p + 1): st.128 with three components enabled
+		 * still addresses 16 bytes, past the end of a private or
+		 * local array that the 12 fill. Two stores, as sel_load.
+		 */
+		struct mi_src src = get(s, in->srcs[1]);
+
+		store_words(s, src, 2, &a);
+		a.offset += 8;
+		if (!fits_offset(a.offset))
+			return fail(s, "mdg: %s (%u-bit x%u): offset too "
+				    "large", in->srcs[1]);
+		store_words(s, splat(src, 2), 1, &a);
+		return true;
+	}
 	store_words(s, get(s, in->srcs[1]), n, &a);
 	return true;
 }

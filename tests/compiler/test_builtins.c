@@ -590,6 +590,233 @@ TEST(atomics)
 	slb_program_free(&prog);
 }
 
+/* ---- vloadn / vstoren (vload_vstore.cl) ---- */
+
+struct vls_type {
+	const char *name;
+	unsigned int size;
+	bool is_float;
+};
+
+static const struct vls_type vls_types[] = {
+	{ "char", 1, false }, { "short", 2, false }, { "int", 4, false },
+	{ "float", 4, true }, { "long", 8, false },
+};
+
+/* x + k in the element type (floats: exact small integers). */
+static uint64_t vls_add(const struct vls_type *t, uint64_t x, uint64_t y)
+{
+	float f, g;
+
+	if (!t->is_float)
+		return x + y;
+	memcpy(&f, &x, 4);
+	memcpy(&g, &y, 4);
+	f += g;
+	x = 0;
+	memcpy(&x, &f, 4);
+	return x;
+}
+
+static uint64_t vls_const(const struct vls_type *t, unsigned int k)
+{
+	float f = (float)k;
+	uint64_t x = 0;
+
+	if (!t->is_float)
+		return k;
+	memcpy(&x, &f, 4);
+	return x;
+}
+
+static void run_vls(const struct slb_program *prog, const struct vls_type *t,
+		    unsigned int n)
+{
+	const uint32_t items = 64, r = 2 * n + 2;
+	const uint64_t mask = t->size == 8 ? ~0ull : (1ull << (8 * t->size)) - 1;
+	uint32_t va[2];
+	uint8_t *in, *out;
+	char kernel[32];
+	unsigned int bad = 0;
+
+	snprintf(kernel, sizeof(kernel), "vls_%s%u", t->name, n);
+	cr_reset(&session);
+	in = cr_alloc(&session, (size_t)(items + 1) * r * t->size, &va[0]);
+	out = cr_alloc(&session, (size_t)items * 4 * r * t->size, &va[1]);
+	REQUIRE(in && out);
+	for (uint32_t k = 0; k < (items + 1) * r; k++) {
+		uint64_t x = (uint64_t)next_random() << 32 | next_random();
+
+		if (t->is_float)
+			x = vls_const(t, next_random() % 100000);
+		put_elem(in, t->size, k, x);
+	}
+	memset(out, UNTOUCHED, (size_t)items * 4 * r * t->size);
+	REQUIRE(cr_launch(&session, prog, kernel, (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]) }, 2,
+			  &CR_1D(items, 16)));
+	for (uint32_t i = 0; i < items; i++) {
+		for (uint32_t s = 0; s < 4; s++) {
+			for (uint32_t k = 0; k < r; k++) {
+				uint64_t want = 0, got;
+				uint32_t e = (4 * i + s) * r + k;
+
+				if (s < 3 && k > n && k <= 2 * n)
+					want = vls_add(t, get_elem(in, t->size,
+						       r * i + 1 + k - 1),
+						       vls_const(t, s));
+				if (s == 3) {
+					uint64_t a = get_elem(in, t->size,
+							      r * i + 1 + n + k);
+
+					want = k >= n ? UNTOUCHED * 0x0101010101010101ull :
+					       vls_add(t, vls_add(t, a,
+						       vls_add(t, a, vls_const(t, 1))),
+						       vls_add(t, a, vls_const(t, 2)));
+				}
+				want &= mask;
+				got = get_elem(out, t->size, e);
+				if (got == want)
+					continue;
+				if (bad++ < MAX_REPORTS)
+					CHECK_FAIL_AT(__FILE__, __LINE__,
+						      "%s: item %u %s element "
+						      "%u = 0x%llx, want 0x%llx",
+						      kernel, i, s == 0 ?
+						      "private" : s == 1 ?
+						      "local" : s == 2 ?
+						      "global" : "read-back", k,
+						      (unsigned long long)got,
+						      (unsigned long long)want);
+			}
+		}
+	}
+}
+
+/*
+ * piglit's shape: vstoren(v, 0, p + 1), and with stores > 1 also
+ * vstoren(v, 1, p + 1), into a volatile array they exactly fill.
+ */
+static void run_vst(const struct slb_program *prog, const struct vls_type *t,
+		    unsigned int n, const char *space, unsigned int stores)
+{
+	/* One work-item: the local array is the group's, not its own. */
+	const uint32_t r = stores * n + 1, vsize = (n == 3 ? 4 : n) * t->size;
+	uint32_t va[2];
+	uint8_t *in, *out;
+	char kernel[40];
+	unsigned int bad = 0;
+
+	snprintf(kernel, sizeof(kernel), "vst%s_%s_%s%u", stores > 1 ? "" : "0",
+		 space, t->name, n);
+	cr_reset(&session);
+	out = cr_alloc(&session, (size_t)r * t->size, &va[0]);
+	in = cr_alloc(&session, vsize, &va[1]);
+	REQUIRE(in && out);
+	for (uint32_t k = 0; k < vsize; k++)
+		in[k] = (uint8_t)next_random();
+	memset(out, UNTOUCHED, (size_t)r * t->size);
+	REQUIRE(cr_launch(&session, prog, kernel, (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]) }, 2, &CR_1D(1, 1)));
+	for (uint32_t k = 0; k < r; k++) {
+		uint64_t want = 0, got = get_elem(out, t->size, k);
+
+		if (k >= 1 && k < 1 + stores * n)
+			want = get_elem(in, t->size, (k - 1) % n);
+		if (got == want)
+			continue;
+		if (bad++ < MAX_REPORTS)
+			CHECK_FAIL_AT(__FILE__, __LINE__, "%s: element %u = "
+				      "0x%llx, want 0x%llx", kernel, k,
+				      (unsigned long long)got,
+				      (unsigned long long)want);
+	}
+}
+
+/* Floats a half holds exactly, and the half's bits. */
+static const struct { float f; uint16_t h; } exact_halves[16] = {
+	{ 0.0f, 0x0000 }, { 1.0f, 0x3C00 }, { 2.0f, 0x4000 },
+	{ 0.5f, 0x3800 }, { -1.0f, 0xBC00 }, { 3.0f, 0x4200 },
+	{ 0.25f, 0x3400 }, { 1.5f, 0x3E00 }, { -2.5f, 0xC100 },
+	{ 65504.0f, 0x7BFF }, { 4.0f, 0x4400 }, { 8.0f, 0x4800 },
+	{ 0.125f, 0x3000 }, { 5.0f, 0x4500 }, { -6.0f, 0xC600 },
+	{ 7.0f, 0x4700 },
+};
+
+/*
+ * piglit's vstore_half / vstorea_half shape: stores 0 and 1 of a float n
+ * at p + off into a volatile short array that they exactly fill.
+ */
+static void run_vsth(const struct slb_program *prog, unsigned int n,
+		     const char *space, bool aligned)
+{
+	const uint32_t stride = aligned && n == 3 ? 4 : n;
+	const uint32_t off = aligned ? stride : 1, len = off + stride + n;
+	uint32_t va[2], pick[16];
+	uint16_t *out;
+	float *in;
+	char kernel[40];
+	unsigned int bad = 0;
+
+	snprintf(kernel, sizeof(kernel), "vsth%s_%s%u",
+		 aligned ? "a_half" : "_half", space, n);
+	cr_reset(&session);
+	out = cr_alloc(&session, len * 2, &va[0]);
+	in = cr_alloc(&session, 64, &va[1]);
+	REQUIRE(in && out);
+	for (uint32_t k = 0; k < 16; k++) {
+		pick[k] = next_random() % 16;
+		in[k] = exact_halves[pick[k]].f;
+	}
+	memset(out, UNTOUCHED, len * 2);
+	REQUIRE(cr_launch(&session, prog, kernel, (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]) }, 2, &CR_1D(1, 1)));
+	for (uint32_t k = 0; k < len; k++) {
+		uint16_t want = 0;
+
+		if (k >= off && (k - off) % stride < n)
+			want = exact_halves[pick[(k - off) % stride]].h;
+		if (out[k] == want)
+			continue;
+		if (bad++ < MAX_REPORTS)
+			CHECK_FAIL_AT(__FILE__, __LINE__, "%s: element %u = "
+				      "0x%x, want 0x%x", kernel, k, out[k],
+				      want);
+	}
+}
+
+static void vload_vstore_with(const char *options)
+{
+	static const unsigned int widths[] = { 2, 3, 4, 8, 16 };
+	struct slb_program prog;
+
+	REQUIRE(build("vload_vstore", options, &prog));
+	for (unsigned int k = 0; k < ARRAY_SIZE(vls_types); k++)
+		for (unsigned int w = 0; w < ARRAY_SIZE(widths); w++) {
+			run_vls(&prog, &vls_types[k], widths[w]);
+			for (unsigned int st = 1; st <= 2; st++) {
+				run_vst(&prog, &vls_types[k], widths[w],
+					"private", st);
+				run_vst(&prog, &vls_types[k], widths[w],
+					"local", st);
+			}
+		}
+	for (unsigned int w = 0; w < ARRAY_SIZE(widths); w++) {
+		for (int aligned = 0; aligned < 2; aligned++) {
+			run_vsth(&prog, widths[w], "private", aligned);
+			run_vsth(&prog, widths[w], "local", aligned);
+		}
+	}
+	slb_program_free(&prog);
+}
+
+TEST(vload_vstore)
+{
+	vload_vstore_with(NULL);
+	/* clang's unoptimised code: every access through an alloca. */
+	vload_vstore_with("-cl-opt-disable");
+}
+
 int main(int argc, char **argv)
 {
 	const char *only = argc > 1 ? argv[1] : NULL;
@@ -604,6 +831,8 @@ int main(int argc, char **argv)
 		RUN(async_copy);
 	if (!only || !strcmp(only, "atomics"))
 		RUN(atomics);
+	if (!only || !strcmp(only, "vload_vstore"))
+		RUN(vload_vstore);
 	if (!cr_fini(&session)) {
 		printf("  the model reported a guest error or a leak\n");
 		check_state.failed++;
