@@ -18,8 +18,14 @@
  *    section 6.12.11 and of cl_khr_{global,local}_int32_{base,extended}_
  *    atomics, int and uint, global and local;
  *  - vload_vstore.cl: vloadn / vstoren for n = 2, 3, 4, 8, 16 at odd
- *    element offsets in private, local and global arrays.
+ *    element offsets in private, local and global arrays, and piglit's
+ *    vstore / vstore_half / vstorea_half kernels (vstore3 filling a
+ *    private int array faulted: a masked st.128 past its end);
+ *  - shuffle.cl: shuffle and shuffle2 with random masks;
+ *  - convert.cl: float to each 8- to 32-bit integer type in every
+ *    rounding mode, saturated or not, and int/uint to float.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -810,6 +816,251 @@ static void vload_vstore_with(const char *options)
 	slb_program_free(&prog);
 }
 
+/* ---- shuffle and shuffle2 (shuffle.cl) ---- */
+
+static void run_shuffle(const struct slb_program *prog, const char *type,
+			unsigned int size, unsigned int m, unsigned int n)
+{
+	const uint32_t items = 64;
+	const size_t in_bytes = (size_t)m * size, out_bytes = (size_t)n * size;
+	/* The mask's elements are the unsigned type of the same size. */
+	const unsigned int mask_size = size;
+	uint32_t va[3];
+	uint8_t *in, *mask, *out;
+	char kernel[40];
+	unsigned int bad = 0;
+
+	snprintf(kernel, sizeof(kernel), "shuf_%s%u_%u", type, m, n);
+	cr_reset(&session);
+	in = cr_alloc(&session, 2 * items * in_bytes, &va[0]);
+	mask = cr_alloc(&session, (size_t)items * n * mask_size, &va[1]);
+	out = cr_alloc(&session, 2 * items * out_bytes, &va[2]);
+	REQUIRE(in && mask && out);
+	for (size_t k = 0; k < 2 * items * in_bytes; k++)
+		in[k] = (uint8_t)next_random();
+	for (size_t k = 0; k < (size_t)items * n * mask_size; k++)
+		mask[k] = (uint8_t)next_random();
+	REQUIRE(cr_launch(&session, prog, kernel, (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]), CR_BUF(va[2]) }, 3,
+			  &CR_1D(items, 16)));
+	for (uint32_t i = 0; i < items; i++) {
+		const uint8_t *x = in + 2 * i * in_bytes, *y = x + in_bytes;
+
+		for (unsigned int k = 0; k < 2 * n; k++) {
+			/* Only the bits that index m (2m) lanes count. */
+			uint64_t sel = get_elem(mask, mask_size, i * n + k % n);
+			unsigned int lane = (unsigned int)(sel % (k < n ? m : 2 * m));
+			uint64_t want = lane < m ? get_elem(x, size, lane)
+						 : get_elem(y, size, lane - m);
+			uint64_t got = get_elem(out + 2 * i * out_bytes, size, k);
+
+			if (got == want)
+				continue;
+			if (bad++ < MAX_REPORTS)
+				CHECK_FAIL_AT(__FILE__, __LINE__, "%s: item %u "
+					      "%s lane %u = 0x%llx, want 0x%llx",
+					      kernel, i, k < n ? "shuffle" :
+					      "shuffle2", k % n,
+					      (unsigned long long)got,
+					      (unsigned long long)want);
+		}
+	}
+}
+
+TEST(shuffle)
+{
+	static const struct { const char *name; unsigned int size; } types[] = {
+		{ "char", 1 }, { "short", 2 }, { "int", 4 }, { "float", 4 },
+		{ "long", 8 },
+	};
+	static const unsigned int shapes[][2] = {
+		{ 2, 4 }, { 4, 4 }, { 8, 2 }, { 4, 16 }, { 16, 4 },
+	};
+	struct slb_program prog;
+
+	REQUIRE(build("shuffle", NULL, &prog));
+	for (unsigned int t = 0; t < ARRAY_SIZE(types); t++)
+		for (unsigned int k = 0; k < ARRAY_SIZE(shapes); k++)
+			run_shuffle(&prog, types[t].name, types[t].size,
+				    shapes[k][0], shapes[k][1]);
+	slb_program_free(&prog);
+}
+
+/* ---- Conversions (convert.cl) ---- */
+
+enum { RM_DEFAULT, RM_RTE, RM_RTZ, RM_RTP, RM_RTN };
+
+static double round_mode(double x, int mode)
+{
+	switch (mode) {
+	case RM_RTE: return nearbyint(x);   /* the host rounds to even */
+	case RM_RTP: return ceil(x);
+	case RM_RTN: return floor(x);
+	default: return trunc(x);           /* the default is rtz */
+	}
+}
+
+/*
+ * A float whose conversions to a bits-wide type are worth checking:
+ * specials, or a multiple of 1/4 (ties included) anywhere in twice the
+ * type's range, so both saturation edges are crossed.
+ */
+static float convert_input(unsigned int bits)
+{
+	static const float special[] = {
+		0.0f, -0.0f, 0.5f, -0.5f, 1.5f, -1.5f, 2.5f, -2.5f, NAN,
+		INFINITY, -INFINITY, 1e20f, -1e20f, 2147483520.0f,
+		-2147483648.0f, 4294967040.0f, 127.5f, -128.5f, 255.5f,
+		32767.5f, -32768.5f, 65535.5f, 0x1p-30f,
+	};
+	double span = ldexp(1.0, (int)bits + 1);
+	double u = (double)next_random() / 4294967296.0;
+
+	if (next_random() % 4 == 0)
+		return special[next_random() % ARRAY_SIZE(special)];
+	return (float)(floor((u * 2 - 1) * span * 4) / 4);
+}
+
+static void run_to_int(const struct slb_program *prog, const char *type,
+		       unsigned int bits, bool is_signed, unsigned int lanes)
+{
+	const uint32_t n = 1024, size = bits / 8;
+	double lo = is_signed ? -ldexp(1, (int)bits - 1) : 0;
+	double hi = is_signed ? ldexp(1, (int)bits - 1) - 1 : ldexp(1, (int)bits) - 1;
+	uint64_t mask = bits == 32 ? 0xFFFFFFFFull : (1ull << bits) - 1;
+	uint32_t va[2];
+	float *in;
+	uint8_t *out;
+	char kernel[40];
+	unsigned int bad = 0;
+
+	snprintf(kernel, sizeof(kernel), "conv_%s%.0u", type,
+		 lanes > 1 ? lanes : 0);
+	cr_reset(&session);
+	in = cr_alloc(&session, n * 4, &va[0]);
+	out = cr_alloc(&session, (size_t)n * size * 10, &va[1]);
+	REQUIRE(in && out);
+	for (uint32_t i = 0; i < n; i++)
+		in[i] = convert_input(bits);
+	REQUIRE(cr_launch(&session, prog, kernel, (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]) }, 2,
+			  &CR_1D(n / lanes, 64)));
+	for (uint32_t i = 0; i < n; i++) {
+		for (int f = 0; f < 10; f++) {
+			bool sat = f >= 5;
+			double r = round_mode(in[i], f % 5);
+			uint64_t got = get_elem(out, size, (uint32_t)f * n + i);
+			uint64_t want;
+
+			if (isnan(in[i]) || r < lo || r > hi) {
+				/* Out of range: defined only saturated. */
+				if (!sat)
+					continue;
+				r = isnan(in[i]) ? 0 : r < lo ? lo : hi;
+			}
+			want = (uint64_t)(int64_t)r & mask;
+			if (got == want)
+				continue;
+			if (bad++ < MAX_REPORTS)
+				CHECK_FAIL_AT(__FILE__, __LINE__, "%s: "
+					      "convert%s%s(%a) = 0x%llx, want "
+					      "0x%llx", kernel, sat ? "_sat" :
+					      "", (const char *[]){ "", "_rte",
+					      "_rtz", "_rtp", "_rtn" }[f % 5],
+					      (double)in[i],
+					      (unsigned long long)got,
+					      (unsigned long long)want);
+		}
+	}
+}
+
+/* The float nearest x in mode (x an integer below 2^33 in magnitude). */
+static float float_of(double x, int mode)
+{
+	float f = (float)x;          /* to nearest, ties to even */
+
+	switch (mode) {
+	case RM_RTP:
+		return (double)f < x ? nextafterf(f, INFINITY) : f;
+	case RM_RTN:
+		return (double)f > x ? nextafterf(f, -INFINITY) : f;
+	case RM_RTE:
+		return f;
+	default:                     /* rtz, also the default here */
+		return fabs((double)f) > fabs(x) ? nextafterf(f, 0.0f) : f;
+	}
+}
+
+static void run_to_float(const struct slb_program *prog, unsigned int lanes)
+{
+	const uint32_t n = 1024;
+	uint32_t va[2];
+	int32_t *in;
+	float *out;
+	const char *kernel = lanes > 1 ? "conv_float4_from_int" :
+			     "conv_float_from_int";
+	unsigned int bad = 0;
+
+	cr_reset(&session);
+	in = cr_alloc(&session, n * 4, &va[0]);
+	out = cr_alloc(&session, (size_t)n * 4 * 10, &va[1]);
+	REQUIRE(in && out);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t r = next_random();
+
+		/* Every magnitude, so that each rounding step shows. */
+		in[i] = (int32_t)(r >> (next_random() % 32));
+		if (next_random() & 1)
+			in[i] = -in[i];
+	}
+	in[0] = INT32_MIN;
+	in[1] = INT32_MAX;
+	in[2] = 16777217;
+	in[3] = -16777217;
+	REQUIRE(cr_launch(&session, prog, kernel, (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]) }, 2,
+			  &CR_1D(n / lanes, 64)));
+	for (uint32_t i = 0; i < n; i++) {
+		for (int f = 0; f < 10; f++) {
+			double x = f < 5 ? (double)in[i] : (double)(uint32_t)in[i];
+			/* convert_float(int) rounds to nearest even (6.2.3.2). */
+			int mode = f % 5 == RM_DEFAULT ? RM_RTE : f % 5;
+			float want = float_of(x, mode), got = out[f * n + i];
+
+			if (!memcmp(&got, &want, 4))
+				continue;
+			if (bad++ < MAX_REPORTS)
+				CHECK_FAIL_AT(__FILE__, __LINE__, "%s: "
+					      "convert_float%s(%s %.0f) = %a, "
+					      "want %a", kernel,
+					      (const char *[]){ "", "_rte",
+					      "_rtz", "_rtp", "_rtn" }[f % 5],
+					      f < 5 ? "int" : "uint", x,
+					      (double)got, (double)want);
+		}
+	}
+}
+
+TEST(convert)
+{
+	static const struct { const char *name; unsigned int bits; bool s; }
+	types[] = {
+		{ "char", 8, true }, { "uchar", 8, false },
+		{ "short", 16, true }, { "ushort", 16, false },
+		{ "int", 32, true }, { "uint", 32, false },
+	};
+	struct slb_program prog;
+
+	REQUIRE(build("convert", NULL, &prog));
+	for (unsigned int t = 0; t < ARRAY_SIZE(types); t++) {
+		run_to_int(&prog, types[t].name, types[t].bits, types[t].s, 1);
+		run_to_int(&prog, types[t].name, types[t].bits, types[t].s, 4);
+	}
+	run_to_float(&prog, 1);
+	run_to_float(&prog, 4);
+	slb_program_free(&prog);
+}
+
 TEST(vload_vstore)
 {
 	vload_vstore_with(NULL);
@@ -833,6 +1084,10 @@ int main(int argc, char **argv)
 		RUN(atomics);
 	if (!only || !strcmp(only, "vload_vstore"))
 		RUN(vload_vstore);
+	if (!only || !strcmp(only, "shuffle"))
+		RUN(shuffle);
+	if (!only || !strcmp(only, "convert"))
+		RUN(convert);
 	if (!cr_fini(&session)) {
 		printf("  the model reported a guest error or a leak\n");
 		check_state.failed++;
