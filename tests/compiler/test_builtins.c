@@ -266,6 +266,49 @@ static void run_narrow(const struct slb_program *prog,
 			      kernel, bad);
 }
 
+/* rotate on 32- and 64-bit elements: every count from -128 to 127. */
+static void run_rotate_wide(const struct slb_program *prog, const char *kernel,
+			    unsigned int size, unsigned int lanes)
+{
+	const uint32_t n = 1024;
+	const unsigned int w = 8 * size;
+	uint32_t va[3];
+	uint8_t *a, *b, *out;
+	unsigned int bad = 0;
+
+	cr_reset(&session);
+	a = cr_alloc(&session, n * size, &va[0]);
+	b = cr_alloc(&session, n * size, &va[1]);
+	out = cr_alloc(&session, n * size, &va[2]);
+	REQUIRE(a && b && out);
+	for (uint32_t i = 0; i < n; i++) {
+		put_elem(a, size, i, (uint64_t)next_random() << 32 |
+			 next_random());
+		/* The count as the element type: sign-extended when < 0. */
+		put_elem(b, size, i, (uint64_t)(int64_t)(int8_t)(i & 0xFF));
+	}
+	REQUIRE(cr_launch(&session, prog, kernel, (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]), CR_BUF(va[2]) }, 3,
+			  &CR_1D(n / lanes, 64)));
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t mask = w == 64 ? ~0ull : (1ull << w) - 1;
+		uint64_t x = get_elem(a, size, i) & mask;
+		unsigned int k = (unsigned int)(get_elem(b, size, i) % w);
+		uint64_t want = k ? (x << k | x >> (w - k)) & mask : x;
+		uint64_t got = get_elem(out, size, i);
+
+		if (got == want)
+			continue;
+		if (bad++ < MAX_REPORTS)
+			CHECK_FAIL_AT(__FILE__, __LINE__, "%s: rotate(0x%llx, "
+				      "%d) = 0x%llx, want 0x%llx", kernel,
+				      (unsigned long long)x,
+				      (int)(int8_t)(i & 0xFF),
+				      (unsigned long long)got,
+				      (unsigned long long)want);
+	}
+}
+
 TEST(narrow_integer)
 {
 	struct slb_program prog;
@@ -278,6 +321,14 @@ TEST(narrow_integer)
 		for (unsigned int l = 0; l < 3; l++)
 			run_narrow(&prog, t, lanes[l], 65536);
 	}
+	run_rotate_wide(&prog, "rot_int", 4, 1);
+	run_rotate_wide(&prog, "rot_int4", 4, 4);
+	run_rotate_wide(&prog, "rot_uint", 4, 1);
+	run_rotate_wide(&prog, "rot_uint4", 4, 4);
+	run_rotate_wide(&prog, "rot_long", 8, 1);
+	run_rotate_wide(&prog, "rot_long4", 8, 4);
+	run_rotate_wide(&prog, "rot_ulong", 8, 1);
+	run_rotate_wide(&prog, "rot_ulong4", 8, 4);
 	slb_program_free(&prog);
 }
 

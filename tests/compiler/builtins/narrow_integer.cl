@@ -55,3 +55,17 @@ NARROW(narrow_short8, short, ushort, int, short8, ushort8, int8, 8)
 NARROW(narrow_ushort, ushort, ushort, uint, ushort, ushort, uint, 1)
 NARROW(narrow_ushort4, ushort, ushort, uint, ushort4, ushort4, uint4, 4)
 NARROW(narrow_ushort8, ushort, ushort, uint, ushort8, ushort8, uint8, 8)
+
+// rotate on the 32- and 64-bit types too (the same SIR shifts by n and
+// -n): out[e] = rotate(a[e], b[e]) for scalars and 4-lane vectors.
+#define ROT(name, T, VT, V)                                                \
+kernel void name(global const T *pa, global const T *pb, global T *out)    \
+{                                                                          \
+	uint i = get_global_id(0);                                         \
+	ST_##V(rotate(LD_##V(i, pa), LD_##V(i, pb)), i, out);              \
+}
+
+ROT(rot_int, int, int, 1) ROT(rot_int4, int, int4, 4)
+ROT(rot_uint, uint, uint, 1) ROT(rot_uint4, uint, uint4, 4)
+ROT(rot_long, long, long, 1) ROT(rot_long4, long, long4, 4)
+ROT(rot_ulong, ulong, ulong, 1) ROT(rot_ulong4, ulong, ulong4, 4)
