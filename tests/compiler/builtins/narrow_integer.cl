@@ -69,3 +69,37 @@ ROT(rot_int, int, int, 1) ROT(rot_int4, int, int4, 4)
 ROT(rot_uint, uint, uint, 1) ROT(rot_uint4, uint, uint4, 4)
 ROT(rot_long, long, long, 1) ROT(rot_long4, long, long4, 4)
 ROT(rot_ulong, ulong, ulong, 1) ROT(rot_ulong4, ulong, ulong4, 4)
+
+// The same functions on int, uint, long and ulong (no upsample: it would
+// need a 128-bit result for long); shifts mask the count to the width.
+#define WIDE(name, T, VT, V)                                               \
+kernel void name(global const T *pa, global const T *pb,                   \
+		 global const T *pc, global T *out)                        \
+{                                                                          \
+	uint i = get_global_id(0), n = get_global_size(0) * V, f = 0;      \
+	VT a = LD_##V(i, pa), b = LD_##V(i, pb), c = LD_##V(i, pc);        \
+	ST_##V(rotate(a, b), i, out + n * f++);                            \
+	ST_##V(clz(a), i, out + n * f++);                                  \
+	ST_##V(popcount(a), i, out + n * f++);                             \
+	ST_##V(hadd(a, b), i, out + n * f++);                              \
+	ST_##V(rhadd(a, b), i, out + n * f++);                             \
+	ST_##V(mul_hi(a, b), i, out + n * f++);                            \
+	ST_##V(mad_hi(a, b, c), i, out + n * f++);                         \
+	ST_##V(mad_sat(a, b, c), i, out + n * f++);                        \
+	ST_##V(add_sat(a, b), i, out + n * f++);                           \
+	ST_##V(sub_sat(a, b), i, out + n * f++);                           \
+	ST_##V(as_##VT(abs(a)), i, out + n * f++);                         \
+	ST_##V(as_##VT(abs_diff(a, b)), i, out + n * f++);                 \
+	ST_##V(a << b, i, out + n * f++);                                  \
+	ST_##V(a >> b, i, out + n * f++);                                  \
+	ST_##V(min(a, b), i, out + n * f++);                               \
+	ST_##V(max(a, b), i, out + n * f++);                               \
+	ST_##V(clamp(a, min(b, c), max(b, c)), i, out + n * f++);          \
+	ST_##V(select(a, b, c), i, out + n * f++);                         \
+	ST_##V(a * b, i, out + n * f++);                                   \
+}
+
+WIDE(wide_int, int, int, 1) WIDE(wide_int4, int, int4, 4)
+WIDE(wide_uint, uint, uint, 1) WIDE(wide_uint4, uint, uint4, 4)
+WIDE(wide_long, long, long, 1) WIDE(wide_long4, long, long4, 4)
+WIDE(wide_ulong, ulong, ulong, 1) WIDE(wide_ulong4, ulong, ulong4, 4)
