@@ -23,7 +23,9 @@
  *    private int array faulted: a masked st.128 past its end);
  *  - shuffle.cl: shuffle and shuffle2 with random masks;
  *  - convert.cl: float to each 8- to 32-bit integer type in every
- *    rounding mode, saturated or not, and int/uint to float.
+ *    rounding mode, saturated or not, and int/uint to float;
+ *  - relational.cl: any, all, select and bitselect on 8- to 64-bit
+ *    vectors of 2 to 16 lanes and on floats.
  */
 #include <math.h>
 #include <stdint.h>
@@ -1289,6 +1291,111 @@ TEST(convert)
 	slb_program_free(&prog);
 }
 
+/* ---- any, all, select, bitselect (relational.cl) ---- */
+
+static void run_relational(const struct slb_program *prog, const char *type,
+			   unsigned int size, unsigned int n, bool is_float)
+{
+	const uint32_t items = 64, lanes = n == 3 ? 4 : n;
+	const size_t vbytes = (size_t)lanes * size;
+	const uint64_t top = 1ull << (8 * size - 1);
+	const uint64_t mask = size == 8 ? ~0ull : (1ull << (8 * size)) - 1;
+	uint32_t va[5];
+	uint8_t *in, *mi = NULL, *vs, *vb, *vu;
+	int32_t *out = NULL;
+	char kernel[40];
+	unsigned int bad = 0;
+
+	snprintf(kernel, sizeof(kernel), "%s_%s%u", is_float ? "relf" : "rel",
+		 type, n);
+	cr_reset(&session);
+	in = cr_alloc(&session, (items + 2) * vbytes, &va[0]);
+	if (is_float)
+		mi = cr_alloc(&session, items * vbytes, &va[1]);
+	else
+		out = cr_alloc(&session, items * 8, &va[1]);
+	vs = cr_alloc(&session, items * vbytes, &va[2]);
+	vb = cr_alloc(&session, items * vbytes, &va[3]);
+	vu = cr_alloc(&session, items * vbytes, &va[4]);
+	REQUIRE(in && (mi || out) && vs && vb && vu);
+	for (size_t k = 0; k < (items + 2) * vbytes; k++)
+		in[k] = (uint8_t)next_random();
+	/* Lanes with all MSBs clear or all set now and then: all() and
+	 * any() both ways. */
+	for (uint32_t i = 0; i < items + 2; i++) {
+		for (unsigned int l = 0; l < n && i % 4 < 2; l++) {
+			uint8_t *e = in + i * vbytes + (size_t)l * size;
+
+			e[size - 1] = (uint8_t)(i % 4 ? e[size - 1] | 0x80 :
+						e[size - 1] & 0x7F);
+		}
+	}
+	for (size_t k = 0; mi && k < items * vbytes; k++)
+		mi[k] = (uint8_t)next_random();
+	REQUIRE(cr_launch(&session, prog, kernel, (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]), CR_BUF(va[2]),
+			  CR_BUF(va[3]), CR_BUF(va[4]) }, 5,
+			  &CR_1D(items, 16)));
+	for (uint32_t i = 0; i < items; i++) {
+		const uint8_t *x = in + i * vbytes, *y = x + vbytes;
+		const uint8_t *m = is_float ? mi + i * vbytes : x + 2 * vbytes;
+		int any = 0, all = 1;
+
+		for (unsigned int l = 0; l < n; l++) {
+			uint64_t xv = get_elem(x, size, l), yv = get_elem(y, size, l);
+			uint64_t mv = get_elem(m, size, l);
+			uint64_t sel = mv & top ? yv : xv;
+			uint64_t bit = ((xv & ~mv) | (yv & mv)) & mask;
+			const uint64_t got[3] = {
+				get_elem(vs + i * vbytes, size, l),
+				get_elem(vb + i * vbytes, size, l),
+				get_elem(vu + i * vbytes, size, l),
+			};
+			const uint64_t want[3] = { sel, bit, sel };
+
+			any |= (xv & top) != 0;
+			all &= (xv & top) != 0;
+			for (int k = 0; k < 3; k++) {
+				if (got[k] == want[k])
+					continue;
+				if (bad++ < MAX_REPORTS)
+					CHECK_FAIL_AT(__FILE__, __LINE__,
+						      "%s: item %u lane %u: %s "
+						      "= 0x%llx, want 0x%llx",
+						      kernel, i, l, (const char
+						      *[]){ "select",
+						      "bitselect", "select "
+						      "(unsigned mask)" }[k],
+						      (unsigned long long)got[k],
+						      (unsigned long long)want[k]);
+			}
+		}
+		if (out && (out[2 * i] != any || out[2 * i + 1] != all) &&
+		    bad++ < MAX_REPORTS)
+			CHECK_FAIL_AT(__FILE__, __LINE__, "%s: item %u: any %d "
+				      "all %d, want %d %d", kernel, i,
+				      out[2 * i], out[2 * i + 1], any, all);
+	}
+}
+
+TEST(relational)
+{
+	static const struct { const char *name; unsigned int size; } types[] = {
+		{ "char", 1 }, { "short", 2 }, { "int", 4 }, { "long", 8 },
+	};
+	static const unsigned int widths[] = { 2, 3, 4, 8, 16 };
+	struct slb_program prog;
+
+	REQUIRE(build("relational", NULL, &prog));
+	for (unsigned int w = 0; w < ARRAY_SIZE(widths); w++) {
+		for (unsigned int t = 0; t < ARRAY_SIZE(types); t++)
+			run_relational(&prog, types[t].name, types[t].size,
+				       widths[w], false);
+		run_relational(&prog, "float", 4, widths[w], true);
+	}
+	slb_program_free(&prog);
+}
+
 TEST(vload_vstore)
 {
 	vload_vstore_with(NULL);
@@ -1316,6 +1423,8 @@ int main(int argc, char **argv)
 		RUN(shuffle);
 	if (!only || !strcmp(only, "convert"))
 		RUN(convert);
+	if (!only || !strcmp(only, "relational"))
+		RUN(relational);
 	if (!cr_fini(&session)) {
 		printf("  the model reported a guest error or a leak\n");
 		check_state.failed++;
