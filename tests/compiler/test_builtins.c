@@ -1104,7 +1104,7 @@ TEST(shuffle)
 		{ "long", 8 },
 	};
 	static const unsigned int shapes[][2] = {
-		{ 2, 4 }, { 4, 4 }, { 8, 2 }, { 4, 16 }, { 16, 4 },
+		{ 2, 4 }, { 4, 4 }, { 8, 2 }, { 4, 16 }, { 16, 4 }, { 16, 16 },
 	};
 	struct slb_program prog;
 
