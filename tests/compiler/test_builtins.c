@@ -18,7 +18,7 @@
  *    section 6.12.11 and of cl_khr_{global,local}_int32_{base,extended}_
  *    atomics, int and uint, global and local;
  *  - vload_vstore.cl: vloadn / vstoren for n = 2, 3, 4, 8, 16 at odd
- *    element offsets in private, local and global arrays, and piglit's
+ *    element offsets in private, local, global and constant arrays, and piglit's
  *    vstore / vstore_half / vstorea_half kernels (vstore3 filling a
  *    private int array faulted: a masked st.128 past its end);
  *  - shuffle.cl: shuffle and shuffle2 with random masks;
@@ -1021,6 +1021,41 @@ static void run_vsth(const struct slb_program *prog, unsigned int n,
 	}
 }
 
+/* vloadn(1, p + 1) from __constant memory. */
+static void run_vlc(const struct slb_program *prog, const struct vls_type *t,
+		    unsigned int n)
+{
+	const uint32_t items = 16, r = 2 * n + 2;
+	uint32_t va[2];
+	uint8_t *in, *out;
+	char kernel[32];
+	unsigned int bad = 0;
+
+	snprintf(kernel, sizeof(kernel), "vlc_%s%u", t->name, n);
+	cr_reset(&session);
+	in = cr_alloc(&session, (size_t)items * r * t->size, &va[0]);
+	out = cr_alloc(&session, (size_t)items * n * t->size, &va[1]);
+	REQUIRE(in && out);
+	for (size_t k = 0; k < (size_t)items * r * t->size; k++)
+		in[k] = (uint8_t)next_random();
+	REQUIRE(cr_launch(&session, prog, kernel, (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]) }, 2,
+			  &CR_1D(items, 16)));
+	for (uint32_t i = 0; i < items; i++) {
+		for (uint32_t k = 0; k < n; k++) {
+			uint64_t want = get_elem(in, t->size, r * i + 1 + n + k);
+			uint64_t got = get_elem(out, t->size, n * i + k);
+
+			if (got != want && bad++ < MAX_REPORTS)
+				CHECK_FAIL_AT(__FILE__, __LINE__, "%s: item %u "
+					      "lane %u = 0x%llx, want 0x%llx",
+					      kernel, i, k,
+					      (unsigned long long)got,
+					      (unsigned long long)want);
+		}
+	}
+}
+
 static void vload_vstore_with(const char *options)
 {
 	static const unsigned int widths[] = { 2, 3, 4, 8, 16 };
@@ -1030,6 +1065,7 @@ static void vload_vstore_with(const char *options)
 	for (unsigned int k = 0; k < ARRAY_SIZE(vls_types); k++)
 		for (unsigned int w = 0; w < ARRAY_SIZE(widths); w++) {
 			run_vls(&prog, &vls_types[k], widths[w]);
+			run_vlc(&prog, &vls_types[k], widths[w]);
 			for (unsigned int st = 1; st <= 2; st++) {
 				run_vst(&prog, &vls_types[k], widths[w],
 					"private", st);

@@ -120,3 +120,20 @@ kernel void vsth##SUF##_##SPACE##N(global short *out,                      \
 
 VSTH_ALL(private)
 VSTH_ALL(local)
+
+// vloadn from a __constant array at odd element offsets:
+// out[n*i ...] = vloadn(1, in + (2n + 2) * i + 1).
+#define VLC(T, N)                                                          \
+kernel void vlc_##T##N(constant T *in, global T *out)                      \
+{                                                                          \
+	uint i = get_global_id(0);                                         \
+	vstore##N(vload##N(1, in + (2 * N + 2) * i + 1), i, out);          \
+}
+
+#define VLC_ALL(T) VLC(T, 2) VLC(T, 3) VLC(T, 4) VLC(T, 8) VLC(T, 16)
+
+VLC_ALL(char)
+VLC_ALL(short)
+VLC_ALL(int)
+VLC_ALL(float)
+VLC_ALL(long)
