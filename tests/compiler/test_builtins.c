@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * OpenCL C built-ins that piglit's CL tests exercise, end to end: the
- * kernels of tests/compiler/builtins/ compiled by slc_compile_source() and run on the
- * model core (corpus_runner.c), checked against C references written from
- * the OpenCL 1.2 specification:
+ * kernels of tests/compiler/builtins/ compiled by slc_compile_source()
+ * and run on the model core (corpus_runner.c), checked against C
+ * references written from the OpenCL 1.2 specification:
  *
  *  - narrow_integer.cl: every integer function of section 6.12.3 and the
  *    shifts of section 6.3.j on char, uchar, short and ushort, scalar, x4
@@ -18,9 +18,9 @@
  *    section 6.12.11 and of cl_khr_{global,local}_int32_{base,extended}_
  *    atomics, int and uint, global and local;
  *  - vload_vstore.cl: vloadn / vstoren for n = 2, 3, 4, 8, 16 at odd
- *    element offsets in private, local, global and constant arrays, and piglit's
- *    vstore / vstore_half / vstorea_half kernels (vstore3 filling a
- *    private int array faulted: a masked st.128 past its end);
+ *    element offsets in private, local, global (and constant) arrays,
+ *    and piglit's vstore / vstore_half / vstorea_half kernels (vstore3
+ *    filling a private int array faulted: a masked st.128 past its end);
  *  - shuffle.cl: shuffle and shuffle2 with random masks;
  *  - convert.cl: float to each 8- to 32-bit integer type in every
  *    rounding mode, saturated or not, and int/uint to float;
@@ -426,8 +426,10 @@ static void run_wide(const struct slb_program *prog, const char *type,
 	out = cr_alloc(&session, (size_t)n * size * NF_COUNT, &va[3]);
 	REQUIRE(a && b && c && out);
 	for (uint32_t i = 0; i < n; i++) {
-		static const uint64_t edge[6] = { 0, 1, ~0ull, 0x8000000000000000ull,
-			0x7FFFFFFFFFFFFFFFull, 0x80000000ull };
+		static const uint64_t edge[6] = {
+			0, 1, ~0ull, 0x8000000000000000ull,
+			0x7FFFFFFFFFFFFFFFull, 0x80000000ull,
+		};
 		uint64_t x = (uint64_t)next_random() << 32 | next_random();
 		uint64_t y = (uint64_t)next_random() << 32 | next_random();
 
@@ -865,6 +867,13 @@ static uint64_t vls_const(const struct vls_type *t, unsigned int k)
 	return x;
 }
 
+/* a + (a + 1) + (a + 2), in that order, in the element type. */
+static uint64_t vls_sum3(const struct vls_type *t, uint64_t a)
+{
+	return vls_add(t, vls_add(t, a, vls_add(t, a, vls_const(t, 1))),
+		       vls_add(t, a, vls_const(t, 2)));
+}
+
 static void run_vls(const struct slb_program *prog, const struct vls_type *t,
 		    unsigned int n)
 {
@@ -901,15 +910,11 @@ static void run_vls(const struct slb_program *prog, const struct vls_type *t,
 					want = vls_add(t, get_elem(in, t->size,
 						       r * i + 1 + k - 1),
 						       vls_const(t, s));
-				if (s == 3) {
-					uint64_t a = get_elem(in, t->size,
-							      r * i + 1 + n + k);
-
-					want = k >= n ? UNTOUCHED * 0x0101010101010101ull :
-					       vls_add(t, vls_add(t, a,
-						       vls_add(t, a, vls_const(t, 1))),
-						       vls_add(t, a, vls_const(t, 2)));
-				}
+				if (s == 3 && k >= n)
+					want = UNTOUCHED * 0x0101010101010101ull;
+				else if (s == 3)
+					want = vls_sum3(t, get_elem(in, t->size,
+							r * i + 1 + n + k));
 				want &= mask;
 				got = get_elem(out, t->size, e);
 				if (got == want)
@@ -1115,7 +1120,8 @@ static void run_shuffle(const struct slb_program *prog, const char *type,
 		for (unsigned int k = 0; k < 2 * n; k++) {
 			/* Only the bits that index m (2m) lanes count. */
 			uint64_t sel = get_elem(mask, mask_size, i * n + k % n);
-			unsigned int lane = (unsigned int)(sel % (k < n ? m : 2 * m));
+			uint64_t lanes = k < n ? m : 2 * m;
+			unsigned int lane = (unsigned int)(sel % lanes);
 			uint64_t want = lane < m ? get_elem(x, size, lane)
 						 : get_elem(y, size, lane - m);
 			uint64_t got = get_elem(out + 2 * i * out_bytes, size, k);
@@ -1192,7 +1198,7 @@ static void run_to_int(const struct slb_program *prog, const char *type,
 {
 	const uint32_t n = 1024, size = bits / 8;
 	double lo = is_signed ? -ldexp(1, (int)bits - 1) : 0;
-	double hi = is_signed ? ldexp(1, (int)bits - 1) - 1 : ldexp(1, (int)bits) - 1;
+	double hi = ldexp(1, (int)bits - (is_signed ? 1 : 0)) - 1;
 	uint64_t mask = bits == 32 ? 0xFFFFFFFFull : (1ull << bits) - 1;
 	uint32_t va[2];
 	float *in;
@@ -1378,7 +1384,8 @@ static void run_relational(const struct slb_program *prog, const char *type,
 		int any = 0, all = 1;
 
 		for (unsigned int l = 0; l < n; l++) {
-			uint64_t xv = get_elem(x, size, l), yv = get_elem(y, size, l);
+			uint64_t xv = get_elem(x, size, l);
+			uint64_t yv = get_elem(y, size, l);
 			uint64_t mv = get_elem(m, size, l);
 			uint64_t sel = mv & top ? yv : xv;
 			uint64_t bit = ((xv & ~mv) | (yv & mv)) & mask;
