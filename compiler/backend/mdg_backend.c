@@ -165,6 +165,10 @@ static bool touches_phys(const struct mi_instr *in, unsigned int reg)
 /*
  * A value computed only to be moved into r26/r27 is computed there: the
  * move goes, the defining instruction writes the load/store register.
+ * Into r27 not across an instruction that defines a vreg: the allocator
+ * may spill that vreg, and a spill store stages its value through r27
+ * (mdg_ra.c), which would overwrite the folded value before its store
+ * reads it (spill code addresses TLS without r26).
  */
 static void fold_arg_moves(struct mi_func *mf)
 {
@@ -208,7 +212,9 @@ static void fold_arg_moves(struct mi_func *mf)
 
 				if (in->dst.kind == MO_VREG && in->dst.reg == v)
 					break;
-				if (touches_phys(in, mv->dst.reg))
+				if (touches_phys(in, mv->dst.reg) ||
+				    (mv->dst.reg == 27 &&
+				     in->dst.kind == MO_VREG))
 					ok = false;
 			}
 			if (!ok || d == UINT32_MAX ||

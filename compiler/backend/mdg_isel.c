@@ -721,6 +721,23 @@ static bool sel_store(struct isel *s, sir_id v)
 	fold_address(s, in->srcs[0], &a);
 	if (is_narrow(data->type))
 		return store_narrow(s, v, &a);
+	if (n == 3 && (in->aux % 16)) {
+		/*
+		 * 12 bytes not known to be the start of 16 that are ours
+		 * (vstore3 at p + 1): st.128 with three components enabled
+		 * still addresses 16 bytes, past the end of a private or
+		 * local array that the 12 fill. Two stores, as sel_load.
+		 */
+		struct mi_src src = get(s, in->srcs[1]);
+
+		store_words(s, src, 2, &a);
+		a.offset += 8;
+		if (!fits_offset(a.offset))
+			return fail(s, "mdg: %s (%u-bit x%u): offset too "
+				    "large", in->srcs[1]);
+		store_words(s, splat(src, 2), 1, &a);
+		return true;
+	}
 	store_words(s, get(s, in->srcs[1]), n, &a);
 	return true;
 }
@@ -1419,6 +1436,19 @@ static uint32_t narrow_binop(struct isel *s, enum sir_op op, uint8_t mop,
 		break;
 	default:
 		break;
+	}
+	/*
+	 * SIR's shift counts are modulo the lane's width; the 32-bit
+	 * shifter takes them modulo 32, so a count of 8 on a char would
+	 * shift its bits out (rotate's x >> -n relies on this).
+	 */
+	if (op == SIR_OP_SHL || op == SIR_OP_LSHR || op == SIR_OP_ASHR) {
+		if (b.kind == MO_CONST) {
+			for (unsigned int j = 0; j < 4; j++)
+				b.cval[j] &= bits - 1;
+		} else {
+			b = vreg_src(op2(s, 0x70, n, b, const1(bits - 1)));
+		}
 	}
 	/* Saturation at the narrow width: exact in 32 bits, then clamped. */
 	if (op == SIR_OP_UADD_SAT) {

@@ -2,8 +2,7 @@
 /*
  * OpenCL.std integer functions, each computed from SIR's integer ops as
  * OpenCL 1.2 (section 6.12.3) defines it, for every width: the s_ forms
- * on signed and the u_ forms on unsigned operands. mad_sat, which needs a
- * product twice as wide as the operands, is left to libclc.
+ * on signed and the u_ forms on unsigned operands.
  */
 #include "spirv_internal.h"
 
@@ -52,6 +51,7 @@ static uint32_t spv_int_arity(uint32_t num)
 	case OpenCLstd_SClamp: case OpenCLstd_UClamp:
 	case OpenCLstd_SMad_hi: case OpenCLstd_UMad_hi:
 	case OpenCLstd_SMad24: case OpenCLstd_UMad24:
+	case OpenCLstd_SMad_sat: case OpenCLstd_UMad_sat:
 		return 3;
 	default:
 		return 0;
@@ -73,6 +73,49 @@ static sir_id spv_halving_add(struct spv_fn *fc, struct sir_type t,
 	return spv_bin(fc, SIR_OP_IADD, t,
 		       spv_bin(fc, SIR_OP_IADD, t, spv_bin(fc, shr, t, a[0],
 			       one), spv_bin(fc, shr, t, a[1], one)), carry);
+}
+
+/*
+ * mad_sat(a, b, c): a * b + c exactly, as the double-width value hi:lo
+ * (mul_hi and the product, plus c with its sign extension and the carry
+ * of the low add), then saturated: it fits when hi is lo's sign (zero
+ * unsigned), else the bound of hi's sign. libclc-15's long mad_sat
+ * saturates mad_sat(-1, 0, c) to LONG_MIN and wraps the add.
+ */
+static sir_id spv_mad_sat(struct spv_fn *fc, struct sir_type t,
+			  const sir_id *a, bool s)
+{
+	struct sir_type bt = sir_type_make(SIR_BOOL, 1, t.comps);
+	uint64_t top = 1ull << (t.bits - 1);
+	uint64_t umax = t.bits == 64 ? ~0ull : (1ull << t.bits) - 1;
+	sir_id sign = sir_const_u64(fc->f, t, t.bits - 1);
+	sir_id lo = spv_bin(fc, SIR_OP_IMUL, t, a[0], a[1]);
+	sir_id hi = spv_bin(fc, s ? SIR_OP_SMULHI : SIR_OP_UMULHI, t, a[0],
+			    a[1]);
+	sir_id sum = spv_bin(fc, SIR_OP_IADD, t, lo, a[2]);
+	sir_id carry = spv_emit(fc, SIR_OP_SELECT, t, (sir_id[]){
+		spv_bin(fc, SIR_OP_ULT, bt, sum, lo),
+		sir_const_u64(fc->f, t, 1), sir_const_u64(fc->f, t, 0) }, 3);
+	sir_id fits, bound;
+
+	hi = spv_bin(fc, SIR_OP_IADD, t, hi, carry);
+	if (!s) {
+		fits = spv_bin(fc, SIR_OP_IEQ, bt, hi,
+			       sir_const_u64(fc->f, t, 0));
+		bound = sir_const_u64(fc->f, t, umax);
+	} else {
+		hi = spv_bin(fc, SIR_OP_IADD, t, hi,
+			     spv_bin(fc, SIR_OP_ASHR, t, a[2], sign));
+		fits = spv_bin(fc, SIR_OP_IEQ, bt, hi,
+			       spv_bin(fc, SIR_OP_ASHR, t, sum, sign));
+		bound = spv_emit(fc, SIR_OP_SELECT, t, (sir_id[]){
+			spv_bin(fc, SIR_OP_SLT, bt, hi,
+				sir_const_u64(fc->f, t, 0)),
+			sir_const_u64(fc->f, t, top),
+			sir_const_u64(fc->f, t, top - 1) }, 3);
+	}
+	return spv_emit(fc, SIR_OP_SELECT, t, (sir_id[]){ fits, sum, bound },
+			3);
 }
 
 static sir_id spv_int_expand(struct spv_fn *fc, uint32_t num,
@@ -122,6 +165,8 @@ static sir_id spv_int_expand(struct spv_fn *fc, uint32_t num,
 	case OpenCLstd_SMad24: case OpenCLstd_UMad24:
 		return spv_bin(fc, SIR_OP_IADD, t,
 			       spv_bin(fc, SIR_OP_IMUL, t, a[0], a[1]), a[2]);
+	case OpenCLstd_SMad_sat: case OpenCLstd_UMad_sat:
+		return spv_mad_sat(fc, t, a, num == OpenCLstd_SMad_sat);
 	default:
 		return 0;
 	}

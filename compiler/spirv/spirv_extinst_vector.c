@@ -2,11 +2,20 @@
 /*
  * OpenCL.std lane-selection functions: select, bitselect, shuffle and
  * shuffle2. A constant shuffle mask becomes one SHUFFLE; a variable one a
- * chain of compare-and-select per result lane.
+ * chain of compare-and-select per result lane, or, when that would take
+ * more than SPV_SHUFFLE_SELECTS selects, a private copy of the sources
+ * read at the mask's lanes.
  */
 #include "spirv_internal.h"
 
 #define FAIL(...) (spv_error(fc->c, __VA_ARGS__))
+
+/*
+ * A shuffle2 of sixteen lanes into sixteen is 496 selects and as many
+ * compares, which makes a piglit shuffle test build for minutes; through
+ * private memory it is a few vector stores and a load per result lane.
+ */
+#define SPV_SHUFFLE_SELECTS 64
 
 /* select(a, b, c): scalar c != 0, vector lanes by c's sign bit. */
 static bool spv_select(struct spv_fn *fc, const struct spv_ext *x,
@@ -57,6 +66,61 @@ static bool spv_bitselect(struct spv_fn *fc, const struct spv_ext *x,
  * mask[i] of x (of x ++ y), only the mask's low bits counting (the spec's
  * "ilogb(2m-1)" bits: modulo the lane count, a power of two).
  */
+/*
+ * The variable shuffle through memory: x (and y after it) stored to a
+ * private array, result lane i loaded from element mask[i] % lanes.
+ */
+static bool spv_shuffle_memory(struct spv_fn *fc, const struct spv_ext *x,
+			       sir_id src0, sir_id src1, sir_id mask,
+			       sir_id *out)
+{
+	const struct sir_type vt = fc->f->values[src0].type;
+	const struct sir_type mt = fc->f->values[mask].type;
+	const struct sir_type i32 = sir_type_make(SIR_INT, 32, 1);
+	const struct sir_type pt = sir_type_ptr(SIR_SPACE_PRIVATE);
+	struct sir_type et = sir_type_make(vt.kind, vt.bits, 1);
+	struct sir_type lt = sir_type_make(SIR_INT, mt.bits, 1);
+	uint32_t esize = vt.bits / 8, vsize = vt.comps * esize;
+	uint32_t total = src1 ? 2 * vt.comps : vt.comps, i;
+	uint32_t valign = vsize < 16 ? vsize : 16;
+	struct sir_local_var var = {
+		.size = total * esize, .align = valign, .elem = et,
+		.is_array = true,
+	};
+	sir_id base, st, res[16];
+
+	base = sir_value_new(fc->f, SIR_OP_VAR_ADDR, pt, NULL, 0);
+	fc->f->values[base].aux = sir_var_add(fc->f, &var);
+	st = spv_emit(fc, SIR_OP_STORE, (struct sir_type){ 0 },
+		      (sir_id[]){ base, src0 }, 2);
+	fc->f->values[st].aux = valign;
+	if (src1) {
+		sir_id p = spv_bin(fc, SIR_OP_PTR_ADD, pt, base,
+				   sir_const_u64(fc->f, i32, vsize));
+
+		st = spv_emit(fc, SIR_OP_STORE, (struct sir_type){ 0 },
+			      (sir_id[]){ p, src1 }, 2);
+		fc->f->values[st].aux = valign;
+	}
+	for (i = 0; i < mt.comps; i++) {
+		sir_id m = spv_un(fc, SIR_OP_EXTRACT, lt, mask), p;
+
+		fc->f->values[m].aux = i;
+		if (lt.bits != 32)
+			m = spv_un(fc, lt.bits > 32 ? SIR_OP_TRUNC :
+				   SIR_OP_ZEXT, i32, m);
+		m = spv_bin(fc, SIR_OP_AND, i32, m,
+			    sir_const_u64(fc->f, i32, total - 1));
+		p = spv_bin(fc, SIR_OP_PTR_ADD, pt, base,
+			    spv_bin(fc, SIR_OP_IMUL, i32, m,
+				    sir_const_u64(fc->f, i32, esize)));
+		res[i] = spv_un(fc, SIR_OP_LOAD, et, p);
+		fc->f->values[res[i]].aux = esize;
+	}
+	*out = spv_emit(fc, SIR_OP_VEC, x->rt, res, mt.comps);
+	return true;
+}
+
 static bool spv_shuffle(struct spv_fn *fc, const struct spv_ext *x,
 			sir_id *out)
 {
@@ -93,6 +157,9 @@ static bool spv_shuffle(struct spv_fn *fc, const struct spv_ext *x,
 	}
 	et = sir_type_make(vt.kind, vt.bits, 1);
 	lt = sir_type_make(SIR_INT, mt.bits, 1);
+	if ((total - 1) * mt.comps > SPV_SHUFFLE_SELECTS)
+		return spv_shuffle_memory(fc, x, src0, two ? src1 : 0, mask,
+					  out);
 	for (j = 0; j < total; j++) {
 		lanes[j] = spv_un(fc, SIR_OP_EXTRACT, et, j < n ? src0 : src1);
 		fc->f->values[lanes[j]].aux = j % n;

@@ -958,11 +958,16 @@ static sir_id spv_atomic(struct spv_fn *fc, const uint32_t *w, uint32_t wc,
 		if (!(srcs[0] = spv_operand(fc, w, wc, 1)) ||
 		    !(srcs[1] = spv_operand(fc, w, wc, 4)))
 			return 0;
+		if (sir_type_eq(fc->f->values[srcs[1]].type,
+				sir_type_make(SIR_FLOAT, 32, 1)))
+			srcs[1] = spv_emit(fc, SIR_OP_BITCAST,
+					   sir_type_make(SIR_INT, 32, 1),
+					   &srcs[1], 1);
 		if (fc->f->values[srcs[1]].type.kind != SIR_INT ||
 		    fc->f->values[srcs[1]].type.bits != 32 ||
 		    fc->f->values[srcs[1]].type.comps != 1)
 			return FAIL("unsupported atomic store (only 32-bit "
-				    "integer atomics are supported)");
+				    "atomics are supported)");
 		v = spv_emit(fc, SIR_OP_ATOMIC, spv_void, srcs, 2);
 		fc->f->values[v].aux2 = SIR_ATOMIC_STORE;
 		return v;
@@ -973,6 +978,20 @@ static sir_id spv_atomic(struct spv_fn *fc, const uint32_t *w, uint32_t wc,
 		return 0;
 	if (n > 2 && !(srcs[2] = spv_operand(fc, w, wc, val + 1)))
 		return 0;
+	if (rt.kind == SIR_FLOAT && rt.bits == 32 && rt.comps == 1 &&
+	    (kind == SIR_ATOMIC_XCHG || kind == SIR_ATOMIC_LOAD)) {
+		/*
+		 * float atomic_xchg (OpenCL 1.2 section 6.12.11) moves bits:
+		 * the exchange of the int with the same bits.
+		 */
+		struct sir_type it = sir_type_make(SIR_INT, 32, 1);
+
+		if (n > 1)
+			srcs[1] = spv_emit(fc, SIR_OP_BITCAST, it, &srcs[1], 1);
+		v = spv_emit(fc, SIR_OP_ATOMIC, it, srcs, n);
+		fc->f->values[v].aux2 = kind;
+		return spv_emit(fc, SIR_OP_BITCAST, rt, &v, 1);
+	}
 	if (rt.kind != SIR_INT || rt.comps != 1)
 		return FAIL("unsupported atomic on a non-integer type");
 	if (rt.bits != 32)
@@ -1030,6 +1049,19 @@ static bool spv_instruction(struct spv_fn *fc, size_t at)
 	sir_id v = 0, a;
 	int32_t callee;
 
+	if (op == SpvOpPtrCastToGeneric || op == SpvOpGenericCastToPtr ||
+	    op == SpvOpGenericCastToPtrExplicit) {
+		/*
+		 * OpenCL C 1.2 has no generic address space; clang-15 makes
+		 * one only for wait_group_events()'s event list, which is
+		 * not dereferenced (spirv_async.c). The generic pointer
+		 * stands for its source; any other use of it (a load, a
+		 * phi, a call) is refused by the type check there.
+		 */
+		if (!(v = spv_operand(fc, w, wc, 3)))
+			return false;
+		goto done;
+	}
 	if (spv_op_flags(op) & SPV_OP_HAS_TYPE) {
 		if (op != SpvOpVariable && !spv_ty(fc, w[1], &rt))
 			return false;
@@ -1178,6 +1210,11 @@ static bool spv_instruction(struct spv_fn *fc, size_t at)
 		if (op == SpvOpAtomicStore)
 			return v != 0;
 		break;
+	case SpvOpGroupAsyncCopy:
+		v = spv_group_async_copy(fc, w, wc);
+		break;
+	case SpvOpGroupWaitEvents:
+		return spv_group_wait_events(fc, w, wc);
 	case SpvOpUndef:
 		if (rt.kind == SIR_VOID)
 			return spv_error(fc->c, "undefined value of type void");

@@ -33,7 +33,8 @@ enum spv_tkind {
 	SPV_T_STRUCT,
 	SPV_T_PTR,
 	SPV_T_FUNC,
-	SPV_T_OTHER,         /* opaque, event...: only named in errors */
+	SPV_T_EVENT,         /* event_t: a 32-bit value, always 0 here */
+	SPV_T_OTHER,         /* opaque, queue...: only named in errors */
 };
 
 struct spv_type {
@@ -232,6 +233,12 @@ bool spv_ext_integer(struct spv_fn *fc, const struct spv_ext *x,
 		     sir_id *out);
 bool spv_ext_vector(struct spv_fn *fc, const struct spv_ext *x, sir_id *out);
 bool spv_ext_memory(struct spv_fn *fc, const struct spv_ext *x, sir_id *out);
+
+/* spirv_async.c: async_work_group_(strided_)copy, wait_group_events. */
+sir_id spv_group_async_copy(struct spv_fn *fc, const uint32_t *w,
+			    uint32_t wc);
+bool spv_group_wait_events(struct spv_fn *fc, const uint32_t *w,
+			   uint32_t wc);
 
 /* spirv_byval.c: ByVal (struct and union) parameters. */
 bool spv_byval_mark(struct spv_conv *c, uint32_t func, uint32_t i);

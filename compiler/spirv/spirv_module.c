@@ -96,6 +96,7 @@ static bool spv_capability_ok(uint32_t cap)
 	case SpvCapabilityFloat16Buffer:
 	case SpvCapabilityFloat16:
 	case SpvCapabilityFloat64:   /* doubles are rejected where used */
+	case SpvCapabilityGenericPointer: /* generic pointers likewise */
 		return true;
 	default:
 		return false;
@@ -285,6 +286,12 @@ static bool spv_parse_type(struct spv_parser *p, const uint32_t *w,
 		t.elem = w[2];
 		t.count = wc - 3;
 		t.members = &w[3];
+		break;
+	case SpvOpTypeEvent:
+		/* Copies complete at once (spirv_async.c): no state. */
+		t.kind = SPV_T_EVENT;
+		t.width = 32;
+		t.size = t.align = 4;
 		break;
 	default:
 		t.kind = SPV_T_OTHER;

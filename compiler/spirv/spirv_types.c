@@ -71,6 +71,7 @@ bool spv_sir_type(const struct spv_module *m, uint32_t type_id,
 		*out = sir_type_make(SIR_BOOL, 1, 1);
 		return true;
 	case SPV_T_INT:
+	case SPV_T_EVENT:
 		*out = sir_type_make(SIR_INT, t->width, 1);
 		return true;
 	case SPV_T_FLOAT:
@@ -266,6 +267,9 @@ static void spv_type_name_at(const struct spv_module *m, uint32_t type_id,
 		break;
 	case SPV_T_VOID:
 		snprintf(buf, size, "void");
+		break;
+	case SPV_T_EVENT:
+		snprintf(buf, size, "event_t");
 		break;
 	default:
 		snprintf(buf, size, "?");

@@ -1,0 +1,1476 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * OpenCL C built-ins that piglit's CL tests exercise, end to end: the
+ * kernels of tests/compiler/builtins/ compiled by slc_compile_source()
+ * and run on the model core (corpus_runner.c), checked against C
+ * references written from the OpenCL 1.2 specification:
+ *
+ *  - narrow_integer.cl: every integer function of section 6.12.3 and the
+ *    shifts of section 6.3.j on char, uchar, short and ushort, scalar, x4
+ *    and the packed char16/short8, every (a, b) pair of the 8-bit types
+ *    and 65536 random triples of the 16-bit ones (rotate((uchar)1, 8) was
+ *    0: the shift counts were not taken modulo the narrow width);
+ *  - async_copy.cl: async_work_group_copy and async_work_group_strided_
+ *    copy, global to local and back, on many gentypes, with
+ *    wait_group_events and prefetch (they did not build: clang-15's
+ *    generic event pointer);
+ *  - atomics.cl: float atomic_xchg and every 32-bit atomic function of
+ *    section 6.12.11 and of cl_khr_{global,local}_int32_{base,extended}_
+ *    atomics, int and uint, global and local;
+ *  - vload_vstore.cl: vloadn / vstoren for n = 2, 3, 4, 8, 16 at odd
+ *    element offsets in private, local, global (and constant) arrays,
+ *    and piglit's vstore / vstore_half / vstorea_half kernels (vstore3
+ *    filling a private int array faulted: a masked st.128 past its end);
+ *  - shuffle.cl: shuffle and shuffle2 with random masks;
+ *  - convert.cl: float to each 8- to 32-bit integer type in every
+ *    rounding mode, saturated or not, and int/uint to float;
+ *  - relational.cl: any, all, select and bitselect on 8- to 64-bit
+ *    vectors of 2 to 16 lanes and on floats.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "corpus_runner.h"
+
+CHECK_MAIN_STATE("compiler_builtins");
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define MAX_REPORTS 8
+
+static struct cr_session session;
+static uint32_t rng = 0x9E3779B9u;
+
+static uint32_t next_random(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 17;
+	rng ^= rng << 5;
+	return rng;
+}
+
+/* builtins/<name>.cl compiled into *prog; false with the log printed. */
+static bool build(const char *name, const char *options,
+		  struct slb_program *prog)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s.cl", BUILTINS_DIR, name);
+	return cr_compile_file(path, options, prog);
+}
+
+/* ---- Narrow integers (narrow_integer.cl) ---- */
+
+enum narrow_func {
+	NF_ROTATE, NF_CLZ, NF_POPCOUNT, NF_HADD, NF_RHADD, NF_MUL_HI,
+	NF_MAD_HI, NF_MAD_SAT, NF_ADD_SAT, NF_SUB_SAT, NF_ABS, NF_ABS_DIFF,
+	NF_SHL, NF_SHR, NF_MIN, NF_MAX, NF_CLAMP, NF_SELECT, NF_MUL,
+	NF_COUNT
+};
+
+static const char *const narrow_func_names[NF_COUNT] = {
+	"rotate", "clz", "popcount", "hadd", "rhadd", "mul_hi", "mad_hi",
+	"mad_sat", "add_sat", "sub_sat", "abs", "abs_diff", "<<", ">>", "min",
+	"max", "clamp", "select", "*",
+};
+
+struct narrow_type {
+	const char *name;
+	unsigned int bits;
+	bool is_signed;
+	unsigned int wide_lanes;     /* the packed vector width */
+};
+
+static const struct narrow_type narrow_types[] = {
+	{ "char", 8, true, 16 }, { "uchar", 8, false, 16 },
+	{ "short", 16, true, 8 }, { "ushort", 16, false, 8 },
+};
+
+/* The bits of x as a value of the type (sign-extended when signed). */
+static int64_t nval(const struct narrow_type *t, uint64_t x)
+{
+	uint64_t mask = (1ull << t->bits) - 1;
+
+	x &= mask;
+	if (t->is_signed && (x >> (t->bits - 1)))
+		return (int64_t)(x | ~mask);
+	return (int64_t)x;
+}
+
+static int64_t nsat(const struct narrow_type *t, int64_t x)
+{
+	int64_t lo = t->is_signed ? -(1ll << (t->bits - 1)) : 0;
+	int64_t hi = t->is_signed ? (1ll << (t->bits - 1)) - 1
+				  : (1ll << t->bits) - 1;
+
+	return x < lo ? lo : x > hi ? hi : x;
+}
+
+/*
+ * Function f of the element (a, b, c) per the specification; vector:
+ * the shifts take the count modulo the width (section 6.3.j), scalars
+ * are promoted to int first.
+ */
+static uint64_t narrow_ref(const struct narrow_type *t, enum narrow_func f,
+			   int64_t a, int64_t b, int64_t c, bool vector)
+{
+	unsigned int w = t->bits;
+	uint64_t mask = (1ull << w) - 1, ua = (uint64_t)a & mask;
+	uint64_t ub = (uint64_t)b & mask, r;
+	unsigned int k;
+
+	switch (f) {
+	case NF_ROTATE:
+		k = (unsigned int)(ub % w);
+		return k ? (ua << k | ua >> (w - k)) & mask : ua;
+	case NF_CLZ:
+		for (k = 0; k < w && !(ua >> (w - 1 - k) & 1); k++)
+			;
+		return k;
+	case NF_POPCOUNT:
+		return (uint64_t)__builtin_popcountll(ua);
+	case NF_HADD:
+		return (uint64_t)((a + b) >> 1) & mask;
+	case NF_RHADD:
+		return (uint64_t)((a + b + 1) >> 1) & mask;
+	case NF_MUL_HI:
+		return (uint64_t)((a * b) >> w) & mask;
+	case NF_MAD_HI:
+		return (uint64_t)(((a * b) >> w) + c) & mask;
+	case NF_MAD_SAT:
+		return (uint64_t)nsat(t, a * b + c) & mask;
+	case NF_ADD_SAT:
+		return (uint64_t)nsat(t, a + b) & mask;
+	case NF_SUB_SAT:
+		return (uint64_t)nsat(t, a - b) & mask;
+	case NF_ABS:
+		return (uint64_t)(a < 0 ? -a : a) & mask;
+	case NF_ABS_DIFF:
+		return (uint64_t)(a > b ? a - b : b - a) & mask;
+	case NF_SHL:
+		if (vector)
+			return ua << (ub & (w - 1)) & mask;
+		return ((uint64_t)(uint32_t)a << ((uint32_t)b & 31)) & mask;
+	case NF_SHR:
+		if (vector)
+			return (uint64_t)(a >> (ub & (w - 1))) & mask;
+		return (uint64_t)(a >> ((uint32_t)b & 31)) & mask;
+	case NF_MIN:
+		return (uint64_t)(a < b ? a : b) & mask;
+	case NF_MAX:
+		return (uint64_t)(a > b ? a : b) & mask;
+	case NF_CLAMP: {
+		int64_t lo = b < c ? b : c, hi = b < c ? c : b;
+
+		return (uint64_t)(a < lo ? lo : a > hi ? hi : a) & mask;
+	}
+	case NF_SELECT:
+		/* Vectors: the most significant bit of c; scalars: c != 0. */
+		r = vector ? ((uint64_t)c >> (w - 1) & 1) : c != 0;
+		return (uint64_t)(r ? b : a) & mask;
+	case NF_MUL:
+		return (uint64_t)(a * b) & mask;
+	default:
+		return 0;
+	}
+}
+
+static uint64_t get_elem(const uint8_t *p, unsigned int size, uint32_t i)
+{
+	uint64_t v = 0;
+
+	memcpy(&v, p + (size_t)size * i, size);
+	return v;
+}
+
+static void put_elem(uint8_t *p, unsigned int size, uint32_t i, uint64_t v)
+{
+	memcpy(p + (size_t)size * i, &v, size);
+}
+
+/* One kernel of narrow_integer.cl on n elements, lanes per work-item. */
+static void run_narrow(const struct slb_program *prog,
+		       const struct narrow_type *t, unsigned int lanes,
+		       uint32_t n)
+{
+	unsigned int size = t->bits / 8, reports = 0;
+	uint32_t va[5];
+	uint8_t *a, *b, *c, *out, *up;
+	char kernel[32];
+	uint32_t bad = 0;
+
+	snprintf(kernel, sizeof(kernel), "narrow_%s%.0u", t->name,
+		 lanes > 1 ? lanes : 0);
+	cr_reset(&session);
+	a = cr_alloc(&session, (size_t)n * size, &va[0]);
+	b = cr_alloc(&session, (size_t)n * size, &va[1]);
+	c = cr_alloc(&session, (size_t)n * size, &va[2]);
+	out = cr_alloc(&session, (size_t)n * size * NF_COUNT, &va[3]);
+	up = cr_alloc(&session, (size_t)n * size * 2, &va[4]);
+	REQUIRE(a && b && c && out && up);
+	for (uint32_t i = 0; i < n; i++) {
+		/* 8-bit: every (a, b) pair; 16-bit: random, with extremes. */
+		uint64_t x = size == 1 ? i & 0xFF : next_random();
+		uint64_t y = size == 1 ? i >> 8 : next_random();
+
+		if (size == 2 && i < 64) {
+			static const uint16_t edge[8] = { 0, 1, 0x7FFF, 0x8000,
+				0xFFFF, 15, 16, 17 };
+
+			x = edge[i % 8];
+			y = edge[i / 8];
+		}
+		put_elem(a, size, i, x);
+		put_elem(b, size, i, y);
+		put_elem(c, size, i, next_random());
+	}
+	REQUIRE(cr_launch(&session, prog, kernel, (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]), CR_BUF(va[2]),
+			  CR_BUF(va[3]), CR_BUF(va[4]) }, 5,
+			  &CR_1D(n / lanes, 64)));
+	for (uint32_t i = 0; i < n; i++) {
+		int64_t x = nval(t, get_elem(a, size, i));
+		int64_t y = nval(t, get_elem(b, size, i));
+		int64_t z = nval(t, get_elem(c, size, i));
+		uint64_t got, want;
+
+		for (unsigned int f = 0; f <= NF_COUNT; f++) {
+			if (f == NF_COUNT) {
+				/* upsample(a, (unsigned)b): twice the width */
+				got = get_elem(up, 2 * size, i);
+				want = ((uint64_t)x << t->bits |
+					((uint64_t)y & ((1ull << t->bits) - 1))) &
+				       ((1ull << (2 * t->bits)) - 1);
+			} else {
+				got = get_elem(out, size, (uint32_t)f * n + i);
+				want = narrow_ref(t, f, x, y, z, lanes > 1);
+			}
+			if (got == want)
+				continue;
+			if (reports++ < MAX_REPORTS)
+				CHECK_FAIL_AT(__FILE__, __LINE__,
+					      "%s: %s(%lld, %lld, %lld) = "
+					      "0x%llx, want 0x%llx", kernel,
+					      f == NF_COUNT ? "upsample" :
+					      narrow_func_names[f],
+					      (long long)x, (long long)y,
+					      (long long)z,
+					      (unsigned long long)got,
+					      (unsigned long long)want);
+			bad++;
+		}
+	}
+	if (bad)
+		CHECK_FAIL_AT(__FILE__, __LINE__, "%s: %u results wrong",
+			      kernel, bad);
+}
+
+/* rotate on 32- and 64-bit elements: every count from -128 to 127. */
+static void run_rotate_wide(const struct slb_program *prog, const char *kernel,
+			    unsigned int size, unsigned int lanes)
+{
+	const uint32_t n = 1024;
+	const unsigned int w = 8 * size;
+	uint32_t va[3];
+	uint8_t *a, *b, *out;
+	unsigned int bad = 0;
+
+	cr_reset(&session);
+	a = cr_alloc(&session, n * size, &va[0]);
+	b = cr_alloc(&session, n * size, &va[1]);
+	out = cr_alloc(&session, n * size, &va[2]);
+	REQUIRE(a && b && out);
+	for (uint32_t i = 0; i < n; i++) {
+		put_elem(a, size, i, (uint64_t)next_random() << 32 |
+			 next_random());
+		/* The count as the element type: sign-extended when < 0. */
+		put_elem(b, size, i, (uint64_t)(int64_t)(int8_t)(i & 0xFF));
+	}
+	REQUIRE(cr_launch(&session, prog, kernel, (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]), CR_BUF(va[2]) }, 3,
+			  &CR_1D(n / lanes, 64)));
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t mask = w == 64 ? ~0ull : (1ull << w) - 1;
+		uint64_t x = get_elem(a, size, i) & mask;
+		unsigned int k = (unsigned int)(get_elem(b, size, i) % w);
+		uint64_t want = k ? (x << k | x >> (w - k)) & mask : x;
+		uint64_t got = get_elem(out, size, i);
+
+		if (got == want)
+			continue;
+		if (bad++ < MAX_REPORTS)
+			CHECK_FAIL_AT(__FILE__, __LINE__, "%s: rotate(0x%llx, "
+				      "%d) = 0x%llx, want 0x%llx", kernel,
+				      (unsigned long long)x,
+				      (int)(int8_t)(i & 0xFF),
+				      (unsigned long long)got,
+				      (unsigned long long)want);
+	}
+}
+
+/*
+ * narrow_ref()'s functions on 32- and 64-bit elements, in 128-bit
+ * arithmetic (unsigned for the unsigned types: a ulong product needs all
+ * 128 bits). Shifts take the count modulo the width, scalars too.
+ */
+typedef __int128 i128;
+typedef unsigned __int128 u128;
+
+static u128 wide_sat(bool is_signed, unsigned int w, bool neg, u128 mag)
+{
+	/* Signed: |x| = mag with sign neg; unsigned: x = mag (neg: < 0). */
+	u128 max = is_signed ? ((u128)1 << (w - 1)) - 1
+			     : ((u128)1 << w) - 1;
+
+	if (!is_signed)
+		return neg ? 0 : mag > max ? max : mag;
+	if (neg)
+		return mag > max + 1 ? (u128)0 - (max + 1) : (u128)0 - mag;
+	return mag > max ? max : mag;
+}
+
+static uint64_t wide_ref(bool is_signed, unsigned int w, enum narrow_func f,
+			 uint64_t ra, uint64_t rb, uint64_t rc)
+{
+	const uint64_t mask = w == 64 ? ~0ull : (1ull << w) - 1;
+	uint64_t ua = ra & mask, ub = rb & mask, uc = rc & mask;
+	i128 a = is_signed ? (i128)(w == 64 ? (int64_t)ua : (int32_t)ua)
+			   : (i128)ua;
+	i128 b = is_signed ? (i128)(w == 64 ? (int64_t)ub : (int32_t)ub)
+			   : (i128)ub;
+	i128 c = is_signed ? (i128)(w == 64 ? (int64_t)uc : (int32_t)uc)
+			   : (i128)uc;
+	unsigned int k;
+	u128 p;
+
+	switch (f) {
+	case NF_ROTATE:
+		k = (unsigned int)(ub % w);
+		return k ? (ua << k | ua >> (w - k)) & mask : ua;
+	case NF_CLZ:
+		for (k = 0; k < w && !(ua >> (w - 1 - k) & 1); k++)
+			;
+		return k;
+	case NF_POPCOUNT:
+		return (uint64_t)__builtin_popcountll(ua);
+	case NF_HADD:
+		return (uint64_t)((a + b) >> 1) & mask;
+	case NF_RHADD:
+		return (uint64_t)((a + b + 1) >> 1) & mask;
+	case NF_MUL_HI: case NF_MAD_HI: case NF_MAD_SAT:
+		p = is_signed ? (u128)(a * b) : (u128)ua * ub;
+		if (f == NF_MAD_SAT) {
+			if (is_signed) {
+				i128 r = (i128)p + c;
+
+				return (uint64_t)wide_sat(true, w, r < 0,
+					r < 0 ? (u128)0 - (u128)r : (u128)r) &
+				       mask;
+			}
+			p += uc;
+			return (uint64_t)wide_sat(false, w, false, p) & mask;
+		}
+		p = is_signed ? (u128)((i128)p >> w) : p >> w;
+		return (uint64_t)(f == NF_MAD_HI ? p + (u128)c : p) & mask;
+	case NF_ADD_SAT: case NF_SUB_SAT: {
+		i128 r = f == NF_ADD_SAT ? a + b : a - b;
+
+		return (uint64_t)wide_sat(is_signed, w, r < 0, r < 0 ?
+					  (u128)0 - (u128)r : (u128)r) & mask;
+	}
+	case NF_ABS:
+		return (uint64_t)(a < 0 ? -a : a) & mask;
+	case NF_ABS_DIFF:
+		return (uint64_t)(a > b ? a - b : b - a) & mask;
+	case NF_SHL:
+		return ua << (ub & (w - 1)) & mask;
+	case NF_SHR:
+		return (uint64_t)(a >> (ub & (w - 1))) & mask;
+	case NF_MIN:
+		return (uint64_t)(a < b ? a : b) & mask;
+	case NF_MAX:
+		return (uint64_t)(a > b ? a : b) & mask;
+	case NF_CLAMP: {
+		i128 lo = b < c ? b : c, hi = b < c ? c : b;
+
+		return (uint64_t)(a < lo ? lo : a > hi ? hi : a) & mask;
+	}
+	case NF_SELECT:
+		/* The vector rule; a scalar selects on c != 0. */
+		return 0;
+	case NF_MUL:
+		return (ua * ub) & mask;
+	default:
+		return 0;
+	}
+}
+
+static void run_wide(const struct slb_program *prog, const char *type,
+		     unsigned int w, bool is_signed, unsigned int lanes)
+{
+	const uint32_t n = 4096, size = w / 8;
+	unsigned int reports = 0;
+	uint32_t va[4], bad = 0;
+	uint8_t *a, *b, *c, *out;
+	char kernel[32];
+
+	snprintf(kernel, sizeof(kernel), "wide_%s%.0u", type,
+		 lanes > 1 ? lanes : 0);
+	cr_reset(&session);
+	a = cr_alloc(&session, (size_t)n * size, &va[0]);
+	b = cr_alloc(&session, (size_t)n * size, &va[1]);
+	c = cr_alloc(&session, (size_t)n * size, &va[2]);
+	out = cr_alloc(&session, (size_t)n * size * NF_COUNT, &va[3]);
+	REQUIRE(a && b && c && out);
+	for (uint32_t i = 0; i < n; i++) {
+		static const uint64_t edge[6] = {
+			0, 1, ~0ull, 0x8000000000000000ull,
+			0x7FFFFFFFFFFFFFFFull, 0x80000000ull,
+		};
+		uint64_t x = (uint64_t)next_random() << 32 | next_random();
+		uint64_t y = (uint64_t)next_random() << 32 | next_random();
+
+		/* Small values too, and the extremes against each other. */
+		if (i % 4 == 1)
+			y >>= next_random() % 64;
+		if (i < 36) {
+			x = edge[i % 6];
+			y = edge[i / 6];
+			if (w == 32) {
+				x = x >> 32 ? x >> 32 : x;
+				y = y >> 32 ? y >> 32 : y;
+			}
+		}
+		put_elem(a, size, i, x);
+		put_elem(b, size, i, y);
+		put_elem(c, size, i, (uint64_t)next_random() << 32 |
+			 next_random());
+	}
+	REQUIRE(cr_launch(&session, prog, kernel, (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]), CR_BUF(va[2]),
+			  CR_BUF(va[3]) }, 4, &CR_1D(n / lanes, 64)));
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t x = get_elem(a, size, i), y = get_elem(b, size, i);
+		uint64_t z = get_elem(c, size, i);
+
+		for (unsigned int f = 0; f < NF_COUNT; f++) {
+			uint64_t got = get_elem(out, size, f * n + i), want;
+
+			if (f == NF_SELECT)
+				want = (lanes > 1 ? z >> (w - 1) & 1 : z != 0) ?
+				       y : x;
+			else
+				want = wide_ref(is_signed, w, f, x, y, z);
+			if (got == want)
+				continue;
+			if (reports++ < MAX_REPORTS)
+				CHECK_FAIL_AT(__FILE__, __LINE__,
+					      "%s: %s(0x%llx, 0x%llx, 0x%llx) = "
+					      "0x%llx, want 0x%llx", kernel,
+					      narrow_func_names[f],
+					      (unsigned long long)x,
+					      (unsigned long long)y,
+					      (unsigned long long)z,
+					      (unsigned long long)got,
+					      (unsigned long long)want);
+			bad++;
+		}
+	}
+	if (bad)
+		CHECK_FAIL_AT(__FILE__, __LINE__, "%s: %u results wrong",
+			      kernel, bad);
+}
+
+TEST(narrow_integer)
+{
+	struct slb_program prog;
+
+	REQUIRE(build("narrow_integer", NULL, &prog));
+	for (unsigned int k = 0; k < ARRAY_SIZE(narrow_types); k++) {
+		const struct narrow_type *t = &narrow_types[k];
+		const unsigned int lanes[3] = { 1, 4, t->wide_lanes };
+
+		for (unsigned int l = 0; l < 3; l++)
+			run_narrow(&prog, t, lanes[l], 65536);
+	}
+	run_rotate_wide(&prog, "rot_int", 4, 1);
+	run_rotate_wide(&prog, "rot_int4", 4, 4);
+	run_rotate_wide(&prog, "rot_uint", 4, 1);
+	run_rotate_wide(&prog, "rot_uint4", 4, 4);
+	run_rotate_wide(&prog, "rot_long", 8, 1);
+	run_rotate_wide(&prog, "rot_long4", 8, 4);
+	run_rotate_wide(&prog, "rot_ulong", 8, 1);
+	run_rotate_wide(&prog, "rot_ulong4", 8, 4);
+	for (unsigned int lanes = 1; lanes <= 4; lanes += 3) {
+		run_wide(&prog, "int", 32, true, lanes);
+		run_wide(&prog, "uint", 32, false, lanes);
+		run_wide(&prog, "long", 64, true, lanes);
+		run_wide(&prog, "ulong", 64, false, lanes);
+	}
+	slb_program_free(&prog);
+}
+
+/* ---- Work-group copies (async_copy.cl) ---- */
+
+struct async_type {
+	const char *name;
+	unsigned int size;           /* bytes in memory (3 lanes take 4) */
+	unsigned int data;           /* of which the lanes' (not the pad) */
+};
+
+static const struct async_type async_types[] = {
+	{ "char", 1, 1 }, { "uchar2", 2, 2 }, { "char3", 4, 3 },
+	{ "char16", 16, 16 }, { "short", 2, 2 }, { "ushort4", 8, 8 },
+	{ "short8", 16, 16 }, { "int", 4, 4 }, { "uint3", 16, 12 },
+	{ "int8", 32, 32 }, { "float", 4, 4 }, { "float2", 8, 8 },
+	{ "float4", 16, 16 }, { "float16", 64, 64 }, { "long", 8, 8 },
+	{ "ulong2", 16, 16 },
+};
+
+#define UNTOUCHED 0xA5
+
+/*
+ * Whether got's n elements of size bytes equal want's, reporting one; a
+ * 3-lane vector's pad (data to size) is unspecified unless want left the
+ * element UNTOUCHED.
+ */
+static bool same_elems(const char *what, const char *kernel,
+		       const uint8_t *got, const uint8_t *want, uint32_t n,
+		       unsigned int size, unsigned int data)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		const uint8_t *w = want + (size_t)i * size;
+		unsigned int cmp = w[data - 1] == UNTOUCHED &&
+				   !memcmp(w, w + 1, size - 1) ? size : data;
+
+		if (memcmp(got + (size_t)i * size, w, cmp)) {
+			CHECK_FAIL_AT(__FILE__, __LINE__, "%s: %s element %u "
+				      "differs", kernel, what, i);
+			return false;
+		}
+	}
+	return true;
+}
+
+static void run_async(const struct slb_program *prog,
+		      const struct async_type *t, uint32_t local, uint32_t n,
+		      uint32_t stride)
+{
+	const uint32_t groups = 4, total = groups * n;
+	const size_t size = t->size, wide = (size_t)total * stride * size;
+	uint8_t *in, *out, *out2, *sout, *want, *want2, *swant;
+	uint32_t va[4];
+	char kernel[32];
+
+	snprintf(kernel, sizeof(kernel), "async_%s", t->name);
+	cr_reset(&session);
+	in = cr_alloc(&session, wide, &va[0]);
+	out = cr_alloc(&session, total * size, &va[1]);
+	out2 = cr_alloc(&session, total * size, &va[2]);
+	sout = cr_alloc(&session, wide, &va[3]);
+	want = malloc(total * size);
+	want2 = malloc(total * size);
+	swant = malloc(wide);
+	if (!in || !out || !out2 || !sout || !want || !want2 || !swant) {
+		CHECK_FAIL_AT(__FILE__, __LINE__, "out of memory");
+		goto done;
+	}
+	for (size_t k = 0; k < wide; k++)
+		in[k] = (uint8_t)next_random();
+	memset(out, UNTOUCHED, total * size);
+	memset(out2, UNTOUCHED, total * size);
+	memset(sout, UNTOUCHED, wide);
+	memset(swant, UNTOUCHED, wide);
+	for (uint32_t g = 0; g < groups; g++) {
+		for (uint32_t i = 0; i < n; i++) {
+			size_t e = (size_t)g * n + i;
+			size_t se = ((size_t)g * n + i) * stride;
+
+			memcpy(want + e * size, in + e * size, size);
+			memcpy(want2 + e * size,
+			       in + ((size_t)g * n + n - 1 - i) * size, size);
+			memcpy(swant + se * size, in + se * size, size);
+		}
+	}
+	if (!cr_launch(&session, prog, kernel, (struct cr_arg[]){
+		       CR_BUF(va[0]), CR_BUF(va[1]), CR_BUF(va[2]),
+		       CR_BUF(va[3]), CR_LOCAL(n * (uint32_t)size),
+		       CR_VAL(&n), CR_VAL(&stride) }, 7,
+		       &CR_1D(groups * local, local))) {
+		CHECK_FAIL_AT(__FILE__, __LINE__, "%s did not run", kernel);
+		goto done;
+	}
+	same_elems("async_work_group_copy", kernel, out, want, total,
+		   t->size, t->data);
+	same_elems("copied-in (read by others)", kernel, out2, want2, total,
+		   t->size, t->data);
+	same_elems("async_work_group_strided_copy", kernel, sout, swant,
+		   total * stride, t->size, t->data);
+done:
+	free(want);
+	free(want2);
+	free(swant);
+}
+
+TEST(async_copy)
+{
+	/* Also clang's unoptimised code: events in allocas, casts kept. */
+	static const char *const options[2] = { NULL, "-cl-opt-disable" };
+	struct slb_program prog;
+
+	for (unsigned int o = 0; o < 2; o++) {
+		REQUIRE(build("async_copy", options[o], &prog));
+		for (unsigned int k = 0; k < ARRAY_SIZE(async_types); k++) {
+			/* More elements than work-items, fewer, stride 1. */
+			run_async(&prog, &async_types[k], 16, 37, 3);
+			run_async(&prog, &async_types[k], 32, 5, 2);
+			run_async(&prog, &async_types[k], 8, 64, 1);
+		}
+		slb_program_free(&prog);
+	}
+}
+
+/* ---- Atomics (atomics.cl) ---- */
+
+#define NC 22                        /* counters per group */
+#define ATOMIC_GROUPS 4u
+#define ATOMIC_LOCAL 64u
+
+enum atomic_kind { AK_ADD, AK_SUB, AK_XCHG, AK_INC, AK_DEC, AK_CMPXCHG,
+		   AK_MIN, AK_MAX, AK_AND, AK_OR, AK_XOR };
+
+static const char *const atomic_names[] = {
+	"add", "sub", "xchg", "inc", "dec", "cmpxchg", "min", "max", "and",
+	"or", "xor",
+};
+
+static uint32_t atomic_next(enum atomic_kind k, uint32_t cur, uint32_t x)
+{
+	switch (k) {
+	case AK_ADD: return cur + x;
+	case AK_SUB: return cur - x;
+	case AK_INC: return cur + 1;
+	case AK_DEC: return cur - 1;
+	default: return x;           /* xchg */
+	}
+}
+
+/*
+ * The old values of a read-modify-write every work-item did once must
+ * chain in some order: from init, each old is the value the previous
+ * step left, and the last step leaves final.
+ */
+static bool atomic_chain(enum atomic_kind k, uint32_t init, uint32_t final,
+			 const uint32_t *old, unsigned int stride,
+			 const uint32_t *x, unsigned int n)
+{
+	bool used[ATOMIC_LOCAL] = { false };
+	uint32_t cur = init;
+
+	for (unsigned int step = 0; step < n; step++) {
+		unsigned int j;
+
+		for (j = 0; j < n; j++)
+			if (!used[j] && old[j * stride] == cur)
+				break;
+		if (j == n)
+			return false;
+		used[j] = true;
+		cur = atomic_next(k, cur, x[j]);
+	}
+	return cur == final;
+}
+
+static bool atomic_less(bool is_signed, uint32_t a, uint32_t b)
+{
+	return is_signed ? (int32_t)a < (int32_t)b : a < b;
+}
+
+/* Counter k of one group: final value and the old values it handed out. */
+static bool check_counter(unsigned int k, bool is_signed, uint32_t init,
+			  uint32_t final, const uint32_t *old,
+			  const uint32_t *x, unsigned int n)
+{
+	enum atomic_kind ak = (enum atomic_kind)(k % 11);
+	uint32_t want = init, winners = 0;
+
+	switch (ak) {
+	case AK_ADD: case AK_SUB: case AK_XCHG: case AK_INC: case AK_DEC:
+		return atomic_chain(ak, init, final, old + k, NC, x, n);
+	case AK_CMPXCHG:
+		/* Exactly one work-item swaps its l + 1000 in. */
+		for (unsigned int l = 0; l < n; l++) {
+			if (old[NC * l + k] == init) {
+				winners++;
+				want = l + 1000;
+			}
+		}
+		for (unsigned int l = 0; l < n; l++)
+			if (old[NC * l + k] != init && old[NC * l + k] != want)
+				return false;
+		return winners == 1 && final == want;
+	default:
+		break;
+	}
+	for (unsigned int l = 0; l < n; l++) {
+		uint32_t o = old[NC * l + k];
+
+		switch (ak) {
+		case AK_MIN:
+			want = atomic_less(is_signed, x[l], want) ? x[l] : want;
+			break;
+		case AK_MAX:
+			want = atomic_less(is_signed, want, x[l]) ? x[l] : want;
+			break;
+		case AK_AND: want &= x[l]; break;
+		case AK_OR: want |= x[l]; break;
+		default: want ^= x[l]; break;
+		}
+		/* Each old lies between init and the final value. */
+		if ((ak == AK_MIN && atomic_less(is_signed, o, final)) ||
+		    (ak == AK_MAX && atomic_less(is_signed, final, o)) ||
+		    (ak == AK_AND && (o & final) != final) ||
+		    (ak == AK_OR && (o | final) != final))
+			return false;
+	}
+	return final == want;
+}
+
+static void run_atomics(const struct slb_program *prog, const char *kernel,
+			bool is_signed)
+{
+	const uint32_t n = ATOMIC_GROUPS * ATOMIC_LOCAL;
+	uint32_t va[3], init[NC * ATOMIC_GROUPS];
+	uint32_t *c, *v, *old;
+
+	cr_reset(&session);
+	c = cr_alloc(&session, sizeof(init), &va[0]);
+	v = cr_alloc(&session, n * 4, &va[1]);
+	old = cr_alloc(&session, n * NC * 4, &va[2]);
+	REQUIRE(c && v && old);
+	for (uint32_t i = 0; i < n; i++)
+		v[i] = next_random();
+	for (uint32_t j = 0; j < NC * ATOMIC_GROUPS; j++) {
+		unsigned int k = j % NC;
+
+		init[j] = k % 11 == AK_CMPXCHG ? k : next_random();
+		c[j] = init[j];
+	}
+	REQUIRE(cr_launch(&session, prog, kernel, (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]), CR_BUF(va[2]) }, 3,
+			  &CR_1D(n, ATOMIC_LOCAL)));
+	for (uint32_t g = 0; g < ATOMIC_GROUPS; g++) {
+		for (unsigned int k = 0; k < NC; k++) {
+			if (check_counter(k, is_signed, init[NC * g + k],
+					  c[NC * g + k],
+					  old + NC * ATOMIC_LOCAL * g,
+					  v + ATOMIC_LOCAL * g, ATOMIC_LOCAL))
+				continue;
+			CHECK_FAIL_AT(__FILE__, __LINE__, "%s: group %u: %s%s "
+				      "(init 0x%x, final 0x%x)", kernel, g,
+				      k < 11 ? "atomic_" : "atom_",
+				      atomic_names[k % 11], init[NC * g + k],
+				      c[NC * g + k]);
+		}
+	}
+}
+
+static void run_atomic_xchg_float(const struct slb_program *prog)
+{
+	const uint32_t n = ATOMIC_GROUPS * ATOMIC_LOCAL;
+	uint32_t va[3], init[2 * ATOMIC_GROUPS], x[ATOMIC_LOCAL];
+	uint32_t *c, *v, *old;
+
+	cr_reset(&session);
+	c = cr_alloc(&session, sizeof(init), &va[0]);
+	v = cr_alloc(&session, n * 4, &va[1]);
+	old = cr_alloc(&session, n * 2 * 4, &va[2]);
+	REQUIRE(c && v && old);
+	/* Any float, NaNs and denormals included: xchg moves bits. */
+	for (uint32_t i = 0; i < n; i++)
+		v[i] = next_random();
+	for (uint32_t j = 0; j < 2 * ATOMIC_GROUPS; j++)
+		c[j] = init[j] = next_random();
+	REQUIRE(cr_launch(&session, prog, "atomics_xchg_float",
+			  (struct cr_arg[]){ CR_BUF(va[0]), CR_BUF(va[1]),
+			  CR_BUF(va[2]) }, 3, &CR_1D(n, ATOMIC_LOCAL)));
+	for (uint32_t g = 0; g < ATOMIC_GROUPS; g++) {
+		const uint32_t *vg = v + ATOMIC_LOCAL * g;
+		const uint32_t *og = old + 2 * ATOMIC_LOCAL * g;
+
+		/* The local exchange stores -v: the sign bit flipped. */
+		for (unsigned int l = 0; l < ATOMIC_LOCAL; l++)
+			x[l] = vg[l] ^ 0x80000000u;
+		if (!atomic_chain(AK_XCHG, init[2 * g], c[2 * g], og, 2, vg,
+				  ATOMIC_LOCAL))
+			CHECK_FAIL_AT(__FILE__, __LINE__, "group %u: global "
+				      "float atomic_xchg", g);
+		if (!atomic_chain(AK_XCHG, init[2 * g + 1], c[2 * g + 1],
+				  og + 1, 2, x, ATOMIC_LOCAL))
+			CHECK_FAIL_AT(__FILE__, __LINE__, "group %u: local "
+				      "float atomic_xchg", g);
+	}
+}
+
+TEST(atomics)
+{
+	struct slb_program prog;
+
+	REQUIRE(build("atomics", NULL, &prog));
+	run_atomics(&prog, "atomics_global_int", true);
+	run_atomics(&prog, "atomics_global_uint", false);
+	run_atomics(&prog, "atomics_local_int", true);
+	run_atomics(&prog, "atomics_local_uint", false);
+	run_atomic_xchg_float(&prog);
+	slb_program_free(&prog);
+}
+
+/* ---- vloadn / vstoren (vload_vstore.cl) ---- */
+
+struct vls_type {
+	const char *name;
+	unsigned int size;
+	bool is_float;
+};
+
+static const struct vls_type vls_types[] = {
+	{ "char", 1, false }, { "short", 2, false }, { "int", 4, false },
+	{ "float", 4, true }, { "long", 8, false },
+};
+
+/* x + k in the element type (floats: exact small integers). */
+static uint64_t vls_add(const struct vls_type *t, uint64_t x, uint64_t y)
+{
+	float f, g;
+
+	if (!t->is_float)
+		return x + y;
+	memcpy(&f, &x, 4);
+	memcpy(&g, &y, 4);
+	f += g;
+	x = 0;
+	memcpy(&x, &f, 4);
+	return x;
+}
+
+static uint64_t vls_const(const struct vls_type *t, unsigned int k)
+{
+	float f = (float)k;
+	uint64_t x = 0;
+
+	if (!t->is_float)
+		return k;
+	memcpy(&x, &f, 4);
+	return x;
+}
+
+/* a + (a + 1) + (a + 2), in that order, in the element type. */
+static uint64_t vls_sum3(const struct vls_type *t, uint64_t a)
+{
+	return vls_add(t, vls_add(t, a, vls_add(t, a, vls_const(t, 1))),
+		       vls_add(t, a, vls_const(t, 2)));
+}
+
+static void run_vls(const struct slb_program *prog, const struct vls_type *t,
+		    unsigned int n)
+{
+	const uint32_t items = 64, r = 2 * n + 2;
+	const uint64_t mask = t->size == 8 ? ~0ull : (1ull << (8 * t->size)) - 1;
+	uint32_t va[2];
+	uint8_t *in, *out;
+	char kernel[32];
+	unsigned int bad = 0;
+
+	snprintf(kernel, sizeof(kernel), "vls_%s%u", t->name, n);
+	cr_reset(&session);
+	in = cr_alloc(&session, (size_t)(items + 1) * r * t->size, &va[0]);
+	out = cr_alloc(&session, (size_t)items * 4 * r * t->size, &va[1]);
+	REQUIRE(in && out);
+	for (uint32_t k = 0; k < (items + 1) * r; k++) {
+		uint64_t x = (uint64_t)next_random() << 32 | next_random();
+
+		if (t->is_float)
+			x = vls_const(t, next_random() % 100000);
+		put_elem(in, t->size, k, x);
+	}
+	memset(out, UNTOUCHED, (size_t)items * 4 * r * t->size);
+	REQUIRE(cr_launch(&session, prog, kernel, (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]) }, 2,
+			  &CR_1D(items, 16)));
+	for (uint32_t i = 0; i < items; i++) {
+		for (uint32_t s = 0; s < 4; s++) {
+			for (uint32_t k = 0; k < r; k++) {
+				uint64_t want = 0, got;
+				uint32_t e = (4 * i + s) * r + k;
+
+				if (s < 3 && k > n && k <= 2 * n)
+					want = vls_add(t, get_elem(in, t->size,
+						       r * i + 1 + k - 1),
+						       vls_const(t, s));
+				if (s == 3 && k >= n)
+					want = UNTOUCHED * 0x0101010101010101ull;
+				else if (s == 3)
+					want = vls_sum3(t, get_elem(in, t->size,
+							r * i + 1 + n + k));
+				want &= mask;
+				got = get_elem(out, t->size, e);
+				if (got == want)
+					continue;
+				if (bad++ < MAX_REPORTS)
+					CHECK_FAIL_AT(__FILE__, __LINE__,
+						      "%s: item %u %s element "
+						      "%u = 0x%llx, want 0x%llx",
+						      kernel, i, s == 0 ?
+						      "private" : s == 1 ?
+						      "local" : s == 2 ?
+						      "global" : "read-back", k,
+						      (unsigned long long)got,
+						      (unsigned long long)want);
+			}
+		}
+	}
+}
+
+/*
+ * piglit's shape: vstoren(v, 0, p + 1), and with stores > 1 also
+ * vstoren(v, 1, p + 1), into a volatile array they exactly fill.
+ */
+static void run_vst(const struct slb_program *prog, const struct vls_type *t,
+		    unsigned int n, const char *space, unsigned int stores)
+{
+	/* One work-item: the local array is the group's, not its own. */
+	const uint32_t r = stores * n + 1, vsize = (n == 3 ? 4 : n) * t->size;
+	uint32_t va[2];
+	uint8_t *in, *out;
+	char kernel[40];
+	unsigned int bad = 0;
+
+	snprintf(kernel, sizeof(kernel), "vst%s_%s_%s%u", stores > 1 ? "" : "0",
+		 space, t->name, n);
+	cr_reset(&session);
+	out = cr_alloc(&session, (size_t)r * t->size, &va[0]);
+	in = cr_alloc(&session, vsize, &va[1]);
+	REQUIRE(in && out);
+	for (uint32_t k = 0; k < vsize; k++)
+		in[k] = (uint8_t)next_random();
+	memset(out, UNTOUCHED, (size_t)r * t->size);
+	REQUIRE(cr_launch(&session, prog, kernel, (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]) }, 2, &CR_1D(1, 1)));
+	for (uint32_t k = 0; k < r; k++) {
+		uint64_t want = 0, got = get_elem(out, t->size, k);
+
+		if (k >= 1 && k < 1 + stores * n)
+			want = get_elem(in, t->size, (k - 1) % n);
+		if (got == want)
+			continue;
+		if (bad++ < MAX_REPORTS)
+			CHECK_FAIL_AT(__FILE__, __LINE__, "%s: element %u = "
+				      "0x%llx, want 0x%llx", kernel, k,
+				      (unsigned long long)got,
+				      (unsigned long long)want);
+	}
+}
+
+/* Floats a half holds exactly, and the half's bits. */
+static const struct { float f; uint16_t h; } exact_halves[16] = {
+	{ 0.0f, 0x0000 }, { 1.0f, 0x3C00 }, { 2.0f, 0x4000 },
+	{ 0.5f, 0x3800 }, { -1.0f, 0xBC00 }, { 3.0f, 0x4200 },
+	{ 0.25f, 0x3400 }, { 1.5f, 0x3E00 }, { -2.5f, 0xC100 },
+	{ 65504.0f, 0x7BFF }, { 4.0f, 0x4400 }, { 8.0f, 0x4800 },
+	{ 0.125f, 0x3000 }, { 5.0f, 0x4500 }, { -6.0f, 0xC600 },
+	{ 7.0f, 0x4700 },
+};
+
+/*
+ * piglit's vstore_half / vstorea_half shape: stores 0 and 1 of a float n
+ * at p + off into a volatile short array that they exactly fill.
+ */
+static void run_vsth(const struct slb_program *prog, unsigned int n,
+		     const char *space, bool aligned)
+{
+	const uint32_t stride = aligned && n == 3 ? 4 : n;
+	const uint32_t off = aligned ? stride : 1, len = off + stride + n;
+	uint32_t va[2], pick[16];
+	uint16_t *out;
+	float *in;
+	char kernel[40];
+	unsigned int bad = 0;
+
+	snprintf(kernel, sizeof(kernel), "vsth%s_%s%u",
+		 aligned ? "a_half" : "_half", space, n);
+	cr_reset(&session);
+	out = cr_alloc(&session, len * 2, &va[0]);
+	in = cr_alloc(&session, 64, &va[1]);
+	REQUIRE(in && out);
+	for (uint32_t k = 0; k < 16; k++) {
+		pick[k] = next_random() % 16;
+		in[k] = exact_halves[pick[k]].f;
+	}
+	memset(out, UNTOUCHED, len * 2);
+	REQUIRE(cr_launch(&session, prog, kernel, (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]) }, 2, &CR_1D(1, 1)));
+	for (uint32_t k = 0; k < len; k++) {
+		uint16_t want = 0;
+
+		if (k >= off && (k - off) % stride < n)
+			want = exact_halves[pick[(k - off) % stride]].h;
+		if (out[k] == want)
+			continue;
+		if (bad++ < MAX_REPORTS)
+			CHECK_FAIL_AT(__FILE__, __LINE__, "%s: element %u = "
+				      "0x%x, want 0x%x", kernel, k, out[k],
+				      want);
+	}
+}
+
+/* vloadn(1, p + 1) from __constant memory. */
+static void run_vlc(const struct slb_program *prog, const struct vls_type *t,
+		    unsigned int n)
+{
+	const uint32_t items = 16, r = 2 * n + 2;
+	uint32_t va[2];
+	uint8_t *in, *out;
+	char kernel[32];
+	unsigned int bad = 0;
+
+	snprintf(kernel, sizeof(kernel), "vlc_%s%u", t->name, n);
+	cr_reset(&session);
+	in = cr_alloc(&session, (size_t)items * r * t->size, &va[0]);
+	out = cr_alloc(&session, (size_t)items * n * t->size, &va[1]);
+	REQUIRE(in && out);
+	for (size_t k = 0; k < (size_t)items * r * t->size; k++)
+		in[k] = (uint8_t)next_random();
+	REQUIRE(cr_launch(&session, prog, kernel, (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]) }, 2,
+			  &CR_1D(items, 16)));
+	for (uint32_t i = 0; i < items; i++) {
+		for (uint32_t k = 0; k < n; k++) {
+			uint64_t want = get_elem(in, t->size, r * i + 1 + n + k);
+			uint64_t got = get_elem(out, t->size, n * i + k);
+
+			if (got != want && bad++ < MAX_REPORTS)
+				CHECK_FAIL_AT(__FILE__, __LINE__, "%s: item %u "
+					      "lane %u = 0x%llx, want 0x%llx",
+					      kernel, i, k,
+					      (unsigned long long)got,
+					      (unsigned long long)want);
+		}
+	}
+}
+
+static void vload_vstore_with(const char *options)
+{
+	static const unsigned int widths[] = { 2, 3, 4, 8, 16 };
+	struct slb_program prog;
+
+	REQUIRE(build("vload_vstore", options, &prog));
+	for (unsigned int k = 0; k < ARRAY_SIZE(vls_types); k++)
+		for (unsigned int w = 0; w < ARRAY_SIZE(widths); w++) {
+			run_vls(&prog, &vls_types[k], widths[w]);
+			run_vlc(&prog, &vls_types[k], widths[w]);
+			for (unsigned int st = 1; st <= 2; st++) {
+				run_vst(&prog, &vls_types[k], widths[w],
+					"private", st);
+				run_vst(&prog, &vls_types[k], widths[w],
+					"local", st);
+			}
+		}
+	for (unsigned int w = 0; w < ARRAY_SIZE(widths); w++) {
+		for (int aligned = 0; aligned < 2; aligned++) {
+			run_vsth(&prog, widths[w], "private", aligned);
+			run_vsth(&prog, widths[w], "local", aligned);
+		}
+	}
+	slb_program_free(&prog);
+}
+
+/* ---- shuffle and shuffle2 (shuffle.cl) ---- */
+
+static void run_shuffle(const struct slb_program *prog, const char *type,
+			unsigned int size, unsigned int m, unsigned int n)
+{
+	const uint32_t items = 64;
+	const size_t in_bytes = (size_t)m * size, out_bytes = (size_t)n * size;
+	/* The mask's elements are the unsigned type of the same size. */
+	const unsigned int mask_size = size;
+	uint32_t va[3];
+	uint8_t *in, *mask, *out;
+	char kernel[40];
+	unsigned int bad = 0;
+
+	snprintf(kernel, sizeof(kernel), "shuf_%s%u_%u", type, m, n);
+	cr_reset(&session);
+	in = cr_alloc(&session, 2 * items * in_bytes, &va[0]);
+	mask = cr_alloc(&session, (size_t)items * n * mask_size, &va[1]);
+	out = cr_alloc(&session, 2 * items * out_bytes, &va[2]);
+	REQUIRE(in && mask && out);
+	for (size_t k = 0; k < 2 * items * in_bytes; k++)
+		in[k] = (uint8_t)next_random();
+	for (size_t k = 0; k < (size_t)items * n * mask_size; k++)
+		mask[k] = (uint8_t)next_random();
+	REQUIRE(cr_launch(&session, prog, kernel, (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]), CR_BUF(va[2]) }, 3,
+			  &CR_1D(items, 16)));
+	for (uint32_t i = 0; i < items; i++) {
+		const uint8_t *x = in + 2 * i * in_bytes, *y = x + in_bytes;
+
+		for (unsigned int k = 0; k < 2 * n; k++) {
+			/* Only the bits that index m (2m) lanes count. */
+			uint64_t sel = get_elem(mask, mask_size, i * n + k % n);
+			uint64_t lanes = k < n ? m : 2 * m;
+			unsigned int lane = (unsigned int)(sel % lanes);
+			uint64_t want = lane < m ? get_elem(x, size, lane)
+						 : get_elem(y, size, lane - m);
+			uint64_t got = get_elem(out + 2 * i * out_bytes, size, k);
+
+			if (got == want)
+				continue;
+			if (bad++ < MAX_REPORTS)
+				CHECK_FAIL_AT(__FILE__, __LINE__, "%s: item %u "
+					      "%s lane %u = 0x%llx, want 0x%llx",
+					      kernel, i, k < n ? "shuffle" :
+					      "shuffle2", k % n,
+					      (unsigned long long)got,
+					      (unsigned long long)want);
+		}
+	}
+}
+
+TEST(shuffle)
+{
+	static const struct { const char *name; unsigned int size; } types[] = {
+		{ "char", 1 }, { "short", 2 }, { "int", 4 }, { "float", 4 },
+		{ "long", 8 },
+	};
+	static const unsigned int shapes[][2] = {
+		{ 2, 4 }, { 4, 4 }, { 8, 2 }, { 4, 16 }, { 16, 4 }, { 16, 16 },
+	};
+	struct slb_program prog;
+
+	REQUIRE(build("shuffle", NULL, &prog));
+	for (unsigned int t = 0; t < ARRAY_SIZE(types); t++)
+		for (unsigned int k = 0; k < ARRAY_SIZE(shapes); k++)
+			run_shuffle(&prog, types[t].name, types[t].size,
+				    shapes[k][0], shapes[k][1]);
+	slb_program_free(&prog);
+}
+
+/* ---- Conversions (convert.cl) ---- */
+
+enum { RM_DEFAULT, RM_RTE, RM_RTZ, RM_RTP, RM_RTN };
+
+static double round_mode(double x, int mode)
+{
+	switch (mode) {
+	case RM_RTE: return nearbyint(x);   /* the host rounds to even */
+	case RM_RTP: return ceil(x);
+	case RM_RTN: return floor(x);
+	default: return trunc(x);           /* the default is rtz */
+	}
+}
+
+/*
+ * A float whose conversions to a bits-wide type are worth checking:
+ * specials, or a multiple of 1/4 (ties included) anywhere in twice the
+ * type's range, so both saturation edges are crossed.
+ */
+static float convert_input(unsigned int bits)
+{
+	static const float special[] = {
+		0.0f, -0.0f, 0.5f, -0.5f, 1.5f, -1.5f, 2.5f, -2.5f, NAN,
+		INFINITY, -INFINITY, 1e20f, -1e20f, 2147483520.0f,
+		-2147483648.0f, 4294967040.0f, 127.5f, -128.5f, 255.5f,
+		32767.5f, -32768.5f, 65535.5f, 0x1p-30f,
+	};
+	double span = ldexp(1.0, (int)bits + 1);
+	double u = (double)next_random() / 4294967296.0;
+
+	if (next_random() % 4 == 0)
+		return special[next_random() % ARRAY_SIZE(special)];
+	return (float)(floor((u * 2 - 1) * span * 4) / 4);
+}
+
+static void run_to_int(const struct slb_program *prog, const char *type,
+		       unsigned int bits, bool is_signed, unsigned int lanes)
+{
+	const uint32_t n = 1024, size = bits / 8;
+	double lo = is_signed ? -ldexp(1, (int)bits - 1) : 0;
+	double hi = ldexp(1, (int)bits - (is_signed ? 1 : 0)) - 1;
+	uint64_t mask = bits == 32 ? 0xFFFFFFFFull : (1ull << bits) - 1;
+	uint32_t va[2];
+	float *in;
+	uint8_t *out;
+	char kernel[40];
+	unsigned int bad = 0;
+
+	snprintf(kernel, sizeof(kernel), "conv_%s%.0u", type,
+		 lanes > 1 ? lanes : 0);
+	cr_reset(&session);
+	in = cr_alloc(&session, n * 4, &va[0]);
+	out = cr_alloc(&session, (size_t)n * size * 10, &va[1]);
+	REQUIRE(in && out);
+	for (uint32_t i = 0; i < n; i++)
+		in[i] = convert_input(bits);
+	REQUIRE(cr_launch(&session, prog, kernel, (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]) }, 2,
+			  &CR_1D(n / lanes, 64)));
+	for (uint32_t i = 0; i < n; i++) {
+		for (int f = 0; f < 10; f++) {
+			bool sat = f >= 5;
+			double r = round_mode(in[i], f % 5);
+			uint64_t got = get_elem(out, size, (uint32_t)f * n + i);
+			uint64_t want;
+
+			if (isnan(in[i]) || r < lo || r > hi) {
+				/* Out of range: defined only saturated. */
+				if (!sat)
+					continue;
+				r = isnan(in[i]) ? 0 : r < lo ? lo : hi;
+			}
+			want = (uint64_t)(int64_t)r & mask;
+			if (got == want)
+				continue;
+			if (bad++ < MAX_REPORTS)
+				CHECK_FAIL_AT(__FILE__, __LINE__, "%s: "
+					      "convert%s%s(%a) = 0x%llx, want "
+					      "0x%llx", kernel, sat ? "_sat" :
+					      "", (const char *[]){ "", "_rte",
+					      "_rtz", "_rtp", "_rtn" }[f % 5],
+					      (double)in[i],
+					      (unsigned long long)got,
+					      (unsigned long long)want);
+		}
+	}
+}
+
+/* The float nearest x in mode (x an integer below 2^33 in magnitude). */
+static float float_of(double x, int mode)
+{
+	float f = (float)x;          /* to nearest, ties to even */
+
+	switch (mode) {
+	case RM_RTP:
+		return (double)f < x ? nextafterf(f, INFINITY) : f;
+	case RM_RTN:
+		return (double)f > x ? nextafterf(f, -INFINITY) : f;
+	case RM_RTE:
+		return f;
+	default:                     /* rtz, also the default here */
+		return fabs((double)f) > fabs(x) ? nextafterf(f, 0.0f) : f;
+	}
+}
+
+static void run_to_float(const struct slb_program *prog, unsigned int lanes)
+{
+	const uint32_t n = 1024;
+	uint32_t va[2];
+	int32_t *in;
+	float *out;
+	const char *kernel = lanes > 1 ? "conv_float4_from_int" :
+			     "conv_float_from_int";
+	unsigned int bad = 0;
+
+	cr_reset(&session);
+	in = cr_alloc(&session, n * 4, &va[0]);
+	out = cr_alloc(&session, (size_t)n * 4 * 10, &va[1]);
+	REQUIRE(in && out);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t r = next_random();
+
+		/* Every magnitude, so that each rounding step shows. */
+		in[i] = (int32_t)(r >> (next_random() % 32));
+		if (next_random() & 1)
+			in[i] = -in[i];
+	}
+	in[0] = INT32_MIN;
+	in[1] = INT32_MAX;
+	in[2] = 16777217;
+	in[3] = -16777217;
+	REQUIRE(cr_launch(&session, prog, kernel, (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]) }, 2,
+			  &CR_1D(n / lanes, 64)));
+	for (uint32_t i = 0; i < n; i++) {
+		for (int f = 0; f < 10; f++) {
+			double x = f < 5 ? (double)in[i] : (double)(uint32_t)in[i];
+			/* convert_float(int) rounds to nearest even (6.2.3.2). */
+			int mode = f % 5 == RM_DEFAULT ? RM_RTE : f % 5;
+			float want = float_of(x, mode), got = out[f * n + i];
+
+			if (!memcmp(&got, &want, 4))
+				continue;
+			if (bad++ < MAX_REPORTS)
+				CHECK_FAIL_AT(__FILE__, __LINE__, "%s: "
+					      "convert_float%s(%s %.0f) = %a, "
+					      "want %a", kernel,
+					      (const char *[]){ "", "_rte",
+					      "_rtz", "_rtp", "_rtn" }[f % 5],
+					      f < 5 ? "int" : "uint", x,
+					      (double)got, (double)want);
+		}
+	}
+}
+
+TEST(convert)
+{
+	static const struct { const char *name; unsigned int bits; bool s; }
+	types[] = {
+		{ "char", 8, true }, { "uchar", 8, false },
+		{ "short", 16, true }, { "ushort", 16, false },
+		{ "int", 32, true }, { "uint", 32, false },
+	};
+	struct slb_program prog;
+
+	REQUIRE(build("convert", NULL, &prog));
+	for (unsigned int t = 0; t < ARRAY_SIZE(types); t++) {
+		run_to_int(&prog, types[t].name, types[t].bits, types[t].s, 1);
+		run_to_int(&prog, types[t].name, types[t].bits, types[t].s, 4);
+	}
+	run_to_float(&prog, 1);
+	run_to_float(&prog, 4);
+	slb_program_free(&prog);
+}
+
+/* ---- any, all, select, bitselect (relational.cl) ---- */
+
+static void run_relational(const struct slb_program *prog, const char *type,
+			   unsigned int size, unsigned int n, bool is_float)
+{
+	const uint32_t items = 64, lanes = n == 3 ? 4 : n;
+	const size_t vbytes = (size_t)lanes * size;
+	const uint64_t top = 1ull << (8 * size - 1);
+	const uint64_t mask = size == 8 ? ~0ull : (1ull << (8 * size)) - 1;
+	uint32_t va[5];
+	uint8_t *in, *mi = NULL, *vs, *vb, *vu;
+	int32_t *out = NULL;
+	char kernel[40];
+	unsigned int bad = 0;
+
+	snprintf(kernel, sizeof(kernel), "%s_%s%u", is_float ? "relf" : "rel",
+		 type, n);
+	cr_reset(&session);
+	in = cr_alloc(&session, (items + 2) * vbytes, &va[0]);
+	if (is_float)
+		mi = cr_alloc(&session, items * vbytes, &va[1]);
+	else
+		out = cr_alloc(&session, items * 8, &va[1]);
+	vs = cr_alloc(&session, items * vbytes, &va[2]);
+	vb = cr_alloc(&session, items * vbytes, &va[3]);
+	vu = cr_alloc(&session, items * vbytes, &va[4]);
+	REQUIRE(in && (mi || out) && vs && vb && vu);
+	for (size_t k = 0; k < (items + 2) * vbytes; k++)
+		in[k] = (uint8_t)next_random();
+	/* Lanes with all MSBs clear or all set now and then: all() and
+	 * any() both ways. */
+	for (uint32_t i = 0; i < items + 2; i++) {
+		for (unsigned int l = 0; l < n && i % 4 < 2; l++) {
+			uint8_t *e = in + i * vbytes + (size_t)l * size;
+
+			e[size - 1] = (uint8_t)(i % 4 ? e[size - 1] | 0x80 :
+						e[size - 1] & 0x7F);
+		}
+	}
+	for (size_t k = 0; mi && k < items * vbytes; k++)
+		mi[k] = (uint8_t)next_random();
+	REQUIRE(cr_launch(&session, prog, kernel, (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]), CR_BUF(va[2]),
+			  CR_BUF(va[3]), CR_BUF(va[4]) }, 5,
+			  &CR_1D(items, 16)));
+	for (uint32_t i = 0; i < items; i++) {
+		const uint8_t *x = in + i * vbytes, *y = x + vbytes;
+		const uint8_t *m = is_float ? mi + i * vbytes : x + 2 * vbytes;
+		int any = 0, all = 1;
+
+		for (unsigned int l = 0; l < n; l++) {
+			uint64_t xv = get_elem(x, size, l);
+			uint64_t yv = get_elem(y, size, l);
+			uint64_t mv = get_elem(m, size, l);
+			uint64_t sel = mv & top ? yv : xv;
+			uint64_t bit = ((xv & ~mv) | (yv & mv)) & mask;
+			const uint64_t got[3] = {
+				get_elem(vs + i * vbytes, size, l),
+				get_elem(vb + i * vbytes, size, l),
+				get_elem(vu + i * vbytes, size, l),
+			};
+			const uint64_t want[3] = { sel, bit, sel };
+
+			any |= (xv & top) != 0;
+			all &= (xv & top) != 0;
+			for (int k = 0; k < 3; k++) {
+				if (got[k] == want[k])
+					continue;
+				if (bad++ < MAX_REPORTS)
+					CHECK_FAIL_AT(__FILE__, __LINE__,
+						      "%s: item %u lane %u: %s "
+						      "= 0x%llx, want 0x%llx",
+						      kernel, i, l, (const char
+						      *[]){ "select",
+						      "bitselect", "select "
+						      "(unsigned mask)" }[k],
+						      (unsigned long long)got[k],
+						      (unsigned long long)want[k]);
+			}
+		}
+		if (out && (out[2 * i] != any || out[2 * i + 1] != all) &&
+		    bad++ < MAX_REPORTS)
+			CHECK_FAIL_AT(__FILE__, __LINE__, "%s: item %u: any %d "
+				      "all %d, want %d %d", kernel, i,
+				      out[2 * i], out[2 * i + 1], any, all);
+	}
+}
+
+TEST(relational)
+{
+	static const struct { const char *name; unsigned int size; } types[] = {
+		{ "char", 1 }, { "short", 2 }, { "int", 4 }, { "long", 8 },
+	};
+	static const unsigned int widths[] = { 2, 3, 4, 8, 16 };
+	struct slb_program prog;
+
+	REQUIRE(build("relational", NULL, &prog));
+	for (unsigned int w = 0; w < ARRAY_SIZE(widths); w++) {
+		for (unsigned int t = 0; t < ARRAY_SIZE(types); t++)
+			run_relational(&prog, types[t].name, types[t].size,
+				       widths[w], false);
+		run_relational(&prog, "float", 4, widths[w], true);
+	}
+	slb_program_free(&prog);
+}
+
+TEST(vload_vstore)
+{
+	vload_vstore_with(NULL);
+	/* clang's unoptimised code: every access through an alloca. */
+	vload_vstore_with("-cl-opt-disable");
+}
+
+int main(int argc, char **argv)
+{
+	const char *only = argc > 1 ? argv[1] : NULL;
+
+	if (!cr_init(&session)) {
+		printf("compiler_builtins: the model did not start\n");
+		return 1;
+	}
+	if (!only || !strcmp(only, "narrow_integer"))
+		RUN(narrow_integer);
+	if (!only || !strcmp(only, "async_copy"))
+		RUN(async_copy);
+	if (!only || !strcmp(only, "atomics"))
+		RUN(atomics);
+	if (!only || !strcmp(only, "vload_vstore"))
+		RUN(vload_vstore);
+	if (!only || !strcmp(only, "shuffle"))
+		RUN(shuffle);
+	if (!only || !strcmp(only, "convert"))
+		RUN(convert);
+	if (!only || !strcmp(only, "relational"))
+		RUN(relational);
+	if (!cr_fini(&session)) {
+		printf("  the model reported a guest error or a leak\n");
+		check_state.failed++;
+	}
+	return check_summary();
+}
