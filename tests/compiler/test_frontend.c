@@ -17,6 +17,7 @@
 #include "clc_frontend.h"
 #include "clc_log.h"
 #include "clc_options.h"
+#include "slb_binary.h"
 #include "sleipnir_compiler.h"
 
 CHECK_MAIN_STATE("compiler_frontend");
@@ -171,6 +172,39 @@ static enum slc_status front_end(const char *source, const char *options,
 	}
 	*log_text = clc_log_take(&log);
 	return st;
+}
+
+/* A program may hold no kernel at all (piglit builds ""). */
+TEST(no_kernels)
+{
+	static const char *const sources[] = {
+		"", "   \n\t\n", "/* only a comment */\n// and another\n",
+		"int helper(int x) { return x + 1; }\n",
+		"#define NOTHING 1\n",
+	};
+
+	for (size_t i = 0; i < sizeof(sources) / sizeof(sources[0]); i++) {
+		struct slc_output out;
+		struct slb_program p;
+		char err[256];
+
+		if (slc_compile_source(sources[i], NULL, &out) != SLC_OK) {
+			CHECK_FAIL_AT(__FILE__, __LINE__, "source %zu: %s", i,
+				      out.log ? out.log : "");
+			slc_output_free(&out);
+			continue;
+		}
+		CHECK_EQ(out.type, SLC_BINARY_EXECUTABLE);
+		if (slb_read(out.binary, out.binary_size, &p, err,
+			     sizeof(err))) {
+			CHECK_EQ(p.num_kernels, 0);
+			slb_program_free(&p);
+		} else {
+			CHECK_FAIL_AT(__FILE__, __LINE__, "source %zu: %s", i,
+				      err);
+		}
+		slc_output_free(&out);
+	}
 }
 
 TEST(defines_reach_the_source)
@@ -474,6 +508,7 @@ int main(void)
 
 	RUN(options_accepted);
 	RUN(options_rejected);
+	RUN(no_kernels);
 	RUN(defines_reach_the_source);
 	RUN(build_log_is_clangs);
 	RUN(missing_tools);
