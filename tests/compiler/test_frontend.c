@@ -83,7 +83,8 @@ TEST(options_accepted)
 		"-cl-mad-enable", "-cl-no-signed-zeros",
 		"-cl-unsafe-math-optimizations", "-cl-finite-math-only",
 		"-cl-fast-relaxed-math", "-w", "-Werror",
-		"-cl-kernel-arg-info", "-g", "-D X", "-DX", "-D X=1",
+		"-cl-kernel-arg-info", "-cl-strict-aliasing", "-g", "-D X",
+		"-DX", "-D X=1",
 		"-I /usr/include", "-I/usr/include", "-sleipnir-wg-size=128",
 	};
 	struct clc_options o;
@@ -155,6 +156,12 @@ TEST(options_rejected)
 		       __LINE__);
 	expect_invalid("-cl-fast-relaxed-math -fno-builtin", "'-fno-builtin'",
 		       __LINE__);
+	/* §5.6.5's library options make no sense for an executable. */
+	expect_invalid("-create-library", "clLinkProgram", __LINE__);
+	expect_invalid("-enable-link-options", "clLinkProgram", __LINE__);
+	/* Words that only look like options, as piglit's clBuildProgram
+	 * test gives them. */
+	expect_invalid("-invalid- --build-- options", "'-invalid-'", __LINE__);
 }
 
 /* Front end only: SPIR-V out, the log as clang left it. */
@@ -172,6 +179,41 @@ static enum slc_status front_end(const char *source, const char *options,
 	}
 	*log_text = clc_log_take(&log);
 	return st;
+}
+
+/*
+ * Each option of OpenCL 1.2 §5.6.4 (and the 1.0 option 1.1 deprecated,
+ * -cl-strict-aliasing, still in use) through clang, opt and llvm-spirv:
+ * accepted, and no diagnostic from clang about it.
+ */
+TEST(options_each_builds)
+{
+	static const char *const each[] = {
+		"-D X", "-DX=1", "-D X=\"a b\"", "-I /tmp", "-I/tmp",
+		"-cl-single-precision-constant", "-cl-denorms-are-zero",
+		"-cl-fp32-correctly-rounded-divide-sqrt", "-cl-opt-disable",
+		"-cl-mad-enable", "-cl-no-signed-zeros",
+		"-cl-unsafe-math-optimizations", "-cl-finite-math-only",
+		"-cl-fast-relaxed-math", "-w", "-Werror", "-cl-std=CL1.1",
+		"-cl-std=CL1.2", "-cl-kernel-arg-info", "-cl-strict-aliasing",
+		"-g",
+		"-cl-std=CL1.1 -cl-strict-aliasing -cl-mad-enable "
+		"-cl-no-signed-zeros -cl-fast-relaxed-math -Werror -D Y=2",
+	};
+
+	for (size_t i = 0; i < sizeof(each) / sizeof(each[0]); i++) {
+		struct clc_spirv spv;
+		char *log;
+
+		if (front_end(vector_add, each[i], &spv, &log) != SLC_OK)
+			CHECK_FAIL_AT(__FILE__, __LINE__, "'%s' does not "
+				      "build: %s", each[i], log ? log : "");
+		else if (log && log[0])
+			CHECK_FAIL_AT(__FILE__, __LINE__, "'%s': log '%s'",
+				      each[i], log);
+		free(log);
+		free(spv.words);
+	}
 }
 
 /* A program may hold no kernel at all (piglit builds ""). */
@@ -508,6 +550,7 @@ int main(void)
 
 	RUN(options_accepted);
 	RUN(options_rejected);
+	RUN(options_each_builds);
 	RUN(no_kernels);
 	RUN(defines_reach_the_source);
 	RUN(build_log_is_clangs);
