@@ -362,7 +362,7 @@ enum slc_status slc_compile_source(const char *source, const char *options,
 	struct clc_options o;
 	struct clc_cache_key key;
 	struct clc_spirv spv;
-	char tools[2 * 4096 + 128];
+	char tools[4 * 4096];
 	bool keyed;
 	enum slc_status st;
 

@@ -68,6 +68,53 @@ static const char opt_passes[] =
 	"simplifycfg<no-switch-to-lookup;no-switch-range-to-icmp>)";
 static const char opt_unroll[] = "-unroll-threshold=300";
 
+/*
+ * clang's arguments that no build option changes.
+ *
+ * The device: the extensions of SLC_DEVICE_EXTENSIONS and no others
+ * (clang's SPIR target would enable every extension it knows, fp64 and
+ * fp16 among them), __OPENCL_VERSION__ (clang defines it for no SPIR
+ * target) and __IMAGE_SUPPORT__ only with images (clang's SPIR target
+ * defines it always). clang defines the other macros of OpenCL 1.2 §6.10
+ * as the specification says: __OPENCL_C_VERSION__ from -cl-std, the
+ * CL_VERSION_* constants, __ENDIAN_LITTLE__, __kernel_exec,
+ * __FAST_RELAXED_MATH__ with -cl-fast-relaxed-math, and no FP_FAST_FMAF
+ * (fma is a long integer sequence here, sir_lower_fma.c).
+ */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+static const char *const clang_fixed[] = {
+	"-cc1", "-triple", "spir-unknown-unknown",
+	"-finclude-default-header", "-fdeclare-opencl-builtins",
+	"-cl-kernel-arg-info", "-emit-llvm-bc",
+	/* llvm-spirv-15 asserts on opaque pointers. */
+	"-no-opaque-pointers",
+	/* Optimised by opt_passes afterwards (see there). */
+	"-O0", "-disable-O0-optnone",
+	"-D__OPENCL_VERSION__=" STR(SLC_DEVICE_OPENCL_VERSION),
+#if !SLC_DEVICE_IMAGE_SUPPORT
+	"-U__IMAGE_SUPPORT__",
+#endif
+};
+#define NUM_CLANG_FIXED (sizeof(clang_fixed) / sizeof(clang_fixed[0]))
+
+/* "-cl-ext=-all,+ext,+ext..." of SLC_DEVICE_EXTENSIONS. */
+#define CL_EXT_SIZE (sizeof("-cl-ext=-all") + 2 * sizeof(SLC_DEVICE_EXTENSIONS))
+static void cl_ext_arg(char out[CL_EXT_SIZE])
+{
+	const char *p = SLC_DEVICE_EXTENSIONS;
+	size_t n = (size_t)sprintf(out, "-cl-ext=-all");
+
+	while (*p) {
+		size_t len = strcspn(p, " ");
+
+		if (len)
+			n += (size_t)sprintf(out + n, ",+%.*s", (int)len, p);
+		p += len;
+		p += strspn(p, " ");
+	}
+}
+
 static bool executable(const char *path)
 {
 	struct stat st;
@@ -131,6 +178,7 @@ static void append_identity(char *buf, size_t size, const char *path)
 bool clc_tools_identity(char *buf, size_t size, struct clc_log *log)
 {
 	char clang[PATH_MAX], spirv[PATH_MAX], opt[PATH_MAX];
+	char cl_ext[CL_EXT_SIZE];
 
 	if (!size || !find_tool(&clang_tool, clang, sizeof(clang), log) ||
 	    !find_tool(&spirv_tool, spirv, sizeof(spirv), log) ||
@@ -142,6 +190,12 @@ bool clc_tools_identity(char *buf, size_t size, struct clc_log *log)
 	append_identity(buf, size, opt);
 	snprintf(buf + strlen(buf), size - strlen(buf), "%s %s;", opt_unroll,
 		 opt_passes);
+	/* What clang is told besides the build options. */
+	for (size_t i = 0; i < NUM_CLANG_FIXED; i++)
+		snprintf(buf + strlen(buf), size - strlen(buf), "%s ",
+			 clang_fixed[i]);
+	cl_ext_arg(cl_ext);
+	snprintf(buf + strlen(buf), size - strlen(buf), "%s;", cl_ext);
 	return true;
 }
 
@@ -356,28 +410,26 @@ static enum slc_status run_clang(const char *dir, const char *clang,
 				 const struct clc_options *o,
 				 const char *include_dir, struct clc_log *log)
 {
-	static const char *const fixed[] = {
-		"-cc1", "-triple", "spir-unknown-unknown",
-		"-finclude-default-header", "-fdeclare-opencl-builtins",
-		"-cl-kernel-arg-info", "-emit-llvm-bc",
-		/* llvm-spirv-15 asserts on opaque pointers. */
-		"-no-opaque-pointers",
+	static const char *const deps[] = {
 		"-dependency-file", "deps.d", "-MT", "input.bc",
 	};
-	size_t nfixed = sizeof(fixed) / sizeof(fixed[0]), n = 0;
-	char **argv = calloc(nfixed + o->num_clang_args + 9, sizeof(*argv));
+	size_t ndeps = sizeof(deps) / sizeof(deps[0]), n = 0;
+	char **argv = calloc(NUM_CLANG_FIXED + ndeps + o->num_clang_args + 8,
+			     sizeof(*argv));
+	char cl_ext[CL_EXT_SIZE];
 	bool ok;
 
 	if (!argv) {
 		clc_log_printf(log, "error: out of memory\n");
 		return SLC_OUT_OF_MEMORY;
 	}
+	cl_ext_arg(cl_ext);
 	argv[n++] = (char *)clang;
-	for (size_t i = 0; i < nfixed; i++)
-		argv[n++] = (char *)fixed[i];
-	/* Optimised by opt_passes afterwards (see there). */
-	argv[n++] = "-O0";
-	argv[n++] = "-disable-O0-optnone";
+	for (size_t i = 0; i < NUM_CLANG_FIXED; i++)
+		argv[n++] = (char *)clang_fixed[i];
+	argv[n++] = cl_ext;
+	for (size_t i = 0; i < ndeps; i++)
+		argv[n++] = (char *)deps[i];
 	if (include_dir) {
 		argv[n++] = "-I";
 		argv[n++] = (char *)include_dir;

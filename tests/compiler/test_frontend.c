@@ -216,6 +216,196 @@ TEST(options_each_builds)
 	}
 }
 
+/* True when the space-separated @list holds @word. */
+static bool in_word_list(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; (p = strstr(p, word)); p += n)
+		if ((p == list || p[-1] == ' ') && (!p[n] || p[n] == ' '))
+			return true;
+	return false;
+}
+
+/* The device's extensions that are no OpenCL C extension (no macro). */
+static const char *const api_extensions[] = {
+	"cl_khr_icd", "cl_khr_il_program",
+};
+
+/* The OpenCL C extensions clang 15 knows (its OpenCLExtensions.def). */
+static const char *const clang_extensions[] = {
+	"cl_khr_fp16", "cl_khr_fp64", "cl_khr_byte_addressable_store",
+	"cl_khr_global_int32_base_atomics",
+	"cl_khr_global_int32_extended_atomics",
+	"cl_khr_local_int32_base_atomics",
+	"cl_khr_local_int32_extended_atomics",
+	"cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics",
+	"cl_khr_3d_image_writes", "cl_khr_depth_images",
+	"cl_khr_gl_msaa_sharing", "cl_khr_mipmap_image",
+	"cl_khr_mipmap_image_writes", "cl_khr_srgb_image_writes",
+	"cl_khr_subgroups", "cl_amd_media_ops", "cl_amd_media_ops2",
+	"cl_intel_subgroups", "cl_intel_subgroups_short",
+	"cl_intel_device_side_avc_motion_estimation",
+	"cl_clang_storage_class_specifiers",
+};
+
+/*
+ * The macros of OpenCL 1.2 §6.10 and the extension macros of §9: each
+ * checked by the preprocessor, so any wrong one fails the build. The
+ * build options set what depends on them (WANT_*).
+ */
+static const char macro_probe[] =
+	"#if __LINE__ != 1\n"
+	"#error __LINE__\n"
+	"#endif\n"
+	"#if !defined(__OPENCL_VERSION__) || __OPENCL_VERSION__ != 120\n"
+	"#error __OPENCL_VERSION__ is not the device's 1.2\n"
+	"#endif\n"
+	"#if CL_VERSION_1_0 != 100 || CL_VERSION_1_1 != 110 || "
+	"CL_VERSION_1_2 != 120\n"
+	"#error CL_VERSION_1_x\n"
+	"#endif\n"
+	"#if __OPENCL_C_VERSION__ != WANT_C_VERSION\n"
+	"#error __OPENCL_C_VERSION__ does not follow -cl-std\n"
+	"#endif\n"
+	"#if !defined(__ENDIAN_LITTLE__) || __ENDIAN_LITTLE__ != 1\n"
+	"#error __ENDIAN_LITTLE__\n"
+	"#endif\n"
+	"#if defined(__IMAGE_SUPPORT__) != WANT_IMAGES\n"
+	"#error __IMAGE_SUPPORT__ does not follow CL_DEVICE_IMAGE_SUPPORT\n"
+	"#endif\n"
+	"#if defined(__FAST_RELAXED_MATH__) != WANT_FAST\n"
+	"#error __FAST_RELAXED_MATH__ does not follow -cl-fast-relaxed-math\n"
+	"#endif\n"
+	"#if defined(FP_FAST_FMAF) || defined(FP_FAST_FMA) || "
+	"defined(FP_FAST_FMA_HALF)\n"
+	"#error FP_FAST_FMA*: fma is no faster than a*b+c here\n"
+	"#endif\n"
+	"#ifdef __EMBEDDED_PROFILE__\n"
+	"#error __EMBEDDED_PROFILE__ on a FULL_PROFILE device\n"
+	"#endif\n"
+	"#ifndef __kernel_exec\n"
+	"#error __kernel_exec\n"
+	"#endif\n"
+	"_Static_assert(sizeof(__FILE__) > 1, \"__FILE__\");\n"
+	/* Without cl_khr_fp64 a floating literal is a float. */
+	"_Static_assert(sizeof(0.5) == sizeof(float), \"0.5 is no float\");\n"
+	"_Static_assert(sizeof(1e-3 * 2.0) == 4, \"1e-3 * 2.0 is no float\");\n"
+	"__kernel_exec(64, float4) void probe(__global float *out)\n"
+	"{\n"
+	"\tout[get_global_id(0)] += 0.5;\n"
+	"}\n";
+
+/* macro_probe with the extension checks for SLC_DEVICE_EXTENSIONS. */
+static char *extension_probe(void)
+{
+	size_t cap = 16384, len = 0;
+	char *s = malloc(cap);
+	const char *p = SLC_DEVICE_EXTENSIONS;
+
+	if (!s)
+		return NULL;
+	len += (size_t)snprintf(s + len, cap - len, "%s", macro_probe);
+	/* Every extension clang knows: defined exactly when advertised. */
+	for (size_t i = 0;
+	     i < sizeof(clang_extensions) / sizeof(clang_extensions[0]); i++) {
+		const char *e = clang_extensions[i];
+		bool on = in_word_list(SLC_DEVICE_EXTENSIONS, e);
+
+		len += (size_t)snprintf(s + len, cap - len,
+					"#if %sdefined(%s)\n#error %s %s\n"
+					"#endif\n", on ? "!" : "", e, e,
+					on ? "is advertised but not defined" :
+					"is defined but not advertised");
+	}
+	/* Every advertised OpenCL C extension: defined. */
+	while (*p) {
+		size_t n = strcspn(p, " ");
+		char word[128];
+		bool api = false;
+
+		snprintf(word, sizeof(word), "%.*s", (int)n, p);
+		for (size_t i = 0; i < sizeof(api_extensions) /
+		     sizeof(api_extensions[0]); i++)
+			api |= !strcmp(word, api_extensions[i]);
+		if (n && !api)
+			len += (size_t)snprintf(s + len, cap - len,
+						"#ifndef %s\n#error %s is "
+						"advertised but not defined\n"
+						"#endif\n", word, word);
+		p += n;
+		p += strspn(p, " ");
+	}
+	CHECK(len < cap);
+	return s;
+}
+
+TEST(predefined_macros)
+{
+	static const struct {
+		const char *options;
+	} cases[] = {
+		{ "-D WANT_C_VERSION=120 -D WANT_FAST=0" },
+		{ "-cl-std=CL1.2 -D WANT_C_VERSION=120 -D WANT_FAST=0" },
+		{ "-cl-std=CL1.1 -D WANT_C_VERSION=110 -D WANT_FAST=0" },
+		{ "-cl-fast-relaxed-math -D WANT_C_VERSION=120 -D WANT_FAST=1" },
+		{ "-cl-opt-disable -D WANT_C_VERSION=120 -D WANT_FAST=0" },
+	};
+	char *probe = extension_probe();
+
+	REQUIRE(probe);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char options[256];
+		struct clc_spirv spv;
+		char *log;
+
+		snprintf(options, sizeof(options), "%s -D WANT_IMAGES=%d",
+			 cases[i].options, SLC_DEVICE_IMAGE_SUPPORT);
+		if (front_end(probe, options, &spv, &log) != SLC_OK)
+			CHECK_FAIL_AT(__FILE__, __LINE__, "'%s': %s", options,
+				      log ? log : "");
+		free(log);
+		free(spv.words);
+	}
+	free(probe);
+}
+
+/* No cl_khr_fp64 and no cl_khr_fp16: their types are refused. */
+TEST(fp64_and_fp16_refused)
+{
+	static const struct {
+		const char *source, *says;
+	} cases[] = {
+		{ "__kernel void k(__global float *o)\n"
+		  "{ double d = o[0]; o[0] = (float)d; }\n",
+		  "requires cl_khr_fp64" },
+		/* The pragma cannot turn it on either. */
+		{ "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+		  "__kernel void k(__global float *o)\n"
+		  "{ double d = o[0]; o[0] = (float)d; }\n",
+		  "unsupported OpenCL extension 'cl_khr_fp64'" },
+		{ "__kernel void k(__global double *o) { }\n",
+		  "requires cl_khr_fp64" },
+		{ "__kernel void k(__global half *o)\n"
+		  "{ half h = o[0]; o[1] = h; }\n",
+		  "half" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct clc_spirv spv;
+		char *log;
+
+		CHECK_EQ(front_end(cases[i].source, NULL, &spv, &log),
+			 SLC_BUILD_FAILED);
+		if (!log || !strstr(log, cases[i].says))
+			CHECK_FAIL_AT(__FILE__, __LINE__, "case %zu: log '%s' "
+				      "lacks '%s'", i, log ? log : "",
+				      cases[i].says);
+		free(log);
+		free(spv.words);
+	}
+}
+
 /* A program may hold no kernel at all (piglit builds ""). */
 TEST(no_kernels)
 {
@@ -551,6 +741,8 @@ int main(void)
 	RUN(options_accepted);
 	RUN(options_rejected);
 	RUN(options_each_builds);
+	RUN(predefined_macros);
+	RUN(fp64_and_fp16_refused);
 	RUN(no_kernels);
 	RUN(defines_reach_the_source);
 	RUN(build_log_is_clangs);
