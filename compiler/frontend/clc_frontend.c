@@ -71,6 +71,20 @@ static const char opt_unroll[] = "-unroll-threshold=300";
 /*
  * clang's arguments that no build option changes.
  *
+ * Code generation is at -O2, clang's default for OpenCL, with LLVM's
+ * passes off (opt_passes run afterwards, see there). At -O0 clang leaves
+ * out the body of every C99 inline definition (a plain `inline` function,
+ * without `static` or `extern`): such a body is only ever given to an
+ * optimiser, as an available_externally function, and the call is left to
+ * an external definition that no OpenCL program has ("function X is not
+ * defined"). At -O2 the body is there; llvm-spirv keeps it (with Import
+ * linkage) and the SPIR-V reader uses it, as every optimising OpenCL
+ * compiler uses an inline definition. `static inline` and `extern inline`
+ * keep their C99 meaning (internal; the external definition). Without
+ * TBAA (strict aliasing is -cl-strict-aliasing's to permit, and only in
+ * OpenCL 1.0) and without lifetime markers the IR is otherwise what -O0
+ * gives; -O2 also keeps loops free of "do not unroll" hints.
+ *
  * The device: the extensions of SLC_DEVICE_EXTENSIONS and no others
  * (clang's SPIR target would enable every extension it knows, fp64 and
  * fp16 among them), __OPENCL_VERSION__ (clang defines it for no SPIR
@@ -89,8 +103,8 @@ static const char *const clang_fixed[] = {
 	"-cl-kernel-arg-info", "-emit-llvm-bc",
 	/* llvm-spirv-15 asserts on opaque pointers. */
 	"-no-opaque-pointers",
-	/* Optimised by opt_passes afterwards (see there). */
-	"-O0", "-disable-O0-optnone",
+	"-O2", "-disable-llvm-passes", "-relaxed-aliasing",
+	"-disable-lifetime-markers",
 	"-D__OPENCL_VERSION__=" STR(SLC_DEVICE_OPENCL_VERSION),
 #if !SLC_DEVICE_IMAGE_SUPPORT
 	"-U__IMAGE_SUPPORT__",
