@@ -69,7 +69,8 @@ struct slc_output {
 	size_t binary_size;
 	enum slc_binary_type type;   /* of binary, when there is one */
 	char *log;                   /* malloc'ed, NUL-terminated, maybe "" */
-	bool from_cache;             /* served by the disk cache */
+	bool from_cache;             /* served by the disk cache (a binary,
+				      * or a failed build's log) */
 };
 
 /* An embedded header of clCompileProgram: #include "name" finds source. */

@@ -167,6 +167,7 @@ static bool find_tool(const struct tool *t, char *out, size_t size,
 			return true;
 		clc_log_printf(log, "error: %s=%s: no such program\n", t->env,
 			       env);
+		log->transient = true;
 		return false;
 	}
 	for (size_t i = 0; i < 2; i++)
@@ -174,6 +175,7 @@ static bool find_tool(const struct tool *t, char *out, size_t size,
 			return true;
 	clc_log_printf(log, "error: %s not found in PATH (set %s)\n",
 		       t->names[0], t->env);
+	log->transient = true;
 	return false;
 }
 
@@ -241,10 +243,12 @@ static bool run_tool(const char *dir, char *const argv[],
 
 	if (!dir_path(log_path, sizeof(log_path), dir, log_name)) {
 		clc_log_printf(log, "error: temporary path too long\n");
+		log->transient = true;
 		return false;
 	}
 	if (posix_spawn_file_actions_init(&fa)) {
 		clc_log_printf(log, "error: out of memory\n");
+		log->transient = true;
 		return false;
 	}
 	err = posix_spawn_file_actions_addchdir_np(&fa, dir);
@@ -264,19 +268,24 @@ static bool run_tool(const char *dir, char *const argv[],
 	if (err) {
 		clc_log_printf(log, "error: cannot run %s: %s\n", argv[0],
 			       strerror(err));
+		log->transient = true;
 		return false;
 	}
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
 			clc_log_printf(log, "error: waiting for %s: %s\n",
 				       argv[0], strerror(errno));
+			log->transient = true;
 			return false;
 		}
 	}
 	append_file(log, log_path);
+	/* Killed (the kernel's OOM killer, a timeout) or crashed: neither
+	 * is the source's doing for certain. */
 	if (WIFSIGNALED(status)) {
 		clc_log_printf(log, "error: %s terminated by signal %d\n",
 			       argv[0], WTERMSIG(status));
+		log->transient = true;
 		return false;
 	}
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
@@ -304,6 +313,7 @@ static bool write_work_file(const char *dir, const char *name,
 	    !write_bytes(path, data, size)) {
 		clc_log_printf(log, "error: cannot write %s/%s: %s\n", dir,
 			       name, strerror(errno));
+		log->transient = true;
 		return false;
 	}
 	return true;
@@ -326,12 +336,14 @@ static enum slc_status read_work_file(const char *dir, const char *name,
 		if (f)
 			fclose(f);
 		clc_log_printf(log, "error: %s wrote no output\n", what);
+		log->transient = true;
 		return SLC_BUILD_FAILED;
 	}
 	out->data = malloc((size_t)len);
 	if (!out->data) {
 		fclose(f);
 		clc_log_printf(log, "error: out of memory\n");
+		log->transient = true;
 		return SLC_OUT_OF_MEMORY;
 	}
 	if (fread(out->data, 1, (size_t)len, f) != (size_t)len) {
@@ -339,6 +351,7 @@ static enum slc_status read_work_file(const char *dir, const char *name,
 		free(out->data);
 		out->data = NULL;
 		clc_log_printf(log, "error: cannot read %s\n", path);
+		log->transient = true;
 		return SLC_BUILD_FAILED;
 	}
 	fclose(f);
@@ -413,6 +426,7 @@ static bool make_work_dir(char *dir, size_t size, struct clc_log *log)
 				   "sleipnir-clc-XXXXXX") || !mkdtemp(dir)) {
 		clc_log_printf(log, "error: cannot create a temporary "
 			       "directory: %s\n", strerror(errno));
+		log->transient = true;
 		return false;
 	}
 	return true;
@@ -435,6 +449,7 @@ static enum slc_status run_clang(const char *dir, const char *clang,
 
 	if (!argv) {
 		clc_log_printf(log, "error: out of memory\n");
+		log->transient = true;
 		return SLC_OUT_OF_MEMORY;
 	}
 	cl_ext_arg(cl_ext);

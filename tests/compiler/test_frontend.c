@@ -2,8 +2,11 @@
 /*
  * The front end: clBuildProgram options as OpenCL 1.2 §5.6.4 lists them,
  * clang's diagnostics verbatim in the build log, -D reaching the source,
- * and the disk cache (hit, miss on other options, corrupt entry rebuilt).
- * The cache tests run the whole pipeline, so they need every stage.
+ * the predefined and extension macros of §6.10 and §9 as the device
+ * reports them (SLC_DEVICE_*), programs without kernels, and the disk
+ * cache (hit, miss on other options, corrupt entry rebuilt, failed builds
+ * served from it unless the failure was transient). The cache tests run
+ * the whole pipeline, so they need every stage.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -728,6 +731,172 @@ TEST(cache_skips_user_headers)
 	rmdir(dir);
 }
 
+/* Lines in @path (the wrapper's count of its runs). */
+static int count_lines(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int n = 0, c;
+
+	if (!f)
+		return 0;
+	while ((c = fgetc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
+/* Builds @source; the status, whether the cache served it, and the log
+ * (malloc'ed) in *log. */
+static enum slc_status build_any(const char *source, const char *options,
+				 bool *hit, char **log)
+{
+	struct slc_output out;
+	enum slc_status st = slc_compile_source(source, options, &out);
+
+	*hit = out.from_cache;
+	*log = out.log;
+	out.log = NULL;
+	if (st != SLC_OK && out.binary)
+		CHECK_FAIL_AT(__FILE__, __LINE__, "binary on failure");
+	slc_output_free(&out);
+	return st;
+}
+
+/* Writes an executable script at @path. */
+static bool write_script(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return false;
+	fputs(text, f);
+	return fclose(f) == 0 && chmod(path, 0700) == 0;
+}
+
+/*
+ * Failed builds are cached like successful ones, so a retry costs no
+ * compile: same status, same log, clang not run again. Failures that the
+ * surroundings caused (a tool killed, no temporary directory) are not.
+ * clang is a script here that counts its runs; llvm-spirv one that, while
+ * a flag file exists, kills itself as the OOM killer would.
+ */
+TEST(cache_failed_builds)
+{
+	char clang[300], spirv[300], count[300], flag[300], script[1200];
+	const char *tmp = getenv("TMPDIR");
+	char *saved_tmp = tmp ? strdup(tmp) : NULL;
+	char *log1, *log2;
+	bool hit;
+	FILE *f;
+
+	snprintf(clang, sizeof(clang), "%s-clang.sh", cache_dir);
+	snprintf(spirv, sizeof(spirv), "%s-spirv.sh", cache_dir);
+	snprintf(count, sizeof(count), "%s-runs", cache_dir);
+	snprintf(flag, sizeof(flag), "%s-kill", cache_dir);
+	snprintf(script, sizeof(script),
+		 "#!/bin/sh\n"
+		 "echo run >> '%s'\n"
+		 "exec clang-15 \"$@\"\n", count);
+	REQUIRE(write_script(clang, script));
+	snprintf(script, sizeof(script),
+		 "#!/bin/sh\n"
+		 "if [ -e '%s' ]; then kill -KILL $$; fi\n"
+		 "exec llvm-spirv-15 \"$@\"\n", flag);
+	REQUIRE(write_script(spirv, script));
+	setenv("SLEIPNIR_CLANG", clang, 1);
+	setenv("SLEIPNIR_LLVM_SPIRV", spirv, 1);
+	clear_cache_dir();
+
+	/* A compile error: the second build is the cache's, word for word. */
+	CHECK_EQ(build_any(syntax_error, NULL, &hit, &log1), SLC_BUILD_FAILED);
+	CHECK(!hit);
+	CHECK_EQ(count_lines(count), 1);
+	CHECK_EQ(build_any(syntax_error, NULL, &hit, &log2), SLC_BUILD_FAILED);
+	CHECK(hit);
+	CHECK_EQ(count_lines(count), 1);
+	CHECK(log1 && log2 && !strcmp(log1, log2));
+	CHECK(log2 && strstr(log2, "expected ';' after expression"));
+	free(log1);
+	free(log2);
+	/* Keyed as builds are: other options, another entry. */
+	CHECK_EQ(build_any(syntax_error, "-D OTHER", &hit, &log1),
+		 SLC_BUILD_FAILED);
+	CHECK(!hit);
+	CHECK_EQ(count_lines(count), 2);
+	free(log1);
+	/* -Werror's failure is the input's too. */
+	CHECK_EQ(build_any("#warning w\n__kernel void k(void) { }\n",
+			   "-Werror", &hit, &log1), SLC_BUILD_FAILED);
+	CHECK_EQ(build_any("#warning w\n__kernel void k(void) { }\n",
+			   "-Werror", &hit, &log2), SLC_BUILD_FAILED);
+	CHECK(hit);
+	CHECK_EQ(count_lines(count), 3);
+	free(log1);
+	free(log2);
+
+	/* llvm-spirv killed: not cached; the retry compiles and succeeds. */
+	f = fopen(flag, "w");
+	REQUIRE(f);
+	fclose(f);
+	for (int i = 0; i < 2; i++) {
+		CHECK_EQ(build_any(cache_probe, NULL, &hit, &log1),
+			 SLC_BUILD_FAILED);
+		CHECK(!hit);
+		CHECK(log1 && strstr(log1, "terminated by signal 9"));
+		free(log1);
+	}
+	CHECK_EQ(count_lines(count), 5);
+	unlink(flag);
+	CHECK_EQ(build_any(cache_probe, NULL, &hit, &log1), SLC_OK);
+	CHECK(!hit);
+	CHECK_EQ(count_lines(count), 6);
+	free(log1);
+
+	/* No temporary directory: not cached either. */
+	setenv("TMPDIR", "/nonexistent/sleipnir-test", 1);
+	CHECK_EQ(build_any(cache_probe, "-D NO_TMP", &hit, &log1),
+		 SLC_BUILD_FAILED);
+	CHECK(log1 && strstr(log1, "temporary directory"));
+	free(log1);
+	if (saved_tmp)
+		setenv("TMPDIR", saved_tmp, 1);
+	else
+		unsetenv("TMPDIR");
+	CHECK_EQ(build_any(cache_probe, "-D NO_TMP", &hit, &log1), SLC_OK);
+	CHECK(!hit);
+	CHECK_EQ(count_lines(count), 7);
+	free(log1);
+
+	unsetenv("SLEIPNIR_CLANG");
+	unsetenv("SLEIPNIR_LLVM_SPIRV");
+	unlink(clang);
+	unlink(spirv);
+	unlink(count);
+	free(saved_tmp);
+	clear_cache_dir();
+}
+
+/* A SPIR-V module that fails to build is cached as a failure too. */
+TEST(cache_failed_spirv)
+{
+	/* A valid header, then an instruction whose word count is 0. */
+	static const uint32_t words[] = {
+		0x07230203u, 0x00010000u, 0, 16, 0, 0x00000011u,
+	};
+	struct slc_output a, b;
+
+	clear_cache_dir();
+	CHECK_EQ(slc_compile_spirv(words, 6, NULL, &a), SLC_BUILD_FAILED);
+	CHECK(!a.from_cache);
+	CHECK_EQ(slc_compile_spirv(words, 6, NULL, &b), SLC_BUILD_FAILED);
+	CHECK(b.from_cache);
+	CHECK(a.log && b.log && a.log[0] && !strcmp(a.log, b.log));
+	CHECK(!b.binary);
+	slc_output_free(&a);
+	slc_output_free(&b);
+	clear_cache_dir();
+}
+
 int main(void)
 {
 	snprintf(cache_dir, sizeof(cache_dir), "%s/slc-cache-XXXXXX",
@@ -750,6 +919,8 @@ int main(void)
 	RUN(cache_store);
 	RUN(cache);
 	RUN(cache_skips_user_headers);
+	RUN(cache_failed_builds);
+	RUN(cache_failed_spirv);
 
 	clear_cache_dir();
 	rmdir(cache_dir);
