@@ -49,10 +49,14 @@ static void libclc_load(void)
 static const struct spirv_library *libclc_get(struct clc_log *log)
 {
 	pthread_once(&libclc_once, libclc_load);
-	if (!libclc)
+	if (!libclc) {
 		clc_log_printf(log, "warning: libclc library %s: %s; "
 			       "built-ins that need it are unavailable\n",
 			       libclc_path, libclc_error);
+		/* A failure for want of it is the installation's, and
+		 * the process's: its key names the file as it is now. */
+		log->transient = true;
+	}
 	return libclc;
 }
 

@@ -10,8 +10,10 @@
  */
 #include <dirent.h>
 #include <fcntl.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -897,7 +899,47 @@ TEST(cache_failed_spirv)
 	clear_cache_dir();
 }
 
-int main(void)
+/*
+ * Run in a process of its own (libclc is loaded once per process):
+ * without libclc a build that needs it fails, and the failure is the
+ * installation's, so it is not cached. 0 when that holds.
+ */
+static int without_libclc(void)
+{
+	static const char needs_libclc[] =
+		"__kernel void k(__global float *o) { o[0] = sin(o[1]); }\n";
+	int bad = 0;
+
+	setenv("SLEIPNIR_LIBCLC", "/nonexistent/libclc.spv", 1);
+	for (int i = 0; i < 2; i++) {
+		char *log;
+		bool hit;
+
+		bad += build_any(needs_libclc, NULL, &hit, &log) !=
+		       SLC_BUILD_FAILED;
+		bad += hit;
+		bad += !log || !strstr(log, "libclc");
+		free(log);
+	}
+	return bad;
+}
+
+TEST(cache_skips_failures_without_libclc)
+{
+	char *argv[] = { "/proc/self/exe", "--without-libclc", NULL };
+	extern char **environ;
+	int status = -1;
+	pid_t pid;
+
+	clear_cache_dir();
+	REQUIRE(posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv,
+			    environ) == 0);
+	REQUIRE(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	clear_cache_dir();
+}
+
+int main(int argc, char **argv)
 {
 	snprintf(cache_dir, sizeof(cache_dir), "%s/slc-cache-XXXXXX",
 		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -906,6 +948,13 @@ int main(void)
 		return 1;
 	}
 	setenv("SLEIPNIR_COMPILER_CACHE", cache_dir, 1);
+	if (argc > 1 && !strcmp(argv[1], "--without-libclc")) {
+		int bad = without_libclc();
+
+		clear_cache_dir();
+		rmdir(cache_dir);
+		return bad;
+	}
 
 	RUN(options_accepted);
 	RUN(options_rejected);
@@ -921,6 +970,7 @@ int main(void)
 	RUN(cache_skips_user_headers);
 	RUN(cache_failed_builds);
 	RUN(cache_failed_spirv);
+	RUN(cache_skips_failures_without_libclc);
 
 	clear_cache_dir();
 	rmdir(cache_dir);
