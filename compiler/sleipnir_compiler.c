@@ -49,10 +49,14 @@ static void libclc_load(void)
 static const struct spirv_library *libclc_get(struct clc_log *log)
 {
 	pthread_once(&libclc_once, libclc_load);
-	if (!libclc)
+	if (!libclc) {
 		clc_log_printf(log, "warning: libclc library %s: %s; "
 			       "built-ins that need it are unavailable\n",
 			       libclc_path, libclc_error);
+		/* A failure for want of it is the installation's, and
+		 * the process's: its key names the file as it is now. */
+		log->transient = true;
+	}
 	return libclc;
 }
 
@@ -312,16 +316,30 @@ static bool cache_key(const char *kind, const void *input, size_t size,
 	return true;
 }
 
+/*
+ * The entry under @key: a program binary (SLC_OK, in out) or a failed
+ * build (SLC_BUILD_FAILED, its log appended to @log); false on a miss.
+ */
 static bool cache_lookup(const struct clc_cache_key *key,
-			 struct slc_output *out)
+			 struct slc_output *out, struct clc_log *log,
+			 enum slc_status *st)
 {
 	struct slb_program p;
+	const char *failure;
 	uint8_t *data;
 	size_t size;
 	char err[256];
 
 	if (!clc_cache_load(key, &data, &size))
 		return false;
+	failure = clc_cache_failure_log(data, size);
+	if (failure) {
+		clc_log_append(log, failure, strlen(failure));
+		free(data);
+		out->from_cache = true;
+		*st = SLC_BUILD_FAILED;
+		return true;
+	}
 	if (!slb_read(data, size, &p, err, sizeof(err))) {
 		free(data);
 		return false;
@@ -330,7 +348,27 @@ static bool cache_lookup(const struct clc_cache_key *key,
 	out->binary = data;
 	out->binary_size = size;
 	out->from_cache = true;
+	*st = SLC_OK;
 	return true;
+}
+
+/*
+ * Stores a finished build: its binary, or its log when it failed on its
+ * input alone. Not a failure the surroundings caused (log->transient),
+ * nor one for want of memory: the compiler's every such path says "out of
+ * memory" (the IR and back end report it in their error text, not their
+ * status), and a retry may well succeed.
+ */
+static void cache_store(const struct clc_cache_key *key, enum slc_status st,
+			const struct slc_output *out,
+			const struct clc_log *log)
+{
+	if (st == SLC_OK)
+		clc_cache_store(key, out->binary, out->binary_size);
+	else if (st == SLC_BUILD_FAILED && !log->transient &&
+		 !log->out_of_memory && log->text &&
+		 !strstr(log->text, "out of memory"))
+		clc_cache_store_failure(key, log->text);
 }
 
 /* ---- Entry points -------------------------------------------------- */
@@ -362,7 +400,7 @@ enum slc_status slc_compile_source(const char *source, const char *options,
 	struct clc_options o;
 	struct clc_cache_key key;
 	struct clc_spirv spv;
-	char tools[2 * 4096 + 128];
+	char tools[4 * 4096];
 	bool keyed;
 	enum slc_status st;
 
@@ -378,18 +416,19 @@ enum slc_status slc_compile_source(const char *source, const char *options,
 		return finish(SLC_BUILD_FAILED, out, &log);
 	}
 	keyed = cache_key("opencl-c", source, strlen(source), &o, tools, &key);
-	if (keyed && cache_lookup(&key, out)) {
+	if (keyed && cache_lookup(&key, out, &log, &st)) {
 		clc_options_free(&o);
-		return finish(SLC_OK, out, &log);
+		return finish(st, out, &log);
 	}
 	st = clc_compile(source, &o, &spv, &log);
-	if (st == SLC_OK) {
+	if (st == SLC_OK)
 		st = compile_spirv_words(spv.words, spv.num_words, &o, options,
 					 out, &log);
-		if (st == SLC_OK && keyed && spv.cacheable)
-			clc_cache_store(&key, out->binary, out->binary_size);
-		free(spv.words);
-	}
+	/* Not when the source included files of its own, or one it names
+	 * was not found: their contents are not part of the key. */
+	if (keyed && spv.cacheable)
+		cache_store(&key, st, out, &log);
+	free(spv.words);
 	clc_options_free(&o);
 	return finish(st, out, &log);
 }
@@ -412,13 +451,13 @@ enum slc_status slc_compile_spirv(const uint32_t *words, size_t num_words,
 		return finish(SLC_INVALID_OPTIONS, out, &log);
 	keyed = cache_key("spir-v", words, num_words * sizeof(*words), &o, "",
 			  &key);
-	if (keyed && cache_lookup(&key, out)) {
+	if (keyed && cache_lookup(&key, out, &log, &st)) {
 		clc_options_free(&o);
-		return finish(SLC_OK, out, &log);
+		return finish(st, out, &log);
 	}
 	st = compile_spirv_words(words, num_words, &o, options, out, &log);
-	if (st == SLC_OK && keyed)
-		clc_cache_store(&key, out->binary, out->binary_size);
+	if (keyed)
+		cache_store(&key, st, out, &log);
 	clc_options_free(&o);
 	return finish(st, out, &log);
 }

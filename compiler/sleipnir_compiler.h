@@ -18,6 +18,37 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * The device the compiler builds for, as the runtime reports it: one
+ * definition each, so what a kernel sees cannot drift from what the
+ * application is told.
+ *
+ * SLC_DEVICE_EXTENSIONS is CL_DEVICE_EXTENSIONS and CL_PLATFORM_EXTENSIONS.
+ * The front end enables exactly these in clang (-cl-ext=-all,+each), so a
+ * kernel's extension macros and the types it may use follow the string:
+ * no cl_khr_fp64 means no `double`, and a literal such as 0.5 is a float.
+ * Each is backed by the compiler or the ICD: the ICD itself (cl_khr_icd);
+ * 32-bit integer atomics on global and local memory (base: add, sub, xchg,
+ * inc, dec, cmpxchg; extended: min, max, and, or, xor) and 8/16-bit
+ * stores (compiler/backend/mdg_isel.c, tests/compiler/corpus/atomics_*.cl,
+ * types_char.cl); programs from SPIR-V, which the compiler reads
+ * (cl_khr_il_program). clang ignores the names that are no OpenCL C
+ * extension (cl_khr_icd, cl_khr_il_program).
+ *
+ * SLC_DEVICE_IMAGE_SUPPORT is CL_DEVICE_IMAGE_SUPPORT: the compiler has no
+ * image built-ins, so __IMAGE_SUPPORT__ stays undefined (OpenCL 1.2 §6.10).
+ * SLC_DEVICE_OPENCL_VERSION is __OPENCL_VERSION__, the device's OpenCL
+ * version of CL_DEVICE_VERSION ("OpenCL 1.2 ...").
+ */
+#define SLC_DEVICE_EXTENSIONS                                               \
+	"cl_khr_icd cl_khr_global_int32_base_atomics "                      \
+	"cl_khr_global_int32_extended_atomics "                             \
+	"cl_khr_local_int32_base_atomics "                                  \
+	"cl_khr_local_int32_extended_atomics cl_khr_byte_addressable_store " \
+	"cl_khr_il_program"
+#define SLC_DEVICE_IMAGE_SUPPORT 0
+#define SLC_DEVICE_OPENCL_VERSION 120
+
 enum slc_status {
 	SLC_OK = 0,
 	SLC_BUILD_FAILED,            /* the log says why */
@@ -38,7 +69,8 @@ struct slc_output {
 	size_t binary_size;
 	enum slc_binary_type type;   /* of binary, when there is one */
 	char *log;                   /* malloc'ed, NUL-terminated, maybe "" */
-	bool from_cache;             /* served by the disk cache */
+	bool from_cache;             /* served by the disk cache (a binary,
+				      * or a failed build's log) */
 };
 
 /* An embedded header of clCompileProgram: #include "name" finds source. */

@@ -2,8 +2,11 @@
 /*
  * Entry file "<32 hex digits>.slb": a 24-byte header (magic "SLCC",
  * version 1, payload size, XXH3-64 of the payload, all little endian on
- * our hosts) and the program binary. A bad header or checksum is a miss;
- * the caller validates the binary with slb_read as well.
+ * our hosts) and the payload: the program binary, or for a failed build
+ * FAILURE_MARK and the build log with its NUL (a program binary starts
+ * with the ELF magic, so the two cannot be taken for each other). A bad
+ * header or checksum is a miss; the caller validates the binary with
+ * slb_read as well.
  */
 #include "clc_cache.h"
 
@@ -22,6 +25,7 @@
 #define ENTRY_MAGIC 0x43434C53u      /* "SLCC" */
 #define ENTRY_VERSION 1u
 #define ENTRY_SUFFIX ".slb"
+#define FAILURE_MARK "SLCC failed build\n"
 
 struct entry_header {
 	uint32_t magic, version;
@@ -285,4 +289,31 @@ void clc_cache_store(const struct clc_cache_key *key, const uint8_t *data,
 		return;
 	}
 	evict(dir);
+}
+
+void clc_cache_store_failure(const struct clc_cache_key *key, const char *log)
+{
+	size_t mark = strlen(FAILURE_MARK), len = strlen(log) + 1;
+	uint8_t *payload;
+
+	if (len > CLC_CACHE_MAX_ENTRY_BYTES - mark)
+		return;
+	payload = malloc(mark + len);
+	if (!payload)
+		return;
+	memcpy(payload, FAILURE_MARK, mark);
+	memcpy(payload + mark, log, len);
+	clc_cache_store(key, payload, mark + len);
+	free(payload);
+}
+
+const char *clc_cache_failure_log(const uint8_t *data, size_t size)
+{
+	size_t mark = strlen(FAILURE_MARK);
+
+	if (size <= mark || memcmp(data, FAILURE_MARK, mark) ||
+	    data[size - 1] != '\0' ||
+	    memchr(data + mark, '\0', size - mark) != data + size - 1)
+		return NULL;
+	return (const char *)data + mark;
 }

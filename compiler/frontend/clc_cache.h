@@ -45,4 +45,15 @@ bool clc_cache_load(const struct clc_cache_key *key, uint8_t **data,
 void clc_cache_store(const struct clc_cache_key *key, const uint8_t *data,
 		     size_t size);
 
+/*
+ * Failed builds are entries too, so a client that retries a build that
+ * cannot succeed is answered without running the compiler again: the
+ * payload is a marker and the build log. clc_cache_failure_log() tells a
+ * loaded payload that is one (and gives its log, inside @data) from a
+ * program binary (NULL).
+ */
+void clc_cache_store_failure(const struct clc_cache_key *key,
+			     const char *log);
+const char *clc_cache_failure_log(const uint8_t *data, size_t size);
+
 #endif

@@ -68,6 +68,67 @@ static const char opt_passes[] =
 	"simplifycfg<no-switch-to-lookup;no-switch-range-to-icmp>)";
 static const char opt_unroll[] = "-unroll-threshold=300";
 
+/*
+ * clang's arguments that no build option changes.
+ *
+ * Code generation is at -O2, clang's default for OpenCL, with LLVM's
+ * passes off (opt_passes run afterwards, see there). At -O0 clang leaves
+ * out the body of every C99 inline definition (a plain `inline` function,
+ * without `static` or `extern`): such a body is only ever given to an
+ * optimiser, as an available_externally function, and the call is left to
+ * an external definition that no OpenCL program has ("function X is not
+ * defined"). At -O2 the body is there; llvm-spirv keeps it (with Import
+ * linkage) and the SPIR-V reader uses it, as every optimising OpenCL
+ * compiler uses an inline definition. `static inline` and `extern inline`
+ * keep their C99 meaning (internal; the external definition). Without
+ * TBAA (strict aliasing is -cl-strict-aliasing's to permit, and only in
+ * OpenCL 1.0) and without lifetime markers the IR is otherwise what -O0
+ * gives; -O2 also keeps loops free of "do not unroll" hints.
+ *
+ * The device: the extensions of SLC_DEVICE_EXTENSIONS and no others
+ * (clang's SPIR target would enable every extension it knows, fp64 and
+ * fp16 among them), __OPENCL_VERSION__ (clang defines it for no SPIR
+ * target) and __IMAGE_SUPPORT__ only with images (clang's SPIR target
+ * defines it always). clang defines the other macros of OpenCL 1.2 §6.10
+ * as the specification says: __OPENCL_C_VERSION__ from -cl-std, the
+ * CL_VERSION_* constants, __ENDIAN_LITTLE__, __kernel_exec,
+ * __FAST_RELAXED_MATH__ with -cl-fast-relaxed-math, and no FP_FAST_FMAF
+ * (fma is a long integer sequence here, sir_lower_fma.c).
+ */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+static const char *const clang_fixed[] = {
+	"-cc1", "-triple", "spir-unknown-unknown",
+	"-finclude-default-header", "-fdeclare-opencl-builtins",
+	"-cl-kernel-arg-info", "-emit-llvm-bc",
+	/* llvm-spirv-15 asserts on opaque pointers. */
+	"-no-opaque-pointers",
+	"-O2", "-disable-llvm-passes", "-relaxed-aliasing",
+	"-disable-lifetime-markers",
+	"-D__OPENCL_VERSION__=" STR(SLC_DEVICE_OPENCL_VERSION),
+#if !SLC_DEVICE_IMAGE_SUPPORT
+	"-U__IMAGE_SUPPORT__",
+#endif
+};
+#define NUM_CLANG_FIXED (sizeof(clang_fixed) / sizeof(clang_fixed[0]))
+
+/* "-cl-ext=-all,+ext,+ext..." of SLC_DEVICE_EXTENSIONS. */
+#define CL_EXT_SIZE (sizeof("-cl-ext=-all") + 2 * sizeof(SLC_DEVICE_EXTENSIONS))
+static void cl_ext_arg(char out[CL_EXT_SIZE])
+{
+	const char *p = SLC_DEVICE_EXTENSIONS;
+	size_t n = (size_t)sprintf(out, "-cl-ext=-all");
+
+	while (*p) {
+		size_t len = strcspn(p, " ");
+
+		if (len)
+			n += (size_t)sprintf(out + n, ",+%.*s", (int)len, p);
+		p += len;
+		p += strspn(p, " ");
+	}
+}
+
 static bool executable(const char *path)
 {
 	struct stat st;
@@ -106,6 +167,7 @@ static bool find_tool(const struct tool *t, char *out, size_t size,
 			return true;
 		clc_log_printf(log, "error: %s=%s: no such program\n", t->env,
 			       env);
+		log->transient = true;
 		return false;
 	}
 	for (size_t i = 0; i < 2; i++)
@@ -113,6 +175,7 @@ static bool find_tool(const struct tool *t, char *out, size_t size,
 			return true;
 	clc_log_printf(log, "error: %s not found in PATH (set %s)\n",
 		       t->names[0], t->env);
+	log->transient = true;
 	return false;
 }
 
@@ -131,6 +194,7 @@ static void append_identity(char *buf, size_t size, const char *path)
 bool clc_tools_identity(char *buf, size_t size, struct clc_log *log)
 {
 	char clang[PATH_MAX], spirv[PATH_MAX], opt[PATH_MAX];
+	char cl_ext[CL_EXT_SIZE];
 
 	if (!size || !find_tool(&clang_tool, clang, sizeof(clang), log) ||
 	    !find_tool(&spirv_tool, spirv, sizeof(spirv), log) ||
@@ -142,6 +206,12 @@ bool clc_tools_identity(char *buf, size_t size, struct clc_log *log)
 	append_identity(buf, size, opt);
 	snprintf(buf + strlen(buf), size - strlen(buf), "%s %s;", opt_unroll,
 		 opt_passes);
+	/* What clang is told besides the build options. */
+	for (size_t i = 0; i < NUM_CLANG_FIXED; i++)
+		snprintf(buf + strlen(buf), size - strlen(buf), "%s ",
+			 clang_fixed[i]);
+	cl_ext_arg(cl_ext);
+	snprintf(buf + strlen(buf), size - strlen(buf), "%s;", cl_ext);
 	return true;
 }
 
@@ -173,10 +243,12 @@ static bool run_tool(const char *dir, char *const argv[],
 
 	if (!dir_path(log_path, sizeof(log_path), dir, log_name)) {
 		clc_log_printf(log, "error: temporary path too long\n");
+		log->transient = true;
 		return false;
 	}
 	if (posix_spawn_file_actions_init(&fa)) {
 		clc_log_printf(log, "error: out of memory\n");
+		log->transient = true;
 		return false;
 	}
 	err = posix_spawn_file_actions_addchdir_np(&fa, dir);
@@ -196,19 +268,24 @@ static bool run_tool(const char *dir, char *const argv[],
 	if (err) {
 		clc_log_printf(log, "error: cannot run %s: %s\n", argv[0],
 			       strerror(err));
+		log->transient = true;
 		return false;
 	}
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
 			clc_log_printf(log, "error: waiting for %s: %s\n",
 				       argv[0], strerror(errno));
+			log->transient = true;
 			return false;
 		}
 	}
 	append_file(log, log_path);
+	/* Killed (the kernel's OOM killer, a timeout) or crashed: neither
+	 * is the source's doing for certain. */
 	if (WIFSIGNALED(status)) {
 		clc_log_printf(log, "error: %s terminated by signal %d\n",
 			       argv[0], WTERMSIG(status));
+		log->transient = true;
 		return false;
 	}
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
@@ -236,6 +313,7 @@ static bool write_work_file(const char *dir, const char *name,
 	    !write_bytes(path, data, size)) {
 		clc_log_printf(log, "error: cannot write %s/%s: %s\n", dir,
 			       name, strerror(errno));
+		log->transient = true;
 		return false;
 	}
 	return true;
@@ -258,12 +336,14 @@ static enum slc_status read_work_file(const char *dir, const char *name,
 		if (f)
 			fclose(f);
 		clc_log_printf(log, "error: %s wrote no output\n", what);
+		log->transient = true;
 		return SLC_BUILD_FAILED;
 	}
 	out->data = malloc((size_t)len);
 	if (!out->data) {
 		fclose(f);
 		clc_log_printf(log, "error: out of memory\n");
+		log->transient = true;
 		return SLC_OUT_OF_MEMORY;
 	}
 	if (fread(out->data, 1, (size_t)len, f) != (size_t)len) {
@@ -271,6 +351,7 @@ static enum slc_status read_work_file(const char *dir, const char *name,
 		free(out->data);
 		out->data = NULL;
 		clc_log_printf(log, "error: cannot read %s\n", path);
+		log->transient = true;
 		return SLC_BUILD_FAILED;
 	}
 	fclose(f);
@@ -345,6 +426,7 @@ static bool make_work_dir(char *dir, size_t size, struct clc_log *log)
 				   "sleipnir-clc-XXXXXX") || !mkdtemp(dir)) {
 		clc_log_printf(log, "error: cannot create a temporary "
 			       "directory: %s\n", strerror(errno));
+		log->transient = true;
 		return false;
 	}
 	return true;
@@ -356,28 +438,27 @@ static enum slc_status run_clang(const char *dir, const char *clang,
 				 const struct clc_options *o,
 				 const char *include_dir, struct clc_log *log)
 {
-	static const char *const fixed[] = {
-		"-cc1", "-triple", "spir-unknown-unknown",
-		"-finclude-default-header", "-fdeclare-opencl-builtins",
-		"-cl-kernel-arg-info", "-emit-llvm-bc",
-		/* llvm-spirv-15 asserts on opaque pointers. */
-		"-no-opaque-pointers",
+	static const char *const deps[] = {
 		"-dependency-file", "deps.d", "-MT", "input.bc",
 	};
-	size_t nfixed = sizeof(fixed) / sizeof(fixed[0]), n = 0;
-	char **argv = calloc(nfixed + o->num_clang_args + 9, sizeof(*argv));
+	size_t ndeps = sizeof(deps) / sizeof(deps[0]), n = 0;
+	char **argv = calloc(NUM_CLANG_FIXED + ndeps + o->num_clang_args + 8,
+			     sizeof(*argv));
+	char cl_ext[CL_EXT_SIZE];
 	bool ok;
 
 	if (!argv) {
 		clc_log_printf(log, "error: out of memory\n");
+		log->transient = true;
 		return SLC_OUT_OF_MEMORY;
 	}
+	cl_ext_arg(cl_ext);
 	argv[n++] = (char *)clang;
-	for (size_t i = 0; i < nfixed; i++)
-		argv[n++] = (char *)fixed[i];
-	/* Optimised by opt_passes afterwards (see there). */
-	argv[n++] = "-O0";
-	argv[n++] = "-disable-O0-optnone";
+	for (size_t i = 0; i < NUM_CLANG_FIXED; i++)
+		argv[n++] = (char *)clang_fixed[i];
+	argv[n++] = cl_ext;
+	for (size_t i = 0; i < ndeps; i++)
+		argv[n++] = (char *)deps[i];
 	if (include_dir) {
 		argv[n++] = "-I";
 		argv[n++] = (char *)include_dir;

@@ -13,6 +13,13 @@ struct clc_log {
 	char *text;                  /* NUL-terminated, or NULL when empty */
 	size_t len, cap;
 	bool out_of_memory;          /* some text was dropped */
+	/*
+	 * The build failed because of its surroundings, not its input: a
+	 * tool missing, not started or killed, no temporary directory or
+	 * file, memory running out. A retry may succeed, so such a failure
+	 * is never cached.
+	 */
+	bool transient;
 };
 
 void clc_log_append(struct clc_log *log, const char *data, size_t n);

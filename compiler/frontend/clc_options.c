@@ -6,8 +6,10 @@
  * -cl-mad-enable, -cl-no-signed-zeros, -cl-unsafe-math-optimizations,
  * -cl-finite-math-only, -cl-fast-relaxed-math), warnings (-w, -Werror),
  * -cl-std= with CL1.1 or CL1.2 (the only values a 1.2 device accepts) and
- * -cl-kernel-arg-info. -g is accepted as the common extension it is. And
- * clLinkProgram's options (§5.6.5).
+ * -cl-kernel-arg-info. OpenCL 1.0's -cl-strict-aliasing, which 1.1
+ * deprecated but did not remove (applications still pass it), and -g, the
+ * common extension, are accepted too. And clLinkProgram's options
+ * (§5.6.5), which only clLinkProgram takes.
  */
 #include "clc_options.h"
 
@@ -34,12 +36,22 @@ static const char *const clang_flags[] = {
 
 /*
  * Accepted without effect on clang: arg info is always generated;
- * -cl-denorms-are-zero only permits flushing; there is no debugger for -g.
+ * -cl-denorms-are-zero only permits flushing; -cl-strict-aliasing only
+ * permits type-based alias analysis (the front end keeps it off, and
+ * clang warns about the option outside OpenCL C 1.0); there is no
+ * debugger for -g.
  */
 static const char *const ignored_flags[] = {
 	"-cl-kernel-arg-info",
 	"-cl-denorms-are-zero",
+	"-cl-strict-aliasing",
 	"-g",
+};
+
+/* §5.6.5.1's library options: for clLinkProgram, not for a build. */
+static const char *const library_flags[] = {
+	"-create-library",
+	"-enable-link-options",
 };
 
 #define WG_OPTION "-sleipnir-wg-size="
@@ -230,6 +242,12 @@ static bool parse_word(struct clc_options *o, char **words, unsigned int n,
 		    !strcmp(w, "-cl-unsafe-math-optimizations"))
 			o->fast_math = true;
 		return add_arg(o, "", w, log);
+	}
+	if (in_list(w, library_flags,
+		    sizeof(library_flags) / sizeof(library_flags[0]))) {
+		clc_log_printf(log, "error: invalid build option '%s': a "
+			       "clLinkProgram option\n", w);
+		return false;
 	}
 	clc_log_printf(log, "error: invalid build option '%s'\n", w);
 	return false;

@@ -523,9 +523,9 @@ struct sir_module *spirv_to_sir(const uint32_t *words, size_t n,
 	c.user = &user;
 	c.lib = lib ? &lib->mod : NULL;
 	c.sm = sir_module_create();
+	/* A module without kernels is a valid program (OpenCL 1.2 §5.6:
+	 * a program is a set of kernels and functions, maybe none). */
 	ok = spv_translate(&c);
-	if (ok && !user.num_entries)
-		ok = spv_error(&c, "the module has no kernels");
 	free(c.user_funcs);
 	free(c.lib_funcs);
 	free(c.user_globals);

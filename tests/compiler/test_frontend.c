@@ -2,13 +2,18 @@
 /*
  * The front end: clBuildProgram options as OpenCL 1.2 §5.6.4 lists them,
  * clang's diagnostics verbatim in the build log, -D reaching the source,
- * and the disk cache (hit, miss on other options, corrupt entry rebuilt).
- * The cache tests run the whole pipeline, so they need every stage.
+ * the predefined and extension macros of §6.10 and §9 as the device
+ * reports them (SLC_DEVICE_*), programs without kernels, and the disk
+ * cache (hit, miss on other options, corrupt entry rebuilt, failed builds
+ * served from it unless the failure was transient). The cache tests run
+ * the whole pipeline, so they need every stage.
  */
 #include <dirent.h>
 #include <fcntl.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -17,6 +22,7 @@
 #include "clc_frontend.h"
 #include "clc_log.h"
 #include "clc_options.h"
+#include "slb_binary.h"
 #include "sleipnir_compiler.h"
 
 CHECK_MAIN_STATE("compiler_frontend");
@@ -82,7 +88,8 @@ TEST(options_accepted)
 		"-cl-mad-enable", "-cl-no-signed-zeros",
 		"-cl-unsafe-math-optimizations", "-cl-finite-math-only",
 		"-cl-fast-relaxed-math", "-w", "-Werror",
-		"-cl-kernel-arg-info", "-g", "-D X", "-DX", "-D X=1",
+		"-cl-kernel-arg-info", "-cl-strict-aliasing", "-g", "-D X",
+		"-DX", "-D X=1",
 		"-I /usr/include", "-I/usr/include", "-sleipnir-wg-size=128",
 	};
 	struct clc_options o;
@@ -154,6 +161,12 @@ TEST(options_rejected)
 		       __LINE__);
 	expect_invalid("-cl-fast-relaxed-math -fno-builtin", "'-fno-builtin'",
 		       __LINE__);
+	/* §5.6.5's library options make no sense for an executable. */
+	expect_invalid("-create-library", "clLinkProgram", __LINE__);
+	expect_invalid("-enable-link-options", "clLinkProgram", __LINE__);
+	/* Words that only look like options, as piglit's clBuildProgram
+	 * test gives them. */
+	expect_invalid("-invalid- --build-- options", "'-invalid-'", __LINE__);
 }
 
 /* Front end only: SPIR-V out, the log as clang left it. */
@@ -171,6 +184,264 @@ static enum slc_status front_end(const char *source, const char *options,
 	}
 	*log_text = clc_log_take(&log);
 	return st;
+}
+
+/*
+ * Each option of OpenCL 1.2 §5.6.4 (and the 1.0 option 1.1 deprecated,
+ * -cl-strict-aliasing, still in use) through clang, opt and llvm-spirv:
+ * accepted, and no diagnostic from clang about it.
+ */
+TEST(options_each_builds)
+{
+	static const char *const each[] = {
+		"-D X", "-DX=1", "-D X=\"a b\"", "-I /tmp", "-I/tmp",
+		"-cl-single-precision-constant", "-cl-denorms-are-zero",
+		"-cl-fp32-correctly-rounded-divide-sqrt", "-cl-opt-disable",
+		"-cl-mad-enable", "-cl-no-signed-zeros",
+		"-cl-unsafe-math-optimizations", "-cl-finite-math-only",
+		"-cl-fast-relaxed-math", "-w", "-Werror", "-cl-std=CL1.1",
+		"-cl-std=CL1.2", "-cl-kernel-arg-info", "-cl-strict-aliasing",
+		"-g",
+		"-cl-std=CL1.1 -cl-strict-aliasing -cl-mad-enable "
+		"-cl-no-signed-zeros -cl-fast-relaxed-math -Werror -D Y=2",
+	};
+
+	for (size_t i = 0; i < sizeof(each) / sizeof(each[0]); i++) {
+		struct clc_spirv spv;
+		char *log;
+
+		if (front_end(vector_add, each[i], &spv, &log) != SLC_OK)
+			CHECK_FAIL_AT(__FILE__, __LINE__, "'%s' does not "
+				      "build: %s", each[i], log ? log : "");
+		else if (log && log[0])
+			CHECK_FAIL_AT(__FILE__, __LINE__, "'%s': log '%s'",
+				      each[i], log);
+		free(log);
+		free(spv.words);
+	}
+}
+
+/* True when the space-separated @list holds @word. */
+static bool in_word_list(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; (p = strstr(p, word)); p += n)
+		if ((p == list || p[-1] == ' ') && (!p[n] || p[n] == ' '))
+			return true;
+	return false;
+}
+
+/* The device's extensions that are no OpenCL C extension (no macro). */
+static const char *const api_extensions[] = {
+	"cl_khr_icd", "cl_khr_il_program",
+};
+
+/* The OpenCL C extensions clang 15 knows (its OpenCLExtensions.def). */
+static const char *const clang_extensions[] = {
+	"cl_khr_fp16", "cl_khr_fp64", "cl_khr_byte_addressable_store",
+	"cl_khr_global_int32_base_atomics",
+	"cl_khr_global_int32_extended_atomics",
+	"cl_khr_local_int32_base_atomics",
+	"cl_khr_local_int32_extended_atomics",
+	"cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics",
+	"cl_khr_3d_image_writes", "cl_khr_depth_images",
+	"cl_khr_gl_msaa_sharing", "cl_khr_mipmap_image",
+	"cl_khr_mipmap_image_writes", "cl_khr_srgb_image_writes",
+	"cl_khr_subgroups", "cl_amd_media_ops", "cl_amd_media_ops2",
+	"cl_intel_subgroups", "cl_intel_subgroups_short",
+	"cl_intel_device_side_avc_motion_estimation",
+	"cl_clang_storage_class_specifiers",
+};
+
+/*
+ * The macros of OpenCL 1.2 §6.10 and the extension macros of §9: each
+ * checked by the preprocessor, so any wrong one fails the build. The
+ * build options set what depends on them (WANT_*).
+ */
+static const char macro_probe[] =
+	"#if __LINE__ != 1\n"
+	"#error __LINE__\n"
+	"#endif\n"
+	"#if !defined(__OPENCL_VERSION__) || __OPENCL_VERSION__ != 120\n"
+	"#error __OPENCL_VERSION__ is not the device's 1.2\n"
+	"#endif\n"
+	"#if CL_VERSION_1_0 != 100 || CL_VERSION_1_1 != 110 || "
+	"CL_VERSION_1_2 != 120\n"
+	"#error CL_VERSION_1_x\n"
+	"#endif\n"
+	"#if __OPENCL_C_VERSION__ != WANT_C_VERSION\n"
+	"#error __OPENCL_C_VERSION__ does not follow -cl-std\n"
+	"#endif\n"
+	"#if !defined(__ENDIAN_LITTLE__) || __ENDIAN_LITTLE__ != 1\n"
+	"#error __ENDIAN_LITTLE__\n"
+	"#endif\n"
+	"#if defined(__IMAGE_SUPPORT__) != WANT_IMAGES\n"
+	"#error __IMAGE_SUPPORT__ does not follow CL_DEVICE_IMAGE_SUPPORT\n"
+	"#endif\n"
+	"#if defined(__FAST_RELAXED_MATH__) != WANT_FAST\n"
+	"#error __FAST_RELAXED_MATH__ does not follow -cl-fast-relaxed-math\n"
+	"#endif\n"
+	"#if defined(FP_FAST_FMAF) || defined(FP_FAST_FMA) || "
+	"defined(FP_FAST_FMA_HALF)\n"
+	"#error FP_FAST_FMA*: fma is no faster than a*b+c here\n"
+	"#endif\n"
+	"#ifdef __EMBEDDED_PROFILE__\n"
+	"#error __EMBEDDED_PROFILE__ on a FULL_PROFILE device\n"
+	"#endif\n"
+	"#ifndef __kernel_exec\n"
+	"#error __kernel_exec\n"
+	"#endif\n"
+	"_Static_assert(sizeof(__FILE__) > 1, \"__FILE__\");\n"
+	/* Without cl_khr_fp64 a floating literal is a float. */
+	"_Static_assert(sizeof(0.5) == sizeof(float), \"0.5 is no float\");\n"
+	"_Static_assert(sizeof(1e-3 * 2.0) == 4, \"1e-3 * 2.0 is no float\");\n"
+	"__kernel_exec(64, float4) void probe(__global float *out)\n"
+	"{\n"
+	"\tout[get_global_id(0)] += 0.5;\n"
+	"}\n";
+
+/* macro_probe with the extension checks for SLC_DEVICE_EXTENSIONS. */
+static char *extension_probe(void)
+{
+	size_t cap = 16384, len = 0;
+	char *s = malloc(cap);
+	const char *p = SLC_DEVICE_EXTENSIONS;
+
+	if (!s)
+		return NULL;
+	len += (size_t)snprintf(s + len, cap - len, "%s", macro_probe);
+	/* Every extension clang knows: defined exactly when advertised. */
+	for (size_t i = 0;
+	     i < sizeof(clang_extensions) / sizeof(clang_extensions[0]); i++) {
+		const char *e = clang_extensions[i];
+		bool on = in_word_list(SLC_DEVICE_EXTENSIONS, e);
+
+		len += (size_t)snprintf(s + len, cap - len,
+					"#if %sdefined(%s)\n#error %s %s\n"
+					"#endif\n", on ? "!" : "", e, e,
+					on ? "is advertised but not defined" :
+					"is defined but not advertised");
+	}
+	/* Every advertised OpenCL C extension: defined. */
+	while (*p) {
+		size_t n = strcspn(p, " ");
+		char word[128];
+		bool api = false;
+
+		snprintf(word, sizeof(word), "%.*s", (int)n, p);
+		for (size_t i = 0; i < sizeof(api_extensions) /
+		     sizeof(api_extensions[0]); i++)
+			api |= !strcmp(word, api_extensions[i]);
+		if (n && !api)
+			len += (size_t)snprintf(s + len, cap - len,
+						"#ifndef %s\n#error %s is "
+						"advertised but not defined\n"
+						"#endif\n", word, word);
+		p += n;
+		p += strspn(p, " ");
+	}
+	CHECK(len < cap);
+	return s;
+}
+
+TEST(predefined_macros)
+{
+	static const struct {
+		const char *options;
+	} cases[] = {
+		{ "-D WANT_C_VERSION=120 -D WANT_FAST=0" },
+		{ "-cl-std=CL1.2 -D WANT_C_VERSION=120 -D WANT_FAST=0" },
+		{ "-cl-std=CL1.1 -D WANT_C_VERSION=110 -D WANT_FAST=0" },
+		{ "-cl-fast-relaxed-math -D WANT_C_VERSION=120 -D WANT_FAST=1" },
+		{ "-cl-opt-disable -D WANT_C_VERSION=120 -D WANT_FAST=0" },
+	};
+	char *probe = extension_probe();
+
+	REQUIRE(probe);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char options[256];
+		struct clc_spirv spv;
+		char *log;
+
+		snprintf(options, sizeof(options), "%s -D WANT_IMAGES=%d",
+			 cases[i].options, SLC_DEVICE_IMAGE_SUPPORT);
+		if (front_end(probe, options, &spv, &log) != SLC_OK)
+			CHECK_FAIL_AT(__FILE__, __LINE__, "'%s': %s", options,
+				      log ? log : "");
+		free(log);
+		free(spv.words);
+	}
+	free(probe);
+}
+
+/* No cl_khr_fp64 and no cl_khr_fp16: their types are refused. */
+TEST(fp64_and_fp16_refused)
+{
+	static const struct {
+		const char *source, *says;
+	} cases[] = {
+		{ "__kernel void k(__global float *o)\n"
+		  "{ double d = o[0]; o[0] = (float)d; }\n",
+		  "requires cl_khr_fp64" },
+		/* The pragma cannot turn it on either. */
+		{ "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+		  "__kernel void k(__global float *o)\n"
+		  "{ double d = o[0]; o[0] = (float)d; }\n",
+		  "unsupported OpenCL extension 'cl_khr_fp64'" },
+		{ "__kernel void k(__global double *o) { }\n",
+		  "requires cl_khr_fp64" },
+		{ "__kernel void k(__global half *o)\n"
+		  "{ half h = o[0]; o[1] = h; }\n",
+		  "half" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct clc_spirv spv;
+		char *log;
+
+		CHECK_EQ(front_end(cases[i].source, NULL, &spv, &log),
+			 SLC_BUILD_FAILED);
+		if (!log || !strstr(log, cases[i].says))
+			CHECK_FAIL_AT(__FILE__, __LINE__, "case %zu: log '%s' "
+				      "lacks '%s'", i, log ? log : "",
+				      cases[i].says);
+		free(log);
+		free(spv.words);
+	}
+}
+
+/* A program may hold no kernel at all (piglit builds ""). */
+TEST(no_kernels)
+{
+	static const char *const sources[] = {
+		"", "   \n\t\n", "/* only a comment */\n// and another\n",
+		"int helper(int x) { return x + 1; }\n",
+		"#define NOTHING 1\n",
+	};
+
+	for (size_t i = 0; i < sizeof(sources) / sizeof(sources[0]); i++) {
+		struct slc_output out;
+		struct slb_program p;
+		char err[256];
+
+		if (slc_compile_source(sources[i], NULL, &out) != SLC_OK) {
+			CHECK_FAIL_AT(__FILE__, __LINE__, "source %zu: %s", i,
+				      out.log ? out.log : "");
+			slc_output_free(&out);
+			continue;
+		}
+		CHECK_EQ(out.type, SLC_BINARY_EXECUTABLE);
+		if (slb_read(out.binary, out.binary_size, &p, err,
+			     sizeof(err))) {
+			CHECK_EQ(p.num_kernels, 0);
+			slb_program_free(&p);
+		} else {
+			CHECK_FAIL_AT(__FILE__, __LINE__, "source %zu: %s", i,
+				      err);
+		}
+		slc_output_free(&out);
+	}
 }
 
 TEST(defines_reach_the_source)
@@ -462,7 +733,213 @@ TEST(cache_skips_user_headers)
 	rmdir(dir);
 }
 
-int main(void)
+/* Lines in @path (the wrapper's count of its runs). */
+static int count_lines(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int n = 0, c;
+
+	if (!f)
+		return 0;
+	while ((c = fgetc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
+/* Builds @source; the status, whether the cache served it, and the log
+ * (malloc'ed) in *log. */
+static enum slc_status build_any(const char *source, const char *options,
+				 bool *hit, char **log)
+{
+	struct slc_output out;
+	enum slc_status st = slc_compile_source(source, options, &out);
+
+	*hit = out.from_cache;
+	*log = out.log;
+	out.log = NULL;
+	if (st != SLC_OK && out.binary)
+		CHECK_FAIL_AT(__FILE__, __LINE__, "binary on failure");
+	slc_output_free(&out);
+	return st;
+}
+
+/* Writes an executable script at @path. */
+static bool write_script(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return false;
+	fputs(text, f);
+	return fclose(f) == 0 && chmod(path, 0700) == 0;
+}
+
+/*
+ * Failed builds are cached like successful ones, so a retry costs no
+ * compile: same status, same log, clang not run again. Failures that the
+ * surroundings caused (a tool killed, no temporary directory) are not.
+ * clang is a script here that counts its runs; llvm-spirv one that, while
+ * a flag file exists, kills itself as the OOM killer would.
+ */
+TEST(cache_failed_builds)
+{
+	char clang[300], spirv[300], count[300], flag[300], script[1200];
+	const char *tmp = getenv("TMPDIR");
+	char *saved_tmp = tmp ? strdup(tmp) : NULL;
+	char *log1, *log2;
+	bool hit;
+	FILE *f;
+
+	snprintf(clang, sizeof(clang), "%s-clang.sh", cache_dir);
+	snprintf(spirv, sizeof(spirv), "%s-spirv.sh", cache_dir);
+	snprintf(count, sizeof(count), "%s-runs", cache_dir);
+	snprintf(flag, sizeof(flag), "%s-kill", cache_dir);
+	snprintf(script, sizeof(script),
+		 "#!/bin/sh\n"
+		 "echo run >> '%s'\n"
+		 "exec clang-15 \"$@\"\n", count);
+	REQUIRE(write_script(clang, script));
+	snprintf(script, sizeof(script),
+		 "#!/bin/sh\n"
+		 "if [ -e '%s' ]; then kill -KILL $$; fi\n"
+		 "exec llvm-spirv-15 \"$@\"\n", flag);
+	REQUIRE(write_script(spirv, script));
+	setenv("SLEIPNIR_CLANG", clang, 1);
+	setenv("SLEIPNIR_LLVM_SPIRV", spirv, 1);
+	clear_cache_dir();
+
+	/* A compile error: the second build is the cache's, word for word. */
+	CHECK_EQ(build_any(syntax_error, NULL, &hit, &log1), SLC_BUILD_FAILED);
+	CHECK(!hit);
+	CHECK_EQ(count_lines(count), 1);
+	CHECK_EQ(build_any(syntax_error, NULL, &hit, &log2), SLC_BUILD_FAILED);
+	CHECK(hit);
+	CHECK_EQ(count_lines(count), 1);
+	CHECK(log1 && log2 && !strcmp(log1, log2));
+	CHECK(log2 && strstr(log2, "expected ';' after expression"));
+	free(log1);
+	free(log2);
+	/* Keyed as builds are: other options, another entry. */
+	CHECK_EQ(build_any(syntax_error, "-D OTHER", &hit, &log1),
+		 SLC_BUILD_FAILED);
+	CHECK(!hit);
+	CHECK_EQ(count_lines(count), 2);
+	free(log1);
+	/* -Werror's failure is the input's too. */
+	CHECK_EQ(build_any("#warning w\n__kernel void k(void) { }\n",
+			   "-Werror", &hit, &log1), SLC_BUILD_FAILED);
+	CHECK_EQ(build_any("#warning w\n__kernel void k(void) { }\n",
+			   "-Werror", &hit, &log2), SLC_BUILD_FAILED);
+	CHECK(hit);
+	CHECK_EQ(count_lines(count), 3);
+	free(log1);
+	free(log2);
+
+	/* llvm-spirv killed: not cached; the retry compiles and succeeds. */
+	f = fopen(flag, "w");
+	REQUIRE(f);
+	fclose(f);
+	for (int i = 0; i < 2; i++) {
+		CHECK_EQ(build_any(cache_probe, NULL, &hit, &log1),
+			 SLC_BUILD_FAILED);
+		CHECK(!hit);
+		CHECK(log1 && strstr(log1, "terminated by signal 9"));
+		free(log1);
+	}
+	CHECK_EQ(count_lines(count), 5);
+	unlink(flag);
+	CHECK_EQ(build_any(cache_probe, NULL, &hit, &log1), SLC_OK);
+	CHECK(!hit);
+	CHECK_EQ(count_lines(count), 6);
+	free(log1);
+
+	/* No temporary directory: not cached either. */
+	setenv("TMPDIR", "/nonexistent/sleipnir-test", 1);
+	CHECK_EQ(build_any(cache_probe, "-D NO_TMP", &hit, &log1),
+		 SLC_BUILD_FAILED);
+	CHECK(log1 && strstr(log1, "temporary directory"));
+	free(log1);
+	if (saved_tmp)
+		setenv("TMPDIR", saved_tmp, 1);
+	else
+		unsetenv("TMPDIR");
+	CHECK_EQ(build_any(cache_probe, "-D NO_TMP", &hit, &log1), SLC_OK);
+	CHECK(!hit);
+	CHECK_EQ(count_lines(count), 7);
+	free(log1);
+
+	unsetenv("SLEIPNIR_CLANG");
+	unsetenv("SLEIPNIR_LLVM_SPIRV");
+	unlink(clang);
+	unlink(spirv);
+	unlink(count);
+	free(saved_tmp);
+	clear_cache_dir();
+}
+
+/* A SPIR-V module that fails to build is cached as a failure too. */
+TEST(cache_failed_spirv)
+{
+	/* A valid header, then an instruction whose word count is 0. */
+	static const uint32_t words[] = {
+		0x07230203u, 0x00010000u, 0, 16, 0, 0x00000011u,
+	};
+	struct slc_output a, b;
+
+	clear_cache_dir();
+	CHECK_EQ(slc_compile_spirv(words, 6, NULL, &a), SLC_BUILD_FAILED);
+	CHECK(!a.from_cache);
+	CHECK_EQ(slc_compile_spirv(words, 6, NULL, &b), SLC_BUILD_FAILED);
+	CHECK(b.from_cache);
+	CHECK(a.log && b.log && a.log[0] && !strcmp(a.log, b.log));
+	CHECK(!b.binary);
+	slc_output_free(&a);
+	slc_output_free(&b);
+	clear_cache_dir();
+}
+
+/*
+ * Run in a process of its own (libclc is loaded once per process):
+ * without libclc a build that needs it fails, and the failure is the
+ * installation's, so it is not cached. 0 when that holds.
+ */
+static int without_libclc(void)
+{
+	static const char needs_libclc[] =
+		"__kernel void k(__global float *o) { o[0] = sin(o[1]); }\n";
+	int bad = 0;
+
+	setenv("SLEIPNIR_LIBCLC", "/nonexistent/libclc.spv", 1);
+	for (int i = 0; i < 2; i++) {
+		char *log;
+		bool hit;
+
+		bad += build_any(needs_libclc, NULL, &hit, &log) !=
+		       SLC_BUILD_FAILED;
+		bad += hit;
+		bad += !log || !strstr(log, "libclc");
+		free(log);
+	}
+	return bad;
+}
+
+TEST(cache_skips_failures_without_libclc)
+{
+	char *argv[] = { "/proc/self/exe", "--without-libclc", NULL };
+	extern char **environ;
+	int status = -1;
+	pid_t pid;
+
+	clear_cache_dir();
+	REQUIRE(posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv,
+			    environ) == 0);
+	REQUIRE(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	clear_cache_dir();
+}
+
+int main(int argc, char **argv)
 {
 	snprintf(cache_dir, sizeof(cache_dir), "%s/slc-cache-XXXXXX",
 		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -471,15 +948,29 @@ int main(void)
 		return 1;
 	}
 	setenv("SLEIPNIR_COMPILER_CACHE", cache_dir, 1);
+	if (argc > 1 && !strcmp(argv[1], "--without-libclc")) {
+		int bad = without_libclc();
+
+		clear_cache_dir();
+		rmdir(cache_dir);
+		return bad;
+	}
 
 	RUN(options_accepted);
 	RUN(options_rejected);
+	RUN(options_each_builds);
+	RUN(predefined_macros);
+	RUN(fp64_and_fp16_refused);
+	RUN(no_kernels);
 	RUN(defines_reach_the_source);
 	RUN(build_log_is_clangs);
 	RUN(missing_tools);
 	RUN(cache_store);
 	RUN(cache);
 	RUN(cache_skips_user_headers);
+	RUN(cache_failed_builds);
+	RUN(cache_failed_spirv);
+	RUN(cache_skips_failures_without_libclc);
 
 	clear_cache_dir();
 	rmdir(cache_dir);

@@ -202,6 +202,55 @@ TEST(compile_and_link)
 	slc_output_free(&b);
 }
 
+/*
+ * A plain inline function from a header both objects include: C99 gives
+ * each object an inline definition and neither an external one, so the
+ * link must neither miss it nor see it defined twice; with an extern
+ * inline (the external definition) in one of them, that one serves.
+ */
+TEST(inline_across_objects)
+{
+	static const char first[] =
+		"inline int shared(int x) { return x * 5; }\n"
+		"__kernel void one(__global int *o) { o[0] = shared(o[1]); }\n";
+	static const char second[] =
+		"inline int shared(int x) { return x * 5; }\n"
+		"__kernel void two(__global int *o) { o[0] = shared(o[2]); }\n";
+	static const char external[] =
+		"extern inline int shared(int x) { return x * 5; }\n";
+	struct slc_output a, b, c, exe;
+	struct slb_program p;
+	const uint8_t *bins[3];
+	size_t sizes[3];
+	char err[256];
+
+	REQUIRE(object(first, NULL, &a));
+	REQUIRE(object(second, NULL, &b));
+	REQUIRE(object(external, NULL, &c));
+	bins[0] = a.binary;
+	bins[1] = b.binary;
+	bins[2] = c.binary;
+	sizes[0] = a.binary_size;
+	sizes[1] = b.binary_size;
+	sizes[2] = c.binary_size;
+	for (size_t n = 1; n <= 3; n++) {
+		if (slc_link(bins, sizes, n, NULL, &exe) != SLC_OK) {
+			CHECK_FAIL_AT(__FILE__, __LINE__, "%zu objects: %s", n,
+				      exe.log ? exe.log : "");
+		} else if (slb_read(exe.binary, exe.binary_size, &p, err,
+				    sizeof(err))) {
+			CHECK_EQ(p.num_kernels, n == 1 ? 1 : 2);
+			slb_program_free(&p);
+		} else {
+			CHECK_FAIL_AT(__FILE__, __LINE__, "%s", err);
+		}
+		slc_output_free(&exe);
+	}
+	slc_output_free(&a);
+	slc_output_free(&b);
+	slc_output_free(&c);
+}
+
 TEST(libraries)
 {
 	struct slc_output a, b, c, lib, exe;
@@ -332,6 +381,7 @@ int main(void)
 	RUN(object_container);
 	RUN(link_options);
 	RUN(compile_and_link);
+	RUN(inline_across_objects);
 	RUN(libraries);
 	RUN(embedded_headers);
 	RUN(spirv_object);

@@ -12,6 +12,7 @@
 
 #include "icd_device_limits.h"
 #include "icd_object.h"
+#include "sleipnir_compiler.h"
 #include "sl_drm.h"
 
 struct _cl_device_id {
@@ -25,19 +26,9 @@ struct _cl_device_id {
  * image of a kernel is at most this plus its sysvals. */
 #define ICD_MAX_PARAMETER_SIZE 1024
 
-/* The device extensions, also the platform's (every device of the platform
- * has them). Each one is backed by the compiler: 32-bit integer atomics on
- * global and local memory (base: add, sub, xchg, inc, dec, cmpxchg;
- * extended: min, max, and, or, xor) and 8/16-bit stores
- * (compiler/backend/mdg_isel.c, tests/compiler/corpus/atomics_*.cl,
- * types_char.cl); programs from SPIR-V, which the compiler reads
- * (cl_khr_il_program: clCreateProgramWithILKHR, icd_program.c). */
-#define ICD_EXTENSIONS                                                      \
-	"cl_khr_icd cl_khr_global_int32_base_atomics "                      \
-	"cl_khr_global_int32_extended_atomics "                             \
-	"cl_khr_local_int32_base_atomics "                                  \
-	"cl_khr_local_int32_extended_atomics cl_khr_byte_addressable_store " \
-	"cl_khr_il_program"
+/* The device's extensions and image support are the compiler's
+ * (SLC_DEVICE_EXTENSIONS, SLC_DEVICE_IMAGE_SUPPORT in sleipnir_compiler.h):
+ * what clang lets a kernel use is what the ICD reports. */
 
 /*
  * Opens the GPU and fills @dev's drm, params and limits (the limits through

@@ -93,7 +93,9 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
 	case CL_DEVICE_MAX_MEM_ALLOC_SIZE: ULONG(l->max_mem_alloc_size); break;
 	/* No images: the compiler has no image built-ins, so every image
 	 * limit is 0 (the minimums apply only with image support). */
-	case CL_DEVICE_IMAGE_SUPPORT: BOOL(CL_FALSE); break;
+	case CL_DEVICE_IMAGE_SUPPORT:
+		BOOL(SLC_DEVICE_IMAGE_SUPPORT ? CL_TRUE : CL_FALSE);
+		break;
 	case CL_DEVICE_MAX_READ_IMAGE_ARGS:
 	case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
 	case CL_DEVICE_MAX_SAMPLERS: UINT(0); break;
@@ -163,7 +165,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
 	case CL_DEVICE_PROFILE: s = "FULL_PROFILE"; break;
 	case CL_DEVICE_VERSION: s = "OpenCL 1.2 sleipnir"; break;
 	case CL_DEVICE_OPENCL_C_VERSION: s = "OpenCL C 1.2 sleipnir"; break;
-	case CL_DEVICE_EXTENSIONS: s = ICD_EXTENSIONS; break;
+	case CL_DEVICE_EXTENSIONS: s = SLC_DEVICE_EXTENSIONS; break;
 	/* cl_khr_il_program: the SPIR-V llvm-spirv-15 writes, which the
 	 * compiler's reader is built and tested on. The reader takes the
 	 * version words of 1.1 to 1.6 too, but not every instruction those

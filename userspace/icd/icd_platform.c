@@ -75,7 +75,7 @@ ICD_EXPORT cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id p,
 		s = "The Sleipnir project";
 		break;
 	case CL_PLATFORM_EXTENSIONS:
-		s = ICD_EXTENSIONS;
+		s = SLC_DEVICE_EXTENSIONS;
 		break;
 	case CL_PLATFORM_ICD_SUFFIX_KHR:
 		/* cl_khr_icd: the loader reads it to route extension

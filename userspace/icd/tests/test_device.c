@@ -3,6 +3,7 @@
 #include "fake_gpu.h"
 #include "icd_tests.h"
 #include "cl_device_params.h"
+#include "sleipnir_compiler.h"
 
 
 TEST(device_ids)
@@ -130,6 +131,8 @@ TEST(device_info_values)
 	QUERY(d, CL_DEVICE_NAME, s);
 	CHECK(strcmp(s, "Mali-T860 MP4") == 0);
 	QUERY(d, CL_DEVICE_EXTENSIONS, s);
+	/* The very list the compiler enables in clang (-cl-ext). */
+	CHECK(strcmp(s, SLC_DEVICE_EXTENSIONS) == 0);
 	CHECK(strstr(s, "cl_khr_icd") != NULL);
 	CHECK(strstr(s, "cl_khr_fp64") == NULL);
 	CHECK(strstr(s, "cl_khr_fp16") == NULL);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* clGetPlatformIDs, clGetPlatformInfo and the cl_khr_icd entry points. */
 #include "icd_tests.h"
+#include "sleipnir_compiler.h"
 
 TEST(platform_ids)
 {
@@ -65,6 +66,8 @@ TEST(platform_info_values)
 	CHECK_EQ(clGetPlatformInfo(test_platform(), CL_PLATFORM_EXTENSIONS,
 				   sizeof(buf), buf, NULL), CL_SUCCESS);
 	CHECK(strstr(buf, "cl_khr_icd") != NULL);
+	/* Every device of the platform has them: the compiler's list. */
+	CHECK(strcmp(buf, SLC_DEVICE_EXTENSIONS) == 0);
 }
 
 TEST(platform_info_errors)

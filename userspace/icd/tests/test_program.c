@@ -253,6 +253,68 @@ TEST(build)
 	clReleaseContext(c);
 }
 
+/*
+ * A program without kernels builds (piglit builds ""): no kernels to
+ * create or name, and its binary loads back as an executable.
+ */
+TEST(no_kernels)
+{
+	static const char *const sources[] = {
+		"", " \n\t", "/* nothing */\n// at all\n",
+		"int helper(int x) { return x; }\n",
+	};
+	cl_context c = new_context();
+	cl_device_id d = test_device();
+
+	REQUIRE(c);
+	for (size_t i = 0; i < sizeof(sources) / sizeof(sources[0]); i++) {
+		cl_program p = from_source(c, sources[i]), q;
+		unsigned char *bin;
+		const unsigned char *cbin;
+		cl_uint n = 99;
+		size_t num = 99, size = 0;
+		char names[8] = "x";
+		cl_int err = 1, status = 1;
+
+		REQUIRE(p);
+		CHECK_EQ(clBuildProgram(p, 0, NULL, NULL, NULL, NULL),
+			 CL_SUCCESS);
+		CHECK_EQ(build_status(p), CL_BUILD_SUCCESS);
+		CHECK_EQ(binary_type(p), CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+		CHECK_EQ(clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS,
+					  sizeof(num), &num, NULL), CL_SUCCESS);
+		CHECK_EQ(num, 0);
+		CHECK_EQ(clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES,
+					  sizeof(names), names, &size),
+			 CL_SUCCESS);
+		CHECK(!strcmp(names, ""));
+		CHECK_EQ(size, 1);
+		CHECK_EQ(clCreateKernelsInProgram(p, 0, NULL, &n), CL_SUCCESS);
+		CHECK_EQ(n, 0);
+		CHECK(clCreateKernel(p, "helper", &err) == NULL);
+		CHECK_EQ(err, CL_INVALID_KERNEL_NAME);
+
+		bin = get_binary(p, &size);
+		CHECK(bin != NULL);
+		cbin = bin;
+		q = bin ? clCreateProgramWithBinary(c, 1, &d, &size, &cbin,
+						    &status, &err) : NULL;
+		CHECK(q != NULL);
+		if (q) {
+			CHECK_EQ(status, CL_SUCCESS);
+			CHECK_EQ(clBuildProgram(q, 0, NULL, NULL, NULL, NULL),
+				 CL_SUCCESS);
+			CHECK_EQ(clCreateKernelsInProgram(q, 0, NULL, &n),
+				 CL_SUCCESS);
+			CHECK_EQ(n, 0);
+			clReleaseProgram(q);
+		}
+		free(bin);
+		clReleaseProgram(p);
+	}
+	clReleaseContext(c);
+}
+
 TEST(binaries_round_trip)
 {
 	cl_context c = new_context();
@@ -612,6 +674,7 @@ void test_program_all(void)
 {
 	RUN(create_with_source);
 	RUN(build);
+	RUN(no_kernels);
 	RUN(binaries_round_trip);
 	RUN(compile_and_link);
 	RUN(il_program);
