@@ -109,6 +109,24 @@ static bool place_code(struct program_builder *b, struct slb_kernel *k,
 	return true;
 }
 
+/*
+ * CL_KERNEL_ATTRIBUTES (OpenCL 1.2 5.7.3): the attributes of the kernel's
+ * declaration, space-separated, spelled as in the source; malloc'ed.
+ */
+static char *kernel_attributes(const struct sir_function *f)
+{
+	char buf[160];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (f->reqd_wg_size[0] || f->reqd_wg_size[1] || f->reqd_wg_size[2])
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+				      "%sreqd_work_group_size(%u,%u,%u)",
+				      n ? " " : "", f->reqd_wg_size[0],
+				      f->reqd_wg_size[1], f->reqd_wg_size[2]);
+	return strdup(buf);
+}
+
 /* Kernel f through the per-kernel passes and the back end into k. */
 static bool compile_kernel(struct sir_module *m, struct sir_function *f,
 			   const struct clc_options *o, struct slb_kernel *k,
@@ -120,7 +138,12 @@ static bool compile_kernel(struct sir_module *m, struct sir_function *f,
 	char err[512];
 	bool ok;
 
-	snprintf(k->name, sizeof(k->name), "%s", f->name);
+	k->name = strdup(f->name);
+	k->attributes = kernel_attributes(f);
+	if (!k->name || !k->attributes) {
+		clc_log_printf(log, "error: out of memory\n");
+		return false;
+	}
 	memcpy(k->reqd_wg_size, f->reqd_wg_size, sizeof(k->reqd_wg_size));
 	if (f->reqd_wg_size[0] || f->reqd_wg_size[1] || f->reqd_wg_size[2]) {
 		uint64_t prod = (uint64_t)f->reqd_wg_size[0] *
@@ -210,10 +233,12 @@ static enum slc_status compile_module(struct sir_module *m,
 		slb_program_free(&b.p);
 		return SLC_OUT_OF_MEMORY;
 	}
-	snprintf(b.p.compiler_version, sizeof(b.p.compiler_version), "%s",
-		 slb_compiler_version());
-	snprintf(b.p.build_options, sizeof(b.p.build_options), "%s",
-		 options ? options : "");
+	b.p.compiler_version = strdup(slb_compiler_version());
+	b.p.build_options = strdup(options ? options : "");
+	if (!b.p.compiler_version || !b.p.build_options) {
+		slb_program_free(&b.p);
+		return SLC_OUT_OF_MEMORY;
+	}
 	for (uint32_t i = 0; i < m->num_functions; i++) {
 		struct sir_function *f = m->functions[i];
 

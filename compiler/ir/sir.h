@@ -273,7 +273,9 @@ struct sir_global {
 	enum sir_space space;        /* CONSTANT or LOCAL */
 	uint32_t size, align;
 	uint8_t *init;               /* CONSTANT: size bytes; LOCAL: NULL */
-	uint32_t offset;             /* placed by sir_layout_globals() */
+	uint32_t offset;             /* CONSTANT: in the constant data
+				      * (LOCAL: each kernel places its own,
+				      * sir_lower_abi) */
 };
 
 struct sir_module {
@@ -282,7 +284,8 @@ struct sir_module {
 	uint32_t num_globals, cap_globals;
 	struct sir_global *globals;
 	uint32_t constant_bytes;     /* size of the laid out constant data */
-	uint32_t local_bytes;        /* static __local bytes, per work-group */
+	uint32_t local_bytes;        /* all static __local bytes; a kernel's
+				      * own are its local_static_bytes */
 };
 
 /* ---- Construction ------------------------------------------------- */
@@ -337,6 +340,8 @@ void sir_compute_preds(struct sir_function *f);
  */
 void *sir_xrealloc(void *p, size_t n);
 void *sir_xcalloc(size_t n, size_t size);
+/* A malloc'ed copy of s (NULL: ""). */
+char *sir_xstrdup(const char *s);
 
 /* Use counts per value (caller frees); phis and terminators included. */
 uint32_t *sir_use_counts(const struct sir_function *f);

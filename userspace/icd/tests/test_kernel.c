@@ -351,12 +351,12 @@ TEST(work_group_info)
 	/* __local memory: the kernel's own, then the arguments set. */
 	CHECK_EQ(clGetKernelWorkGroupInfo(statics, d, CL_KERNEL_LOCAL_MEM_SIZE,
 					  sizeof(ul), &ul, NULL), CL_SUCCESS);
-	CHECK(ul >= 64 * sizeof(cl_int));
+	CHECK_EQ(ul, 64 * sizeof(cl_int));
 	CHECK_EQ(clGetKernelWorkGroupInfo(args, d, CL_KERNEL_LOCAL_MEM_SIZE,
 					  sizeof(ul), &ul, NULL), CL_SUCCESS);
-	/* (The binary's static figure is the module's __local variables,
-	 * which every kernel of the module is given.) */
-	static_bytes = (args->info->local_static_bytes + 15) & ~15u;
+	/* statics' tile is not args': none of its own. */
+	static_bytes = 0;
+	CHECK_EQ(args->info->local_static_bytes, 0);
 	CHECK_EQ(ul, static_bytes);
 	/* Each argument's share rounded up to 16 bytes, as the launch
 	 * allocates it. */
@@ -387,6 +387,138 @@ TEST(work_group_info)
 	clReleaseContext(c);
 }
 
+/*
+ * Each kernel's __local memory is its own __local variables (OpenCL 1.2
+ * 6.5.2: declared inside a kernel function; a helper reaches them by
+ * pointer) and its __local arguments (5.7.3, CL_KERNEL_LOCAL_MEM_SIZE);
+ * a program whose kernels need 20 KiB each, 40 KiB together, launches
+ * every one of them. A launch that needs more than CL_DEVICE_LOCAL_MEM_SIZE
+ * fails with CL_OUT_OF_RESOURCES (5.8: "insufficient resources such as
+ * registers or local memory").
+ */
+static const char local_src[] =
+	"#define N 5120\n"
+	"void fill(__local uint *t, uint n, uint v)\n"
+	"{\n"
+	"\tfor (uint i = get_local_id(0); i < n; i += get_local_size(0))\n"
+	"\t\tt[i] = v + i;\n"
+	"}\n"
+	"__kernel void a(__global uint *out)\n"
+	"{\n"
+	"\t__local uint x[N];\n"
+	"\tfill(x, N, 1);\n"
+	"\tbarrier(CLK_LOCAL_MEM_FENCE);\n"
+	"\tout[get_global_id(0)] = x[N - 1 - get_local_id(0)];\n"
+	"}\n"
+	"__kernel void b(__global uint *out, __local uint *arg)\n"
+	"{\n"
+	"\t__local uint y[N / 2], z[N / 2];\n"
+	"\tfill(y, N / 2, 2);\n"
+	"\tfill(z, N / 2, 3);\n"
+	"\targ[get_local_id(0)] = 1;\n"
+	"\tbarrier(CLK_LOCAL_MEM_FENCE);\n"
+	"\tout[get_global_id(0)] = y[get_local_id(0)] + z[1] + arg[0];\n"
+	"}\n"
+	"__kernel void big(__global uint *out)\n"
+	"{\n"
+	"\t__local uint w[2 * N];\n"
+	"\tfill(w, 2 * N, 4);\n"
+	"\tbarrier(CLK_LOCAL_MEM_FENCE);\n"
+	"\tout[0] = w[7];\n"
+	"}\n"
+	"__kernel void none(__global uint *out) { out[0] = 5; }\n";
+
+static cl_ulong local_mem_size(cl_kernel k)
+{
+	cl_ulong ul = 0;
+
+	CHECK_EQ(clGetKernelWorkGroupInfo(k, NULL, CL_KERNEL_LOCAL_MEM_SIZE,
+					  sizeof(ul), &ul, NULL), CL_SUCCESS);
+	return ul;
+}
+
+/* Enqueues k over 64 work-items in groups of 16; waits when enqueued. */
+static cl_int launch(cl_command_queue q, cl_kernel k)
+{
+	size_t global = 64, local = 16;
+	cl_event e = NULL;
+	cl_int err = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0,
+					    NULL, &e);
+
+	if (!err) {
+		/* No GPU behind the fake device: the command fails later. */
+		clWaitForEvents(1, &e);
+		clReleaseEvent(e);
+	}
+	return err;
+}
+
+TEST(local_memory_per_kernel)
+{
+	cl_context c = new_context();
+	const char *src = local_src;
+	cl_ulong device_local = 0;
+	cl_command_queue q;
+	cl_program p;
+	cl_kernel a, b, big, none;
+	cl_int err;
+
+	REQUIRE(c);
+	CHECK_EQ(clGetDeviceInfo(test_device(), CL_DEVICE_LOCAL_MEM_SIZE,
+				 sizeof(device_local), &device_local, NULL),
+		 CL_SUCCESS);
+	/* The test's premise: two kernels' 20 KiB do not fit together. */
+	CHECK(device_local >= 20480 + 4096 && device_local < 2 * 20480);
+	q = clCreateCommandQueue(c, test_device(), 0, &err);
+	p = clCreateProgramWithSource(c, 1, &src, NULL, &err);
+	REQUIRE(q && p);
+	REQUIRE(clBuildProgram(p, 0, NULL, NULL, NULL, NULL) == CL_SUCCESS);
+	a = clCreateKernel(p, "a", NULL);
+	b = clCreateKernel(p, "b", NULL);
+	big = clCreateKernel(p, "big", NULL);
+	none = clCreateKernel(p, "none", NULL);
+	REQUIRE(a && b && big && none);
+
+	CHECK_EQ(local_mem_size(a), 20480);
+	CHECK_EQ(local_mem_size(b), 20480);
+	CHECK_EQ(local_mem_size(big), 40960);
+	CHECK_EQ(local_mem_size(none), 0);
+	/* The __local argument's size joins once set (rounded to 16). */
+	CHECK_EQ(clSetKernelArg(b, 1, 4000, NULL), CL_SUCCESS);
+	CHECK_EQ(local_mem_size(b), 20480 + 4000);
+	CHECK_EQ(clSetKernelArg(b, 1, 4090, NULL), CL_SUCCESS);
+	CHECK_EQ(local_mem_size(b), 20480 + 4096);
+
+	/* (A NULL buffer: the fake device has no memory to give.) */
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ(clSetKernelArg((cl_kernel[]){ a, b, big, none }[i], 0,
+					sizeof(cl_mem), NULL), CL_SUCCESS);
+	CHECK_EQ(launch(q, a), CL_SUCCESS);
+	CHECK_EQ(launch(q, none), CL_SUCCESS);
+	/* Up to the device's local memory exactly, and one step past. */
+	CHECK_EQ(clSetKernelArg(b, 1, device_local - 20480, NULL),
+		 CL_SUCCESS);
+	CHECK_EQ(local_mem_size(b), device_local);
+	CHECK_EQ(launch(q, b), CL_SUCCESS);
+	CHECK_EQ(clSetKernelArg(b, 1, device_local - 20480 + 1, NULL),
+		 CL_SUCCESS);
+	CHECK_EQ(launch(q, b), CL_OUT_OF_RESOURCES);
+	/* More than any descriptor gives: still the resources' error. */
+	CHECK_EQ(clSetKernelArg(b, 1, (size_t)1 << 31, NULL), CL_SUCCESS);
+	CHECK_EQ(launch(q, b), CL_OUT_OF_RESOURCES);
+	/* Its own __local variables alone are too many. */
+	CHECK_EQ(launch(q, big), CL_OUT_OF_RESOURCES);
+	CHECK_EQ(clFinish(q), CL_SUCCESS);
+
+	clReleaseKernel(a);
+	clReleaseKernel(b);
+	clReleaseKernel(big);
+	clReleaseKernel(none);
+	clReleaseProgram(p);
+	clReleaseCommandQueue(q);
+	clReleaseContext(c);
+}
+
 void test_kernel_all(void)
 {
 	RUN(create);
@@ -394,4 +526,5 @@ void test_kernel_all(void)
 	RUN(kernel_info);
 	RUN(arg_info);
 	RUN(work_group_info);
+	RUN(local_memory_per_kernel);
 }
