@@ -8,7 +8,7 @@
 #define SLEIPNIR_SLB_FORMAT_H
 
 /* e_flags: "SL" in the high half, the container's version in the low. */
-#define SLB_ELF_FLAGS 0x534C0001u
+#define SLB_ELF_FLAGS 0x534C0002u
 
 #define SLB_SECTION_TEXT ".text"
 #define SLB_SECTION_CONSTANT ".rodata.constant"

@@ -133,6 +133,8 @@ bool spv_const_bytes(const struct spv_module *m, uint32_t id,
 /* OpenCL C name of a type for kernel_arg_type ("float4*"). */
 void spv_type_name(const struct spv_module *m, uint32_t type_id, char *buf,
 		   size_t size);
+/* The same, malloc'ed and whole; NULL when out of memory. */
+char *spv_type_name_alloc(const struct spv_module *m, uint32_t type_id);
 
 /* The translation of one spirv_to_sir() call. */
 struct spv_conv {

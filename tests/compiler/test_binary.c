@@ -204,7 +204,7 @@ TEST(round_trip)
 	CHECK_EQ(eh.e_ident[EI_CLASS], ELFCLASS64);
 	CHECK_EQ(eh.e_machine, EM_NONE);
 	CHECK_EQ(eh.e_type, ET_REL);
-	CHECK_EQ(eh.e_flags, 0x534C0001u);
+	CHECK_EQ(eh.e_flags, 0x534C0002u);
 	CHECK(slb_read(bin, size, &q, err, sizeof(err)));
 	if (!q.kernels) {
 		printf("  %s\n", err);

@@ -240,6 +240,31 @@ TEST(build_log_is_clangs)
 	free(spv.words);
 }
 
+/* Our own messages are whole, however long the names they quote. */
+TEST(log_lines_of_any_length)
+{
+	const size_t n = 4000;
+	char *name = malloc(n + 1), *src = malloc(n + 256), *want;
+	struct slc_output out;
+
+	REQUIRE(name && src);
+	memset(name, 'k', n);
+	name[n] = '\0';
+	/* Past the 256 work-items a group may have: refused, naming it. */
+	snprintf(src, n + 256, "__kernel __attribute__((reqd_work_group_size("
+		 "512, 1, 1))) void %s(__global int *o) { o[0] = 1; }\n",
+		 name);
+	CHECK_EQ(slc_compile_source(src, NULL, &out), SLC_BUILD_FAILED);
+	want = malloc(n + 64);
+	REQUIRE(out.log && want);
+	snprintf(want, n + 64, "error: %s: work-group size 512 exceeds", name);
+	CHECK(strstr(out.log, want) != NULL);
+	slc_output_free(&out);
+	free(want);
+	free(src);
+	free(name);
+}
+
 TEST(missing_tools)
 {
 	struct slc_output out;
@@ -476,6 +501,7 @@ int main(void)
 	RUN(options_rejected);
 	RUN(defines_reach_the_source);
 	RUN(build_log_is_clangs);
+	RUN(log_lines_of_any_length);
 	RUN(missing_tools);
 	RUN(cache_store);
 	RUN(cache);

@@ -519,6 +519,162 @@ TEST(local_memory_per_kernel)
 	clReleaseContext(c);
 }
 
+/* n characters: c repeated, then the digit d (an identifier). */
+static char *long_identifier(char c, size_t n, char d)
+{
+	char *s = malloc(n + 1);
+
+	if (s) {
+		memset(s, c, n - 1);
+		s[n - 1] = d;
+		s[n] = '\0';
+	}
+	return s;
+}
+
+/* The string query q of k (kernel info, or argument info of arg). */
+static char *kernel_string(cl_kernel k, int arg, cl_uint q)
+{
+	size_t size = 0;
+	char *s;
+	cl_int err = arg < 0 ?
+		clGetKernelInfo(k, q, 0, NULL, &size) :
+		clGetKernelArgInfo(k, (cl_uint)arg, q, 0, NULL, &size);
+
+	if (err || !size || !(s = malloc(size)))
+		return NULL;
+	err = arg < 0 ? clGetKernelInfo(k, q, size, s, NULL) :
+			clGetKernelArgInfo(k, (cl_uint)arg, q, size, s, NULL);
+	if (err || strlen(s) + 1 != size) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/*
+ * OpenCL limits no name's length: kernel names of 300 and 4000 characters
+ * (the conformance suite's 256 and beyond), and argument and type names of
+ * the same lengths, through the build, clCreateKernel,
+ * clCreateKernelsInProgram, CL_KERNEL_FUNCTION_NAME, CL_PROGRAM_KERNEL_NAMES
+ * and, with -cl-kernel-arg-info, CL_KERNEL_ARG_NAME / _TYPE_NAME.
+ */
+TEST(long_names)
+{
+	static const size_t lengths[] = { 300, 4000 };
+	cl_context c = new_context();
+
+	REQUIRE(c);
+	for (size_t i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
+		size_t n = lengths[i], size = 0;
+		char *k1 = long_identifier('k', n, '1');
+		char *k2 = long_identifier('k', n, '2');
+		char *arg = long_identifier('a', n, '0');
+		char *type = long_identifier('T', n, '0');
+		char *src = malloc(7 * n + 256), *s, *names, *want;
+		cl_kernel k, all[2] = { NULL, NULL };
+		cl_program p;
+		cl_uint num = 0;
+
+		REQUIRE(k1 && k2 && arg && type && src);
+		snprintf(src, 7 * n + 256,
+			 "typedef int %s;\n"
+			 "__kernel void %s(__global %s *%s) { %s[0] = 1; }\n"
+			 "__kernel void %s(int x) { }\n",
+			 type, k1, type, arg, arg, k2);
+		p = clCreateProgramWithSource(c, 1, (const char **)&src, NULL,
+					      NULL);
+		REQUIRE(p);
+		if (clBuildProgram(p, 0, NULL, "-cl-kernel-arg-info", NULL,
+				   NULL)) {
+			char log[4096] = "";
+
+			clGetProgramBuildInfo(p, test_device(),
+					      CL_PROGRAM_BUILD_LOG, sizeof(log),
+					      log, NULL);
+			CHECK_FAIL_AT(__FILE__, __LINE__, "build: %s", log);
+		}
+		k = clCreateKernel(p, k1, NULL);
+		CHECK(k != NULL);
+		if (k) {
+			s = kernel_string(k, -1, CL_KERNEL_FUNCTION_NAME);
+			CHECK(s && !strcmp(s, k1));
+			free(s);
+			s = kernel_string(k, 0, CL_KERNEL_ARG_NAME);
+			CHECK(s && !strcmp(s, arg));
+			free(s);
+			s = kernel_string(k, 0, CL_KERNEL_ARG_TYPE_NAME);
+			CHECK(s && strlen(s) == n + 1 &&
+			      !strncmp(s, type, n) && s[n] == '*');
+			free(s);
+			clReleaseKernel(k);
+		}
+		/* One character short or long names no kernel. */
+		k1[n - 1] = '\0';
+		CHECK(clCreateKernel(p, k1, NULL) == NULL);
+		k1[n - 1] = '1';
+		CHECK_EQ(clCreateKernelsInProgram(p, 2, all, &num),
+			 CL_SUCCESS);
+		CHECK_EQ(num, 2);
+		for (int j = 0; j < 2 && all[j]; j++) {
+			s = kernel_string(all[j], -1, CL_KERNEL_FUNCTION_NAME);
+			CHECK(s && (!strcmp(s, k1) || !strcmp(s, k2)));
+			free(s);
+			clReleaseKernel(all[j]);
+		}
+		CHECK_EQ(clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, 0, NULL,
+					  &size), CL_SUCCESS);
+		names = malloc(size);
+		want = malloc(2 * n + 2);
+		REQUIRE(names && want);
+		CHECK_EQ(clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, size,
+					  names, NULL), CL_SUCCESS);
+		snprintf(want, 2 * n + 2, "%s;%s", k1, k2);
+		CHECK(!strcmp(names, want));
+		free(names);
+		free(want);
+		{
+			/* The binary carries the names whole. */
+			size_t bsize = 0;
+			unsigned char *bin;
+			cl_program pb;
+
+			CHECK_EQ(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES,
+						  sizeof(bsize), &bsize, NULL),
+				 CL_SUCCESS);
+			bin = malloc(bsize);
+			REQUIRE(bin);
+			CHECK_EQ(clGetProgramInfo(p, CL_PROGRAM_BINARIES,
+						  sizeof(bin), &bin, NULL),
+				 CL_SUCCESS);
+			pb = clCreateProgramWithBinary(c, 1,
+				(cl_device_id[]){ test_device() }, &bsize,
+				(const unsigned char **)&bin, NULL, NULL);
+			REQUIRE(pb);
+			CHECK_EQ(clBuildProgram(pb, 0, NULL, NULL, NULL, NULL),
+				 CL_SUCCESS);
+			k = clCreateKernel(pb, k2, NULL);
+			CHECK(k != NULL);
+			if (k) {
+				s = kernel_string(k, -1,
+						  CL_KERNEL_FUNCTION_NAME);
+				CHECK(s && !strcmp(s, k2));
+				free(s);
+				clReleaseKernel(k);
+			}
+			clReleaseProgram(pb);
+			free(bin);
+		}
+		clReleaseProgram(p);
+		free(k1);
+		free(k2);
+		free(arg);
+		free(type);
+		free(src);
+	}
+	clReleaseContext(c);
+}
+
 void test_kernel_all(void)
 {
 	RUN(create);
@@ -527,4 +683,5 @@ void test_kernel_all(void)
 	RUN(arg_info);
 	RUN(work_group_info);
 	RUN(local_memory_per_kernel);
+	RUN(long_names);
 }
