@@ -18,6 +18,10 @@
  *    whole image is also uniform buffer 0.
  *  - Thread storage: `private_bytes` per thread (TLS); work-group storage:
  *    `local_static_bytes` + the local arguments' sizes (WLS).
+ *    `local_static_bytes` is the kernel's own __local variables (those
+ *    its code, helpers inlined, uses), laid out from offset 0: each
+ *    kernel of a program has its own layout, and CL_KERNEL_LOCAL_MEM_SIZE
+ *    is this plus the __local arguments set, each rounded up to 16.
  *  - The module's __constant data (`constant_data`) is uploaded by the
  *    runtime once per program; its GPU address goes in the
  *    SLB_SYSVAL_CONSTANT_BASE slot.

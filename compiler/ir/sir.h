@@ -258,6 +258,11 @@ struct sir_function {
 	struct sir_param *params;
 	uint32_t reqd_wg_size[3];    /* 0 0 0: none */
 	uint32_t wg_size_hint[3];
+	/* vec_type_hint, as SPIR-V's VecTypeHint encodes it: components in
+	 * the high 16 bits (0 or 1: a scalar), the lane type in the low 16
+	 * (0-3: 8- to 64-bit integer, 4-6: half, float, double). */
+	bool has_vec_type_hint;
+	uint32_t vec_type_hint;
 
 	uint32_t num_values, cap_values;
 	struct sir_instr *values;    /* [0] unused */

@@ -72,6 +72,8 @@ struct spv_entry {
 	uint32_t func;
 	const char *name;
 	uint32_t local_size[3], size_hint[3];
+	bool has_vec_hint;
+	uint32_t vec_hint;           /* VecTypeHint's operand */
 };
 
 struct spv_export {

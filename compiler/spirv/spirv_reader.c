@@ -409,6 +409,8 @@ static bool spv_kernel_metadata(struct spv_conv *c,
 	f->is_kernel = true;
 	memcpy(f->reqd_wg_size, e->local_size, sizeof(f->reqd_wg_size));
 	memcpy(f->wg_size_hint, e->size_hint, sizeof(f->wg_size_hint));
+	f->has_vec_type_hint = e->has_vec_hint;
+	f->vec_type_hint = e->vec_hint;
 	if (f->ret.kind != SIR_VOID)
 		return spv_error(c, "kernel %s does not return void", e->name);
 	for (i = 0; i < f->num_params; i++) {

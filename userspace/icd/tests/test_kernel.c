@@ -675,6 +675,125 @@ TEST(long_names)
 	clReleaseContext(c);
 }
 
+/*
+ * Whether the CL_KERNEL_ATTRIBUTES of k are exactly the attributes of
+ * want ("a b c"): the same set, space-separated, each spelled as the
+ * source wrote it (OpenCL 1.2 5.7.3), in any order.
+ */
+static bool attributes_are(cl_kernel k, const char *want)
+{
+	char *got = kernel_string(k, -1, CL_KERNEL_ATTRIBUTES);
+	char *w = strdup(want), *save = NULL;
+	size_t matched = 0;
+	bool ok = got && w;
+
+	for (char *t = ok ? strtok_r(w, " ", &save) : NULL; t;
+	     t = strtok_r(NULL, " ", &save)) {
+		size_t n = strlen(t);
+		const char *at = strstr(got, t);
+
+		/* A whole space-separated item of the answer. */
+		ok &= at && (at == got || at[-1] == ' ') &&
+		      (at[n] == ' ' || at[n] == '\0');
+		matched += n + 1;
+	}
+	ok &= got && strlen(got) + 1 == (matched ? matched : 1);
+	if (!ok)
+		printf("  attributes '%s', want '%s'\n", got ? got : "(none)",
+		       want);
+	free(got);
+	free(w);
+	return ok;
+}
+
+/*
+ * CL_KERNEL_ATTRIBUTES for vec_type_hint of every scalar and vector type
+ * the device has (OpenCL 1.2 6.7.2: "n = 1, 2, 3, 4, 8 or 16"), for
+ * work_group_size_hint, reqd_work_group_size and their combinations in
+ * several source orders; with and without -cl-opt-disable.
+ */
+TEST(kernel_attributes)
+{
+	static const char *const types[] = { "char", "uchar", "short",
+					      "ushort", "int", "uint", "long",
+					      "ulong", "float" };
+	static const char *const widths[] = { "", "2", "3", "4", "8", "16" };
+	static const char *const combos[][2] = {
+		{ "work_group_size_hint(8,2,1)", "work_group_size_hint(8,2,1)" },
+		{ "reqd_work_group_size(4,4,2)", "reqd_work_group_size(4,4,2)" },
+		{ "vec_type_hint(uint4))) __attribute__((work_group_size_hint("
+		  "16,1,1)", "vec_type_hint(uint4) work_group_size_hint(16,1,1)" },
+		{ "reqd_work_group_size(16,2,1))) __attribute__((vec_type_hint("
+		  "short8)))  __attribute__((work_group_size_hint(1,1,1)",
+		  "vec_type_hint(short8) work_group_size_hint(1,1,1) "
+		  "reqd_work_group_size(16,2,1)" },
+		{ "work_group_size_hint(2,3,4), reqd_work_group_size(1,2,4), "
+		  "vec_type_hint(ulong16)",
+		  "vec_type_hint(ulong16) work_group_size_hint(2,3,4) "
+		  "reqd_work_group_size(1,2,4)" },
+		{ "vec_type_hint(float3)", "vec_type_hint(float3)" },
+	};
+	const size_t ntypes = sizeof(types) / sizeof(types[0]);
+	const size_t nwidths = sizeof(widths) / sizeof(widths[0]);
+	const size_t ncombos = sizeof(combos) / sizeof(combos[0]);
+	cl_context c = new_context();
+	size_t cap = 64 * 1024, len = 0;
+	char *src = malloc(cap), name[32], want[64];
+
+	REQUIRE(c && src);
+	src[0] = '\0';
+	for (size_t t = 0; t < ntypes; t++)
+		for (size_t w = 0; w < nwidths; w++)
+			len += (size_t)snprintf(src + len, cap - len,
+				"__kernel __attribute__((vec_type_hint(%s%s)))\n"
+				"void h_%zu_%zu(__global int *o) { o[0] = 1; }\n",
+				types[t], widths[w], t, w);
+	for (size_t i = 0; i < ncombos; i++)
+		len += (size_t)snprintf(src + len, cap - len,
+			"__kernel __attribute__((%s))\n"
+			"void c_%zu(__global int *o) { o[0] = 1; }\n",
+			combos[i][0], i);
+	len += (size_t)snprintf(src + len, cap - len,
+		"__kernel void plain(__global int *o) { o[0] = 1; }\n");
+	REQUIRE(len < cap);
+	for (int pass = 0; pass < 2; pass++) {
+		const char *options = pass ? "-cl-opt-disable" : NULL;
+		cl_program p = clCreateProgramWithSource(c, 1,
+				(const char **)&src, NULL, NULL);
+		cl_kernel k;
+
+		REQUIRE(p);
+		CHECK_EQ(clBuildProgram(p, 0, NULL, options, NULL, NULL),
+			 CL_SUCCESS);
+		for (size_t t = 0; t < ntypes; t++) {
+			for (size_t w = 0; w < nwidths; w++) {
+				snprintf(name, sizeof(name), "h_%zu_%zu", t, w);
+				snprintf(want, sizeof(want),
+					 "vec_type_hint(%s%s)", types[t],
+					 widths[w]);
+				k = clCreateKernel(p, name, NULL);
+				CHECK(k && attributes_are(k, want));
+				if (k)
+					clReleaseKernel(k);
+			}
+		}
+		for (size_t i = 0; i < ncombos; i++) {
+			snprintf(name, sizeof(name), "c_%zu", i);
+			k = clCreateKernel(p, name, NULL);
+			CHECK(k && attributes_are(k, combos[i][1]));
+			if (k)
+				clReleaseKernel(k);
+		}
+		k = clCreateKernel(p, "plain", NULL);
+		CHECK(k && attributes_are(k, ""));
+		if (k)
+			clReleaseKernel(k);
+		clReleaseProgram(p);
+	}
+	free(src);
+	clReleaseContext(c);
+}
+
 void test_kernel_all(void)
 {
 	RUN(create);
@@ -684,4 +803,5 @@ void test_kernel_all(void)
 	RUN(work_group_info);
 	RUN(local_memory_per_kernel);
 	RUN(long_names);
+	RUN(kernel_attributes);
 }
