@@ -35,7 +35,9 @@
 #include <stdint.h>
 
 #define SLB_MAX_KERNELS 256
-#define SLB_MAX_ARGS 128
+/* Every argument takes a byte at least of CL_DEVICE_MAX_PARAMETER_SIZE
+ * (1024 in OpenCL 1.2). */
+#define SLB_MAX_ARGS 1024
 
 enum slb_arg_kind {
 	SLB_ARG_VALUE = 0,

@@ -2893,6 +2893,29 @@ static const struct map_spec narrow_vload_vstore_spec = {
  * narrow_args: vectors of every narrow type by value, one char16 past the
  * pushed uniforms; new argument values for each of two launches.
  */
+static bool run_many_args(struct cr_session *s, const struct slb_program *p,
+			  const struct corpus_case *c, uint32_t *elements)
+{
+	enum { N = 200 };
+	struct cr_arg args[N + 1];
+	uint8_t v[N];
+	uint32_t out_va, want = 0;
+	uint32_t *out = cr_alloc(s, 4, &out_va);
+
+	if (!out)
+		return false;
+	gen_bits(0, v, N);
+	args[0] = CR_BUF(out_va);
+	for (int i = 0; i < N; i++) {
+		args[i + 1] = CR_VAL(&v[i]);
+		want = want * 31u + v[i];
+	}
+	if (!cr_launch(s, p, c->name, args, N + 1, &CR_1D(1, 1)))
+		return false;
+	*elements = 1;
+	return same_words(c->name, &want, out, 1);
+}
+
 static bool run_narrow_args(struct cr_session *s, const struct slb_program *p,
 			    const struct corpus_case *c, uint32_t *elements)
 {
@@ -3297,6 +3320,7 @@ const struct corpus_case corpus_cases[] = {
 	MAP(char16_ops, CORPUS_FEATURE),
 	MAP(char16_loop, CORPUS_FEATURE),
 	{ "narrow_args", CORPUS_FEATURE, run_narrow_args, NULL, NULL },
+	{ "many_args", CORPUS_FEATURE, run_many_args, NULL, NULL },
 	MAP(math_sqrt, CORPUS_FEATURE),
 	MAP(math_exp, CORPUS_FEATURE),
 	MAP(math_log, CORPUS_FEATURE),
