@@ -123,11 +123,13 @@ static char *kernel_attributes(const struct sir_function *f,
 	size_t n = 0;
 
 	buf[0] = '\0';
-	if (f->has_vec_type_hint)
-		t = clc_vec_hint_type(f->vec_type_hint,
-				      clc_vec_hint_is_unsigned(unsigned_vec_hints,
-							       f->name),
-				      type, sizeof(type));
+	if (f->has_vec_type_hint) {
+		bool is_unsigned = clc_vec_hint_is_unsigned(unsigned_vec_hints,
+							    f->name);
+
+		t = clc_vec_hint_type(f->vec_type_hint, is_unsigned, type,
+				      sizeof(type));
+	}
 	if (t)
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n,
 				      "vec_type_hint(%s)", t);

@@ -2062,7 +2062,8 @@ static bool run_local_per_kernel(struct cr_session *s,
 	if (!ka || !kb || !out)
 		return false;
 	/* Each kernel's own 20 KiB, not the program's 40. */
-	if (ka->local_static_bytes != 4 * n || kb->local_static_bytes != 4 * n) {
+	if (ka->local_static_bytes != 4 * n ||
+	    kb->local_static_bytes != 4 * n) {
 		printf("  %s: __local bytes %u and %u, expected %u each\n",
 		       c->name, ka->local_static_bytes, kb->local_static_bytes,
 		       4 * n);

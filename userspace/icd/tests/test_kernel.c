@@ -719,10 +719,13 @@ TEST(kernel_attributes)
 					      "ulong", "float" };
 	static const char *const widths[] = { "", "2", "3", "4", "8", "16" };
 	static const char *const combos[][2] = {
-		{ "work_group_size_hint(8,2,1)", "work_group_size_hint(8,2,1)" },
-		{ "reqd_work_group_size(4,4,2)", "reqd_work_group_size(4,4,2)" },
+		{ "work_group_size_hint(8,2,1)",
+		  "work_group_size_hint(8,2,1)" },
+		{ "reqd_work_group_size(4,4,2)",
+		  "reqd_work_group_size(4,4,2)" },
 		{ "vec_type_hint(uint4))) __attribute__((work_group_size_hint("
-		  "16,1,1)", "vec_type_hint(uint4) work_group_size_hint(16,1,1)" },
+		  "16,1,1)",
+		  "vec_type_hint(uint4) work_group_size_hint(16,1,1)" },
 		{ "reqd_work_group_size(16,2,1))) __attribute__((vec_type_hint("
 		  "short8)))  __attribute__((work_group_size_hint(1,1,1)",
 		  "vec_type_hint(short8) work_group_size_hint(1,1,1) "
@@ -745,9 +748,9 @@ TEST(kernel_attributes)
 	for (size_t t = 0; t < ntypes; t++)
 		for (size_t w = 0; w < nwidths; w++)
 			len += (size_t)snprintf(src + len, cap - len,
-				"__kernel __attribute__((vec_type_hint(%s%s)))\n"
-				"void h_%zu_%zu(__global int *o) { o[0] = 1; }\n",
-				types[t], widths[w], t, w);
+				"__kernel __attribute__((vec_type_hint(%s%s)))"
+				"\nvoid h_%zu_%zu(__global int *o) "
+				"{ o[0] = 1; }\n", types[t], widths[w], t, w);
 	for (size_t i = 0; i < ncombos; i++)
 		len += (size_t)snprintf(src + len, cap - len,
 			"__kernel __attribute__((%s))\n"
