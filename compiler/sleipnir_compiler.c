@@ -21,6 +21,7 @@
 #include "frontend/clc_log.h"
 #include "frontend/clc_object.h"
 #include "frontend/clc_options.h"
+#include "frontend/clc_vec_hint.h"
 #include "ir/sir_passes.h"
 #include "spirv/spirv_reader.h"
 
@@ -113,9 +114,46 @@ static bool place_code(struct program_builder *b, struct slb_kernel *k,
 	return true;
 }
 
+/*
+ * CL_KERNEL_ATTRIBUTES (OpenCL 1.2 5.7.3): the attributes of the kernel's
+ * declaration (6.7.2), spelled as in the source, space-separated, in
+ * clang's order of them; malloc'ed.
+ */
+static char *kernel_attributes(const struct sir_function *f,
+			       const char *unsigned_vec_hints)
+{
+	char buf[192], type[16];
+	const char *t = NULL;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (f->has_vec_type_hint) {
+		bool is_unsigned = clc_vec_hint_is_unsigned(unsigned_vec_hints,
+							    f->name);
+
+		t = clc_vec_hint_type(f->vec_type_hint, is_unsigned, type,
+				      sizeof(type));
+	}
+	if (t)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+				      "vec_type_hint(%s)", t);
+	if (f->wg_size_hint[0] || f->wg_size_hint[1] || f->wg_size_hint[2])
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+				      "%swork_group_size_hint(%u,%u,%u)",
+				      n ? " " : "", f->wg_size_hint[0],
+				      f->wg_size_hint[1], f->wg_size_hint[2]);
+	if (f->reqd_wg_size[0] || f->reqd_wg_size[1] || f->reqd_wg_size[2])
+		snprintf(buf + n, sizeof(buf) - n,
+			 "%sreqd_work_group_size(%u,%u,%u)", n ? " " : "",
+			 f->reqd_wg_size[0], f->reqd_wg_size[1],
+			 f->reqd_wg_size[2]);
+	return strdup(buf);
+}
+
 /* Kernel f through the per-kernel passes and the back end into k. */
 static bool compile_kernel(struct sir_module *m, struct sir_function *f,
-			   const struct clc_options *o, struct slb_kernel *k,
+			   const struct clc_options *o,
+			   const char *unsigned_vec_hints, struct slb_kernel *k,
 			   struct program_builder *b, struct clc_log *log)
 {
 	struct mdg_backend_options opts = { 16 };
@@ -124,7 +162,12 @@ static bool compile_kernel(struct sir_module *m, struct sir_function *f,
 	char err[512];
 	bool ok;
 
-	snprintf(k->name, sizeof(k->name), "%s", f->name);
+	k->name = strdup(f->name);
+	k->attributes = kernel_attributes(f, unsigned_vec_hints);
+	if (!k->name || !k->attributes) {
+		clc_log_printf(log, "error: out of memory\n");
+		return false;
+	}
 	memcpy(k->reqd_wg_size, f->reqd_wg_size, sizeof(k->reqd_wg_size));
 	if (f->reqd_wg_size[0] || f->reqd_wg_size[1] || f->reqd_wg_size[2]) {
 		uint64_t prod = (uint64_t)f->reqd_wg_size[0] *
@@ -182,6 +225,7 @@ static bool compile_kernel(struct sir_module *m, struct sir_function *f,
 /* SIR module → binary. False with the log filled. */
 static enum slc_status compile_module(struct sir_module *m,
 				      const struct clc_options *o,
+				      const char *unsigned_vec_hints,
 				      const char *options,
 				      struct slc_output *out,
 				      struct clc_log *log)
@@ -214,17 +258,19 @@ static enum slc_status compile_module(struct sir_module *m,
 		slb_program_free(&b.p);
 		return SLC_OUT_OF_MEMORY;
 	}
-	snprintf(b.p.compiler_version, sizeof(b.p.compiler_version), "%s",
-		 slb_compiler_version());
-	snprintf(b.p.build_options, sizeof(b.p.build_options), "%s",
-		 options ? options : "");
+	b.p.compiler_version = strdup(slb_compiler_version());
+	b.p.build_options = strdup(options ? options : "");
+	if (!b.p.compiler_version || !b.p.build_options) {
+		slb_program_free(&b.p);
+		return SLC_OUT_OF_MEMORY;
+	}
 	for (uint32_t i = 0; i < m->num_functions; i++) {
 		struct sir_function *f = m->functions[i];
 
 		if (!f->is_kernel)
 			continue;
-		if (!compile_kernel(m, f, o, &b.p.kernels[b.p.num_kernels++],
-				    &b, log))
+		if (!compile_kernel(m, f, o, unsigned_vec_hints,
+				    &b.p.kernels[b.p.num_kernels++], &b, log))
 			st = SLC_BUILD_FAILED;
 	}
 	if (st == SLC_OK &&
@@ -250,8 +296,10 @@ static enum slc_status compile_module(struct sir_module *m,
 	return st;
 }
 
+/* @unsigned_vec_hints: see struct clc_spirv (NULL: not known). */
 static enum slc_status compile_spirv_words(const uint32_t *words, size_t n,
 					   const struct clc_options *o,
+					   const char *unsigned_vec_hints,
 					   const char *options,
 					   struct slc_output *out,
 					   struct clc_log *log)
@@ -266,7 +314,7 @@ static enum slc_status compile_spirv_words(const uint32_t *words, size_t n,
 		clc_log_printf(log, "error: %s\n", err);
 		return SLC_BUILD_FAILED;
 	}
-	st = compile_module(m, o, options, out, log);
+	st = compile_module(m, o, unsigned_vec_hints, options, out, log);
 	sir_module_destroy(m);
 	return st;
 }
@@ -422,13 +470,14 @@ enum slc_status slc_compile_source(const char *source, const char *options,
 	}
 	st = clc_compile(source, &o, &spv, &log);
 	if (st == SLC_OK)
-		st = compile_spirv_words(spv.words, spv.num_words, &o, options,
-					 out, &log);
+		st = compile_spirv_words(spv.words, spv.num_words, &o,
+					 spv.unsigned_vec_hints, options, out,
+					 &log);
 	/* Not when the source included files of its own, or one it names
 	 * was not found: their contents are not part of the key. */
 	if (keyed && spv.cacheable)
 		cache_store(&key, st, out, &log);
-	free(spv.words);
+	clc_spirv_free(&spv);
 	clc_options_free(&o);
 	return finish(st, out, &log);
 }
@@ -455,7 +504,8 @@ enum slc_status slc_compile_spirv(const uint32_t *words, size_t num_words,
 		clc_options_free(&o);
 		return finish(st, out, &log);
 	}
-	st = compile_spirv_words(words, num_words, &o, options, out, &log);
+	st = compile_spirv_words(words, num_words, &o, NULL, options, out,
+				 &log);
 	if (keyed)
 		cache_store(&key, st, out, &log);
 	clc_options_free(&o);
@@ -568,9 +618,9 @@ static enum slc_status link_executable(const struct clc_blob *bc,
 	st = clc_bitcode_to_spirv(bc->data, bc->size, optimize, &spv, log);
 	if (st != SLC_OK)
 		return st;
-	st = compile_spirv_words(spv.words, spv.num_words, &o, options, out,
-				 log);
-	free(spv.words);
+	st = compile_spirv_words(spv.words, spv.num_words, &o, NULL, options,
+				 out, log);
+	clc_spirv_free(&spv);
 	return st;
 }
 

@@ -78,10 +78,10 @@ static void graph_reserve(struct graph *g, uint32_t n)
 	w = cap / 64;
 	adj = sir_xcalloc((size_t)cap * w, 8);
 	out = sir_xcalloc((size_t)g->num_blocks * w + 1, 8);
-	for (uint32_t v = 0; v < g->cap; v++)
+	for (uint32_t v = 0; g->words && v < g->cap; v++)
 		memcpy(&adj[(size_t)v * w], &g->adj[(size_t)v * g->words],
 		       g->words * 8);
-	for (uint32_t b = 0; b < g->num_blocks; b++)
+	for (uint32_t b = 0; g->words && b < g->num_blocks; b++)
 		memcpy(&out[(size_t)b * w], &g->out[(size_t)b * g->words],
 		       g->words * 8);
 	free(g->adj);
@@ -146,12 +146,13 @@ static void build_graph(const struct mi_func *mf, struct graph *g)
 
 	memset(g, 0, sizeof(*g));
 	g->num_blocks = nb;
-	graph_reserve(g, mf->num_vregs);
+	/* At least one row: a function without vregs still has blocks. */
+	graph_reserve(g, mf->num_vregs ? mf->num_vregs : 1);
 	g->n = mf->num_vregs;
 	w = g->words;
 	in = sir_xcalloc((size_t)nb * w + 1, 8);
 	out = g->out;
-	live = sir_xcalloc(w, 8);
+	live = sir_xcalloc(w + 1, 8);
 
 	while (changed) {
 		changed = false;
@@ -223,7 +224,8 @@ static void graph_after_spill(const struct mi_func *mf, struct graph *g,
 	uint64_t *row, *live;
 	uint32_t w;
 
-	graph_reserve(g, mf->num_vregs);
+	/* At least one row: a function without vregs still has blocks. */
+	graph_reserve(g, mf->num_vregs ? mf->num_vregs : 1);
 	g->n = mf->num_vregs;
 	w = g->words;
 	row = &g->adj[(size_t)x * w];

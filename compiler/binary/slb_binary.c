@@ -27,7 +27,7 @@
 
 const char *slb_compiler_version(void)
 {
-	return "sleipnir-compiler " SLEIPNIR_VERSION " (binary format 1)";
+	return "sleipnir-compiler " SLEIPNIR_VERSION " (binary format 2)";
 }
 
 static pthread_once_t libelf_once = PTHREAD_ONCE_INIT;
@@ -89,11 +89,18 @@ static void buf_words(struct buf *b, const uint32_t *w, size_t n)
 		buf_u32(b, w[i]);
 }
 
-/* Appends a NUL-terminated string to a string table; returns its offset. */
+/*
+ * Appends a NUL-terminated string (NULL: "") to a string table; returns its
+ * offset. A table past 4 GiB cannot be addressed by the records' words.
+ */
 static uint32_t strtab_add(struct buf *b, const char *s)
 {
 	uint32_t off = (uint32_t)b->size;
 
+	if (!s)
+		s = "";
+	if (b->size + strlen(s) + 1 > UINT32_MAX)
+		b->failed = true;
 	buf_put(b, s, strlen(s) + 1);
 	return off;
 }
@@ -138,6 +145,7 @@ static uint32_t put_kernel_record(struct buf *kb, struct buf *strtab,
 	w[SLB_KW_FILLS] = s->fills;
 	w[SLB_KW_STATS_FLAGS] =
 		s->longest_unbounded ? SLB_SF_LONGEST_UNBOUNDED : 0;
+	w[SLB_KW_ATTRIBUTES] = strtab_add(strtab, k->attributes);
 	buf_words(kb, w, SLB_KW_WORDS);
 
 	for (uint32_t i = 0; i < k->num_args; i++) {
@@ -382,24 +390,38 @@ static uint32_t le32(const uint8_t *p)
 	       (uint32_t)p[3] << 24;
 }
 
-/* Reads a NUL-terminated string of .strtab into out[cap]. */
-static bool get_string(struct reader *r, uint32_t off, char *out, size_t cap,
+/* The NUL-terminated string of .strtab at off, in place, or NULL. */
+static const char *peek_string(struct reader *r, uint32_t off,
+			       const char *what)
+{
+	const uint8_t *s;
+
+	if (off >= r->strtab.size) {
+		fail(r, "%s: string offset %u outside .strtab (%zu bytes)",
+		     what, off, r->strtab.size);
+		return NULL;
+	}
+	s = r->strtab.data + off;
+	if (!memchr(s, 0, r->strtab.size - off)) {
+		fail(r, "%s: string at %u not terminated", what, off);
+		return NULL;
+	}
+	return (const char *)s;
+}
+
+/*
+ * A copy of the string at off into *out. No length limit but the string
+ * table's: names are as long as the source made them.
+ */
+static bool get_string(struct reader *r, uint32_t off, char **out,
 		       const char *what)
 {
-	const uint8_t *s, *nul;
+	const char *s = peek_string(r, off, what);
 
-	if (off >= r->strtab.size)
-		return fail(r, "%s: string offset %u outside .strtab (%zu bytes)",
-			    what, off, r->strtab.size);
-	s = r->strtab.data + off;
-	nul = memchr(s, 0, r->strtab.size - off);
-	if (!nul)
-		return fail(r, "%s: string at %u not terminated", what, off);
-	if ((size_t)(nul - s) >= cap)
-		return fail(r, "%s: string at %u longer than %zu bytes", what,
-			    off, cap - 1);
-	memcpy(out, s, (size_t)(nul - s) + 1);
-	return true;
+	if (!s)
+		return false;
+	*out = strdup(s);
+	return *out ? true : fail(r, "out of memory");
 }
 
 static bool is_identifier(const char *s)
@@ -595,11 +617,9 @@ static bool read_build(struct reader *r)
 		return fail(r, "%s: unknown version %u", SLB_SECTION_BUILD,
 			    le32(b + 4 * SLB_BW_VERSION));
 	return get_string(r, le32(b + 4 * SLB_BW_COMPILER_VERSION),
-			  r->p->compiler_version,
-			  sizeof(r->p->compiler_version), "compiler version") &&
+			  &r->p->compiler_version, "compiler version") &&
 	       get_string(r, le32(b + 4 * SLB_BW_OPTIONS),
-			  r->p->build_options, sizeof(r->p->build_options),
-			  "build options");
+			  &r->p->build_options, "build options");
 }
 
 /* A cursor over .sleipnir.kernels. */
@@ -627,6 +647,13 @@ static uint32_t threads_for_regs(uint32_t work_regs)
 
 static bool read_args(struct reader *r, struct cursor *c, struct slb_kernel *k)
 {
+	/* Counted before anything is allocated for them. */
+	if (c->left / (SLB_AW_WORDS * 4) < k->num_args)
+		return fail(r, "kernel %s: %u arguments truncated", k->name,
+			    k->num_args);
+	k->args = calloc(k->num_args ? k->num_args : 1, sizeof(*k->args));
+	if (!k->args)
+		return fail(r, "out of memory");
 	for (uint32_t i = 0; i < k->num_args; i++) {
 		struct slb_arg *a = &k->args[i];
 		uint32_t w[SLB_AW_WORDS];
@@ -634,10 +661,9 @@ static bool read_args(struct reader *r, struct cursor *c, struct slb_kernel *k)
 		if (!take_words(c, w, SLB_AW_WORDS))
 			return fail(r, "kernel %s: argument %u truncated",
 				    k->name, i);
-		if (!get_string(r, w[SLB_AW_NAME], a->name, sizeof(a->name),
-				"argument name") ||
-		    !get_string(r, w[SLB_AW_TYPE_NAME], a->type_name,
-				sizeof(a->type_name), "argument type name"))
+		if (!get_string(r, w[SLB_AW_NAME], &a->name, "argument name") ||
+		    !get_string(r, w[SLB_AW_TYPE_NAME], &a->type_name,
+				"argument type name"))
 			return false;
 		a->kind = w[SLB_AW_KIND];
 		a->access = w[SLB_AW_ACCESS];
@@ -740,12 +766,14 @@ static bool read_kernel(struct reader *r, struct cursor *c,
 
 	if (!take_words(c, w, SLB_KW_WORDS))
 		return fail(r, "kernel record %u truncated", index);
-	if (!get_string(r, w[SLB_KW_NAME], k->name, sizeof(k->name),
-			"kernel name"))
+	if (!get_string(r, w[SLB_KW_NAME], &k->name, "kernel name"))
 		return false;
 	if (!is_identifier(k->name))
 		return fail(r, "kernel record %u: name is not an identifier",
 			    index);
+	if (!get_string(r, w[SLB_KW_ATTRIBUTES], &k->attributes,
+			"kernel attributes"))
+		return false;
 	k->code_offset = w[SLB_KW_CODE_OFFSET];
 	k->code_size = w[SLB_KW_CODE_SIZE];
 	k->first_tag = w[SLB_KW_FIRST_TAG];
@@ -830,7 +858,7 @@ static bool read_symbols(struct reader *r, Elf *e)
 {
 	const struct slb_program *p = r->p;
 	Elf_Data *d = elf_getdata(elf_getscn(e, r->symtab.index), NULL);
-	char name[SLB_MAX_NAME];
+	const char *name;
 	GElf_Sym sym;
 
 	if (r->symtab.sh.sh_entsize != sizeof(Elf64_Sym) ||
@@ -850,8 +878,8 @@ static bool read_symbols(struct reader *r, Elf *e)
 				return fail(r, ".symtab: symbol 0 not null");
 			continue;
 		}
-		if (!get_string(r, sym.st_name, name, sizeof(name),
-				"symbol name"))
+		name = peek_string(r, (uint32_t)sym.st_name, "symbol name");
+		if (!name)
 			return false;
 		if (strcmp(name, k->name) ||
 		    sym.st_info != ELF64_ST_INFO(STB_GLOBAL, STT_FUNC) ||
@@ -918,9 +946,28 @@ out:
 	return ok;
 }
 
+void slb_kernel_fini(struct slb_kernel *k)
+{
+	if (k->args) {
+		for (uint32_t i = 0; i < k->num_args; i++) {
+			free(k->args[i].name);
+			free(k->args[i].type_name);
+		}
+	}
+	free(k->args);
+	free(k->name);
+	free(k->attributes);
+	memset(k, 0, sizeof(*k));
+}
+
 void slb_program_free(struct slb_program *p)
 {
+	if (p->kernels)
+		for (uint32_t i = 0; i < p->num_kernels; i++)
+			slb_kernel_fini(&p->kernels[i]);
 	free(p->kernels);
+	free(p->compiler_version);
+	free(p->build_options);
 	free(p->code);
 	free(p->constant_data);
 	memset(p, 0, sizeof(*p));
@@ -930,7 +977,7 @@ const struct slb_kernel *slb_find_kernel(const struct slb_program *p,
 					 const char *name)
 {
 	for (uint32_t i = 0; i < p->num_kernels; i++)
-		if (!strcmp(p->kernels[i].name, name))
+		if (p->kernels[i].name && !strcmp(p->kernels[i].name, name))
 			return &p->kernels[i];
 	return NULL;
 }

@@ -18,6 +18,10 @@
  *    whole image is also uniform buffer 0.
  *  - Thread storage: `private_bytes` per thread (TLS); work-group storage:
  *    `local_static_bytes` + the local arguments' sizes (WLS).
+ *    `local_static_bytes` is the kernel's own __local variables (those
+ *    its code, helpers inlined, uses), laid out from offset 0: each
+ *    kernel of a program has its own layout, and CL_KERNEL_LOCAL_MEM_SIZE
+ *    is this plus the __local arguments set, each rounded up to 16.
  *  - The module's __constant data (`constant_data`) is uploaded by the
  *    runtime once per program; its GPU address goes in the
  *    SLB_SYSVAL_CONSTANT_BASE slot.
@@ -31,8 +35,9 @@
 #include <stdint.h>
 
 #define SLB_MAX_KERNELS 256
-#define SLB_MAX_ARGS 128
-#define SLB_MAX_NAME 256
+/* Every argument takes a byte at least of CL_DEVICE_MAX_PARAMETER_SIZE
+ * (1024 in OpenCL 1.2). */
+#define SLB_MAX_ARGS 1024
 
 enum slb_arg_kind {
 	SLB_ARG_VALUE = 0,
@@ -53,9 +58,14 @@ enum slb_arg_access {
 #define SLB_QUAL_RESTRICT 2u
 #define SLB_QUAL_VOLATILE 4u
 
+/*
+ * Strings (names, type names, attributes, the build record) are malloc'ed
+ * NUL-terminated strings of any length, owned by the program:
+ * slb_program_free() frees them. OpenCL puts no limit on a name's length.
+ */
 struct slb_arg {
-	char name[SLB_MAX_NAME];
-	char type_name[SLB_MAX_NAME]; /* e.g. "float4*", "uint" */
+	char *name;
+	char *type_name;             /* e.g. "float4*", "uint" */
 	uint32_t kind;               /* enum slb_arg_kind */
 	uint32_t access;             /* enum slb_arg_access */
 	uint32_t qualifiers;         /* SLB_QUAL_* */
@@ -94,7 +104,13 @@ struct slb_stats {
 };
 
 struct slb_kernel {
-	char name[SLB_MAX_NAME];
+	char *name;
+	/*
+	 * CL_KERNEL_ATTRIBUTES: the source's kernel attributes (OpenCL 1.2
+	 * 6.7.2), space-separated, e.g. "vec_type_hint(float4)
+	 * work_group_size_hint(8,1,1) reqd_work_group_size(8,1,1)"; "".
+	 */
+	char *attributes;
 	uint32_t code_offset;        /* in the program's code, 64-aligned */
 	uint32_t code_size;
 	uint32_t first_tag;
@@ -109,15 +125,15 @@ struct slb_kernel {
 	uint32_t private_bytes;      /* TLS per thread, spills included */
 	uint32_t local_static_bytes; /* WLS per group before local args */
 	uint32_t num_args;
-	struct slb_arg args[SLB_MAX_ARGS];
+	struct slb_arg *args;        /* num_args entries */
 	uint32_t num_sysvals;
 	struct slb_sysval_slot sysvals[SLB_SYSVAL_COUNT];
 	struct slb_stats stats;
 };
 
 struct slb_program {
-	char compiler_version[64];
-	char build_options[1024];
+	char *compiler_version;
+	char *build_options;
 	uint32_t num_kernels;
 	struct slb_kernel *kernels;  /* num_kernels entries */
 	uint8_t *code;               /* all kernels' code */
@@ -138,6 +154,9 @@ bool slb_write(const struct slb_program *p, uint8_t **out, size_t *size);
 bool slb_read(const uint8_t *data, size_t size, struct slb_program *p,
 	      char *err, size_t errsz);
 void slb_program_free(struct slb_program *p);
+/* Frees a kernel's strings and arguments (slb_program_free does it for
+ * each of the program's); the kernel's fields are zero after. */
+void slb_kernel_fini(struct slb_kernel *k);
 /* The kernel named name, or NULL. */
 const struct slb_kernel *slb_find_kernel(const struct slb_program *p,
 					 const char *name);

@@ -8,7 +8,7 @@
 #define SLEIPNIR_SLB_FORMAT_H
 
 /* e_flags: "SL" in the high half, the container's version in the low. */
-#define SLB_ELF_FLAGS 0x534C0001u
+#define SLB_ELF_FLAGS 0x534C0002u
 
 #define SLB_SECTION_TEXT ".text"
 #define SLB_SECTION_CONSTANT ".rodata.constant"
@@ -19,7 +19,7 @@
 #define SLB_CONSTANT_ALIGN 16u
 
 /* .sleipnir.kernels: a header, then per kernel a record, args, sysvals. */
-#define SLB_KERNELS_VERSION 1u
+#define SLB_KERNELS_VERSION 2u
 enum slb_kernels_header {
 	SLB_KH_VERSION,
 	SLB_KH_NUM_KERNELS,
@@ -55,6 +55,7 @@ enum slb_kernel_word {
 	SLB_KW_SHORTEST_CYCLES,      /* 3 words */
 	SLB_KW_LONGEST_CYCLES = SLB_KW_SHORTEST_CYCLES + 3, /* 3 words */
 	SLB_KW_STATS_FLAGS = SLB_KW_LONGEST_CYCLES + 3, /* SLB_SF_* */
+	SLB_KW_ATTRIBUTES,           /* .strtab offset */
 	SLB_KW_WORDS
 };
 

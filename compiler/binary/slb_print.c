@@ -26,6 +26,8 @@ static const char *pick(const char *const *names, size_t n, uint32_t i)
 void slb_print_kernel_header(FILE *out, const struct slb_kernel *k)
 {
 	fprintf(out, "; kernel %s\n", k->name);
+	if (k->attributes && k->attributes[0])
+		fprintf(out, ";   attributes: %s\n", k->attributes);
 	fprintf(out, ";   code: %u bytes at offset %u, first tag 0x%x\n",
 		k->code_size, k->code_offset, k->first_tag);
 	fprintf(out, ";   work registers: %u (%u threads per core), "

@@ -8,6 +8,7 @@
  * input.cl there so clang's messages read "input.cl:LINE:COL: error: ...".
  */
 #include "clc_frontend.h"
+#include "clc_vec_hint.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -100,7 +101,7 @@ static const char opt_unroll[] = "-unroll-threshold=300";
 static const char *const clang_fixed[] = {
 	"-cc1", "-triple", "spir-unknown-unknown",
 	"-finclude-default-header", "-fdeclare-opencl-builtins",
-	"-cl-kernel-arg-info", "-emit-llvm-bc",
+	"-cl-kernel-arg-info",
 	/* llvm-spirv-15 asserts on opaque pointers. */
 	"-no-opaque-pointers",
 	"-O2", "-disable-llvm-passes", "-relaxed-aliasing",
@@ -432,17 +433,19 @@ static bool make_work_dir(char *dir, size_t size, struct clc_log *log)
 	return true;
 }
 
-/* clang: dir/input.cl to dir/input.bc (deps.d beside it). @include_dir,
- * when not NULL, is searched first for #include. */
+/* clang: dir/input.cl to dir/input.bc, or to textual IR in dir/input.ll
+ * when @text (deps.d beside it). @include_dir, when not NULL, is searched
+ * first for #include. */
 static enum slc_status run_clang(const char *dir, const char *clang,
 				 const struct clc_options *o,
-				 const char *include_dir, struct clc_log *log)
+				 const char *include_dir, bool text,
+				 struct clc_log *log)
 {
 	static const char *const deps[] = {
 		"-dependency-file", "deps.d", "-MT", "input.bc",
 	};
 	size_t ndeps = sizeof(deps) / sizeof(deps[0]), n = 0;
-	char **argv = calloc(NUM_CLANG_FIXED + ndeps + o->num_clang_args + 8,
+	char **argv = calloc(NUM_CLANG_FIXED + ndeps + o->num_clang_args + 9,
 			     sizeof(*argv));
 	char cl_ext[CL_EXT_SIZE];
 	bool ok;
@@ -459,6 +462,7 @@ static enum slc_status run_clang(const char *dir, const char *clang,
 	argv[n++] = cl_ext;
 	for (size_t i = 0; i < ndeps; i++)
 		argv[n++] = (char *)deps[i];
+	argv[n++] = text ? "-emit-llvm" : "-emit-llvm-bc";
 	if (include_dir) {
 		argv[n++] = "-I";
 		argv[n++] = (char *)include_dir;
@@ -467,20 +471,24 @@ static enum slc_status run_clang(const char *dir, const char *clang,
 		argv[n++] = o->clang_args[i];
 	argv[n++] = "input.cl";
 	argv[n++] = "-o";
-	argv[n++] = "input.bc";
+	argv[n++] = text ? "input.ll" : "input.bc";
 	argv[n] = NULL;
 	ok = run_tool(dir, argv, "clang.log", log);
 	free(argv);
 	return ok ? SLC_OK : SLC_BUILD_FAILED;
 }
 
-/* opt with opt_passes on dir/input.bc, in place. */
+/* opt with opt_passes (none unless @passes) on dir/@input, to
+ * dir/input.bc. */
 static enum slc_status run_opt(const char *dir, const char *opt,
+			       const char *input, bool passes,
 			       struct clc_log *log)
 {
-	char *argv[] = { (char *)opt, (char *)opt_unroll,
-			 (char *)opt_passes, "input.bc", "-o", "input.bc",
-			 NULL };
+	char *with[] = { (char *)opt, (char *)opt_unroll, (char *)opt_passes,
+			 (char *)input, "-o", "input.bc", NULL };
+	char *without[] = { (char *)opt, (char *)input, "-o", "input.bc",
+			    NULL };
+	char **argv = passes ? with : without;
 
 	if (!run_tool(dir, argv, "opt.log", log)) {
 		clc_log_printf(log, "error: opt failed\n");
@@ -506,12 +514,47 @@ static enum slc_status run_spirv(const char *dir, const char *spirv,
 	return read_spirv(dir, out, log);
 }
 
+/* out->unsigned_vec_hints from clang's dir/input.ll. */
+static enum slc_status read_vec_hints(const char *dir, struct clc_spirv *out,
+				      struct clc_log *log)
+{
+	struct clc_blob ir;
+	enum slc_status st = read_work_file(dir, "input.ll", "clang", &ir,
+					    log);
+	char *text;
+
+	if (st != SLC_OK)
+		return st;
+	text = realloc(ir.data, ir.size + 1);
+	if (!text) {
+		free(ir.data);
+		clc_log_printf(log, "error: out of memory\n");
+		return SLC_OUT_OF_MEMORY;
+	}
+	text[ir.size] = '\0';
+	out->unsigned_vec_hints = clc_unsigned_vec_hints(text);
+	free(text);
+	if (!out->unsigned_vec_hints) {
+		clc_log_printf(log, "error: out of memory\n");
+		return SLC_OUT_OF_MEMORY;
+	}
+	return SLC_OK;
+}
+
+void clc_spirv_free(struct clc_spirv *s)
+{
+	free(s->words);
+	free(s->unsigned_vec_hints);
+	memset(s, 0, sizeof(*s));
+}
+
 enum slc_status clc_compile(const char *source, const struct clc_options *o,
 			    struct clc_spirv *out, struct clc_log *log)
 {
 	char clang[PATH_MAX], spirv[PATH_MAX], opt[PATH_MAX];
 	char dir[PATH_MAX], path[PATH_MAX];
 	enum slc_status st;
+	bool text;
 
 	memset(out, 0, sizeof(*out));
 	if (!find_tool(&clang_tool, clang, sizeof(clang), log) ||
@@ -523,15 +566,30 @@ enum slc_status clc_compile(const char *source, const struct clc_options *o,
 	st = SLC_BUILD_FAILED;
 	if (!write_work_file(dir, "input.cl", source, strlen(source), log))
 		goto out;
-	st = run_clang(dir, clang, o, NULL, log);
-	if (st == SLC_OK && !o->opt_disable)
-		st = run_opt(dir, opt, log);
+	/*
+	 * Textual IR when the source names vec_type_hint, whose signedness
+	 * only clang's IR keeps (clc_vec_hint.h); opt makes the bitcode.
+	 */
+	text = strstr(source, "vec_type_hint") != NULL;
+	st = run_clang(dir, clang, o, NULL, text, log);
+	if (st == SLC_OK && text)
+		st = read_vec_hints(dir, out, log);
+	if (st == SLC_OK && (text || !o->opt_disable))
+		st = run_opt(dir, opt, text ? "input.ll" : "input.bc",
+			     !o->opt_disable, log);
 	if (st == SLC_OK)
 		st = run_spirv(dir, spirv, out, log);
 	out->cacheable = dir_path(path, sizeof(path), dir, "deps.d") &&
 			 only_own_source(path);
 out:
 	remove_work_dir(dir);
+	if (st != SLC_OK) {
+		/* A failed build is cached too (clc_spirv.cacheable). */
+		bool cacheable = out->cacheable;
+
+		clc_spirv_free(out);
+		out->cacheable = cacheable;
+	}
 	return st;
 }
 
@@ -626,7 +684,8 @@ enum slc_status clc_compile_bitcode(const char *source,
 	    (!dir_path(include_dir, sizeof(include_dir), dir, "include") ||
 	     !write_headers(include_dir, headers, num_headers, log)))
 		goto out;
-	st = run_clang(dir, clang, o, num_headers ? include_dir : NULL, log);
+	st = run_clang(dir, clang, o, num_headers ? include_dir : NULL, false,
+		       log);
 	if (st == SLC_OK)
 		st = read_work_file(dir, "input.bc", "clang", out, log);
 out:
@@ -719,7 +778,8 @@ enum slc_status clc_bitcode_to_spirv(const uint8_t *bitcode, size_t size,
 	    !make_work_dir(dir, sizeof(dir), log))
 		return SLC_BUILD_FAILED;
 	if (write_work_file(dir, "input.bc", bitcode, size, log)) {
-		st = optimize ? run_opt(dir, opt, log) : SLC_OK;
+		st = optimize ? run_opt(dir, opt, "input.bc", true, log) :
+			 SLC_OK;
 		if (st == SLC_OK)
 			st = run_spirv(dir, spirv, out, log);
 	}

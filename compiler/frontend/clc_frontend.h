@@ -29,7 +29,13 @@ struct clc_spirv {
 	 * are not part of the cache key, so the result must not be cached.
 	 */
 	bool cacheable;
+	/* The kernels whose vec_type_hint is unsigned (clc_vec_hint.h), or
+	 * NULL: SPIR-V cannot say. */
+	char *unsigned_vec_hints;
 };
+
+/* Frees the words and the list. */
+void clc_spirv_free(struct clc_spirv *s);
 
 /* Bytes a step made (LLVM bitcode), malloc'ed. */
 struct clc_blob {

@@ -29,7 +29,7 @@ void clc_log_append(struct clc_log *log, const char *data, size_t n)
 
 void clc_log_printf(struct clc_log *log, const char *fmt, ...)
 {
-	char line[1024];
+	char line[1024], *big;
 	va_list ap;
 	int n;
 
@@ -38,8 +38,21 @@ void clc_log_printf(struct clc_log *log, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return;
-	clc_log_append(log, line,
-		       (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+	if ((size_t)n < sizeof(line)) {
+		clc_log_append(log, line, (size_t)n);
+		return;
+	}
+	/* Whole, however long (a message may quote a long name). */
+	big = malloc((size_t)n + 1);
+	if (!big) {
+		log->out_of_memory = true;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	clc_log_append(log, big, (size_t)n);
+	free(big);
 }
 
 char *clc_log_take(struct clc_log *log)

@@ -53,7 +53,7 @@ void *sir_xcalloc(size_t n, size_t size)
 	return p;
 }
 
-static char *sir_xstrdup(const char *s)
+char *sir_xstrdup(const char *s)
 {
 	size_t n = strlen(s ? s : "") + 1;
 	char *d = sir_xrealloc(NULL, n);

@@ -258,6 +258,11 @@ struct sir_function {
 	struct sir_param *params;
 	uint32_t reqd_wg_size[3];    /* 0 0 0: none */
 	uint32_t wg_size_hint[3];
+	/* vec_type_hint, as SPIR-V's VecTypeHint encodes it: components in
+	 * the high 16 bits (0 or 1: a scalar), the lane type in the low 16
+	 * (0-3: 8- to 64-bit integer, 4-6: half, float, double). */
+	bool has_vec_type_hint;
+	uint32_t vec_type_hint;
 
 	uint32_t num_values, cap_values;
 	struct sir_instr *values;    /* [0] unused */
@@ -273,7 +278,9 @@ struct sir_global {
 	enum sir_space space;        /* CONSTANT or LOCAL */
 	uint32_t size, align;
 	uint8_t *init;               /* CONSTANT: size bytes; LOCAL: NULL */
-	uint32_t offset;             /* placed by sir_layout_globals() */
+	uint32_t offset;             /* CONSTANT: in the constant data
+				      * (LOCAL: each kernel places its own,
+				      * sir_lower_abi) */
 };
 
 struct sir_module {
@@ -282,7 +289,8 @@ struct sir_module {
 	uint32_t num_globals, cap_globals;
 	struct sir_global *globals;
 	uint32_t constant_bytes;     /* size of the laid out constant data */
-	uint32_t local_bytes;        /* static __local bytes, per work-group */
+	uint32_t local_bytes;        /* all static __local bytes; a kernel's
+				      * own are its local_static_bytes */
 };
 
 /* ---- Construction ------------------------------------------------- */
@@ -337,6 +345,8 @@ void sir_compute_preds(struct sir_function *f);
  */
 void *sir_xrealloc(void *p, size_t n);
 void *sir_xcalloc(size_t n, size_t size);
+/* A malloc'ed copy of s (NULL: ""). */
+char *sir_xstrdup(const char *s);
 
 /* Use counts per value (caller frees); phis and terminators included. */
 uint32_t *sir_use_counts(const struct sir_function *f);

@@ -6,8 +6,9 @@
  * variables that stay in memory live in thread storage, and the rewrite of
  * PARAM, SYSVAL and VAR_ADDR into uniforms and constant addresses.
  *
- * Module globals keep the offsets the SPIR-V reader gave them (it names
- * them by those offsets); a VAR_ADDR with aux2 = 1 names global aux.
+ * A VAR_ADDR with aux2 = 1 names module global aux. __constant globals
+ * keep the offsets the SPIR-V reader gave them in the program's constant
+ * data; __local ones are laid out here, per kernel (place_local).
  *
  * A struct or union argument (OpenCL 1.2 6.9) is a parameter of kind VALUE
  * whose type is a private pointer (the SPIR-V reader's form of clang's
@@ -150,6 +151,9 @@ static bool lay_out_params(struct abi *a, char *err, size_t errsz)
 			 k->name, k->num_params, SLB_MAX_ARGS);
 		return false;
 	}
+	/* The caller's kernel record frees them (slb_kernel_fini). */
+	a->meta->args = sir_xcalloc(k->num_params, sizeof(*a->meta->args));
+	a->meta->num_args = k->num_params;
 	for (i = 0; i < k->num_params; i++) {
 		const struct sir_param *p = &k->params[i];
 		struct slb_arg *arg = &a->meta->args[i];
@@ -170,10 +174,8 @@ static bool lay_out_params(struct abi *a, char *err, size_t errsz)
 			return false;
 		}
 		a->offset = align_up(a->offset, param_align(p, size));
-		snprintf(arg->name, sizeof(arg->name), "%s",
-			 p->name ? p->name : "");
-		snprintf(arg->type_name, sizeof(arg->type_name), "%s",
-			 p->type_name ? p->type_name : "");
+		arg->name = sir_xstrdup(p->name);
+		arg->type_name = sir_xstrdup(p->type_name);
 		arg->kind = p->kind == SIR_ARG_GLOBAL_PTR ? SLB_ARG_GLOBAL :
 			    p->kind == SIR_ARG_CONSTANT_PTR ? SLB_ARG_CONSTANT :
 			    p->kind == SIR_ARG_LOCAL_PTR ? SLB_ARG_LOCAL :
@@ -191,7 +193,6 @@ static bool lay_out_params(struct abi *a, char *err, size_t errsz)
 		arg->size = size;
 		a->offset += size;
 	}
-	a->meta->num_args = k->num_params;
 	return true;
 }
 
@@ -435,12 +436,59 @@ static void lower_byval_params(struct abi *a, struct sir_builder *b)
 	}
 }
 
+/*
+ * Offsets in work-group storage of the module's __local variables this
+ * kernel uses (UINT32_MAX for the others). OpenCL C 1.2 (6.5.2) declares
+ * them inside a kernel function; clang makes them module globals, which
+ * any kernel may reach through the functions it calls. After inlining,
+ * each kernel's body names those it uses, so each kernel gets only its
+ * own, laid out in the order of the globals, and another kernel's arrays
+ * neither count against its local memory nor move its offsets.
+ */
+static uint32_t *place_local(struct abi *a, struct sir_module *m)
+{
+	struct sir_function *k = a->k;
+	uint32_t *off = sir_xcalloc(m->num_globals + 1, sizeof(uint32_t));
+	uint8_t *used = sir_xcalloc(m->num_globals + 1, 1);
+	uint32_t local = 0, b, i, s;
+
+	/* Operands of placed instructions: a dead address takes no room. */
+	for (b = 0; b < k->num_blocks; b++) {
+		for (i = 0; i < k->blocks[b].num_instrs; i++) {
+			const struct sir_instr *in =
+				&k->values[k->blocks[b].instrs[i]];
+
+			for (s = 0; s < in->num_srcs; s++) {
+				const struct sir_instr *src =
+					&k->values[in->srcs[s]];
+
+				if (src->op == SIR_OP_VAR_ADDR &&
+				    src->aux2 == 1 && src->aux < m->num_globals)
+					used[src->aux] = 1;
+			}
+		}
+	}
+	for (i = 0; i < m->num_globals; i++) {
+		const struct sir_global *g = &m->globals[i];
+
+		off[i] = UINT32_MAX;
+		if (g->space != SIR_SPACE_LOCAL || !used[i])
+			continue;
+		local = align_up(local, g->align ? g->align : 1);
+		off[i] = local;
+		local += g->size;
+	}
+	free(used);
+	a->meta->local_static_bytes = align_up(local, 16);
+	return off;
+}
+
 /* Offsets in thread storage of the private variables left in memory. */
-static uint32_t *place_private(struct abi *a, struct sir_module *m)
+static uint32_t *place_private(struct abi *a)
 {
 	struct sir_function *k = a->k;
 	uint32_t *off = sir_xcalloc(k->num_vars + 1, sizeof(uint32_t));
-	uint32_t priv = 0, local = m->local_bytes, v, i;
+	uint32_t priv = 0, v, i;
 
 	for (i = 0; i < k->num_vars; i++)
 		off[i] = UINT32_MAX;
@@ -456,22 +504,15 @@ static uint32_t *place_private(struct abi *a, struct sir_module *m)
 		off[in->aux] = priv;
 		priv += var->size;
 	}
-	/* Static __local variables: the module's layout, shared by kernels. */
-	for (i = 0; i < m->num_globals; i++) {
-		const struct sir_global *g = &m->globals[i];
-
-		if (g->space == SIR_SPACE_LOCAL && g->offset + g->size > local)
-			local = g->offset + g->size;
-	}
 	a->meta->private_bytes = align_up(priv, 16);
-	a->meta->local_static_bytes = align_up(local, 16);
 	return off;
 }
 
 /* The replacement of one PARAM, SYSVAL or VAR_ADDR, or SIR_NONE. */
 static sir_id lower_value(struct abi *a, struct sir_module *m,
-			  const uint32_t *var_off, struct sir_builder *b,
-			  sir_id v, char *err, size_t errsz)
+			  const uint32_t *var_off, const uint32_t *local_off,
+			  struct sir_builder *b, sir_id v, char *err,
+			  size_t errsz)
 {
 	struct sir_function *k = a->k;
 	struct sir_instr in = k->values[v];
@@ -493,8 +534,12 @@ static sir_id lower_value(struct abi *a, struct sir_module *m,
 		if (in.aux2 == 1 && in.aux < m->num_globals) {
 			const struct sir_global *g = &m->globals[in.aux];
 
+			/* Unplaced: no placed instruction uses it. */
 			if (g->space == SIR_SPACE_LOCAL)
-				return sir_const_u64(k, in.type, g->offset);
+				return sir_const_u64(k, in.type,
+						     local_off[in.aux] ==
+						     UINT32_MAX ? 0 :
+						     local_off[in.aux]);
 			if (g->space == SIR_SPACE_CONSTANT) {
 				sir_id base = uniform(k, in.type,
 					sysval_slot(a,
@@ -518,7 +563,7 @@ bool sir_lower_abi(struct sir_module *m, struct sir_function *k,
 		   struct slb_kernel *meta, char *err, size_t errsz)
 {
 	struct abi a;
-	uint32_t *var_off;
+	uint32_t *var_off, *local_off;
 	struct sir_builder b = sirp_builder_at(k, 0, 0);
 	uint32_t v, n = k->num_values, s;
 	struct sir_repl repl;
@@ -540,7 +585,8 @@ bool sir_lower_abi(struct sir_module *m, struct sir_function *k,
 	if (!lay_out_params(&a, err, errsz))
 		return false;
 	lower_byval_params(&a, &b);
-	var_off = place_private(&a, m);
+	var_off = place_private(&a);
+	local_off = place_local(&a, m);
 	n = k->num_values;
 	/* One rewrite of the uses at the end: inlining leaves a VAR_ADDR
 	 * per callee variable and call, and a whole-function rewrite per
@@ -553,7 +599,7 @@ bool sir_lower_abi(struct sir_module *m, struct sir_function *k,
 		if (op != SIR_OP_PARAM && op != SIR_OP_SYSVAL &&
 		    op != SIR_OP_VAR_ADDR)
 			continue;
-		r = lower_value(&a, m, var_off, &b, v, err, errsz);
+		r = lower_value(&a, m, var_off, local_off, &b, v, err, errsz);
 		if (r == UINT32_MAX) {
 			ok = false;
 		} else if (r) {
@@ -570,5 +616,6 @@ bool sir_lower_abi(struct sir_module *m, struct sir_function *k,
 	}
 	meta->uniform_bytes = align_up(a.offset, 16);
 	free(var_off);
+	free(local_off);
 	return ok;
 }

@@ -126,7 +126,16 @@ static bool sir_check_types(struct sir_verifier *vf, sir_id id)
 		     "type differs from parameter %u", in->aux);
 		break;
 	case SIR_OP_VAR_ADDR:
-		NEED(n == 0 && in->aux < f->num_vars,
+		if (in->aux2 == 1) {
+			/* A module global: its index is the module's. */
+			NEED(n == 0 && t.kind == SIR_PTR &&
+			     (t.space == SIR_SPACE_LOCAL ||
+			      t.space == SIR_SPACE_CONSTANT),
+			     "global address not a local or constant "
+			     "pointer");
+			break;
+		}
+		NEED(in->aux2 == 0 && n == 0 && in->aux < f->num_vars,
 		     "variable index %u out of range", in->aux);
 		NEED(t.kind == SIR_PTR && t.space == SIR_SPACE_PRIVATE,
 		     "not a private pointer");

@@ -59,10 +59,21 @@ static sir_id spv_global_addr(struct spv_fn *fc, uint32_t id)
 	g = spv_global_ref(fc->c, m, id);
 	if (g < 0)
 		return 0;
+	if (fc->c->sm->globals[g].space == SIR_SPACE_LOCAL) {
+		/*
+		 * By name, not by an offset: each kernel lays out the __local
+		 * variables it uses itself (sir_lower_abi), so a program's
+		 * kernels do not share one layout of all of them.
+		 */
+		sir_id v = sir_value_new(fc->f, SIR_OP_VAR_ADDR,
+					 sir_type_ptr(SIR_SPACE_LOCAL), NULL,
+					 0);
+
+		fc->f->values[v].aux = (uint32_t)g;
+		fc->f->values[v].aux2 = 1;
+		return v;
+	}
 	off = sir_const_u64(fc->f, spv_i32, fc->c->sm->globals[g].offset);
-	if (fc->c->sm->globals[g].space == SIR_SPACE_LOCAL)
-		return spv_prelude(fc, SIR_OP_BITCAST,
-				   sir_type_ptr(SIR_SPACE_LOCAL), &off, 1);
 	base = sir_value_new(fc->f, SIR_OP_SYSVAL, spv_i32, NULL, 0);
 	fc->f->values[base].aux = SIR_SYSVAL_CONSTANT_BASE;
 	base = spv_prelude(fc, SIR_OP_BITCAST,

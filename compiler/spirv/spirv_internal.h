@@ -73,6 +73,8 @@ struct spv_entry {
 	uint32_t func;
 	const char *name;
 	uint32_t local_size[3], size_hint[3];
+	bool has_vec_hint;
+	uint32_t vec_hint;           /* VecTypeHint's operand */
 };
 
 struct spv_export {
@@ -134,6 +136,8 @@ bool spv_const_bytes(const struct spv_module *m, uint32_t id,
 /* OpenCL C name of a type for kernel_arg_type ("float4*"). */
 void spv_type_name(const struct spv_module *m, uint32_t type_id, char *buf,
 		   size_t size);
+/* The same, malloc'ed and whole; NULL when out of memory. */
+char *spv_type_name_alloc(const struct spv_module *m, uint32_t type_id);
 
 /* The translation of one spirv_to_sir() call. */
 struct spv_conv {

@@ -469,6 +469,16 @@ static bool spv_parse_module_level(struct spv_parser *p, size_t at,
 	case SpvOpExecutionMode:
 		if (wc < 3)
 			return spv_perr(p, "OpExecutionMode: too few words");
+		for (i = 0; i < m->num_entries && w[2] ==
+			    SpvExecutionModeVecTypeHint; i++) {
+			if (m->entries[i].func != w[1])
+				continue;
+			if (wc < 4)
+				return spv_perr(p, "OpExecutionMode: too few "
+						"words");
+			m->entries[i].has_vec_hint = true;
+			m->entries[i].vec_hint = w[3];
+		}
 		for (i = 0; i < m->num_entries; i++) {
 			struct spv_entry *e = &m->entries[i];
 			uint32_t *dst = w[2] == SpvExecutionModeLocalSize ?

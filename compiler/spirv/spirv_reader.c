@@ -323,10 +323,12 @@ int32_t spv_global_ref(struct spv_conv *c, const struct spv_module *m,
 	return r;
 }
 
-/* The i-th comma-separated item of "kernel_arg_<what>.<kernel>.a,b,". */
+/*
+ * The i-th comma-separated item of "kernel_arg_<what>.<kernel>.a,b,",
+ * malloc'ed in *out (NULL when out of memory), whatever its length.
+ */
 static bool spv_arg_string(const struct spv_module *m, const char *what,
-			   const char *kernel, uint32_t i, char *out,
-			   size_t size)
+			   const char *kernel, uint32_t i, char **out)
 {
 	size_t wl = strlen(what), kl = strlen(kernel);
 	uint32_t s;
@@ -347,7 +349,7 @@ static bool spv_arg_string(const struct spv_module *m, const char *what,
 		end = strchr(p, ',');
 		if (!end)
 			end = p + strlen(p);
-		snprintf(out, size, "%.*s", (int)(end - p), p);
+		*out = strndup(p, (size_t)(end - p));
 		return true;
 	}
 	return false;
@@ -407,13 +409,15 @@ static bool spv_kernel_metadata(struct spv_conv *c,
 	f->is_kernel = true;
 	memcpy(f->reqd_wg_size, e->local_size, sizeof(f->reqd_wg_size));
 	memcpy(f->wg_size_hint, e->size_hint, sizeof(f->wg_size_hint));
+	f->has_vec_type_hint = e->has_vec_hint;
+	f->vec_type_hint = e->vec_hint;
 	if (f->ret.kind != SIR_VOID)
 		return spv_error(c, "kernel %s does not return void", e->name);
 	for (i = 0; i < f->num_params; i++) {
 		struct sir_param *p = &f->params[i];
 		const uint32_t *fw = &m->words[m->ids[e->func].def];
 		const struct spv_type *ft = spv_type_of_id(m, fw[4]);
-		char buf[128];
+		char *s = NULL;
 
 		if (p->type.kind == SIR_PTR) {
 			switch (p->type.space) {
@@ -438,18 +442,19 @@ static bool spv_kernel_metadata(struct spv_conv *c,
 			p->size = p->align = sir_type_size(p->type);
 		}
 		p->access = SIR_ACCESS_NONE;
-		if (!spv_arg_string(m, "kernel_arg_type", e->name, i, buf,
-				    sizeof(buf)))
-			spv_type_name(m, ft->members[i], buf, sizeof(buf));
 		free(p->type_name);
-		p->type_name = strdup(buf);
+		if (!spv_arg_string(m, "kernel_arg_type", e->name, i,
+				    &p->type_name))
+			p->type_name = spv_type_name_alloc(m, ft->members[i]);
 		if (!p->type_name)
 			return spv_error(c, "out of memory");
-		if (spv_arg_string(m, "kernel_arg_type_qual", e->name, i, buf,
-				   sizeof(buf))) {
-			p->is_const |= strstr(buf, "const") != NULL;
-			p->is_restrict |= strstr(buf, "restrict") != NULL;
-			p->is_volatile |= strstr(buf, "volatile") != NULL;
+		if (spv_arg_string(m, "kernel_arg_type_qual", e->name, i, &s)) {
+			if (!s)
+				return spv_error(c, "out of memory");
+			p->is_const |= strstr(s, "const") != NULL;
+			p->is_restrict |= strstr(s, "restrict") != NULL;
+			p->is_volatile |= strstr(s, "volatile") != NULL;
+			free(s);
 		}
 	}
 	return true;

@@ -34,9 +34,11 @@ void spirv_library_free(struct spirv_library *lib);
 /*
  * Translates a module of n words. lib may be NULL: then OpenCL.std
  * instructions that need libclc are an error naming them. Module-scope
- * __constant and __local variables become sir_globals, laid out here
- * (offset, constant_bytes, local_bytes); their addresses are
- * SYSVAL_CONSTANT_BASE + offset and the local offset respectively.
+ * __constant and __local variables become sir_globals; __constant ones
+ * are laid out here (offset, constant_bytes) and addressed as
+ * SYSVAL_CONSTANT_BASE + offset, __local ones are addressed by VAR_ADDR
+ * (aux2 = 1) and laid out per kernel by sir_lower_abi (local_bytes is
+ * their sum).
  */
 struct sir_module *spirv_to_sir(const uint32_t *words, size_t n,
 				const struct spirv_library *lib, char *err,

@@ -7,6 +7,7 @@
 #include "spirv_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 bool spv_space(uint32_t storage, enum sir_space *out)
@@ -234,7 +235,7 @@ static void spv_type_name_at(const struct spv_module *m, uint32_t type_id,
 {
 	const struct spv_type *t = spv_type_of_id(m, type_id);
 	static const char *const ints[] = { "char", "short", "int", "long" };
-	char inner[48];
+	size_t n;
 
 	if (!t || depth > SPV_MAX_NESTING) {
 		snprintf(buf, size, "?");
@@ -254,12 +255,15 @@ static void spv_type_name_at(const struct spv_module *m, uint32_t type_id,
 					  t->width == 32 ? "float" : "double");
 		break;
 	case SPV_T_VECTOR:
-		spv_type_name_at(m, t->elem, inner, sizeof(inner), depth + 1);
-		snprintf(buf, size, "%s%u", inner, t->count);
+		/* The element's name, then the suffix after it. */
+		spv_type_name_at(m, t->elem, buf, size, depth + 1);
+		n = strlen(buf);
+		snprintf(buf + n, size - n, "%u", t->count);
 		break;
 	case SPV_T_PTR:
-		spv_type_name_at(m, t->elem, inner, sizeof(inner), depth + 1);
-		snprintf(buf, size, "%s*", inner);
+		spv_type_name_at(m, t->elem, buf, size, depth + 1);
+		n = strlen(buf);
+		snprintf(buf + n, size - n, "*");
 		break;
 	case SPV_T_STRUCT:
 		snprintf(buf, size, "struct %s", m->ids[type_id].name ?
@@ -281,4 +285,28 @@ void spv_type_name(const struct spv_module *m, uint32_t type_id, char *buf,
 		   size_t size)
 {
 	spv_type_name_at(m, type_id, buf, size, 0);
+}
+
+char *spv_type_name_alloc(const struct spv_module *m, uint32_t type_id)
+{
+	const struct spv_type *t = spv_type_of_id(m, type_id);
+	uint32_t id = type_id;
+	size_t size = 64;
+	char *buf;
+
+	/* Pointers and vectors add a few characters each around the
+	 * innermost type; only a struct's name is of any length. */
+	for (unsigned int d = 0; t && d <= SPV_MAX_NESTING; d++) {
+		size += 8;
+		if (t->kind == SPV_T_STRUCT && m->ids[id].name)
+			size += strlen(m->ids[id].name);
+		if (t->kind != SPV_T_PTR && t->kind != SPV_T_VECTOR)
+			break;
+		id = t->elem;
+		t = spv_type_of_id(m, id);
+	}
+	buf = malloc(size);
+	if (buf)
+		spv_type_name_at(m, type_id, buf, size, 0);
+	return buf;
 }

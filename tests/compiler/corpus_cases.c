@@ -2036,6 +2036,58 @@ static bool run_dot_partial(struct cr_session *s, const struct slb_program *p,
 	return ok;
 }
 
+/* sum_strided of local_per_kernel.cl over t[i] = i * mul + add. */
+static uint32_t ref_sum_strided(uint32_t n, uint32_t mul, uint32_t add,
+				uint32_t from)
+{
+	uint32_t s = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		s += (((i + from) % n) * mul + add) * (i + 1);
+	return s;
+}
+
+static bool run_local_per_kernel(struct cr_session *s,
+				 const struct slb_program *p,
+				 const struct corpus_case *c,
+				 uint32_t *elements)
+{
+	const uint32_t n = 5120, local = 16, items = 48;
+	const struct slb_kernel *ka = slb_find_kernel(p, c->name);
+	const struct slb_kernel *kb = slb_find_kernel(p, "local_per_kernel_b");
+	uint32_t out_va, want[48];
+	uint32_t *out = cr_alloc(s, items * 4, &out_va);
+	bool ok = true;
+
+	if (!ka || !kb || !out)
+		return false;
+	/* Each kernel's own 20 KiB, not the program's 40. */
+	if (ka->local_static_bytes != 4 * n ||
+	    kb->local_static_bytes != 4 * n) {
+		printf("  %s: __local bytes %u and %u, expected %u each\n",
+		       c->name, ka->local_static_bytes, kb->local_static_bytes,
+		       4 * n);
+		ok = false;
+	}
+	if (!cr_launch(s, p, c->name, (struct cr_arg[]){ CR_BUF(out_va) }, 1,
+		       &CR_1D(items, local)))
+		return false;
+	for (uint32_t g = 0; g < items; g++)
+		want[g] = ref_sum_strided(n, 3, g / local, g % local);
+	ok &= same_words(c->name, want, out, items);
+	memset(out, 0, items * 4);
+	if (!cr_launch(s, p, kb->name, (struct cr_arg[]){ CR_BUF(out_va) }, 1,
+		       &CR_1D(items, local)))
+		return false;
+	for (uint32_t g = 0; g < items; g++)
+		want[g] = ref_sum_strided(n / 2, 5, g / local, g % local) ^
+			  ref_sum_strided(n / 2, 7, 1000 + g / local,
+					  2 * (g % local));
+	ok &= same_words(kb->name, want, out, items);
+	*elements = 2 * items;
+	return ok;
+}
+
 static bool run_sum_reduction(struct cr_session *s,
 			      const struct slb_program *p,
 			      const struct corpus_case *c, uint32_t *elements)
@@ -2842,6 +2894,29 @@ static const struct map_spec narrow_vload_vstore_spec = {
  * narrow_args: vectors of every narrow type by value, one char16 past the
  * pushed uniforms; new argument values for each of two launches.
  */
+static bool run_many_args(struct cr_session *s, const struct slb_program *p,
+			  const struct corpus_case *c, uint32_t *elements)
+{
+	enum { N = 200 };
+	struct cr_arg args[N + 1];
+	uint8_t v[N];
+	uint32_t out_va, want = 0;
+	uint32_t *out = cr_alloc(s, 4, &out_va);
+
+	if (!out)
+		return false;
+	gen_bits(0, v, N);
+	args[0] = CR_BUF(out_va);
+	for (int i = 0; i < N; i++) {
+		args[i + 1] = CR_VAL(&v[i]);
+		want = want * 31u + v[i];
+	}
+	if (!cr_launch(s, p, c->name, args, N + 1, &CR_1D(1, 1)))
+		return false;
+	*elements = 1;
+	return same_words(c->name, &want, out, 1);
+}
+
 static bool run_narrow_args(struct cr_session *s, const struct slb_program *p,
 			    const struct corpus_case *c, uint32_t *elements)
 {
@@ -3219,6 +3294,8 @@ const struct corpus_case corpus_cases[] = {
 	{ "constant_arg", CORPUS_FEATURE, run_constant_arg, NULL, NULL },
 	MAP(local_static, CORPUS_FEATURE),
 	MAP(local_arg, CORPUS_FEATURE),
+	{ "local_per_kernel", CORPUS_FEATURE, run_local_per_kernel, NULL,
+	  NULL },
 	{ "work_items", CORPUS_FEATURE, run_work_items, NULL, NULL },
 	MAP(barrier_mem_fence, CORPUS_FEATURE),
 	{ "atomics_global", CORPUS_FEATURE, run_atomics_global, NULL, NULL },
@@ -3244,6 +3321,7 @@ const struct corpus_case corpus_cases[] = {
 	MAP(char16_ops, CORPUS_FEATURE),
 	MAP(char16_loop, CORPUS_FEATURE),
 	{ "narrow_args", CORPUS_FEATURE, run_narrow_args, NULL, NULL },
+	{ "many_args", CORPUS_FEATURE, run_many_args, NULL, NULL },
 	MAP(math_sqrt, CORPUS_FEATURE),
 	MAP(math_exp, CORPUS_FEATURE),
 	MAP(math_log, CORPUS_FEATURE),
@@ -3315,7 +3393,12 @@ bool corpus_run(struct cr_session *s, const struct corpus_case *c,
 	}
 	k = slb_find_kernel(&prog, c->name);
 	if (k) {
+		/* The figures only: the strings and arguments stay with the
+		 * program (and the outcome crosses a pipe). */
 		o->kernel = *k;
+		o->kernel.name = o->kernel.attributes = NULL;
+		o->kernel.args = NULL;
+		o->kernel.num_args = 0;
 		cr_reset(s);
 		rng_state = seed | (uint64_t)seed << 32 | 1;
 		o->passed = c->run(s, &prog, c, &o->elements);

@@ -39,7 +39,8 @@ struct corpus_outcome {
 	bool built;                  /* compiled and parsed */
 	bool passed;                 /* and matched the reference */
 	char *log;                   /* the build log when not built */
-	struct slb_kernel kernel;    /* the kernel's metadata when built */
+	struct slb_kernel kernel;    /* the kernel's figures when built (no
+				      * name, attributes or arguments) */
 	struct cr_figures figures;   /* the model's counts of its launches */
 	uint32_t elements;
 };

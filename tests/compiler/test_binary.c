@@ -13,17 +13,48 @@
 CHECK_MAIN_STATE("compiler_binary");
 
 #define NUM_KERNELS 3
+#define MAX_ARGS 3
+/* Names longer than any fixed buffer would hold: OpenCL sets no limit. */
+#define LONG_NAME 5000
 
+/* The test's program owns its strings itself (never slb_program_free). */
 static struct slb_kernel kernels[NUM_KERNELS];
+static struct slb_arg args[NUM_KERNELS][MAX_ARGS];
+static char kernel_names[NUM_KERNELS][LONG_NAME];
+static char attributes[NUM_KERNELS][64];
+static char arg_names[NUM_KERNELS][MAX_ARGS][LONG_NAME];
+static char type_names[NUM_KERNELS][MAX_ARGS][LONG_NAME];
+static char options[LONG_NAME], version[128];
 static uint8_t code[448];
 static uint8_t constants[40];
 
-static void fill_kernel(struct slb_kernel *k, const char *name,
+/* Kernel ki's name: s, or n copies of s's first letter and a digit. */
+static void set_name(unsigned int ki, const char *s, size_t n)
+{
+	char *name = kernel_names[ki];
+
+	if (n) {
+		memset(name, s[0], n - 1);
+		name[n - 1] = '0';
+		name[n] = '\0';
+	} else {
+		snprintf(name, LONG_NAME, "%s", s);
+	}
+	kernels[ki].name = name;
+}
+
+static void fill_kernel(unsigned int ki, const char *name,
 			uint32_t code_offset, uint32_t code_size,
 			uint32_t work_regs, uint32_t nargs)
 {
+	struct slb_kernel *k = &kernels[ki];
+
 	memset(k, 0, sizeof(*k));
-	snprintf(k->name, sizeof(k->name), "%s", name);
+	set_name(ki, name, 0);
+	snprintf(attributes[ki], sizeof(attributes[ki]),
+		 ki ? "vec_type_hint(uint%u)" : "", 1u << ki);
+	k->attributes = attributes[ki];
+	k->args = args[ki];
 	k->code_offset = code_offset;
 	k->code_size = code_size;
 	k->first_tag = code[code_offset] & 0xF;
@@ -40,9 +71,10 @@ static void fill_kernel(struct slb_kernel *k, const char *name,
 	for (uint32_t i = 0; i < nargs; i++) {
 		struct slb_arg *a = &k->args[i];
 
-		snprintf(a->name, sizeof(a->name), "arg%u", i);
-		snprintf(a->type_name, sizeof(a->type_name),
-			 i % 2 ? "float4*" : "uint");
+		a->name = arg_names[ki][i];
+		a->type_name = type_names[ki][i];
+		snprintf(a->name, LONG_NAME, "arg%u", i);
+		snprintf(a->type_name, LONG_NAME, i % 2 ? "float4*" : "uint");
 		a->kind = i % 4;
 		a->access = SLB_ACCESS_NONE;
 		a->qualifiers = i % 2 ? SLB_QUAL_CONST : 0;
@@ -76,17 +108,17 @@ static void make_program(struct slb_program *p)
 	code[192] = 0x8B;
 	for (size_t i = 0; i < sizeof(constants); i++)
 		constants[i] = (uint8_t)(200 - i);
-	fill_kernel(&kernels[0], "vector_add", 0, 48, 3, 3);
-	fill_kernel(&kernels[1], "reduce", 64, 128, 7, 1);
-	fill_kernel(&kernels[2], "_k2", 192, 256, 16, 0);
+	fill_kernel(0, "vector_add", 0, 48, 3, 3);
+	fill_kernel(1, "reduce", 64, 128, 7, 1);
+	fill_kernel(2, "_k2", 192, 256, 16, 0);
 	kernels[2].reqd_wg_size[0] = 8;
 	kernels[2].reqd_wg_size[1] = 4;
 	kernels[2].reqd_wg_size[2] = 2;
 	memset(p, 0, sizeof(*p));
-	snprintf(p->compiler_version, sizeof(p->compiler_version), "%s",
-		 slb_compiler_version());
-	snprintf(p->build_options, sizeof(p->build_options),
-		 "-cl-std=CL1.2 -D N=4");
+	snprintf(version, sizeof(version), "%s", slb_compiler_version());
+	snprintf(options, sizeof(options), "-cl-std=CL1.2 -D N=4");
+	p->compiler_version = version;
+	p->build_options = options;
 	p->num_kernels = NUM_KERNELS;
 	p->kernels = kernels;
 	p->code = code;
@@ -106,8 +138,8 @@ static bool arg_eq(const struct slb_arg *a, const struct slb_arg *b)
 
 static bool kernel_eq(const struct slb_kernel *a, const struct slb_kernel *b)
 {
-	if (strcmp(a->name, b->name) || a->num_args != b->num_args ||
-	    a->num_sysvals != b->num_sysvals)
+	if (strcmp(a->name, b->name) || strcmp(a->attributes, b->attributes) ||
+	    a->num_args != b->num_args || a->num_sysvals != b->num_sysvals)
 		return false;
 	for (uint32_t i = 0; i < a->num_args; i++)
 		if (!arg_eq(&a->args[i], &b->args[i]))
@@ -172,7 +204,7 @@ TEST(round_trip)
 	CHECK_EQ(eh.e_ident[EI_CLASS], ELFCLASS64);
 	CHECK_EQ(eh.e_machine, EM_NONE);
 	CHECK_EQ(eh.e_type, ET_REL);
-	CHECK_EQ(eh.e_flags, 0x534C0001u);
+	CHECK_EQ(eh.e_flags, 0x534C0002u);
 	CHECK(slb_read(bin, size, &q, err, sizeof(err)));
 	if (!q.kernels) {
 		printf("  %s\n", err);
@@ -192,6 +224,51 @@ TEST(round_trip)
 	CHECK(slb_find_kernel(&q, "nope") == NULL);
 	slb_program_free(&q);
 	free(bin);
+}
+
+/*
+ * Names, type names and options of thousands of characters (past every
+ * fixed buffer the format once had: 256 for names, 1024 for options) come
+ * back whole.
+ */
+TEST(long_strings)
+{
+	static const size_t lengths[] = { 255, 256, 300, 4000, LONG_NAME - 1 };
+	struct slb_program p, q;
+	uint8_t *bin;
+	size_t size;
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
+		size_t n = lengths[i];
+
+		make_program(&p);
+		set_name(0, "k", n);
+		set_name(1, "r", n - 1);
+		memset(arg_names[0][2], 'a', n);
+		arg_names[0][2][n] = '\0';
+		memset(type_names[0][1], 't', n);
+		memcpy(type_names[0][1] + n - 1, "*", 2);
+		memset(options, ' ', n);
+		memcpy(options + n - 4, "-DX", 4);
+		if (!write_ok(&p, &bin, &size))
+			return;
+		CHECK(slb_read(bin, size, &q, err, sizeof(err)));
+		free(bin);
+		if (!q.kernels) {
+			printf("  %zu: %s\n", n, err);
+			continue;
+		}
+		CHECK_EQ(strlen(q.kernels[0].name), n);
+		CHECK_EQ(strlen(q.kernels[1].name), n - 1);
+		CHECK_EQ(strlen(q.kernels[0].args[2].name), n);
+		CHECK_EQ(strlen(q.build_options), n - 1);
+		for (uint32_t k = 0; k < NUM_KERNELS; k++)
+			CHECK(kernel_eq(&q.kernels[k], &kernels[k]));
+		CHECK(!strcmp(q.build_options, options));
+		CHECK(slb_find_kernel(&q, kernel_names[0]) == &q.kernels[0]);
+		slb_program_free(&q);
+	}
 }
 
 TEST(deterministic_and_empty)
@@ -295,7 +372,7 @@ TEST(specific_rejections)
 
 	/* Semantic errors through the writer. */
 	make_program(&p);
-	snprintf(kernels[2].name, sizeof(kernels[2].name), "reduce");
+	set_name(2, "reduce", 0);
 	if (write_ok(&p, &bin, &size)) {
 		expect_reject(bin, size, "duplicate kernel name reduce",
 			      __LINE__);
@@ -344,7 +421,7 @@ TEST(specific_rejections)
 		free(bin);
 	}
 	make_program(&p);
-	snprintf(kernels[0].name, sizeof(kernels[0].name), "9lives");
+	set_name(0, "9lives", 0);
 	if (write_ok(&p, &bin, &size)) {
 		expect_reject(bin, size, "not an identifier", __LINE__);
 		free(bin);
@@ -423,6 +500,7 @@ TEST(mutations)
 int main(void)
 {
 	RUN(round_trip);
+	RUN(long_strings);
 	RUN(deterministic_and_empty);
 	RUN(specific_rejections);
 	RUN(mutations);

@@ -21,6 +21,7 @@
 #include "clc_cache.h"
 #include "clc_frontend.h"
 #include "clc_log.h"
+#include "clc_vec_hint.h"
 #include "clc_options.h"
 #include "slb_binary.h"
 #include "sleipnir_compiler.h"
@@ -511,6 +512,119 @@ TEST(build_log_is_clangs)
 	free(spv.words);
 }
 
+/* Our own messages are whole, however long the names they quote. */
+TEST(log_lines_of_any_length)
+{
+	const size_t n = 4000;
+	char *name = malloc(n + 1), *src = malloc(n + 256), *want;
+	struct slc_output out;
+
+	REQUIRE(name && src);
+	memset(name, 'k', n);
+	name[n] = '\0';
+	/* Past the 256 work-items a group may have: refused, naming it. */
+	snprintf(src, n + 256, "__kernel __attribute__((reqd_work_group_size("
+		 "512, 1, 1))) void %s(__global int *o) { o[0] = 1; }\n",
+		 name);
+	CHECK_EQ(slc_compile_source(src, NULL, &out), SLC_BUILD_FAILED);
+	want = malloc(n + 64);
+	REQUIRE(out.log && want);
+	snprintf(want, n + 64, "error: %s: work-group size 512 exceeds", name);
+	CHECK(strstr(out.log, want) != NULL);
+	slc_output_free(&out);
+	free(want);
+	free(src);
+	free(name);
+}
+
+/*
+ * SPIR-V's VecTypeHint (SPIR-V 1.0 3.6, Execution Mode 30): "The 16
+ * high-order bits ... specify the number of components of the vector. The
+ * 16 low-order bits ... the data type": 0-3 8-, 16-, 32-, 64-bit integer,
+ * 4-6 16-, 32-, 64-bit float; named as OpenCL C 1.2 6.1.1/6.1.2 do.
+ */
+TEST(vec_hint_names)
+{
+	static const char *const types[7][2] = {
+		{ "char", "uchar" }, { "short", "ushort" }, { "int", "uint" },
+		{ "long", "ulong" }, { "half", "half" }, { "float", "float" },
+		{ "double", "double" },
+	};
+	static const unsigned int counts[] = { 0, 1, 2, 3, 4, 8, 16 };
+	char buf[16], want[16];
+
+	for (uint32_t t = 0; t < 7; t++) {
+		for (unsigned int c = 0; c < 7; c++) {
+			uint32_t n = counts[c], hint = n << 16 | t;
+
+			for (int u = 0; u < 2; u++) {
+				const char *got = clc_vec_hint_type(hint, u,
+							buf, sizeof(buf));
+
+				snprintf(want, sizeof(want), n > 1 ? "%s%u" :
+					 "%s", types[t][u], n);
+				CHECK(got && !strcmp(got, want));
+				if (!got || strcmp(got, want))
+					printf("  0x%x: %s, want %s\n", hint,
+					       got ? got : "NULL", want);
+			}
+		}
+	}
+	/* Encodings SPIR-V does not define. */
+	CHECK(clc_vec_hint_type(7, false, buf, sizeof(buf)) == NULL);
+	CHECK(clc_vec_hint_type(5u << 16 | 2, false, buf, sizeof(buf)) ==
+	      NULL);
+	CHECK(clc_vec_hint_type(32u << 16 | 5, false, buf, sizeof(buf)) ==
+	      NULL);
+}
+
+/* clang's IR for the signedness SPIR-V drops. */
+TEST(vec_hint_signedness)
+{
+	static const char ir[] =
+		"; ModuleID = 'input.cl'\n"
+		"define dso_local spir_kernel void @ku(i32 addrspace(1)* "
+		"noundef align 4 %o) #0 !kernel_arg_addr_space !3 "
+		"!vec_type_hint !8 !work_group_size_hint !9 {\n"
+		"entry:\n"
+		"  ret void\n"
+		"}\n"
+		"define dso_local spir_kernel void @ks(i32 addrspace(1)* %o) "
+		"#0 !vec_type_hint !10 {\n"
+		"}\n"
+		"define dso_local spir_kernel void @kf() #0 !vec_type_hint "
+		"!11 {\n"
+		"}\n"
+		"define dso_local spir_kernel void @kuc() #0 !vec_type_hint "
+		"!12 {\n"
+		"}\n"
+		"define dso_local spir_func void @helper() #0 {\n"
+		"}\n"
+		"define dso_local spir_kernel void @knone() #0 {\n"
+		"}\n"
+		"!8 = !{<4 x i32> undef, i32 0}\n"
+		"!9 = !{i32 8, i32 2, i32 1}\n"
+		"!10 = !{<16 x i8> undef, i32 1}\n"
+		"!11 = !{<2 x float> undef, i32 0}\n"
+		"!12 = !{i8 undef, i32 0}\n";
+	char *list = clc_unsigned_vec_hints(ir);
+
+	REQUIRE(list);
+	CHECK(!strcmp(list, "\nku\nkuc\n"));
+	CHECK(clc_vec_hint_is_unsigned(list, "ku"));
+	CHECK(clc_vec_hint_is_unsigned(list, "kuc"));
+	CHECK(!clc_vec_hint_is_unsigned(list, "k"));
+	CHECK(!clc_vec_hint_is_unsigned(list, "ks"));
+	CHECK(!clc_vec_hint_is_unsigned(list, "kf"));
+	CHECK(!clc_vec_hint_is_unsigned(list, "knone"));
+	CHECK(!clc_vec_hint_is_unsigned(NULL, "ku"));
+	free(list);
+	list = clc_unsigned_vec_hints("define spir_kernel void @k() {\n}\n");
+	REQUIRE(list);
+	CHECK(!strcmp(list, ""));
+	free(list);
+}
+
 TEST(missing_tools)
 {
 	struct slc_output out;
@@ -964,6 +1078,9 @@ int main(int argc, char **argv)
 	RUN(no_kernels);
 	RUN(defines_reach_the_source);
 	RUN(build_log_is_clangs);
+	RUN(log_lines_of_any_length);
+	RUN(vec_hint_names);
+	RUN(vec_hint_signedness);
 	RUN(missing_tools);
 	RUN(cache_store);
 	RUN(cache);

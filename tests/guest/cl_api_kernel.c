@@ -91,6 +91,54 @@ TEST(kernel_info)
 
 /* §5.7.3 clGetKernelArgInfo, the main program being built with
  * -cl-kernel-arg-info. */
+/*
+ * What the conformance suite found: names of 256 characters and more
+ * (OpenCL sets no limit), and §5.7.3's CL_KERNEL_ATTRIBUTES for
+ * vec_type_hint and work_group_size_hint as the source spells them.
+ */
+TEST(long_names_and_attributes)
+{
+	enum { LEN = 300 };
+	char name[LEN + 1], got[LEN + 64], src[2 * LEN + 512];
+	cl_program p;
+	cl_kernel k;
+	cl_uint n = 0;
+
+	memset(name, 'k', LEN);
+	name[LEN] = '\0';
+	snprintf(src, sizeof(src),
+		 "__kernel __attribute__((vec_type_hint(uint4)))\n"
+		 "__attribute__((work_group_size_hint(8, 2, 1)))\n"
+		 "void %s(__global int *o) { o[0] = 1; }\n"
+		 "__kernel __attribute__((vec_type_hint(float)))\n"
+		 "void f(__global int *o) { o[0] = 2; }\n", name);
+	p = cl_api_build(api.ctx, src, NULL);
+	REQUIRE(p);
+	k = clCreateKernel(p, name, NULL);
+	REQUIRE(k);
+	CHECK_ERR(clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof(got), got,
+				  NULL),
+		  CL_SUCCESS);
+	CHECK(!strcmp(got, name));
+	CHECK_ERR(clGetKernelInfo(k, CL_KERNEL_ATTRIBUTES, sizeof(got), got,
+				  NULL),
+		  CL_SUCCESS);
+	if (strcmp(got, "vec_type_hint(uint4) work_group_size_hint(8,2,1)"))
+		CHECK_FAIL_AT(__FILE__, __LINE__, "attributes \"%s\"", got);
+	clReleaseKernel(k);
+	k = clCreateKernel(p, "f", NULL);
+	REQUIRE(k);
+	CHECK_ERR(clGetKernelInfo(k, CL_KERNEL_ATTRIBUTES, sizeof(got), got,
+				  NULL),
+		  CL_SUCCESS);
+	if (strcmp(got, "vec_type_hint(float)"))
+		CHECK_FAIL_AT(__FILE__, __LINE__, "attributes \"%s\"", got);
+	clReleaseKernel(k);
+	CHECK_ERR(clCreateKernelsInProgram(p, 0, NULL, &n), CL_SUCCESS);
+	CHECK_EQ(n, 2);
+	clReleaseProgram(p);
+}
+
 TEST(kernel_arg_info)
 {
 	cl_kernel vadd = cl_api_kernel("vadd"),
@@ -419,6 +467,7 @@ void cl_api_kernel_tests(void)
 {
 	API_RUN(create_kernels);
 	API_RUN(kernel_info);
+	API_RUN(long_names_and_attributes);
 	API_RUN(kernel_arg_info);
 	API_RUN(set_kernel_arg_errors);
 	API_RUN(arguments_of_every_kind);

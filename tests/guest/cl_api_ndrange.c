@@ -293,6 +293,93 @@ TEST(local_arguments)
 	clReleaseKernel(lr);
 }
 
+/*
+ * Each kernel's __local memory is its own (§6.5.2: __local variables are
+ * declared inside a kernel function): two kernels of 20 KiB each, 40 KiB
+ * together (CL_DEVICE_LOCAL_MEM_SIZE is 32 KiB), both run; one of 40 KiB
+ * is refused with CL_OUT_OF_RESOURCES (§5.8).
+ */
+TEST(local_memory_per_kernel)
+{
+	static const char src[] =
+		"#define N 5120\n"
+		"void fill(__local uint *t, uint n, uint v)\n"
+		"{\n"
+		"\tfor (uint i = get_local_id(0); i < n;\n"
+		"\t     i += get_local_size(0))\n"
+		"\t\tt[i] = v + i;\n"
+		"}\n"
+		"__kernel void a(__global uint *out)\n"
+		"{\n"
+		"\t__local uint x[N];\n"
+		"\tfill(x, N, 1);\n"
+		"\tbarrier(CLK_LOCAL_MEM_FENCE);\n"
+		"\tout[get_global_id(0)] = x[N - 1 - get_local_id(0)];\n"
+		"}\n"
+		"__kernel void b(__global uint *out)\n"
+		"{\n"
+		"\t__local uint y[N / 2], z[N / 2];\n"
+		"\tfill(y, N / 2, 2);\n"
+		"\tfill(z, N / 2, 3);\n"
+		"\tbarrier(CLK_LOCAL_MEM_FENCE);\n"
+		"\tout[get_global_id(0)] = y[N / 2 - 1 - get_local_id(0)] +\n"
+		"\t\t\t\tz[get_local_id(0)];\n"
+		"}\n"
+		"__kernel void big(__global uint *out)\n"
+		"{\n"
+		"\t__local uint w[2 * N];\n"
+		"\tfill(w, 2 * N, 4);\n"
+		"\tbarrier(CLK_LOCAL_MEM_FENCE);\n"
+		"\tout[0] = w[7];\n"
+		"}\n";
+	enum { COUNT = 64, N = 5120 };
+	size_t global = COUNT, local = 16;
+	cl_program p = cl_api_build(api.ctx, src, NULL);
+	cl_kernel a = NULL, b = NULL, big = NULL;
+	cl_uint out[COUNT];
+	cl_ulong bytes = 0;
+	cl_mem buf;
+	bool ok = true;
+
+	REQUIRE(p);
+	a = clCreateKernel(p, "a", NULL);
+	b = clCreateKernel(p, "b", NULL);
+	big = clCreateKernel(p, "big", NULL);
+	buf = cl_api_buffer(CL_MEM_READ_WRITE, sizeof(out), NULL);
+	REQUIRE(a && b && big && buf);
+	CHECK_ERR(clGetKernelWorkGroupInfo(b, api.device,
+					   CL_KERNEL_LOCAL_MEM_SIZE,
+					   sizeof(bytes), &bytes, NULL),
+		  CL_SUCCESS);
+	CHECK_EQ(bytes, 4 * N);
+	CHECK_ERR(clSetKernelArg(a, 0, sizeof(buf), &buf), CL_SUCCESS);
+	CHECK_ERR(clSetKernelArg(b, 0, sizeof(buf), &buf), CL_SUCCESS);
+	CHECK_ERR(clSetKernelArg(big, 0, sizeof(buf), &buf), CL_SUCCESS);
+	RUN_KERNEL(api.queue, a, 1, &global, &local);
+	CHECK_ERR(clEnqueueReadBuffer(api.queue, buf, CL_TRUE, 0, sizeof(out),
+				      out, 0, NULL, NULL),
+		  CL_SUCCESS);
+	for (cl_uint i = 0; i < COUNT; i++)
+		ok &= out[i] == N - i % local;
+	RUN_KERNEL(api.queue, b, 1, &global, &local);
+	CHECK_ERR(clEnqueueReadBuffer(api.queue, buf, CL_TRUE, 0, sizeof(out),
+				      out, 0, NULL, NULL),
+		  CL_SUCCESS);
+	for (cl_uint i = 0; i < COUNT; i++)
+		ok &= out[i] == 2 + N / 2 - 1 - i % local + 3 + i % local;
+	if (!ok)
+		CHECK_FAIL_AT(__FILE__, __LINE__, "wrong results: out[1] = %u",
+			      out[1]);
+	CHECK_ERR(clEnqueueNDRangeKernel(api.queue, big, 1, NULL, &global,
+					 &local, 0, NULL, NULL),
+		  CL_OUT_OF_RESOURCES);
+	clReleaseMemObject(buf);
+	clReleaseKernel(a);
+	clReleaseKernel(b);
+	clReleaseKernel(big);
+	clReleaseProgram(p);
+}
+
 /* §5.8 clEnqueueTask: one work-item, work_dim 1, in a group of 1. */
 TEST(task)
 {
@@ -512,6 +599,7 @@ void cl_api_ndrange_tests(void)
 	API_RUN(ndrange_1d_2d_3d);
 	API_RUN(launch_at_kernel_work_group_size);
 	API_RUN(local_arguments);
+	API_RUN(local_memory_per_kernel);
 	API_RUN(task);
 	API_RUN(required_work_group_size);
 	API_RUN(ndrange_errors);

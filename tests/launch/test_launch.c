@@ -39,6 +39,8 @@ static uint64_t get64(const uint8_t *p)
  * 64-byte image, of which 2 rows are pushed; 20 static bytes of __local.
  */
 static struct slb_kernel hk;
+static struct slb_arg hk_meta_args[8];
+static char hk_arg_names[8][8];
 static uint8_t hk_code[256];
 static struct slb_program hp = {
 	.num_kernels = 1, .kernels = &hk, .code = hk_code,
@@ -47,9 +49,11 @@ static struct slb_program hp = {
 
 static void add_arg(uint32_t kind, uint32_t offset, uint32_t size)
 {
-	struct slb_arg *a = &hk.args[hk.num_args++];
+	struct slb_arg *a = &hk.args[hk.num_args];
 
-	snprintf(a->name, sizeof(a->name), "arg%u", hk.num_args - 1);
+	a->name = hk_arg_names[hk.num_args];
+	snprintf(a->name, sizeof(hk_arg_names[0]), "arg%u", hk.num_args);
+	hk.num_args++;
 	a->kind = kind;
 	a->offset = offset;
 	a->size = size;
@@ -64,7 +68,9 @@ static void add_sysval(uint32_t sysval, uint32_t offset)
 static void make_kernel(void)
 {
 	memset(&hk, 0, sizeof(hk));
-	snprintf(hk.name, sizeof(hk.name), "k");
+	memset(hk_meta_args, 0, sizeof(hk_meta_args));
+	hk.name = (char *)"k";
+	hk.args = hk_meta_args;
 	hk.code_offset = 64;
 	hk.code_size = 128;
 	hk.first_tag = 9;
@@ -309,6 +315,11 @@ TEST(argument_errors)
 	EXPECT_PLAN(SL_LAUNCH_E_ARG_SIZE, 4);
 	hk_args[3] = SL_ARG_LOC(0);
 	EXPECT_PLAN(SL_LAUNCH_E_ARG_SIZE, 3);
+	/* 20 static bytes and 100 + 2^30: more work-group memory than a
+	 * descriptor gives (the runtime's CL_OUT_OF_RESOURCES), not a size
+	 * the application got wrong. */
+	hk_args[3] = SL_ARG_LOC(1u << 30);
+	EXPECT_PLAN(SL_LAUNCH_E_LOCAL_MEMORY, 3);
 	hk_args[1] = SL_ARG_BUF(0x100000000ull);    /* beyond 32 bits */
 	EXPECT_PLAN(SL_LAUNCH_E_ADDRESS, 1);
 	hk_args[1] = SL_ARG_BUF(0);                 /* NULL is fine */

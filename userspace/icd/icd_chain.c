@@ -388,13 +388,18 @@ static void report_fault(cl_context ctx, cl_event cmd,
 	const char *kind = f->count && f->kind < sizeof(kinds) /
 			   sizeof(kinds[0]) && kinds[f->kind] ?
 			   kinds[f->kind] : "failure";
-	char msg[SLB_MAX_NAME + 128];
+	char *msg;
 
-	snprintf(msg, sizeof(msg),
-		 "sleipnir: kernel %s: GPU %s (exception 0x%x, address "
-		 "0x%llx, fence %d)", cmd->launch->kernel->info->name, kind,
-		 f->exception_code, (unsigned long long)f->address, fence);
+	/* Sized to the kernel's name, which may be of any length. */
+	if (asprintf(&msg, "sleipnir: kernel %s: GPU %s (exception 0x%x, "
+		     "address 0x%llx, fence %d)",
+		     cmd->launch->kernel->info->name, kind, f->exception_code,
+		     (unsigned long long)f->address, fence) < 0) {
+		icd_context_notify_error(ctx, "sleipnir: GPU fault");
+		return;
+	}
 	icd_context_notify_error(ctx, msg);
+	free(msg);
 }
 
 /* How the chain ended, per launch: job headers say which ran to the end. */

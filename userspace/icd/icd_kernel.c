@@ -261,7 +261,6 @@ cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel,
 		cl_context context;
 		cl_program program;
 	} v;
-	char attributes[96];
 	size_t size;
 
 	if (!icd_kernel_valid(kernel))
@@ -288,17 +287,11 @@ cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel,
 		size = sizeof(cl_program);
 		break;
 	case CL_KERNEL_ATTRIBUTES:
-		/* The binary keeps one attribute of the source's:
-		 * reqd_work_group_size, written as declared, without
-		 * spaces. */
-		attributes[0] = '\0';
-		if (k->reqd_wg_size[0])
-			snprintf(attributes, sizeof(attributes),
-				 "reqd_work_group_size(%u,%u,%u)",
-				 k->reqd_wg_size[0], k->reqd_wg_size[1],
-				 k->reqd_wg_size[2]);
-		return icd_info_string(attributes, param_value_size,
-				       param_value, param_value_size_ret);
+		/* As the compiler recorded them: vec_type_hint,
+		 * work_group_size_hint, reqd_work_group_size. */
+		return icd_info_string(k->attributes ? k->attributes : "",
+				       param_value_size, param_value,
+				       param_value_size_ret);
 	default:
 		return CL_INVALID_VALUE;
 	}

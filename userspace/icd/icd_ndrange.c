@@ -53,6 +53,10 @@ static cl_int launch_error(int status)
 		/* More work-groups than the job's invocation fields hold:
 		 * beyond the device's range of global sizes. */
 		return CL_INVALID_GLOBAL_WORK_SIZE;
+	case SL_LAUNCH_E_LOCAL_MEMORY:
+		/* "insufficient resources such as registers or local
+		 * memory" (OpenCL 1.2 5.8). */
+		return CL_OUT_OF_RESOURCES;
 	default:
 		return CL_OUT_OF_RESOURCES;
 	}

@@ -36,6 +36,7 @@ const char *sl_launch_strerror(int status)
 	case SL_LAUNCH_E_ALIGN: return "misaligned address";
 	case SL_LAUNCH_E_SPACE: return "buffer too small for the descriptors";
 	case SL_LAUNCH_E_JOB_INDEX: return "bad job index or dependency";
+	case SL_LAUNCH_E_LOCAL_MEMORY: return "too much work-group memory";
 	default: return "unknown error";
 	}
 }
@@ -294,7 +295,7 @@ static int check_args(const struct sl_launch_params *p,
 				return SL_LAUNCH_E_ARG_SIZE;
 			wls = ALIGN_UP(wls + v->size, 16);
 			if (wls > WLS_MAX_INSTANCE_BYTES)
-				return SL_LAUNCH_E_TOO_BIG;
+				return SL_LAUNCH_E_LOCAL_MEMORY;
 			break;
 		default:
 			return SL_LAUNCH_E_ARG_KIND;

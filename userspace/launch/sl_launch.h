@@ -101,6 +101,9 @@ enum sl_launch_status {
 	SL_LAUNCH_E_SPACE = -14,
 	/* Job index 0 or above 65535, or a dependency not before it. */
 	SL_LAUNCH_E_JOB_INDEX = -15,
+	/* Work-group memory (the kernel's __local variables and __local
+	 * arguments) beyond what the descriptor can give. */
+	SL_LAUNCH_E_LOCAL_MEMORY = -16,
 };
 
 /* A short English description of status. */

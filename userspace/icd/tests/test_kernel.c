@@ -351,12 +351,12 @@ TEST(work_group_info)
 	/* __local memory: the kernel's own, then the arguments set. */
 	CHECK_EQ(clGetKernelWorkGroupInfo(statics, d, CL_KERNEL_LOCAL_MEM_SIZE,
 					  sizeof(ul), &ul, NULL), CL_SUCCESS);
-	CHECK(ul >= 64 * sizeof(cl_int));
+	CHECK_EQ(ul, 64 * sizeof(cl_int));
 	CHECK_EQ(clGetKernelWorkGroupInfo(args, d, CL_KERNEL_LOCAL_MEM_SIZE,
 					  sizeof(ul), &ul, NULL), CL_SUCCESS);
-	/* (The binary's static figure is the module's __local variables,
-	 * which every kernel of the module is given.) */
-	static_bytes = (args->info->local_static_bytes + 15) & ~15u;
+	/* statics' tile is not args': none of its own. */
+	static_bytes = 0;
+	CHECK_EQ(args->info->local_static_bytes, 0);
 	CHECK_EQ(ul, static_bytes);
 	/* Each argument's share rounded up to 16 bytes, as the launch
 	 * allocates it. */
@@ -387,6 +387,416 @@ TEST(work_group_info)
 	clReleaseContext(c);
 }
 
+/*
+ * Each kernel's __local memory is its own __local variables (OpenCL 1.2
+ * 6.5.2: declared inside a kernel function; a helper reaches them by
+ * pointer) and its __local arguments (5.7.3, CL_KERNEL_LOCAL_MEM_SIZE);
+ * a program whose kernels need 20 KiB each, 40 KiB together, launches
+ * every one of them. A launch that needs more than CL_DEVICE_LOCAL_MEM_SIZE
+ * fails with CL_OUT_OF_RESOURCES (5.8: "insufficient resources such as
+ * registers or local memory").
+ */
+static const char local_src[] =
+	"#define N 5120\n"
+	"void fill(__local uint *t, uint n, uint v)\n"
+	"{\n"
+	"\tfor (uint i = get_local_id(0); i < n; i += get_local_size(0))\n"
+	"\t\tt[i] = v + i;\n"
+	"}\n"
+	"__kernel void a(__global uint *out)\n"
+	"{\n"
+	"\t__local uint x[N];\n"
+	"\tfill(x, N, 1);\n"
+	"\tbarrier(CLK_LOCAL_MEM_FENCE);\n"
+	"\tout[get_global_id(0)] = x[N - 1 - get_local_id(0)];\n"
+	"}\n"
+	"__kernel void b(__global uint *out, __local uint *arg)\n"
+	"{\n"
+	"\t__local uint y[N / 2], z[N / 2];\n"
+	"\tfill(y, N / 2, 2);\n"
+	"\tfill(z, N / 2, 3);\n"
+	"\targ[get_local_id(0)] = 1;\n"
+	"\tbarrier(CLK_LOCAL_MEM_FENCE);\n"
+	"\tout[get_global_id(0)] = y[get_local_id(0)] + z[1] + arg[0];\n"
+	"}\n"
+	"__kernel void big(__global uint *out)\n"
+	"{\n"
+	"\t__local uint w[2 * N];\n"
+	"\tfill(w, 2 * N, 4);\n"
+	"\tbarrier(CLK_LOCAL_MEM_FENCE);\n"
+	"\tout[0] = w[7];\n"
+	"}\n"
+	"__kernel void none(__global uint *out) { out[0] = 5; }\n";
+
+static cl_ulong local_mem_size(cl_kernel k)
+{
+	cl_ulong ul = 0;
+
+	CHECK_EQ(clGetKernelWorkGroupInfo(k, NULL, CL_KERNEL_LOCAL_MEM_SIZE,
+					  sizeof(ul), &ul, NULL), CL_SUCCESS);
+	return ul;
+}
+
+/* Enqueues k over 64 work-items in groups of 16; waits when enqueued. */
+static cl_int launch(cl_command_queue q, cl_kernel k)
+{
+	size_t global = 64, local = 16;
+	cl_event e = NULL;
+	cl_int err = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0,
+					    NULL, &e);
+
+	if (!err) {
+		/* No GPU behind the fake device: the command fails later. */
+		clWaitForEvents(1, &e);
+		clReleaseEvent(e);
+	}
+	return err;
+}
+
+TEST(local_memory_per_kernel)
+{
+	cl_context c = new_context();
+	const char *src = local_src;
+	cl_ulong device_local = 0;
+	cl_command_queue q;
+	cl_program p;
+	cl_kernel a, b, big, none;
+	cl_int err;
+
+	REQUIRE(c);
+	CHECK_EQ(clGetDeviceInfo(test_device(), CL_DEVICE_LOCAL_MEM_SIZE,
+				 sizeof(device_local), &device_local, NULL),
+		 CL_SUCCESS);
+	/* The test's premise: two kernels' 20 KiB do not fit together. */
+	CHECK(device_local >= 20480 + 4096 && device_local < 2 * 20480);
+	q = clCreateCommandQueue(c, test_device(), 0, &err);
+	p = clCreateProgramWithSource(c, 1, &src, NULL, &err);
+	REQUIRE(q && p);
+	REQUIRE(clBuildProgram(p, 0, NULL, NULL, NULL, NULL) == CL_SUCCESS);
+	a = clCreateKernel(p, "a", NULL);
+	b = clCreateKernel(p, "b", NULL);
+	big = clCreateKernel(p, "big", NULL);
+	none = clCreateKernel(p, "none", NULL);
+	REQUIRE(a && b && big && none);
+
+	CHECK_EQ(local_mem_size(a), 20480);
+	CHECK_EQ(local_mem_size(b), 20480);
+	CHECK_EQ(local_mem_size(big), 40960);
+	CHECK_EQ(local_mem_size(none), 0);
+	/* The __local argument's size joins once set (rounded to 16). */
+	CHECK_EQ(clSetKernelArg(b, 1, 4000, NULL), CL_SUCCESS);
+	CHECK_EQ(local_mem_size(b), 20480 + 4000);
+	CHECK_EQ(clSetKernelArg(b, 1, 4090, NULL), CL_SUCCESS);
+	CHECK_EQ(local_mem_size(b), 20480 + 4096);
+
+	/* (A NULL buffer: the fake device has no memory to give.) */
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ(clSetKernelArg((cl_kernel[]){ a, b, big, none }[i], 0,
+					sizeof(cl_mem), NULL), CL_SUCCESS);
+	CHECK_EQ(launch(q, a), CL_SUCCESS);
+	CHECK_EQ(launch(q, none), CL_SUCCESS);
+	/* Up to the device's local memory exactly, and one step past. */
+	CHECK_EQ(clSetKernelArg(b, 1, device_local - 20480, NULL),
+		 CL_SUCCESS);
+	CHECK_EQ(local_mem_size(b), device_local);
+	CHECK_EQ(launch(q, b), CL_SUCCESS);
+	CHECK_EQ(clSetKernelArg(b, 1, device_local - 20480 + 1, NULL),
+		 CL_SUCCESS);
+	CHECK_EQ(launch(q, b), CL_OUT_OF_RESOURCES);
+	/* More than any descriptor gives: still the resources' error. */
+	CHECK_EQ(clSetKernelArg(b, 1, (size_t)1 << 31, NULL), CL_SUCCESS);
+	CHECK_EQ(launch(q, b), CL_OUT_OF_RESOURCES);
+	/* Its own __local variables alone are too many. */
+	CHECK_EQ(launch(q, big), CL_OUT_OF_RESOURCES);
+	CHECK_EQ(clFinish(q), CL_SUCCESS);
+
+	clReleaseKernel(a);
+	clReleaseKernel(b);
+	clReleaseKernel(big);
+	clReleaseKernel(none);
+	clReleaseProgram(p);
+	clReleaseCommandQueue(q);
+	clReleaseContext(c);
+}
+
+/* n characters: c repeated, then the digit d (an identifier). */
+static char *long_identifier(char c, size_t n, char d)
+{
+	char *s = malloc(n + 1);
+
+	if (s) {
+		memset(s, c, n - 1);
+		s[n - 1] = d;
+		s[n] = '\0';
+	}
+	return s;
+}
+
+/* The string query q of k (kernel info, or argument info of arg). */
+static char *kernel_string(cl_kernel k, int arg, cl_uint q)
+{
+	size_t size = 0;
+	char *s;
+	cl_int err = arg < 0 ?
+		clGetKernelInfo(k, q, 0, NULL, &size) :
+		clGetKernelArgInfo(k, (cl_uint)arg, q, 0, NULL, &size);
+
+	if (err || !size || !(s = malloc(size)))
+		return NULL;
+	err = arg < 0 ? clGetKernelInfo(k, q, size, s, NULL) :
+			clGetKernelArgInfo(k, (cl_uint)arg, q, size, s, NULL);
+	if (err || strlen(s) + 1 != size) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/*
+ * OpenCL limits no name's length: kernel names of 300 and 4000 characters
+ * (the conformance suite's 256 and beyond), and argument and type names of
+ * the same lengths, through the build, clCreateKernel,
+ * clCreateKernelsInProgram, CL_KERNEL_FUNCTION_NAME, CL_PROGRAM_KERNEL_NAMES
+ * and, with -cl-kernel-arg-info, CL_KERNEL_ARG_NAME / _TYPE_NAME.
+ */
+TEST(long_names)
+{
+	static const size_t lengths[] = { 300, 4000 };
+	cl_context c = new_context();
+
+	REQUIRE(c);
+	for (size_t i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
+		size_t n = lengths[i], size = 0;
+		char *k1 = long_identifier('k', n, '1');
+		char *k2 = long_identifier('k', n, '2');
+		char *arg = long_identifier('a', n, '0');
+		char *type = long_identifier('T', n, '0');
+		char *src = malloc(7 * n + 256), *s, *names, *want;
+		cl_kernel k, all[2] = { NULL, NULL };
+		cl_program p;
+		cl_uint num = 0;
+
+		REQUIRE(k1 && k2 && arg && type && src);
+		snprintf(src, 7 * n + 256,
+			 "typedef int %s;\n"
+			 "__kernel void %s(__global %s *%s) { %s[0] = 1; }\n"
+			 "__kernel void %s(int x) { }\n",
+			 type, k1, type, arg, arg, k2);
+		p = clCreateProgramWithSource(c, 1, (const char **)&src, NULL,
+					      NULL);
+		REQUIRE(p);
+		if (clBuildProgram(p, 0, NULL, "-cl-kernel-arg-info", NULL,
+				   NULL)) {
+			char log[4096] = "";
+
+			clGetProgramBuildInfo(p, test_device(),
+					      CL_PROGRAM_BUILD_LOG, sizeof(log),
+					      log, NULL);
+			CHECK_FAIL_AT(__FILE__, __LINE__, "build: %s", log);
+		}
+		k = clCreateKernel(p, k1, NULL);
+		CHECK(k != NULL);
+		if (k) {
+			s = kernel_string(k, -1, CL_KERNEL_FUNCTION_NAME);
+			CHECK(s && !strcmp(s, k1));
+			free(s);
+			s = kernel_string(k, 0, CL_KERNEL_ARG_NAME);
+			CHECK(s && !strcmp(s, arg));
+			free(s);
+			s = kernel_string(k, 0, CL_KERNEL_ARG_TYPE_NAME);
+			CHECK(s && strlen(s) == n + 1 &&
+			      !strncmp(s, type, n) && s[n] == '*');
+			free(s);
+			clReleaseKernel(k);
+		}
+		/* One character short or long names no kernel. */
+		k1[n - 1] = '\0';
+		CHECK(clCreateKernel(p, k1, NULL) == NULL);
+		k1[n - 1] = '1';
+		CHECK_EQ(clCreateKernelsInProgram(p, 2, all, &num),
+			 CL_SUCCESS);
+		CHECK_EQ(num, 2);
+		for (int j = 0; j < 2 && all[j]; j++) {
+			s = kernel_string(all[j], -1, CL_KERNEL_FUNCTION_NAME);
+			CHECK(s && (!strcmp(s, k1) || !strcmp(s, k2)));
+			free(s);
+			clReleaseKernel(all[j]);
+		}
+		CHECK_EQ(clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, 0, NULL,
+					  &size), CL_SUCCESS);
+		names = malloc(size);
+		want = malloc(2 * n + 2);
+		REQUIRE(names && want);
+		CHECK_EQ(clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, size,
+					  names, NULL), CL_SUCCESS);
+		snprintf(want, 2 * n + 2, "%s;%s", k1, k2);
+		CHECK(!strcmp(names, want));
+		free(names);
+		free(want);
+		{
+			/* The binary carries the names whole. */
+			size_t bsize = 0;
+			unsigned char *bin;
+			cl_program pb;
+
+			CHECK_EQ(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES,
+						  sizeof(bsize), &bsize, NULL),
+				 CL_SUCCESS);
+			bin = malloc(bsize);
+			REQUIRE(bin);
+			CHECK_EQ(clGetProgramInfo(p, CL_PROGRAM_BINARIES,
+						  sizeof(bin), &bin, NULL),
+				 CL_SUCCESS);
+			pb = clCreateProgramWithBinary(c, 1,
+				(cl_device_id[]){ test_device() }, &bsize,
+				(const unsigned char **)&bin, NULL, NULL);
+			REQUIRE(pb);
+			CHECK_EQ(clBuildProgram(pb, 0, NULL, NULL, NULL, NULL),
+				 CL_SUCCESS);
+			k = clCreateKernel(pb, k2, NULL);
+			CHECK(k != NULL);
+			if (k) {
+				s = kernel_string(k, -1,
+						  CL_KERNEL_FUNCTION_NAME);
+				CHECK(s && !strcmp(s, k2));
+				free(s);
+				clReleaseKernel(k);
+			}
+			clReleaseProgram(pb);
+			free(bin);
+		}
+		clReleaseProgram(p);
+		free(k1);
+		free(k2);
+		free(arg);
+		free(type);
+		free(src);
+	}
+	clReleaseContext(c);
+}
+
+/*
+ * Whether the CL_KERNEL_ATTRIBUTES of k are exactly the attributes of
+ * want ("a b c"): the same set, space-separated, each spelled as the
+ * source wrote it (OpenCL 1.2 5.7.3), in any order.
+ */
+static bool attributes_are(cl_kernel k, const char *want)
+{
+	char *got = kernel_string(k, -1, CL_KERNEL_ATTRIBUTES);
+	char *w = strdup(want), *save = NULL;
+	size_t matched = 0;
+	bool ok = got && w;
+
+	for (char *t = ok ? strtok_r(w, " ", &save) : NULL; t;
+	     t = strtok_r(NULL, " ", &save)) {
+		size_t n = strlen(t);
+		const char *at = strstr(got, t);
+
+		/* A whole space-separated item of the answer. */
+		ok &= at && (at == got || at[-1] == ' ') &&
+		      (at[n] == ' ' || at[n] == '\0');
+		matched += n + 1;
+	}
+	ok &= got && strlen(got) + 1 == (matched ? matched : 1);
+	if (!ok)
+		printf("  attributes '%s', want '%s'\n", got ? got : "(none)",
+		       want);
+	free(got);
+	free(w);
+	return ok;
+}
+
+/*
+ * CL_KERNEL_ATTRIBUTES for vec_type_hint of every scalar and vector type
+ * the device has (OpenCL 1.2 6.7.2: "n = 1, 2, 3, 4, 8 or 16"), for
+ * work_group_size_hint, reqd_work_group_size and their combinations in
+ * several source orders; with and without -cl-opt-disable.
+ */
+TEST(kernel_attributes)
+{
+	static const char *const types[] = { "char", "uchar", "short",
+					      "ushort", "int", "uint", "long",
+					      "ulong", "float" };
+	static const char *const widths[] = { "", "2", "3", "4", "8", "16" };
+	static const char *const combos[][2] = {
+		{ "work_group_size_hint(8,2,1)",
+		  "work_group_size_hint(8,2,1)" },
+		{ "reqd_work_group_size(4,4,2)",
+		  "reqd_work_group_size(4,4,2)" },
+		{ "vec_type_hint(uint4))) __attribute__((work_group_size_hint("
+		  "16,1,1)",
+		  "vec_type_hint(uint4) work_group_size_hint(16,1,1)" },
+		{ "reqd_work_group_size(16,2,1))) __attribute__((vec_type_hint("
+		  "short8)))  __attribute__((work_group_size_hint(1,1,1)",
+		  "vec_type_hint(short8) work_group_size_hint(1,1,1) "
+		  "reqd_work_group_size(16,2,1)" },
+		{ "work_group_size_hint(2,3,4), reqd_work_group_size(1,2,4), "
+		  "vec_type_hint(ulong16)",
+		  "vec_type_hint(ulong16) work_group_size_hint(2,3,4) "
+		  "reqd_work_group_size(1,2,4)" },
+		{ "vec_type_hint(float3)", "vec_type_hint(float3)" },
+	};
+	const size_t ntypes = sizeof(types) / sizeof(types[0]);
+	const size_t nwidths = sizeof(widths) / sizeof(widths[0]);
+	const size_t ncombos = sizeof(combos) / sizeof(combos[0]);
+	cl_context c = new_context();
+	size_t cap = 64 * 1024, len = 0;
+	char *src = malloc(cap), name[32], want[64];
+
+	REQUIRE(c && src);
+	src[0] = '\0';
+	for (size_t t = 0; t < ntypes; t++)
+		for (size_t w = 0; w < nwidths; w++)
+			len += (size_t)snprintf(src + len, cap - len,
+				"__kernel __attribute__((vec_type_hint(%s%s)))"
+				"\nvoid h_%zu_%zu(__global int *o) "
+				"{ o[0] = 1; }\n", types[t], widths[w], t, w);
+	for (size_t i = 0; i < ncombos; i++)
+		len += (size_t)snprintf(src + len, cap - len,
+			"__kernel __attribute__((%s))\n"
+			"void c_%zu(__global int *o) { o[0] = 1; }\n",
+			combos[i][0], i);
+	len += (size_t)snprintf(src + len, cap - len,
+		"__kernel void plain(__global int *o) { o[0] = 1; }\n");
+	REQUIRE(len < cap);
+	for (int pass = 0; pass < 2; pass++) {
+		const char *options = pass ? "-cl-opt-disable" : NULL;
+		cl_program p = clCreateProgramWithSource(c, 1,
+				(const char **)&src, NULL, NULL);
+		cl_kernel k;
+
+		REQUIRE(p);
+		CHECK_EQ(clBuildProgram(p, 0, NULL, options, NULL, NULL),
+			 CL_SUCCESS);
+		for (size_t t = 0; t < ntypes; t++) {
+			for (size_t w = 0; w < nwidths; w++) {
+				snprintf(name, sizeof(name), "h_%zu_%zu", t, w);
+				snprintf(want, sizeof(want),
+					 "vec_type_hint(%s%s)", types[t],
+					 widths[w]);
+				k = clCreateKernel(p, name, NULL);
+				CHECK(k && attributes_are(k, want));
+				if (k)
+					clReleaseKernel(k);
+			}
+		}
+		for (size_t i = 0; i < ncombos; i++) {
+			snprintf(name, sizeof(name), "c_%zu", i);
+			k = clCreateKernel(p, name, NULL);
+			CHECK(k && attributes_are(k, combos[i][1]));
+			if (k)
+				clReleaseKernel(k);
+		}
+		k = clCreateKernel(p, "plain", NULL);
+		CHECK(k && attributes_are(k, ""));
+		if (k)
+			clReleaseKernel(k);
+		clReleaseProgram(p);
+	}
+	free(src);
+	clReleaseContext(c);
+}
+
 void test_kernel_all(void)
 {
 	RUN(create);
@@ -394,4 +804,7 @@ void test_kernel_all(void)
 	RUN(kernel_info);
 	RUN(arg_info);
 	RUN(work_group_info);
+	RUN(local_memory_per_kernel);
+	RUN(long_names);
+	RUN(kernel_attributes);
 }
