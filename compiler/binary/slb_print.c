@@ -14,7 +14,7 @@ static const char *const sysval_names[SLB_SYSVAL_COUNT] = {
 	"global_size.x", "global_size.y", "global_size.z",
 	"local_size.x", "local_size.y", "local_size.z",
 	"num_groups.x", "num_groups.y", "num_groups.z",
-	"work_dim", "constant_base",
+	"work_dim", "constant_base", "printf_buffer",
 };
 
 /* Values come from slb_read (validated) or the compiler; clamp anyway. */

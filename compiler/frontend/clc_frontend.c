@@ -362,6 +362,12 @@ static enum slc_status run_clang(const char *dir, const char *clang,
 		"-cl-kernel-arg-info", "-emit-llvm-bc",
 		/* llvm-spirv-15 asserts on opaque pointers. */
 		"-no-opaque-pointers",
+		/*
+		 * No double on this device: besides the type, this keeps
+		 * clang from promoting printf's float arguments to double
+		 * (OpenCL 1.2 6.12.13.2).
+		 */
+		"-cl-ext=-cl_khr_fp64",
 		"-dependency-file", "deps.d", "-MT", "input.bc",
 	};
 	size_t nfixed = sizeof(fixed) / sizeof(fixed[0]), n = 0;
