@@ -359,6 +359,80 @@ TEST(empty_buffer)
 	run_items(0, 0);
 }
 
+/*
+ * The formatter alone on hand-made records: directives OpenCL C does not
+ * have (`*`, ll, n) and directives that do not match their argument are
+ * printed as written without taking bytes; a record naming no call site,
+ * or longer than what the buffer holds, ends the output; the write offset
+ * beyond the area (calls that did not fit) counts as the area.
+ */
+TEST(formatter_edges)
+{
+	static char fmt0[] = "a%*d|%lld|%n|%5%|%s|%d|%v2hd|%hlx|%d\n";
+	static char fmt1[] = "%d %v3hhu %%\n";
+	static char lit[] = "str";
+	static char *strings[] = { fmt0, fmt1, lit };
+	static struct slb_printf_call calls[2] = {
+		{ .format = 0, .record_bytes = 20, .num_args = 4,
+		  .args = { { SLB_PRINTF_INT, 4, 1, 4 },
+			    { SLB_PRINTF_INT, 4, 1, 8 },
+			    { SLB_PRINTF_STRING, 4, 1, 12 },
+			    { SLB_PRINTF_INT, 4, 1, 16 } } },
+		{ .format = 1, .record_bytes = 12, .num_args = 2,
+		  .args = { { SLB_PRINTF_INT, 4, 1, 4 },
+			    { SLB_PRINTF_INT, 1, 3, 8 } } },
+	};
+	struct slb_program prog = {
+		.num_printf_strings = 3, .printf_strings = strings,
+		.num_printf_calls = 2, .printf_calls = calls,
+	};
+	uint8_t buf[8 + 64];
+	uint32_t w[] = {
+		/* call 0: %s meets an int and %v2hd the string (both
+		 * shown as written, taking their argument), %d 2, %d 8 */
+		0, 7, 2, 99, 8,
+		/* call 1 */
+		1, (uint32_t)-3, 0x00FF0201,
+		/* call 2 does not exist */
+		2, 0,
+	};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	unsigned int n;
+
+	memcpy(buf + 8, w, sizeof(w));
+	icd_printf_init(buf, sizeof(buf) - 8);
+	/* More reserved than the area: calls that did not fit. */
+	memcpy(buf, &(uint32_t){ 1000 }, 4);
+	f = open_memstream(&text, &len);
+	REQUIRE(f);
+	n = icd_printf_write(&prog, buf, sizeof(buf), f);
+	fclose(f);
+	CHECK_EQ(n, 2);
+	check_text(text, "a%*d|%lld|%n|%5%|%s|2|%v2hd|%hlx|8\n"
+			 "-3 1,2,255 %\n");
+	free(text);
+
+	/* A record cut by the end of the buffer is not printed. */
+	text = NULL;
+	f = open_memstream(&text, &len);
+	REQUIRE(f);
+	memcpy(buf, &(uint32_t){ 20 + 8 }, 4);
+	n = icd_printf_write(&prog, buf, sizeof(buf), f);
+	fclose(f);
+	CHECK_EQ(n, 1);
+	free(text);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	REQUIRE(f);
+	n = icd_printf_write(&prog, buf, 8 + 16, f);
+	fclose(f);
+	CHECK_EQ(n, 0);
+	check_text(text, "");
+	free(text);
+}
+
 int main(void)
 {
 	if (!cr_init(&session)) {
@@ -371,6 +445,7 @@ int main(void)
 	RUN(work_items);
 	RUN(full_buffer);
 	RUN(empty_buffer);
+	RUN(formatter_edges);
 	if (!cr_fini(&session)) {
 		printf("  the model reported a guest error or a leak\n");
 		check_state.failed++;
