@@ -86,6 +86,72 @@ static const char *literal_string(const struct sir_module *m,
 	}
 }
 
+/* How deep selects and phis of literals are followed for a %s argument. */
+#define MAX_STRING_DEPTH 8
+
+/*
+ * The string index (int32) a %s argument v stands for: a literal's, or a
+ * select or phi between literals (`c ? "yes" : "no"`) as the same select
+ * or phi of their indices. SIR_NONE when v is something else, or 
+ * UINT32_MAX when the table is full.
+ */
+static sir_id string_index(struct sir_module *m, struct sir_function *f,
+			   struct sir_builder *b, struct slb_program *p,
+			   sir_id v, unsigned int depth)
+{
+	struct sir_type i32 = sir_type_make(SIR_INT, 32, 1);
+	const char *s = literal_string(m, f, v);
+	struct sir_instr in = f->values[v];
+
+	if (s) {
+		uint32_t id = slb_printf_add_string(p, s);
+
+		return id == UINT32_MAX ? UINT32_MAX :
+		       sir_const_u64(f, i32, id);
+	}
+	if (depth >= MAX_STRING_DEPTH)
+		return SIR_NONE;
+	if (in.op == SIR_OP_SELECT && f->values[in.srcs[0]].type.comps == 1) {
+		sir_id a = string_index(m, f, b, p, in.srcs[1], depth + 1);
+		sir_id c = a && a != UINT32_MAX ?
+			   string_index(m, f, b, p, in.srcs[2], depth + 1) : a;
+
+		if (!c || c == UINT32_MAX)
+			return c;
+		return sirp_op3(b, SIR_OP_SELECT, i32, in.srcs[0], a, c);
+	}
+	if (in.op == SIR_OP_PHI) {
+		sir_id *ids = sir_xcalloc(in.num_srcs, sizeof(*ids));
+		sir_id r = SIR_NONE;
+		uint32_t i;
+
+		/* Literal sources only: their indices are constants, which
+		 * need no place in the predecessors. */
+		for (i = 0; i < in.num_srcs; i++) {
+			s = literal_string(m, f, in.srcs[i]);
+			if (!s)
+				break;
+			ids[i] = slb_printf_add_string(p, s);
+			if (ids[i] == UINT32_MAX) {
+				free(ids);
+				return UINT32_MAX;
+			}
+			ids[i] = sir_const_u64(f, i32, ids[i]);
+		}
+		if (i == in.num_srcs) {
+			r = sirp_phi(f, in.block, i32, ids, in.phi_blocks,
+				     in.num_srcs);
+			/* The phi went first in its block: a cursor in that
+			 * block moves with what it pointed at. */
+			if (b->block == in.block)
+				b->pos++;
+		}
+		free(ids);
+		return r;
+	}
+	return SIR_NONE;
+}
+
 static uint32_t align4(uint32_t v)
 {
 	return (v + 3) & ~3u;
@@ -103,7 +169,7 @@ static sir_id record_value(struct sir_module *m, struct sir_function *f,
 {
 	struct sir_type t = f->values[v].type;
 	struct sir_type i32 = sir_type_make(SIR_INT, 32, 1);
-	const char *s;
+	sir_id id;
 
 	memset(arg, 0, sizeof(*arg));
 	arg->lanes = t.comps;
@@ -114,17 +180,16 @@ static sir_id record_value(struct sir_module *m, struct sir_function *f,
 	}
 	switch (t.kind) {
 	case SIR_PTR:
-		if (t.space == SIR_SPACE_CONSTANT &&
-		    (s = literal_string(m, f, v))) {
-			uint32_t id = slb_printf_add_string(p, s);
-
-			if (id == UINT32_MAX) {
-				snprintf(err, errsz, "printf: too many strings");
-				return SIR_NONE;
-			}
+		id = t.space == SIR_SPACE_CONSTANT ?
+		     string_index(m, f, b, p, v, 0) : SIR_NONE;
+		if (id == UINT32_MAX) {
+			snprintf(err, errsz, "printf: too many strings");
+			return SIR_NONE;
+		}
+		if (id) {
 			arg->kind = SLB_PRINTF_STRING;
 			arg->elem_bytes = 4;
-			return sir_const_u64(f, i32, id);
+			return id;
 		}
 		arg->kind = SLB_PRINTF_POINTER;
 		arg->elem_bytes = 4;
@@ -206,7 +271,7 @@ static bool lower_call(struct sir_module *m, struct sir_function *f,
 	}
 
 	/* Reserve: the call's block ends in the test of the room left. */
-	pos = b.pos;
+	pos = sirp_position(f, v);
 	join_blk = sirp_split_block(f, blk, pos);
 	write_blk = sir_block_add(f);
 	b = sirp_builder_at(f, blk, f->blocks[blk].num_instrs);

@@ -360,6 +360,62 @@ TEST(empty_buffer)
 }
 
 /*
+ * printf in a helper called in a loop: one call site printing once per
+ * iteration, in order; %s of a literal passed down as an argument and of a
+ * program-scope __constant string, both known after inlining.
+ */
+static const char helper_source[] =
+	"constant char msg[] = \"const\";\n"
+	"void say(int i, constant char *s)\n"
+	"{\n"
+	"\tprintf(\"say %d %s %s\\n\", i, s, msg);\n"
+	"}\n"
+	"kernel void loop(int n)\n"
+	"{\n"
+	"\tfor (int i = 0; i < n; i++)\n"
+	"\t\tsay(i, i & 1 ? \"odd\" : \"even\");\n"
+	"}\n";
+
+static void run_helper(const char *options)
+{
+	struct slb_program prog;
+	struct pbuf b;
+	int32_t n = 5;
+	unsigned int records;
+	char *got, *log = NULL;
+
+	if (!cr_compile(helper_source, options, &prog, &log)) {
+		printf("  %s\n", log ? log : "");
+		free(log);
+		CHECK_FAIL_AT(__FILE__, __LINE__, "helper_source does not build");
+		return;
+	}
+	free(log);
+	cr_reset(&session);
+	REQUIRE(new_buffer(&b, ICD_PRINTF_BUFFER_SIZE));
+	{
+		struct cr_arg args[] = { CR_VAL(&n) };
+		struct cr_ndrange nd = CR_1D(1, 1);
+
+		CHECK(cr_launch(&session, &prog, "loop", args, 1, &nd));
+	}
+	got = format_buffer(&prog, &b, &records);
+	CHECK_EQ(records, 5);
+	check_text(got, "say 0 even const\nsay 1 odd const\n"
+			"say 2 even const\nsay 3 odd const\n"
+			"say 4 even const\n");
+	free(got);
+	slb_program_free(&prog);
+}
+
+TEST(helper_in_loop)
+{
+	run_helper(NULL);
+	/* Unoptimised: the choice of literal is a phi, not a select. */
+	run_helper("-cl-opt-disable");
+}
+
+/*
  * The formatter alone on hand-made records: directives OpenCL C does not
  * have (`*`, ll, n) and directives that do not match their argument are
  * printed as written without taking bytes; a record naming no call site,
@@ -445,6 +501,7 @@ int main(void)
 	RUN(work_items);
 	RUN(full_buffer);
 	RUN(empty_buffer);
+	RUN(helper_in_loop);
 	RUN(formatter_edges);
 	if (!cr_fini(&session)) {
 		printf("  the model reported a guest error or a leak\n");
