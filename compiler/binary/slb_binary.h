@@ -28,7 +28,9 @@
  * buffer in GPU memory, 8-aligned, and puts its address there:
  *  - word 0: bytes of records reserved so far; the runtime sets it to 0.
  *    Each printf call adds its record's size to it atomically and gets the
- *    old value: the record's offset in the record area.
+ *    old value: the record's offset in the record area. A call that finds
+ *    the area already full skips the addition, so word 0 ends at most a
+ *    record per work-item in flight past the area.
  *  - word 1: the record area's size in bytes, set by the runtime.
  *  - byte 8 on: the record area. A call whose record does not fit
  *    (offset + size > word 1) writes nothing and returns -1, the others
@@ -41,9 +43,7 @@
  * whole, its lanes packed as in memory (`elem_bytes` each; a 3-lane
  * vector takes 4 lanes' room); a %s literal as the index of its text in
  * `printf_strings`; a pointer as its 32-bit address. This device has no
- * double, so float arguments stay float (6.12.13.2). Word 0 can pass 2^32
- * after 4 GiB of reservations in one launch and wrap: a launch is
- * expected to print far less.
+ * double, so float arguments stay float (6.12.13.2).
  */
 #ifndef SLEIPNIR_SLB_BINARY_H
 #define SLEIPNIR_SLB_BINARY_H

@@ -7,14 +7,21 @@
  * string, the size of its record and where each argument sits in it. The
  * call becomes
  *
- *	old = atomic_add(&buf[0], record_bytes)
- *	if (record_bytes <= buf[1] && old <= buf[1] - record_bytes) {
- *		record = (char *)buf + 8 + old
- *		record[0] = call index; record[offset_i] = argument i
- *		result = 0
- *	} else {
- *		result = -1          (6.12.13.2: the buffer is full)
+ *	room = buf[1] - record_bytes        (when record_bytes <= buf[1])
+ *	result = -1                          (6.12.13.2: the buffer is full)
+ *	if (record_bytes <= buf[1] && buf[0] <= room) {
+ *		old = atomic_add(&buf[0], record_bytes)
+ *		if (old <= room) {
+ *			record = (char *)buf + 8 + old
+ *			record[0] = call index; record[i's offset] = arg i
+ *			result = 0
+ *		}
  *	}
+ *
+ * The plain read of buf[0] first keeps calls made once the buffer is full
+ * from adding to it: it ends at most a record per work-item in flight past
+ * the area, far from wrapping around 2^32. A stale read only costs an
+ * atomic whose answer then decides.
  *
  * The format and the %s arguments must be string literals (6.12.13.2:
  * "only literal strings"): they are found at compile time in the module's
@@ -225,8 +232,9 @@ static bool lower_call(struct sir_module *m, struct sir_function *f,
 	struct slb_printf_call *call = sir_xcalloc(1, sizeof(*call));
 	sir_id *vals = sir_xcalloc(nargs + 1, sizeof(*vals));
 	sir_id *srcs = sir_xcalloc(nargs + 1, sizeof(*srcs));
-	sir_id buf, old, cap, room, fits, rec, phi_srcs[2];
-	uint32_t phi_preds[2], index, offset = 4;
+	struct sir_type bool1 = sir_type_make(SIR_BOOL, 1, 1);
+	sir_id buf, old, cap, used, room, fits, rec, phi_srcs[3];
+	uint32_t phi_preds[3], index, offset = 4, try_blk;
 	struct sir_builder b;
 	const char *format;
 	bool ok = false;
@@ -270,28 +278,34 @@ static bool lower_call(struct sir_module *m, struct sir_function *f,
 		goto out;
 	}
 
-	/* Reserve: the call's block ends in the test of the room left. */
+	/* Room: the call's block ends in the test of the room left. */
 	pos = sirp_position(f, v);
 	join_blk = sirp_split_block(f, blk, pos);
+	try_blk = sir_block_add(f);
 	write_blk = sir_block_add(f);
 	b = sirp_builder_at(f, blk, f->blocks[blk].num_instrs);
 	buf = sirp_op(&b, SIR_OP_SYSVAL, i32, NULL, 0,
 		      SIR_SYSVAL_PRINTF_BUFFER);
 	buf = sirp_op1(&b, SIR_OP_BITCAST, gptr, buf);
-	old = sirp_op2(&b, SIR_OP_ATOMIC, i32, buf,
-		       sirp_const(&b, i32, call->record_bytes));
-	f->values[old].aux2 = SIR_ATOMIC_ADD;
 	cap = sirp_op(&b, SIR_OP_LOAD, i32,
 		      (sir_id[]){ sirp_op2(&b, SIR_OP_PTR_ADD, gptr, buf,
 					   sirp_const(&b, i32, 4)) }, 1, 4);
+	used = sirp_op(&b, SIR_OP_LOAD, i32, &buf, 1, 4);
 	room = sirp_op2(&b, SIR_OP_ISUB, i32, cap,
 			sirp_const(&b, i32, call->record_bytes));
-	fits = sirp_op2(&b, SIR_OP_BAND, sir_type_make(SIR_BOOL, 1, 1),
-			sirp_op2(&b, SIR_OP_ULE, sir_type_make(SIR_BOOL, 1, 1),
+	fits = sirp_op2(&b, SIR_OP_BAND, bool1,
+			sirp_op2(&b, SIR_OP_ULE, bool1,
 				 sirp_const(&b, i32, call->record_bytes), cap),
-			sirp_op2(&b, SIR_OP_ULE, sir_type_make(SIR_BOOL, 1, 1),
-				 old, room));
-	sirp_cbr(&b, fits, write_blk, join_blk);
+			sirp_op2(&b, SIR_OP_ULE, bool1, used, room));
+	sirp_cbr(&b, fits, try_blk, join_blk);
+
+	/* Reserve: the atomic's old value is the record's offset. */
+	b = sirp_builder_at(f, try_blk, 0);
+	old = sirp_op2(&b, SIR_OP_ATOMIC, i32, buf,
+		       sirp_const(&b, i32, call->record_bytes));
+	f->values[old].aux2 = SIR_ATOMIC_ADD;
+	sirp_cbr(&b, sirp_op2(&b, SIR_OP_ULE, bool1, old, room), write_blk,
+		 join_blk);
 
 	/* Write the record. */
 	b = sirp_builder_at(f, write_blk, 0);
@@ -315,8 +329,10 @@ static bool lower_call(struct sir_module *m, struct sir_function *f,
 	phi_preds[0] = write_blk;
 	phi_srcs[1] = sir_const_u64(f, i32, UINT32_MAX);
 	phi_preds[1] = blk;
+	phi_srcs[2] = phi_srcs[1];
+	phi_preds[2] = try_blk;
 	sir_replace_uses(f, v, sirp_phi(f, join_blk, i32, phi_srcs, phi_preds,
-					2));
+					3));
 	sir_remove(f, v);
 	ok = true;
 out:
