@@ -147,3 +147,37 @@ bool slb_print_kernel_code(FILE *out, const struct slb_program *p,
 	free(text);
 	return true;
 }
+
+void slb_print_printf_table(FILE *out, const struct slb_program *p)
+{
+	static const char *const kinds[] = { "int", "float", "string",
+					     "pointer" };
+
+	for (uint32_t i = 0; i < p->num_printf_calls; i++) {
+		const struct slb_printf_call *c = &p->printf_calls[i];
+		const char *f = c->format < p->num_printf_strings ?
+				p->printf_strings[c->format] : "";
+
+		fprintf(out, "; printf call %u: %u-byte record, format \"", i,
+			c->record_bytes);
+		/* The format's escapes as C writes them. */
+		for (; *f; f++) {
+			if (*f == '\n')
+				fputs("\\n", out);
+			else if (*f == '"' || *f == '\\')
+				fprintf(out, "\\%c", *f);
+			else if ((unsigned char)*f < 0x20)
+				fprintf(out, "\\x%02x", (unsigned char)*f);
+			else
+				fputc(*f, out);
+		}
+		fputs("\"\n", out);
+		for (uint32_t j = 0; j < c->num_args; j++) {
+			const struct slb_printf_arg *a = &c->args[j];
+
+			fprintf(out, ";   arg %u: %s, %u x %u bytes at %u\n", j,
+				pick(kinds, 4, a->kind), a->lanes,
+				a->elem_bytes, a->offset);
+		}
+	}
+}
