@@ -213,7 +213,7 @@ static const char vector_source[] =
 	"\tret[0] = r;\n"
 	"}\n";
 
-TEST(vectors)
+static void run_vectors(const char *options)
 {
 	float f4[4] = { 1.5f, -2.25f, 0.0f, 100.0f };
 	uint8_t uc4[4] = { 0xFA, 0xFB, 0xFC, 0xFD };
@@ -248,7 +248,7 @@ TEST(vectors)
 		"FFFFFFFF\n"
 		"us2 = 65535,8 177777,10 end\n";
 
-	REQUIRE(cr_compile(vector_source, NULL, &prog, &log));
+	REQUIRE(cr_compile(vector_source, options, &prog, &log));
 	free(log);
 	cr_reset(&session);
 	ret = cr_alloc(&session, 4, &ret_va);
@@ -272,6 +272,12 @@ TEST(vectors)
 	CHECK(canary_intact(&b));
 	free(got);
 	slb_program_free(&prog);
+}
+
+TEST(vectors)
+{
+	run_vectors(NULL);
+	run_vectors("-cl-opt-disable");
 }
 
 #define ITEMS 64u
