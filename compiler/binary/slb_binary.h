@@ -32,11 +32,14 @@
  *    the area already full skips the addition, so word 0 ends at most a
  *    record per work-item in flight past the area.
  *  - word 1: the record area's size in bytes, set by the runtime.
- *  - byte 8 on: the record area. A call whose record does not fit
- *    (offset + size > word 1) writes nothing and returns -1, the others
- *    write their record and return 0. Records that fit are therefore a
- *    prefix of the area, in reservation order: the runtime reads them from
- *    byte 8 up to min(word 0, word 1).
+ *  - word 2: the lowest offset a call reserved whose record did not fit
+ *    (atomic unsigned min); the runtime sets it to 0xFFFFFFFF.
+ *  - word 3: reserved, 0.
+ *  - byte 16 on: the record area. A call whose record does not fit
+ *    (offset + size > word 1) writes nothing but word 2 and returns -1, the
+ *    others write their record and return 0. Reservations are ordered, so
+ *    the records that fit are the prefix of the area below word 2: the
+ *    runtime reads them from byte 16 up to min(word 0, word 1, word 2).
  * A record (`struct slb_printf_call`, `record_bytes`, a multiple of 4):
  * word 0 is the call's index in the program's `printf_calls`, then each
  * argument at its `offset` (4-aligned), as wide as its type: a vector
@@ -154,6 +157,8 @@ struct slb_printf_arg {
 };
 
 #define SLB_MAX_PRINTF_ARGS 64u
+/* The printf buffer's header: the words before the record area. */
+#define SLB_PRINTF_HEADER_BYTES 16u
 #define SLB_MAX_PRINTF_RECORD (64u << 10)
 
 struct slb_printf_call {

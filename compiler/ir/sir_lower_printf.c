@@ -12,16 +12,20 @@
  *	if (record_bytes <= buf[1] && buf[0] <= room) {
  *		old = atomic_add(&buf[0], record_bytes)
  *		if (old <= room) {
- *			record = (char *)buf + 8 + old
+ *			record = (char *)buf + 16 + old
  *			record[0] = call index; record[i's offset] = arg i
  *			result = 0
+ *		} else {
+ *			atomic_min(&buf[2], old)
  *		}
  *	}
  *
  * The plain read of buf[0] first keeps calls made once the buffer is full
  * from adding to it: it ends at most a record per work-item in flight past
  * the area, far from wrapping around 2^32. A stale read only costs an
- * atomic whose answer then decides.
+ * atomic whose answer then decides. Reservations are made in order, so the
+ * records that fit are those below the first offset that did not: buf[2],
+ * where the runtime stops reading (the bytes after it are not records).
  *
  * The format and the %s arguments must be string literals (6.12.13.2:
  * "only literal strings"): they are found at compile time in the module's
@@ -38,8 +42,6 @@
 #include "../binary/slb_binary.h"
 #include "sir_pass_util.h"
 
-/* Bytes of the buffer's header: the write offset and the area's size. */
-#define PRINTF_HEADER_BYTES 8u
 
 /* The string at byte offset of the module's __constant data, or NULL. */
 static const char *constant_string(const struct sir_module *m, uint64_t at)
@@ -233,8 +235,8 @@ static bool lower_call(struct sir_module *m, struct sir_function *f,
 	sir_id *vals = sir_xcalloc(nargs + 1, sizeof(*vals));
 	sir_id *srcs = sir_xcalloc(nargs + 1, sizeof(*srcs));
 	struct sir_type bool1 = sir_type_make(SIR_BOOL, 1, 1);
-	sir_id buf, old, cap, used, room, fits, rec, phi_srcs[3];
-	uint32_t phi_preds[3], index, offset = 4, try_blk;
+	sir_id buf, old, cap, used, room, fits, rec, first_miss, phi_srcs[3];
+	uint32_t phi_preds[3], index, offset = 4, try_blk, fail_blk;
 	struct sir_builder b;
 	const char *format;
 	bool ok = false;
@@ -283,6 +285,7 @@ static bool lower_call(struct sir_module *m, struct sir_function *f,
 	join_blk = sirp_split_block(f, blk, pos);
 	try_blk = sir_block_add(f);
 	write_blk = sir_block_add(f);
+	fail_blk = sir_block_add(f);
 	b = sirp_builder_at(f, blk, f->blocks[blk].num_instrs);
 	buf = sirp_op(&b, SIR_OP_SYSVAL, i32, NULL, 0,
 		      SIR_SYSVAL_PRINTF_BUFFER);
@@ -305,13 +308,21 @@ static bool lower_call(struct sir_module *m, struct sir_function *f,
 		       sirp_const(&b, i32, call->record_bytes));
 	f->values[old].aux2 = SIR_ATOMIC_ADD;
 	sirp_cbr(&b, sirp_op2(&b, SIR_OP_ULE, bool1, old, room), write_blk,
-		 join_blk);
+		 fail_blk);
+
+	/* Where the records that fit end, for the runtime. */
+	b = sirp_builder_at(f, fail_blk, 0);
+	first_miss = sirp_op2(&b, SIR_OP_ATOMIC, i32,
+			      sirp_op2(&b, SIR_OP_PTR_ADD, gptr, buf,
+				       sirp_const(&b, i32, 8)), old);
+	f->values[first_miss].aux2 = SIR_ATOMIC_UMIN;
+	sirp_br(&b, join_blk);
 
 	/* Write the record. */
 	b = sirp_builder_at(f, write_blk, 0);
 	rec = sirp_op2(&b, SIR_OP_PTR_ADD, gptr, buf,
 		       sirp_op2(&b, SIR_OP_IADD, i32, old,
-				sirp_const(&b, i32, PRINTF_HEADER_BYTES)));
+				sirp_const(&b, i32, SLB_PRINTF_HEADER_BYTES)));
 	sirp_op(&b, SIR_OP_STORE, vd,
 		(sir_id[]){ rec, sirp_const(&b, i32, index) }, 2, 4);
 	for (i = 0; i < nargs; i++) {
@@ -330,7 +341,7 @@ static bool lower_call(struct sir_module *m, struct sir_function *f,
 	phi_srcs[1] = sir_const_u64(f, i32, UINT32_MAX);
 	phi_preds[1] = blk;
 	phi_srcs[2] = phi_srcs[1];
-	phi_preds[2] = try_blk;
+	phi_preds[2] = fail_blk;
 	sir_replace_uses(f, v, sirp_phi(f, join_blk, i32, phi_srcs, phi_preds,
 					3));
 	sir_remove(f, v);

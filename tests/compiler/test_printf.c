@@ -292,7 +292,7 @@ static const char items_source[] =
 	"}\n";
 
 /* Records of several work-groups: each once, whole, in some order. */
-static void run_items(uint32_t area, unsigned int fit)
+static void run_items(uint32_t area, unsigned int fit, uint32_t reserved)
 {
 	struct slb_program prog;
 	struct pbuf b;
@@ -308,6 +308,11 @@ static void run_items(uint32_t area, unsigned int fit)
 	ret = cr_alloc(&session, 4 * ITEMS, &ret_va);
 	REQUIRE(ret && cr_alloc(&session, 4, &p_va));
 	REQUIRE(new_buffer(&b, area));
+	/* As if earlier calls had reserved that much already, the first one
+	 * past the area at offset 0. */
+	memcpy(b.cpu, &reserved, 4);
+	if (reserved > area)
+		memset(b.cpu + 8, 0, 4);
 	{
 		struct cr_arg args[] = { CR_BUF(ret_va), CR_BUF(p_va) };
 		struct cr_ndrange nd = CR_1D(ITEMS, GROUP);
@@ -318,13 +323,18 @@ static void run_items(uint32_t area, unsigned int fit)
 	REQUIRE(prog.num_printf_calls == 1);
 	CHECK_EQ(prog.printf_calls[0].record_bytes, 16);
 	/* What fitted was reserved; past the area, at most a record per
-	 * work-item in flight (all of them, at most) was added. */
-	CHECK(*(uint32_t *)b.cpu >= 16 * fit &&
-	      *(uint32_t *)b.cpu <= 16 * ITEMS);
-	if (area < 16)
-		CHECK_EQ(*(uint32_t *)b.cpu, 0);
-	else if (fit < ITEMS)
-		CHECK(*(uint32_t *)b.cpu + 16 > area);
+	 * work-item in flight (all of them, at most) was added. Calls that
+	 * find the area full add nothing: the offset cannot wrap. */
+	if (reserved > area) {
+		CHECK_EQ(*(uint32_t *)b.cpu, reserved);
+	} else {
+		CHECK(*(uint32_t *)b.cpu >= 16 * fit &&
+		      *(uint32_t *)b.cpu <= 16 * ITEMS);
+		if (area < 16)
+			CHECK_EQ(*(uint32_t *)b.cpu, 0);
+		else if (fit < ITEMS)
+			CHECK(*(uint32_t *)b.cpu + 16 > area);
+	}
 	for (unsigned int i = 0; i < ITEMS; i++) {
 		ok += ret[i] == 0;
 		full += ret[i] == -1;
@@ -356,19 +366,25 @@ static void run_items(uint32_t area, unsigned int fit)
 
 TEST(work_items)
 {
-	run_items(ICD_PRINTF_BUFFER_SIZE, ITEMS);
+	run_items(ICD_PRINTF_BUFFER_SIZE, ITEMS, 0);
 }
 
 /* 6.12.13.2: -1 when printf did not execute (here: no room left). */
 TEST(full_buffer)
 {
 	/* Room for 12 records and 4 bytes more: a 13th would not fit. */
-	run_items(12 * 16 + 4, 12);
+	run_items(12 * 16 + 4, 12, 0);
 }
 
 TEST(empty_buffer)
 {
-	run_items(0, 0);
+	run_items(0, 0, 0);
+}
+
+/* An offset already near 2^32 (full long ago) stays as it is. */
+TEST(full_offset_stays)
+{
+	run_items(ICD_PRINTF_BUFFER_SIZE, 0, 0xFFFFFFF8u);
 }
 
 /*
@@ -454,7 +470,7 @@ TEST(formatter_edges)
 		.num_printf_strings = 3, .printf_strings = strings,
 		.num_printf_calls = 2, .printf_calls = calls,
 	};
-	uint8_t buf[8 + 64];
+	uint8_t buf[ICD_PRINTF_HEADER_BYTES + 64];
 	uint32_t w[] = {
 		/* call 0: %s meets an int and %v2hd the string (both
 		 * shown as written, taking their argument), %d 2, %d 8 */
@@ -469,9 +485,9 @@ TEST(formatter_edges)
 	FILE *f;
 	unsigned int n;
 
-	memcpy(buf + 8, w, sizeof(w));
-	icd_printf_init(buf, sizeof(buf) - 8);
-	/* More reserved than the area: calls that did not fit. */
+	memcpy(buf + ICD_PRINTF_HEADER_BYTES, w, sizeof(w));
+	icd_printf_init(buf, sizeof(buf) - ICD_PRINTF_HEADER_BYTES);
+	/* More reserved than the area; a record naming no call ends it. */
 	memcpy(buf, &(uint32_t){ 1000 }, 4);
 	f = open_memstream(&text, &len);
 	REQUIRE(f);
@@ -494,10 +510,21 @@ TEST(formatter_edges)
 	text = NULL;
 	f = open_memstream(&text, &len);
 	REQUIRE(f);
-	n = icd_printf_write(&prog, buf, 8 + 16, f);
+	n = icd_printf_write(&prog, buf, ICD_PRINTF_HEADER_BYTES + 16, f);
 	fclose(f);
 	CHECK_EQ(n, 0);
 	check_text(text, "");
+	free(text);
+
+	/* Nothing from the first offset that did not fit (word 2) on. */
+	text = NULL;
+	f = open_memstream(&text, &len);
+	REQUIRE(f);
+	memcpy(buf, &(uint32_t){ 1000 }, 4);
+	memcpy(buf + 8, &(uint32_t){ 20 }, 4);
+	n = icd_printf_write(&prog, buf, sizeof(buf), f);
+	fclose(f);
+	CHECK_EQ(n, 1);
 	free(text);
 }
 
@@ -513,6 +540,7 @@ int main(void)
 	RUN(work_items);
 	RUN(full_buffer);
 	RUN(empty_buffer);
+	RUN(full_offset_stays);
 	RUN(helper_in_loop);
 	RUN(formatter_edges);
 	if (!cr_fini(&session)) {

@@ -39,6 +39,8 @@ void icd_printf_init(uint8_t *buf, uint32_t area_bytes)
 {
 	put_u32(buf, 0);
 	put_u32(buf + 4, area_bytes);
+	put_u32(buf + 8, UINT32_MAX);
+	put_u32(buf + 12, 0);
 }
 
 enum length { LEN_NONE, LEN_HH, LEN_H, LEN_HL, LEN_L };
@@ -289,10 +291,15 @@ unsigned int icd_printf_write(const struct slb_program *p, const uint8_t *buf,
 
 	if (size < ICD_PRINTF_HEADER_BYTES)
 		return 0;
-	/* Reservations go on past the end once it is full (dropped). */
+	/*
+	 * Reservations go on past the end once it is full (dropped), and
+	 * the bytes from the first one that did not fit are not records.
+	 */
 	used = get_u32(buf);
 	if (used > get_u32(buf + 4))
 		used = get_u32(buf + 4);
+	if (used > get_u32(buf + 8))
+		used = get_u32(buf + 8);
 	if (used > size - ICD_PRINTF_HEADER_BYTES)
 		used = size - ICD_PRINTF_HEADER_BYTES;
 	while (used - pos >= 4) {

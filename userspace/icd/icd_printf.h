@@ -17,8 +17,9 @@
 
 /* The record area of each launch's buffer: CL_DEVICE_PRINTF_BUFFER_SIZE. */
 #define ICD_PRINTF_BUFFER_SIZE (1024u * 1024u)
-/* Bytes before the record area: the write offset and the area's size. */
-#define ICD_PRINTF_HEADER_BYTES 8u
+/* Bytes before the record area (the write offset, the area's size, the
+ * first offset that did not fit, a reserved word). */
+#define ICD_PRINTF_HEADER_BYTES SLB_PRINTF_HEADER_BYTES
 
 /* Sets up the header of a buffer whose record area is area_bytes. */
 void icd_printf_init(uint8_t *buf, uint32_t area_bytes);
