@@ -36,8 +36,8 @@
  *    (atomic unsigned min); the runtime sets it to 0xFFFFFFFF.
  *  - word 3: reserved, 0.
  *  - byte 16 on: the record area. A call whose record does not fit
- *    (offset + size > word 1) writes nothing but word 2 and returns -1, the
- *    others write their record and return 0. Reservations are ordered, so
+ *    (offset + size > word 1) writes nothing (but word 2 when it reserved)
+ *    and returns -1, the others write their record and return 0. Reservations are ordered, so
  *    the records that fit are the prefix of the area below word 2: the
  *    runtime reads them from byte 16 up to min(word 0, word 1, word 2).
  * A record (`struct slb_printf_call`, `record_bytes`, a multiple of 4):

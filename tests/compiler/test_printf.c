@@ -502,6 +502,7 @@ TEST(formatter_edges)
 	text = NULL;
 	f = open_memstream(&text, &len);
 	REQUIRE(f);
+	/* Record 0 (20 bytes) and 8 of record 1's 12. */
 	memcpy(buf, &(uint32_t){ 20 + 8 }, 4);
 	n = icd_printf_write(&prog, buf, sizeof(buf), f);
 	fclose(f);
