@@ -191,7 +191,8 @@ static bool compile_kernel(struct sir_module *m, struct sir_function *f,
 	if (wg)
 		opts.max_work_regs = register_budget(wg);
 
-	ok = sir_lower_abi(m, f, k, err, sizeof(err)) &&
+	ok = sir_lower_printf(m, f, &b->p, err, sizeof(err)) &&
+	     sir_lower_abi(m, f, k, err, sizeof(err)) &&
 	     sir_lower_midgard(f, o->fast_math, err, sizeof(err));
 	if (ok) {
 		sir_optimize(f);

@@ -20,6 +20,7 @@
 
 #include "midgard_isa.h"
 #include "slb_format.h"
+#include "slb_printf_section.h"
 
 #ifndef SLEIPNIR_VERSION
 #define SLEIPNIR_VERSION "0"
@@ -180,7 +181,9 @@ struct out_section {
 
 enum out_index {
 	OUT_TEXT, OUT_CONSTANT, OUT_KERNELS, OUT_BUILD, OUT_SYMTAB, OUT_STRTAB,
-	OUT_SHSTRTAB, OUT_COUNT
+	OUT_SHSTRTAB,
+	OUT_PRINTF,                  /* last: only there when printf is used */
+	OUT_COUNT
 };
 
 /* Section indices in the file: the null section is 0. */
@@ -218,7 +221,7 @@ static bool add_section(Elf *e, const struct out_section *s, uint32_t name)
  * libelf writes to a file descriptor; an anonymous memory file gives it
  * one without touching the file system.
  */
-static bool elf_to_memory(struct out_section *sec, uint8_t **out,
+static bool elf_to_memory(struct out_section *sec, int count, uint8_t **out,
 			  size_t *size)
 {
 	struct buf shstrtab = { 0 };
@@ -230,7 +233,7 @@ static bool elf_to_memory(struct out_section *sec, uint8_t **out,
 	int fd;
 
 	strtab_add(&shstrtab, "");
-	for (int i = 0; i < OUT_COUNT; i++)
+	for (int i = 0; i < count; i++)
 		names[i] = strtab_add(&shstrtab, sec[i].name);
 	if (shstrtab.failed)
 		goto out_buf;
@@ -252,7 +255,7 @@ static bool elf_to_memory(struct out_section *sec, uint8_t **out,
 	eh.e_shstrndx = (uint16_t)OUT_SHNDX(OUT_SHSTRTAB);
 	if (!gelf_update_ehdr(e, &eh))
 		goto out;
-	for (int i = 0; i < OUT_COUNT; i++)
+	for (int i = 0; i < count; i++)
 		if (!add_section(e, &sec[i], names[i]))
 			goto out;
 	if (elf_update(e, ELF_C_WRITE) < 0)
@@ -284,6 +287,8 @@ bool slb_write(const struct slb_program *p, uint8_t **out, size_t *size)
 	struct buf kernels = { 0 }, build = { 0 }, strtab = { 0 };
 	struct buf syms = { 0 };
 	uint32_t header[SLB_KH_WORDS], bw[SLB_BW_WORDS];
+	uint8_t *printf_table = NULL;
+	size_t printf_size = 0;
 	Elf64_Sym sym;
 	bool ok = false;
 
@@ -320,6 +325,8 @@ bool slb_write(const struct slb_program *p, uint8_t **out, size_t *size)
 	bw[SLB_BW_RESERVED] = 0;
 	buf_words(&build, bw, SLB_BW_WORDS);
 
+	if (!slb_printf_section_write(p, &printf_table, &printf_size))
+		goto out;
 	if (!kernels.failed && !build.failed && !strtab.failed &&
 	    !syms.failed) {
 		struct out_section sec[OUT_COUNT] = {
@@ -343,15 +350,20 @@ bool slb_write(const struct slb_program *p, uint8_t **out, size_t *size)
 					 strtab.data, strtab.size, ELF_T_BYTE },
 			[OUT_SHSTRTAB] = { ".shstrtab", SHT_STRTAB, 0, 1, 0,
 					   NULL, 0, ELF_T_BYTE },
+			[OUT_PRINTF] = { SLB_SECTION_PRINTF, SHT_PROGBITS, 0,
+					 4, 0, printf_table, printf_size,
+					 ELF_T_BYTE },
 		};
 
-		ok = elf_to_memory(sec, out, size);
+		ok = elf_to_memory(sec, printf_table ? OUT_COUNT : OUT_PRINTF,
+				   out, size);
 	}
 out:
 	free(kernels.data);
 	free(build.data);
 	free(strtab.data);
 	free(syms.data);
+	free(printf_table);
 	return ok;
 }
 
@@ -368,6 +380,7 @@ struct reader {
 	char *err;
 	size_t errsz;
 	struct in_section text, constant, kernels, build, symtab, strtab;
+	struct in_section printf_table; /* optional */
 	struct slb_program *p;
 };
 
@@ -509,19 +522,22 @@ struct section_rule {
 	uint32_t type;
 	uint64_t flags, align;
 	size_t offset;               /* of the in_section in struct reader */
+	bool optional;
 };
 
 static const struct section_rule section_rules[] = {
 	{ SLB_SECTION_TEXT, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR,
-	  SLB_TEXT_ALIGN, offsetof(struct reader, text) },
+	  SLB_TEXT_ALIGN, offsetof(struct reader, text), false },
 	{ SLB_SECTION_CONSTANT, SHT_PROGBITS, SHF_ALLOC, SLB_CONSTANT_ALIGN,
-	  offsetof(struct reader, constant) },
+	  offsetof(struct reader, constant), false },
 	{ SLB_SECTION_KERNELS, SHT_PROGBITS, 0, 4,
-	  offsetof(struct reader, kernels) },
+	  offsetof(struct reader, kernels), false },
 	{ SLB_SECTION_BUILD, SHT_PROGBITS, 0, 4,
-	  offsetof(struct reader, build) },
-	{ ".symtab", SHT_SYMTAB, 0, 8, offsetof(struct reader, symtab) },
-	{ ".strtab", SHT_STRTAB, 0, 1, offsetof(struct reader, strtab) },
+	  offsetof(struct reader, build), false },
+	{ ".symtab", SHT_SYMTAB, 0, 8, offsetof(struct reader, symtab), false },
+	{ ".strtab", SHT_STRTAB, 0, 1, offsetof(struct reader, strtab), false },
+	{ SLB_SECTION_PRINTF, SHT_PROGBITS, 0, 4,
+	  offsetof(struct reader, printf_table), true },
 };
 
 /* Finds every section, checks its header, and keeps its bytes. */
@@ -588,7 +604,8 @@ static bool read_sections(struct reader *r, Elf *e, size_t file_size)
 	}
 	for (size_t j = 0; j < sizeof(section_rules) / sizeof(section_rules[0]);
 	     j++)
-		if (!((struct in_section *)((char *)r +
+		if (!section_rules[j].optional &&
+		    !((struct in_section *)((char *)r +
 					    section_rules[j].offset))->index)
 			return fail(r, "missing section %s",
 				    section_rules[j].name);
@@ -928,6 +945,10 @@ bool slb_read(const uint8_t *data, size_t size, struct slb_program *p,
 	if (!read_sections(&r, e, size) || !read_build(&r) ||
 	    !read_kernels(&r) || !read_symbols(&r, e))
 		goto out;
+	if (r.printf_table.index &&
+	    !slb_printf_section_read(r.printf_table.data, r.printf_table.size,
+				     p, err, errsz))
+		goto out;
 	p->code = copy_bytes(r.text.data, r.text.size);
 	p->constant_data = copy_bytes(r.constant.data, r.constant.size);
 	if (!p->code || !p->constant_data) {
@@ -970,6 +991,7 @@ void slb_program_free(struct slb_program *p)
 	free(p->build_options);
 	free(p->code);
 	free(p->constant_data);
+	slb_printf_free(p);
 	memset(p, 0, sizeof(*p));
 }
 

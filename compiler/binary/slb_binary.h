@@ -26,6 +26,31 @@
  *    runtime once per program; its GPU address goes in the
  *    SLB_SYSVAL_CONSTANT_BASE slot.
  *  - RSD: `work_regs` registers, `first_tag`, barrier bit from `barrier`.
+ *
+ * printf (OpenCL 1.2 6.12.13): a kernel that calls printf has the
+ * SLB_SYSVAL_PRINTF_BUFFER slot. The runtime gives each launch of it a
+ * buffer in GPU memory, 8-aligned, and puts its address there:
+ *  - word 0: bytes of records reserved so far; the runtime sets it to 0.
+ *    Each printf call adds its record's size to it atomically and gets the
+ *    old value: the record's offset in the record area. A call that finds
+ *    the area already full skips the addition, so word 0 ends at most a
+ *    record per work-item in flight past the area.
+ *  - word 1: the record area's size in bytes, set by the runtime.
+ *  - word 2: the lowest offset a call reserved whose record did not fit
+ *    (atomic unsigned min); the runtime sets it to 0xFFFFFFFF.
+ *  - word 3: reserved, 0.
+ *  - byte 16 on: the record area. A call whose record does not fit
+ *    (offset + size > word 1) writes nothing (but word 2 when it reserved)
+ *    and returns -1, the others write their record and return 0. Reservations are ordered, so
+ *    the records that fit are the prefix of the area below word 2: the
+ *    runtime reads them from byte 16 up to min(word 0, word 1, word 2).
+ * A record (`struct slb_printf_call`, `record_bytes`, a multiple of 4):
+ * word 0 is the call's index in the program's `printf_calls`, then each
+ * argument at its `offset` (4-aligned), as wide as its type: a vector
+ * whole, its lanes packed as in memory (`elem_bytes` each; a 3-lane
+ * vector takes 4 lanes' room); a %s literal as the index of its text in
+ * `printf_strings`; a pointer as its 32-bit address. This device has no
+ * double, so float arguments stay float (6.12.13.2).
  */
 #ifndef SLEIPNIR_SLB_BINARY_H
 #define SLEIPNIR_SLB_BINARY_H
@@ -84,6 +109,7 @@ enum slb_sysval {
 	SLB_SYSVAL_NUM_GROUPS_Z,
 	SLB_SYSVAL_WORK_DIM,
 	SLB_SYSVAL_CONSTANT_BASE,
+	SLB_SYSVAL_PRINTF_BUFFER,    /* see "printf" above */
 	SLB_SYSVAL_COUNT
 };
 
@@ -131,6 +157,33 @@ struct slb_kernel {
 	struct slb_stats stats;
 };
 
+/* printf: what one call site writes (see "printf" above). */
+enum slb_printf_arg_kind {
+	SLB_PRINTF_INT = 0,          /* integer lanes of 1, 2, 4 or 8 bytes */
+	SLB_PRINTF_FLOAT = 1,        /* float lanes (4 bytes) */
+	SLB_PRINTF_STRING = 2,       /* a 4-byte index into printf_strings */
+	SLB_PRINTF_POINTER = 3,      /* a 4-byte GPU address */
+};
+
+struct slb_printf_arg {
+	uint32_t kind;               /* enum slb_printf_arg_kind */
+	uint32_t elem_bytes;         /* per lane */
+	uint32_t lanes;              /* 1 (scalar), 2, 3, 4, 8 or 16 */
+	uint32_t offset;             /* in the record, 4-aligned, >= 4 */
+};
+
+#define SLB_MAX_PRINTF_ARGS 64u
+/* The printf buffer's header: the words before the record area. */
+#define SLB_PRINTF_HEADER_BYTES 16u
+#define SLB_MAX_PRINTF_RECORD (64u << 10)
+
+struct slb_printf_call {
+	uint32_t format;             /* index into printf_strings */
+	uint32_t record_bytes;       /* the whole record, a multiple of 4 */
+	uint32_t num_args;
+	struct slb_printf_arg args[SLB_MAX_PRINTF_ARGS];
+};
+
 struct slb_program {
 	char *compiler_version;
 	char *build_options;
@@ -140,6 +193,11 @@ struct slb_program {
 	uint32_t code_size;
 	uint8_t *constant_data;      /* module __constant data */
 	uint32_t constant_size;
+	/* printf: format strings and %s literals, and the call sites. */
+	uint32_t num_printf_strings;
+	char **printf_strings;       /* each malloc'ed */
+	uint32_t num_printf_calls;
+	struct slb_printf_call *printf_calls;
 };
 
 /* The compiler's version string recorded in every binary. */
@@ -157,6 +215,16 @@ void slb_program_free(struct slb_program *p);
 /* Frees a kernel's strings and arguments (slb_program_free does it for
  * each of the program's); the kernel's fields are zero after. */
 void slb_kernel_fini(struct slb_kernel *k);
+/*
+ * Appends a printf string (format or %s literal) to p, reusing an equal one;
+ * returns its index, or UINT32_MAX when out of memory.
+ */
+uint32_t slb_printf_add_string(struct slb_program *p, const char *s);
+/* Bytes an argument takes in a record (a 3-lane vector has 4 lanes' room). */
+uint32_t slb_printf_arg_bytes(const struct slb_printf_arg *a);
+/* Appends a call site; returns its index, or UINT32_MAX. */
+uint32_t slb_printf_add_call(struct slb_program *p,
+			     const struct slb_printf_call *c);
 /* The kernel named name, or NULL. */
 const struct slb_kernel *slb_find_kernel(const struct slb_program *p,
 					 const char *name);

@@ -14,6 +14,7 @@
 #define SLB_SECTION_CONSTANT ".rodata.constant"
 #define SLB_SECTION_KERNELS ".sleipnir.kernels"
 #define SLB_SECTION_BUILD ".sleipnir.build"
+#define SLB_SECTION_PRINTF ".sleipnir.printf" /* only when printf is used */
 
 #define SLB_TEXT_ALIGN 64u
 #define SLB_CONSTANT_ALIGN 16u
@@ -89,6 +90,38 @@ enum slb_build_word {
 	SLB_BW_RESERVED,             /* 0 */
 	SLB_BW_WORDS
 };
+
+/*
+ * .sleipnir.printf: a header, the call records (each followed by its
+ * argument records), then the strings, NUL-terminated one after the
+ * other and padded with zeros to a word (text_bytes in all).
+ */
+#define SLB_PRINTF_VERSION 1u
+enum slb_printf_header_word {
+	SLB_PH_VERSION,
+	SLB_PH_NUM_STRINGS,
+	SLB_PH_NUM_CALLS,
+	SLB_PH_TEXT_BYTES,
+	SLB_PH_WORDS
+};
+
+enum slb_printf_call_word {
+	SLB_PC_FORMAT,               /* string index */
+	SLB_PC_RECORD_BYTES,
+	SLB_PC_NUM_ARGS,
+	SLB_PC_WORDS
+};
+
+enum slb_printf_arg_word {
+	SLB_PA_KIND,                 /* enum slb_printf_arg_kind */
+	SLB_PA_ELEM_BYTES,
+	SLB_PA_LANES,
+	SLB_PA_OFFSET,
+	SLB_PA_WORDS
+};
+
+#define SLB_MAX_PRINTF_STRINGS 65536u
+#define SLB_MAX_PRINTF_CALLS 65536u
 
 /* Sanity bounds the reader enforces. */
 #define SLB_MAX_CODE_BYTES (64u << 20)

@@ -14,7 +14,7 @@ static const char *const sysval_names[SLB_SYSVAL_COUNT] = {
 	"global_size.x", "global_size.y", "global_size.z",
 	"local_size.x", "local_size.y", "local_size.z",
 	"num_groups.x", "num_groups.y", "num_groups.z",
-	"work_dim", "constant_base",
+	"work_dim", "constant_base", "printf_buffer",
 };
 
 /* Values come from slb_read (validated) or the compiler; clamp anyway. */
@@ -148,4 +148,38 @@ bool slb_print_kernel_code(FILE *out, const struct slb_program *p,
 	fputs(text, out);
 	free(text);
 	return true;
+}
+
+void slb_print_printf_table(FILE *out, const struct slb_program *p)
+{
+	static const char *const kinds[] = { "int", "float", "string",
+					     "pointer" };
+
+	for (uint32_t i = 0; i < p->num_printf_calls; i++) {
+		const struct slb_printf_call *c = &p->printf_calls[i];
+		const char *f = c->format < p->num_printf_strings ?
+				p->printf_strings[c->format] : "";
+
+		fprintf(out, "; printf call %u: %u-byte record, format \"", i,
+			c->record_bytes);
+		/* The format's escapes as C writes them. */
+		for (; *f; f++) {
+			if (*f == '\n')
+				fputs("\\n", out);
+			else if (*f == '"' || *f == '\\')
+				fprintf(out, "\\%c", *f);
+			else if ((unsigned char)*f < 0x20)
+				fprintf(out, "\\x%02x", (unsigned char)*f);
+			else
+				fputc(*f, out);
+		}
+		fputs("\"\n", out);
+		for (uint32_t j = 0; j < c->num_args; j++) {
+			const struct slb_printf_arg *a = &c->args[j];
+
+			fprintf(out, ";   arg %u: %s, %u x %u bytes at %u\n", j,
+				pick(kinds, 4, a->kind), a->lanes,
+				a->elem_bytes, a->offset);
+		}
+	}
 }

@@ -16,6 +16,8 @@
 
 /* The launch metadata: sizes, registers, arguments, sysvals. */
 void slb_print_kernel_header(FILE *out, const struct slb_kernel *k);
+/* The printf call sites: format, record size, each argument's layout. */
+void slb_print_printf_table(FILE *out, const struct slb_program *p);
 /* Registers, spilling, threads, bundles, units and the cycle table. */
 void slb_print_kernel_stats(FILE *out, const struct slb_kernel *k);
 /* The disassembly; false with a message when the code does not decode. */

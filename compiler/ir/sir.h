@@ -151,6 +151,13 @@ enum sir_op {
 	SIR_OP_STORE,                /* *src0 = src1 (type void) */
 	SIR_OP_ATOMIC,               /* aux2 = enum sir_atomic; src0 ptr, src1 value, src2 compare */
 	SIR_OP_BARRIER,              /* aux = SIR_FENCE_* flags; aux2 1 = work-group barrier, 0 = fence only */
+	/*
+	 * OpenCL printf: src0 the format (a pointer to a __constant string
+	 * literal), then the arguments; an int32 result (0, or -1 when the
+	 * printf buffer is full). sir_lower_printf turns it into appends to
+	 * the printf buffer before sir_lower_abi.
+	 */
+	SIR_OP_PRINTF,
 
 	/* Calls (gone after inlining) and control flow. */
 	SIR_OP_CALL,                 /* aux = callee function index, srcs = args */
@@ -171,6 +178,7 @@ enum sir_sysval {
 	SIR_SYSVAL_GLOBAL_OFFSET,
 	SIR_SYSVAL_WORK_DIM,         /* 1 comp */
 	SIR_SYSVAL_CONSTANT_BASE,    /* 1 comp: GPU address of the module's constant data */
+	SIR_SYSVAL_PRINTF_BUFFER,    /* 1 comp: GPU address of the launch's printf buffer */
 	SIR_SYSVAL_COUNT
 };
 

@@ -95,6 +95,7 @@ static int slb_base(enum sir_sysval s)
 	case SIR_SYSVAL_GLOBAL_OFFSET: return SLB_SYSVAL_GLOBAL_OFFSET_X;
 	case SIR_SYSVAL_WORK_DIM: return SLB_SYSVAL_WORK_DIM;
 	case SIR_SYSVAL_CONSTANT_BASE: return SLB_SYSVAL_CONSTANT_BASE;
+	case SIR_SYSVAL_PRINTF_BUFFER: return SLB_SYSVAL_PRINTF_BUFFER;
 	default: return -1;
 	}
 }

@@ -145,6 +145,12 @@ static bool check_input(struct sir_function *f, char *err, size_t errsz)
 					 f->name);
 				return false;
 			}
+			if (in->op == SIR_OP_PRINTF) {
+				snprintf(err, errsz,
+					 "%s: printf left before lowering "
+					 "(sir_lower_printf not run)", f->name);
+				return false;
+			}
 			for (s = 0; s < in->num_srcs; s++) {
 				const struct sir_instr *src =
 					&f->values[in->srcs[s]];

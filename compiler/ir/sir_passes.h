@@ -38,6 +38,18 @@ bool sir_slp_vectorize(struct sir_function *f);
 void sir_optimize(struct sir_function *f);
 
 struct slb_kernel;
+struct slb_program;
+
+/*
+ * Lowers kernel k's printf calls (OpenCL 1.2 6.12.13) into appends to the
+ * launch's printf buffer (the launch ABI's "printf" in
+ * compiler/binary/slb_binary.h), adding each call's format, literals and
+ * record layout to p's printf table. Runs after inlining, before
+ * sir_lower_abi. False with a message when a call cannot be compiled (a
+ * format that is not a string literal, a double argument...).
+ */
+bool sir_lower_printf(struct sir_module *m, struct sir_function *k,
+		      struct slb_program *p, char *err, size_t errsz);
 
 /*
  * Applies the launch ABI of compiler/binary/slb_binary.h to kernel k:

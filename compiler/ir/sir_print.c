@@ -65,7 +65,7 @@ static const char *const sir_op_names[SIR_OP_COUNT] = {
 	[SIR_OP_FCONV] = "fconv",
 	[SIR_OP_PTR_ADD] = "ptr_add", [SIR_OP_LOAD] = "load",
 	[SIR_OP_STORE] = "store", [SIR_OP_ATOMIC] = "atomic",
-	[SIR_OP_BARRIER] = "barrier",
+	[SIR_OP_BARRIER] = "barrier", [SIR_OP_PRINTF] = "printf",
 	[SIR_OP_CALL] = "call", [SIR_OP_BR] = "br", [SIR_OP_CBR] = "cbr",
 	[SIR_OP_RET] = "ret",
 };
@@ -77,6 +77,7 @@ static const char *const sir_space_names[] = {
 static const char *const sir_sysval_names[SIR_SYSVAL_COUNT] = {
 	"global_id", "local_id", "group_id", "num_groups", "local_size",
 	"global_size", "global_offset", "work_dim", "constant_base",
+	"printf_buffer",
 };
 
 static const char *const sir_atomic_names[] = {

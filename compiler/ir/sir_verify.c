@@ -314,6 +314,10 @@ static bool sir_check_types(struct sir_verifier *vf, sir_id id)
 	case SIR_OP_BARRIER:
 		NEED(n == 0 && t.kind == SIR_VOID, "bad barrier");
 		break;
+	case SIR_OP_PRINTF:
+		NEED(n >= 1 && s0.kind == SIR_PTR && t.kind == SIR_INT &&
+		     t.bits == 32 && t.comps == 1, "bad printf");
+		break;
 	case SIR_OP_CALL:
 		break;
 	case SIR_OP_BR:

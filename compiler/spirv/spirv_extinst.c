@@ -236,6 +236,33 @@ struct sir_type spv_int_type(struct sir_type t)
 	return sir_type_make(SIR_INT, t.bits, t.comps);
 }
 
+/* ---- printf -------------------------------------------------------- */
+
+/* Most arguments one printf takes (the record table's bound). */
+#define SPV_PRINTF_MAX_ARGS 64u
+
+bool spv_ext_printf(struct spv_fn *fc, const uint32_t *w, uint32_t wc,
+		    struct sir_type rt, sir_id *out)
+{
+	sir_id srcs[SPV_PRINTF_MAX_ARGS + 1];
+	uint32_t i, n = wc - 5;
+
+	if (n < 1)
+		return FAIL("printf: no format");
+	if (n > SPV_PRINTF_MAX_ARGS + 1)
+		return FAIL("printf: %u arguments (at most %u)", n - 1,
+			    SPV_PRINTF_MAX_ARGS);
+	if (rt.kind != SIR_INT || rt.bits != 32 || rt.comps != 1)
+		return FAIL("printf: the result must be an int");
+	for (i = 0; i < n; i++)
+		if (!(srcs[i] = spv_operand(fc, w, wc, 5 + i)))
+			return false;
+	if (fc->f->values[srcs[0]].type.kind != SIR_PTR)
+		return FAIL("printf: the format is not a pointer");
+	*out = spv_emit(fc, SIR_OP_PRINTF, rt, srcs, n);
+	return true;
+}
+
 /* ---- Dispatch ------------------------------------------------------ */
 
 /* How many trailing operands of num are literals rather than ids. */
@@ -266,7 +293,7 @@ bool spv_ext_inst(struct spv_fn *fc, const uint32_t *w, uint32_t wc,
 	if (!x.name)
 		return FAIL("unknown OpenCL.std instruction %u", x.num);
 	if (x.num == OpenCLstd_Printf)
-		return FAIL("unsupported OpenCL built-in printf");
+		return spv_ext_printf(fc, w, wc, rt, out);
 	if (wc - 5 < lits)
 		return FAIL("OpenCL.std %s: too few operands", x.name);
 	x.num_ids = wc - 5 - lits;

@@ -237,6 +237,9 @@ bool spv_ext_integer(struct spv_fn *fc, const struct spv_ext *x,
 		     sir_id *out);
 bool spv_ext_vector(struct spv_fn *fc, const struct spv_ext *x, sir_id *out);
 bool spv_ext_memory(struct spv_fn *fc, const struct spv_ext *x, sir_id *out);
+/* printf: one SIR_OP_PRINTF (format, then arguments), lowered later. */
+bool spv_ext_printf(struct spv_fn *fc, const uint32_t *w, uint32_t wc,
+		    struct sir_type rt, sir_id *out);
 
 /* spirv_async.c: async_work_group_(strided_)copy, wait_group_events. */
 sir_id spv_group_async_copy(struct spv_fn *fc, const uint32_t *w,

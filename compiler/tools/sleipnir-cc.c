@@ -125,6 +125,10 @@ static bool print_program(const uint8_t *bin, size_t size, bool disasm,
 			ok = false;
 		}
 	}
+	if (disasm && p.num_printf_calls) {
+		putchar('\n');
+		slb_print_printf_table(stdout, &p);
+	}
 	slb_program_free(&p);
 	return ok;
 }

@@ -214,6 +214,7 @@ bool cr_launch(struct cr_session *s, const struct slb_program *prog,
 	memcpy(p.nd.global, nd->global, sizeof(p.nd.global));
 	memcpy(p.nd.local, nd->local, sizeof(p.nd.local));
 	p.constant_va = constant_va;
+	p.printf_va = s->printf_va;
 	p.cores = core_id_range(&s->fh);
 	st = sl_launch_plan(&p, &plan);
 	if (st) {

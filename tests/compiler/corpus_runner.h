@@ -34,6 +34,9 @@ struct cr_session {
 	uint32_t next_va;            /* the bump allocator's next free VA */
 	struct cr_figures figures;
 	bool quiet;                  /* no failure details (the benchmark) */
+	/* GPU address of the printf buffer kernels that call printf get
+	 * (slb_binary.h, "printf"); the test allocates and reads it. */
+	uint32_t printf_va;
 };
 
 bool cr_init(struct cr_session *s);

@@ -98,6 +98,27 @@ static void fill_kernel(unsigned int ki, const char *name,
 	k->stats.longest_unbounded = nargs == 3;
 }
 
+/* A printf table: two call sites over three strings. */
+static char fmt0[] = "id %d: %v4hlf %s\n", fmt1[] = "%p %ld\n", lit[] = "ok";
+static char *printf_strings[] = { fmt0, lit, fmt1 };
+static struct slb_printf_call printf_calls[2] = {
+	{ .format = 0, .record_bytes = 28, .num_args = 3,
+	  .args = { { SLB_PRINTF_INT, 4, 1, 4 },
+		    { SLB_PRINTF_FLOAT, 4, 4, 8 },
+		    { SLB_PRINTF_STRING, 4, 1, 24 } } },
+	{ .format = 2, .record_bytes = 16, .num_args = 2,
+	  .args = { { SLB_PRINTF_POINTER, 4, 1, 4 },
+		    { SLB_PRINTF_INT, 8, 1, 8 } } },
+};
+
+static void add_printf_table(struct slb_program *p)
+{
+	p->num_printf_strings = 3;
+	p->printf_strings = printf_strings;
+	p->num_printf_calls = 2;
+	p->printf_calls = printf_calls;
+}
+
 static void make_program(struct slb_program *p)
 {
 	for (size_t i = 0; i < sizeof(code); i++)
@@ -428,6 +449,107 @@ TEST(specific_rejections)
 	}
 }
 
+/* The printf table round-trips; a program without printf has no section. */
+TEST(printf_table)
+{
+	struct slb_program p, q;
+	uint8_t *bin;
+	size_t size;
+	char err[256];
+
+	make_program(&p);
+	REQUIRE(write_ok(&p, &bin, &size));
+	CHECK_EQ(find_section(bin, ".sleipnir.printf"), 0);
+	REQUIRE(slb_read(bin, size, &q, err, sizeof(err)));
+	CHECK_EQ(q.num_printf_calls, 0);
+	CHECK_EQ(q.num_printf_strings, 0);
+	slb_program_free(&q);
+	free(bin);
+
+	add_printf_table(&p);
+	REQUIRE(write_ok(&p, &bin, &size));
+	CHECK(find_section(bin, ".sleipnir.printf") != 0);
+	CHECK(slb_read(bin, size, &q, err, sizeof(err)));
+	if (!q.kernels) {
+		printf("  %s\n", err);
+		free(bin);
+		return;
+	}
+	CHECK_EQ(q.num_printf_strings, 3);
+	CHECK_EQ(q.num_printf_calls, 2);
+	for (uint32_t i = 0; i < 3 && i < q.num_printf_strings; i++)
+		CHECK(!strcmp(q.printf_strings[i], printf_strings[i]));
+	for (uint32_t i = 0; i < 2 && i < q.num_printf_calls; i++) {
+		const struct slb_printf_call *a = &q.printf_calls[i];
+		const struct slb_printf_call *b = &printf_calls[i];
+
+		CHECK_EQ(a->format, b->format);
+		CHECK_EQ(a->record_bytes, b->record_bytes);
+		CHECK_EQ(a->num_args, b->num_args);
+		CHECK(!memcmp(a->args, b->args,
+			      b->num_args * sizeof(b->args[0])));
+	}
+	/* The kernels are untouched by the extra section. */
+	for (uint32_t i = 0; i < NUM_KERNELS && i < q.num_kernels; i++)
+		CHECK(kernel_eq(&q.kernels[i], &kernels[i]));
+	slb_program_free(&q);
+	free(bin);
+}
+
+/* Each printf table field the reader checks, broken one at a time. */
+TEST(printf_rejections)
+{
+	static const struct {
+		unsigned int word;   /* in the section */
+		uint32_t value;
+		const char *want;
+	} cases[] = {
+		{ 0, 2, "unknown version" },
+		{ 1, 100000, "do not fit" },      /* strings */
+		{ 2, 3, "call 2" },               /* calls */
+		{ 3, 2, "do not fit" },           /* text bytes */
+		{ 4, 3, "bad format" },           /* call 0 format */
+		{ 5, 30, "bad format" },          /* record bytes % 4 */
+		{ 5, 8, "offset" },               /* record too short */
+		{ 6, 65, "bad format" },          /* too many arguments */
+		{ 7, 9, "argument 0" },           /* kind */
+		{ 8, 3, "argument 0" },           /* lane bytes */
+		{ 13, 5, "argument 1" },          /* lanes */
+		{ 10, 6, "argument 0" },          /* unaligned offset */
+		{ 10, 0, "argument 0" },          /* over the call index */
+		{ 14, 16, "argument 1" },         /* float4 at 16: past 28 */
+	};
+	struct slb_program p;
+	uint8_t *bin, *copy;
+	size_t size;
+	unsigned int sec;
+	Elf64_Shdr *sh;
+
+	make_program(&p);
+	add_printf_table(&p);
+	REQUIRE(write_ok(&p, &bin, &size));
+	copy = malloc(size);
+	REQUIRE(copy);
+	sec = find_section(bin, ".sleipnir.printf");
+	REQUIRE(sec);
+	sh = shdr(bin, sec);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memcpy(copy, bin, size);
+		memcpy(copy + sh->sh_offset + 4 * cases[i].word,
+		       &cases[i].value, 4);
+		expect_reject(copy, size, cases[i].want, __LINE__);
+	}
+	/* A last string without its NUL. */
+	memcpy(copy, bin, size);
+	copy[sh->sh_offset + sh->sh_size - 1] = 'x';
+	copy[sh->sh_offset + sh->sh_size - 2] = 'x';
+	copy[sh->sh_offset + sh->sh_size - 3] = 'x';
+	copy[sh->sh_offset + sh->sh_size - 4] = 'x';
+	expect_reject(copy, size, "string", __LINE__);
+	free(copy);
+	free(bin);
+}
+
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 
 static uint32_t rng(void)
@@ -439,18 +561,17 @@ static uint32_t rng(void)
 }
 
 /* Mutations never crash the reader; every rejection comes with a message. */
-TEST(mutations)
+static void mutate(const struct slb_program *p)
 {
 	static const uint32_t specials[] = { 0, 1, 0x7FFFFFFF, 0xFFFFFFFF,
 					     0x80000000, 64, 0xFFFFFFF0 };
-	struct slb_program p, q;
+	struct slb_program q;
 	uint8_t *bin, *m;
 	size_t size;
 	unsigned int rejected = 0, silent = 0;
 	char err[256];
 
-	make_program(&p);
-	if (!write_ok(&p, &bin, &size))
+	if (!write_ok(p, &bin, &size))
 		return;
 	m = malloc(size);
 	REQUIRE(m);
@@ -497,10 +618,23 @@ TEST(mutations)
 	free(bin);
 }
 
+TEST(mutations)
+{
+	struct slb_program p;
+
+	make_program(&p);
+	mutate(&p);
+	/* The printf table's section too (the last one). */
+	add_printf_table(&p);
+	mutate(&p);
+}
+
 int main(void)
 {
 	RUN(round_trip);
 	RUN(long_strings);
+	RUN(printf_table);
+	RUN(printf_rejections);
 	RUN(deterministic_and_empty);
 	RUN(specific_rejections);
 	RUN(mutations);

@@ -626,10 +626,50 @@ TEST(native_and_library_names)
 	CHECK(find(m, "_Z5fractfPU3AS1f") != NULL);
 	check_all_verify(m);
 	sir_module_destroy(m);
-	/* Not in SIR nor in the library: a clear build error. */
+}
+
+/*
+ * printf is one SIR_OP_PRINTF (format, then the arguments) that
+ * sir_lower_printf lowers later; it returns an int and its format is a
+ * pointer, or the build fails with a clear message.
+ */
+TEST(printf_op)
+{
+	static const uint32_t ff[2] = { T_F32, T_F32 };
+	static const uint32_t pi[2] = { T_PG_F32, T_I32 };
+	char err[512];
+	struct sir_module *m;
+	struct sir_function *f;
+	uint32_t v;
+	bool found = false;
+
+	m = ext_module(T_I32, pi, 2, NULL, 0, OpenCLstd_Printf,
+		       (uint32_t[]){ P(0), P(1) }, 2, err);
+	REQUIRE(m);
+	REQUIRE((f = helper(m)));
+	for (v = 1; v < f->num_values; v++) {
+		const struct sir_instr *in = &f->values[v];
+
+		if (in->op != SIR_OP_PRINTF)
+			continue;
+		found = true;
+		CHECK_EQ(in->num_srcs, 2);
+		CHECK(in->type.kind == SIR_INT && in->type.bits == 32);
+		CHECK(f->values[in->srcs[0]].op == SIR_OP_PARAM &&
+		      f->values[in->srcs[0]].aux == 0);
+		CHECK(f->values[in->srcs[1]].op == SIR_OP_PARAM &&
+		      f->values[in->srcs[1]].aux == 1);
+	}
+	CHECK(found);
+	check_all_verify(m);
+	sir_module_destroy(m);
 	m = ext_module(T_F32, ff, 2, NULL, 0, OpenCLstd_Printf,
 		       (uint32_t[]){ P(0), P(1) }, 2, err);
-	CHECK(!m && strstr(err, "unsupported OpenCL built-in printf"));
+	CHECK(!m && strstr(err, "printf: the result must be an int"));
+	sir_module_destroy(m);
+	m = ext_module(T_I32, ff, 2, NULL, 0, OpenCLstd_Printf,
+		       (uint32_t[]){ P(0), P(1) }, 2, err);
+	CHECK(!m && strstr(err, "printf: the format is not a pointer"));
 	sir_module_destroy(m);
 }
 
@@ -696,6 +736,7 @@ int main(int argc, char **argv)
 	RUN(integer_builtins);
 	RUN(lane_selection);
 	RUN(native_and_library_names);
+	RUN(printf_op);
 	RUN(atomic_compare_exchange);
 	spirv_library_free(lib);
 	printf("%d passed, %d failed\n", check_state.passed, check_state.failed);

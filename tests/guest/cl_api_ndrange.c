@@ -10,7 +10,10 @@
  * (global id = group id * local size + local id + offset, uniform groups),
  * at the index of its id minus the offset.
  */
+#include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "cl_api.h"
 
@@ -594,6 +597,108 @@ TEST(many_dependent_launches)
 	clReleaseKernel(add);
 }
 
+/*
+ * printf (spec §6.12.13): its output goes to stdout when the command
+ * completes, at the latest by clFinish (6.12.13.1), one record per call,
+ * each line whole; 0 returned for each call that printed. stdout is a pipe
+ * here for the test's length.
+ */
+static const char printf_source[] =
+	"__kernel void print_items(__global int *ret, int k)\n"
+	"{\n"
+	"	int i = get_global_id(0);\n"
+	"	ret[i] = printf(\"item %d of %d: k=%+d v=%v2hld f=%.2f %s\\n\",\n"
+	"			i, (int)get_global_size(0), k, (int2)(i, -k),\n"
+	"			0.25f * i, \"done\");\n"
+	"}\n";
+
+#define PRINT_ITEMS 12
+
+TEST(printf_output)
+{
+	static char text[8192];
+	int ret[PRINT_ITEMS], fds[2], saved, k = 5;
+	size_t global = PRINT_ITEMS, local = 4, printf_size = 0, len = 0;
+	bool seen[PRINT_ITEMS] = { false };
+	cl_program prog;
+	cl_kernel kernel;
+	cl_mem buf;
+	cl_int err;
+	ssize_t n;
+	char *line;
+
+	CHECK_ERR(clGetDeviceInfo(api.device, CL_DEVICE_PRINTF_BUFFER_SIZE,
+				  sizeof(printf_size), &printf_size, NULL),
+		  CL_SUCCESS);
+	/* §4.2, full profile: at least 1 MB. */
+	CHECK(printf_size >= 1024 * 1024);
+	prog = cl_api_build(api.ctx, printf_source, "");
+	REQUIRE(prog);
+	kernel = clCreateKernel(prog, "print_items", &err);
+	CHECK_ERR(err, CL_SUCCESS);
+	REQUIRE(kernel);
+	memset(ret, 0x55, sizeof(ret));
+	buf = cl_api_buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+			    sizeof(ret), ret);
+	REQUIRE(buf);
+	CHECK_ERR(clSetKernelArg(kernel, 0, sizeof(buf), &buf), CL_SUCCESS);
+	CHECK_ERR(clSetKernelArg(kernel, 1, sizeof(k), &k), CL_SUCCESS);
+
+	/* stdout into a pipe (which holds far more than the output). */
+	fflush(stdout);
+	REQUIRE(pipe(fds) == 0);
+	saved = dup(STDOUT_FILENO);
+	REQUIRE(saved >= 0);
+	fcntl(fds[0], F_SETFL, O_NONBLOCK);
+	dup2(fds[1], STDOUT_FILENO);
+	err = clEnqueueNDRangeKernel(api.queue, kernel, 1, NULL, &global,
+				     &local, 0, NULL, NULL);
+	if (!err)
+		err = clFinish(api.queue);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	close(fds[1]);
+	while (len < sizeof(text) - 1 &&
+	       (n = read(fds[0], text + len, sizeof(text) - 1 - len)) > 0)
+		len += (size_t)n;
+	text[len] = 0;
+	close(fds[0]);
+	CHECK_ERR(err, CL_SUCCESS);
+
+	for (line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		char want[128];
+		int i;
+
+		if (sscanf(line, "item %d", &i) != 1 || i < 0 ||
+		    i >= PRINT_ITEMS || seen[i]) {
+			CHECK_FAIL_AT(__FILE__, __LINE__, "stray line '%s'",
+				      line);
+			continue;
+		}
+		seen[i] = true;
+		snprintf(want, sizeof(want),
+			 "item %d of %d: k=%+d v=%d,%d f=%.2f done", i,
+			 PRINT_ITEMS, k, i, -k, 0.25 * i);
+		if (strcmp(line, want))
+			CHECK_FAIL_AT(__FILE__, __LINE__, "got '%s', want '%s'",
+				      line, want);
+	}
+	for (int i = 0; i < PRINT_ITEMS; i++)
+		if (!seen[i])
+			CHECK_FAIL_AT(__FILE__, __LINE__, "no line of item %d",
+				      i);
+	CHECK_ERR(clEnqueueReadBuffer(api.queue, buf, CL_TRUE, 0, sizeof(ret),
+				      ret, 0, NULL, NULL),
+		  CL_SUCCESS);
+	/* §6.12.13.2: 0 when printf executed successfully. */
+	for (int i = 0; i < PRINT_ITEMS; i++)
+		CHECK_EQ(ret[i], 0);
+	clReleaseMemObject(buf);
+	clReleaseKernel(kernel);
+	clReleaseProgram(prog);
+}
+
 void cl_api_ndrange_tests(void)
 {
 	API_RUN(ndrange_1d_2d_3d);
@@ -605,4 +710,5 @@ void cl_api_ndrange_tests(void)
 	API_RUN(ndrange_errors);
 	API_RUN(native_kernel);
 	API_RUN(many_dependent_launches);
+	API_RUN(printf_output);
 }

@@ -182,6 +182,44 @@ TEST(image_bytes)
 	CHECK_EQ(get32(image + 60), 0);
 }
 
+/*
+ * A kernel that calls printf (its printf_buffer sysval): the buffer's
+ * address goes in the slot, and a launch without a buffer, or with one
+ * the ABI cannot carry, is refused when the block is written.
+ */
+TEST(printf_buffer)
+{
+	const struct sl_launch_memory mem = {
+		.code_va = 0x10000000, .tls_va = 0x30000000,
+		.wls_va = 0x40000000,
+	};
+	struct sl_job_link link = { .index = 1 };
+	static uint8_t block[1024];
+	struct sl_launch_plan plan;
+	uint8_t image[64];
+
+	make_params();
+	CHECK(!sl_launch_uses_printf(&hk));
+	hk.sysvals[hk.num_sysvals - 1].sysval = SLB_SYSVAL_PRINTF_BUFFER;
+	CHECK(sl_launch_uses_printf(&hk));
+	/* Planned without it: a runtime may place the buffer later. */
+	REQUIRE(sl_launch_plan(&hk_params, &plan) == SL_LAUNCH_OK);
+	CHECK_EQ(sl_launch_emit(&plan, &mem, &link, block, sizeof(block),
+				0x1000), SL_LAUNCH_E_ADDRESS);
+	hk_params.printf_va = 0x100000000ull;
+	CHECK_EQ(sl_launch_emit(&plan, &mem, &link, block, sizeof(block),
+				0x1000), SL_LAUNCH_E_ADDRESS);
+	hk_params.printf_va = 0x50000004;
+	CHECK_EQ(sl_launch_emit(&plan, &mem, &link, block, sizeof(block),
+				0x1000), SL_LAUNCH_E_ALIGN);
+	hk_params.printf_va = 0x50000008;
+	CHECK_EQ(sl_launch_emit(&plan, &mem, &link, block, sizeof(block),
+				0x1000), SL_LAUNCH_OK);
+	sl_launch_write_image(&plan, image);
+	CHECK_EQ(get32(image + 52), 0x50000008);
+	CHECK_EQ(get32(image + 44), 0xABCD0000);    /* constant base kept */
+}
+
 /* The block against the fact sheet's layouts, field by field. */
 TEST(descriptor_bytes)
 {
@@ -665,6 +703,7 @@ int main(void)
 {
 	RUN(plan_sizes);
 	RUN(image_bytes);
+	RUN(printf_buffer);
 	RUN(descriptor_bytes);
 	RUN(descriptor_without_storage);
 	RUN(argument_errors);

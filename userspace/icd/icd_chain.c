@@ -22,6 +22,7 @@
 #include "icd_kernel.h"
 #include "icd_mem.h"
 #include "icd_ndrange.h"
+#include "icd_printf.h"
 #include "icd_program.h"
 #include "icd_queue.h"
 
@@ -59,6 +60,9 @@ struct icd_gpu_queue {
 	bool prof;
 	struct sl_bo *cmd;           /* command BO: timestamps + jobs */
 	struct sl_bo *tls, *wls;     /* scratch, grown as launches need */
+	/* The printf buffer of the chain's launch i, when it calls printf
+	 * (kept for the queue's next chains). */
+	struct sl_bo *printf_bo[ICD_MAX_BATCH];
 	struct icd_fence *fence;     /* the chain in flight's (a reference) */
 	struct drm_sleipnir_bo_ref *refs;
 	unsigned int cap_refs;
@@ -149,6 +153,8 @@ void icd_gpu_queue_free(cl_command_queue queue)
 	sl_bo_destroy(g->cmd);
 	sl_bo_destroy(g->tls);
 	sl_bo_destroy(g->wls);
+	for (unsigned int i = 0; i < ICD_MAX_BATCH; i++)
+		sl_bo_destroy(g->printf_bo[i]);
 	pthread_mutex_unlock(&queue->context->gpu_lock);
 	free(g->refs);
 	free(g);
@@ -174,6 +180,25 @@ static int ensure_bo(struct sl_drm *drm, struct sl_bo **bo, uint64_t size,
 	if (!err)
 		err = sl_vm_map(*bo, 0, SLEIPNIR_VM_MAP_NOEXEC);
 	if (!err && cpu)
+		err = sl_bo_mmap(*bo, &map);
+	if (err) {
+		sl_bo_destroy(*bo);
+		*bo = NULL;
+	}
+	return err;
+}
+
+/* A printf buffer: written by the CPU (header) and the GPU (records), read
+ * by the CPU at the end; not CPU-cached, so no cache maintenance. */
+static int new_printf_bo(struct sl_drm *drm, struct sl_bo **bo)
+{
+	void *map;
+	int err = sl_bo_create(drm, ICD_PRINTF_HEADER_BYTES +
+				    ICD_PRINTF_BUFFER_SIZE, 0, bo);
+
+	if (!err)
+		err = sl_vm_map(*bo, 0, SLEIPNIR_VM_MAP_NOEXEC);
+	if (!err)
 		err = sl_bo_mmap(*bo, &map);
 	if (err) {
 		sl_bo_destroy(*bo);
@@ -292,7 +317,15 @@ static int write_chain(cl_command_queue q, cl_event *cmds, unsigned int n,
 		mem.wls_va = l->plan.wls_total_bytes ? g->wls->va : 0;
 		l->params.constant_va = prog->constant_bo ?
 					prog->constant_bo->va : 0;
-		err = add_ref(g, num_refs, prog->code_bo, false);
+		if (sl_launch_uses_printf(l->kernel->info)) {
+			/* An empty buffer for each run of the launch. */
+			icd_printf_init(g->printf_bo[i]->map,
+					ICD_PRINTF_BUFFER_SIZE);
+			l->params.printf_va = g->printf_bo[i]->va;
+			err = add_ref(g, num_refs, g->printf_bo[i], true);
+		}
+		if (!err)
+			err = add_ref(g, num_refs, prog->code_bo, false);
 		if (!err && prog->constant_bo)
 			err = add_ref(g, num_refs, prog->constant_bo, false);
 		for (unsigned int m = 0; m < l->num_mems && !err; m++) {
@@ -365,6 +398,10 @@ static int prepare(cl_command_queue q, cl_event *cmds, unsigned int n,
 		err = ensure_bo(drm, &g->tls, tls, false);
 	if (!err && wls)
 		err = ensure_bo(drm, &g->wls, wls, false);
+	for (unsigned int i = 0; i < n && !err; i++)
+		if (sl_launch_uses_printf(cmds[i]->launch->kernel->info) &&
+		    !g->printf_bo[i])
+			err = new_printf_bo(drm, &g->printf_bo[i]);
 	if (!err)
 		err = ensure_bo(drm, &g->cmd, lay->size, true);
 	if (!err)
@@ -400,6 +437,17 @@ static void report_fault(cl_context ctx, cl_event cmd,
 	}
 	icd_context_notify_error(ctx, msg);
 	free(msg);
+}
+
+/* Writes what a launch's printf calls left in @bo to stdout. */
+static void print_records(const struct icd_launch *l, const struct sl_bo *bo)
+{
+	flockfile(stdout);
+	icd_printf_write(&l->kernel->program->prog, bo->map,
+			 ICD_PRINTF_HEADER_BYTES + ICD_PRINTF_BUFFER_SIZE,
+			 stdout);
+	fflush(stdout);
+	funlockfile(stdout);
 }
 
 /* How the chain ended, per launch: job headers say which ran to the end. */
@@ -454,6 +502,10 @@ static void finish(cl_command_queue q, cl_event *cmds, unsigned int n,
 			cmds[i]->times[2] = start;
 			icd_event_unlock();
 		}
+		/* What the launch printed, before anyone sees it complete
+		 * (OpenCL 1.2 6.12.13.1: flushed when its event completes). */
+		if (done && sl_launch_uses_printf(cmds[i]->launch->kernel->info))
+			print_records(cmds[i]->launch, q->gpu->printf_bo[i]);
 		/* A fault ends the job it hit; the jobs after it, which
 		 * depend on it, never run. Both fail. A launch that went
 		 * while what it waited for was on the GPU fails if that

@@ -9,6 +9,7 @@
 #include "icd_info.h"
 #include "icd_mem.h"
 #include "icd_platform.h"
+#include "icd_printf.h"
 
 /* Midgard's registers and load/store paths are 128 bits wide: a vector of
  * that width is both the native and the preferred one. */
@@ -172,7 +173,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
 	 * versions added, so only 1.0 is promised. */
 	case CL_DEVICE_IL_VERSION_KHR: s = "SPIR-V_1.0"; break;
 	/* FULL_PROFILE's minimum, 1 MiB. */
-	case CL_DEVICE_PRINTF_BUFFER_SIZE: SIZE(1024 * 1024); break;
+	case CL_DEVICE_PRINTF_BUFFER_SIZE: SIZE(ICD_PRINTF_BUFFER_SIZE); break;
 	/* No interop API is offered, so there is nothing to synchronise. */
 	case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC: BOOL(CL_TRUE); break;
 	/* A root device that cannot be partitioned (see clCreateSubDevices):

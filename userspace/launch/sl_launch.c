@@ -403,7 +403,17 @@ static uint32_t sysval_value(const struct sl_launch_plan *plan,
 		return plan->num_groups[axis];
 	if (sysval == SLB_SYSVAL_WORK_DIM)
 		return nd->work_dim;
+	if (sysval == SLB_SYSVAL_PRINTF_BUFFER)
+		return (uint32_t)plan->params->printf_va;
 	return (uint32_t)plan->params->constant_va;
+}
+
+bool sl_launch_uses_printf(const struct slb_kernel *k)
+{
+	for (uint32_t i = 0; i < k->num_sysvals; i++)
+		if (k->sysvals[i].sysval == SLB_SYSVAL_PRINTF_BUFFER)
+			return true;
+	return false;
 }
 
 void sl_launch_write_image(const struct sl_launch_plan *plan, uint8_t *image)
@@ -456,6 +466,14 @@ int sl_launch_emit(const struct sl_launch_plan *plan,
 		return SL_LAUNCH_E_ALIGN;
 	if (size < plan->desc_bytes)
 		return SL_LAUNCH_E_SPACE;
+	if (sl_launch_uses_printf(k)) {
+		uint64_t pva = plan->params->printf_va;
+
+		if (!pva || pva > UINT32_MAX)
+			return SL_LAUNCH_E_ADDRESS;
+		if (pva % 8)
+			return SL_LAUNCH_E_ALIGN;
+	}
 	err = check_link(link);
 	if (err)
 		return err;

@@ -219,11 +219,21 @@ struct sl_launch_params {
 	/* GPU address of prog's __constant data (0 when it has none). */
 	uint64_t constant_va;
 	/*
+	 * GPU address of the launch's printf buffer (slb_binary.h, "printf"),
+	 * 8-aligned: sl_launch_emit() requires it when
+	 * sl_launch_uses_printf(kernel) (E_ADDRESS / E_ALIGN), else it is
+	 * ignored.
+	 */
+	uint64_t printf_va;
+	/*
 	 * Core id range of the GPU, sl_launch_cores(SHADER_PRESENT) (TLS is
 	 * laid out per core id); 0 counts as 1.
 	 */
 	unsigned int cores;
 };
+
+/* Whether kernel k calls printf: its launches need a printf buffer. */
+bool sl_launch_uses_printf(const struct slb_kernel *k);
 
 /* The core id range of a GPU with @shader_present (GET_PARAM): the highest
  * present core's bit plus one, at least 1. */
@@ -282,8 +292,8 @@ struct sl_launch_memory {
  * Writes the descriptor block of the planned launch into cpu (size bytes,
  * at least plan->desc_bytes), which the GPU sees at va, as job link of a
  * chain. Returns SL_LAUNCH_OK or a negative enum sl_launch_status
- * (E_ADDRESS when TLS / WLS memory is needed and missing or code crosses
- * a 16 MiB boundary); nothing is written on error.
+ * (E_ADDRESS when TLS / WLS memory or the printf buffer is needed and
+ * missing or code crosses a 16 MiB boundary); nothing is written on error.
  */
 int sl_launch_emit(const struct sl_launch_plan *plan,
 		   const struct sl_launch_memory *mem,

@@ -41,6 +41,10 @@ static int print_program(const char *path, const uint8_t *data, size_t size)
 			rc = 1;
 		}
 	}
+	if (p.num_printf_calls) {
+		putchar('\n');
+		slb_print_printf_table(stdout, &p);
+	}
 	slb_program_free(&p);
 	return rc;
 }
