@@ -70,33 +70,54 @@ def piglit(args):
         names = [l.split("#")[0].strip() for l in open(args.tests)]
         names = [n for n in names if n]
         cmd += ["--test-list", _test_list(names, results)]
-    cmd += ["cl", os.path.join(results, "run")]
+    run_dir = os.path.join(results, "run")
+    cmd += ["cl", run_dir]
     env = dict(os.environ, PIGLIT_COMPRESSION="none")
     start = time.monotonic()
-    # The verbose log ("pass: name") streams on, so a run cut short still
-    # tells which tests finished.
-    proc = subprocess.run(cmd, env=env, stdin=subprocess.DEVNULL)
-    print(f"@@piglit-exit {proc.returncode} after {time.monotonic() - start:.0f} s", flush=True)
-    path = os.path.join(results, "run", "results.json")
-    if not os.path.exists(path):
-        # An interrupted run leaves one file per finished test.
-        tests = {}
-        for f in glob.glob(os.path.join(results, "run", "tests", "*.json")):
+    emitted, names_done = set(), set()
+
+    def emit_finished():
+        # piglit's json backend keeps one file per test under tests/ until
+        # the run ends (first "incomplete", then the result): each result
+        # is printed as soon as it is there, so a run cut short (a board
+        # timeout) still has every finished test with its output.
+        for f in glob.glob(os.path.join(run_dir, "tests", "*.json")):
+            if f in emitted:
+                continue
             try:
-                tests.update(json.load(open(f)))
-            except ValueError:
-                pass
-    else:
-        tests = json.load(open(path))["tests"]
-    for name, t in sorted(tests.items()):
-        out = (t.get("out") or "") + (t.get("err") or "")
-        tm = t.get("time") or {}
-        secs = (tm.get("end", 0) - tm.get("start", 0)) if isinstance(tm, dict) else None
-        result = t.get("result", "fail")
-        if result in ("dmesg-warn", "dmesg-fail", "warn"):
-            result = "fail" if result == "dmesg-fail" else "pass"
-        emit("piglit", name, result, secs, out, returncode=t.get("returncode"))
+                data = json.load(open(f))
+            except (ValueError, OSError):
+                continue
+            for name, t in data.items():
+                if t.get("result") == "incomplete":
+                    break
+                emitted.add(f)
+                names_done.add(name)
+                _emit_piglit(name, t)
+
+    proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL)
+    while proc.poll() is None:
+        time.sleep(2)
+        emit_finished()
+    print(f"@@piglit-exit {proc.returncode} after {time.monotonic() - start:.0f} s", flush=True)
+    emit_finished()
+    path = os.path.join(run_dir, "results.json")
+    if os.path.exists(path):
+        # The last tests may have gone into results.json before a poll.
+        for name, t in sorted(json.load(open(path))["tests"].items()):
+            if name not in names_done:
+                _emit_piglit(name, t)
     shutil.rmtree(results, ignore_errors=True)
+
+
+def _emit_piglit(name, t):
+    out = (t.get("out") or "") + (t.get("err") or "")
+    tm = t.get("time") or {}
+    secs = (tm.get("end", 0) - tm.get("start", 0)) if isinstance(tm, dict) else None
+    result = t.get("result", "fail")
+    if result in ("dmesg-warn", "dmesg-fail", "warn"):
+        result = "fail" if result == "dmesg-fail" else "pass"
+    emit("piglit", name, result, secs, out, returncode=t.get("returncode"))
 
 
 def _test_list(names, folder):
@@ -139,7 +160,9 @@ def clblast(args):
                     done = True
             seen += 1
             name = m.group(1)
-            if not done:
+            if "All tests skipped" in block:
+                result = "skip"  # e.g. "Unsupported precision": no fp64 or fp16
+            elif not done:
                 result = "timeout" if status is None else "crash"
             elif counts["failed"]:
                 result = "fail"
