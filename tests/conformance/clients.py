@@ -112,6 +112,12 @@ def piglit(args):
 
 def _emit_piglit(name, t):
     out = (t.get("out") or "") + (t.get("err") or "")
+    # The "PIGLIT: {subtest...}" lines go into subtests, not the output:
+    # the subtests that did not pass say what failed.
+    bad = [f"subtest {k}: {v}" for k, v in (t.get("subtests") or {}).items()
+           if v not in ("pass", "skip")]
+    if bad:
+        out += "\n" + "\n".join(bad)
     tm = t.get("time") or {}
     secs = (tm.get("end", 0) - tm.get("start", 0)) if isinstance(tm, dict) else None
     result = t.get("result", "fail")
