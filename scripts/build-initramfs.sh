@@ -42,7 +42,8 @@ done
 # sits on virt's built-in virtio-mmio transports. ext4 and jbd2 want crc32c
 # through a soft dependency (crypto-crc32c) that modinfo's depends misses,
 # and busybox's modprobe does not follow: guest-init.sh loads it by name.
-for m in virtio_mmio virtio_blk ext4 crc32c_generic; do
+# overlay stacks make conformance's layer over the userland.
+for m in virtio_mmio virtio_blk ext4 crc32c_generic overlay; do
 	copy_module "$m"
 done
 cp "$ko" "$root/lib/modules/$abi/extra/"

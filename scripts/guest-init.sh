@@ -21,11 +21,13 @@ cd /root
 driver=sleipnir
 userland=0
 clcache=0
+conformance=0
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	sleipnir.driver=*) driver=${arg#sleipnir.driver=} ;;
 	sleipnir.userland=*) userland=${arg#sleipnir.userland=} ;;
 	sleipnir.clcache=*) clcache=${arg#sleipnir.clcache=} ;;
+	sleipnir.conformance=*) conformance=${arg#sleipnir.conformance=} ;;
 	esac
 done
 
@@ -41,7 +43,8 @@ load_driver() {
 	[ -e /dev/dri/renderD128 ] || { echo "board: $driver did not create /dev/dri/renderD128"; return 1; }
 }
 
-# The Debian userland at /debian: its own /proc, /sys, /dev, /tmp and /run,
+# The Debian userland at /debian: its own /proc, /sys, /dev (with /dev/shm,
+# which POSIX semaphores need: Python's multiprocessing), /tmp and /run,
 # with our programs, the command, /root (where --add puts files) and the
 # kernel modules bound in from the initramfs. The image is read-only: every
 # mount point was made when it was built.
@@ -58,12 +61,29 @@ mount_userland() {
 		i=$((i + 1))
 	done
 	mkdir -p $debian
-	mount -t ext4 -o ro "$udisk" $debian || { echo "board: cannot mount the userland ($udisk)"; return 1; }
+	if [ "$conformance" = 1 ]; then
+		# make conformance's clients (scripts/fetch-conformance-layer.sh)
+		# over the userland: two read-only lower layers, no upper one.
+		modprobe overlay || { echo "board: modprobe overlay failed"; return 1; }
+		i=0
+		while ! ldisk=$(findfs LABEL=sleipnir-conform 2>/dev/null) && [ $i -lt 200 ]; do
+			sleep 0.05
+			i=$((i + 1))
+		done
+		mkdir -p /lower/base /lower/conformance
+		mount -t ext4 -o ro "$udisk" /lower/base &&
+			mount -t ext4 -o ro "$ldisk" /lower/conformance &&
+			mount -t overlay overlay -o lowerdir=/lower/conformance:/lower/base $debian ||
+			{ echo "board: cannot mount the conformance layer ($ldisk)"; return 1; }
+	else
+		mount -t ext4 -o ro "$udisk" $debian || { echo "board: cannot mount the userland ($udisk)"; return 1; }
+	fi
 	mount -t proc proc $debian/proc &&
 		mount -t sysfs sysfs $debian/sys &&
 		mount -t debugfs debugfs $debian/sys/kernel/debug &&
 		mount -t devtmpfs devtmpfs $debian/dev &&
-		mkdir -p $debian/dev/pts &&
+		mkdir -p $debian/dev/pts $debian/dev/shm &&
+		mount -t tmpfs tmpfs $debian/dev/shm &&
 		mount -t tmpfs tmpfs $debian/tmp &&
 		mount -t tmpfs tmpfs $debian/run &&
 		mkdir -p $debian/run/sleipnir $debian/run/busybox &&
