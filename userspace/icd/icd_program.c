@@ -179,6 +179,33 @@ static bool executable_fits(const uint8_t *data, size_t size)
 	return ok;
 }
 
+/*
+ * An executable binary is a built executable: kernels can be created from
+ * it before any clBuildProgram (which still accepts it), as Mesa's clover,
+ * for which piglit's api@clcreateprogramwithbinary was written, and the
+ * vendors' drivers allow. OpenCL 1.2 names no error for it. When the
+ * binary does not parse after all, the program stays unbuilt.
+ */
+static void load_executable(cl_program program)
+{
+	struct slb_program check;
+	uint8_t *copy;
+	char err[64];
+
+	/* Finishing drops a binary that does not parse; this one stays. */
+	if (!slb_read(program->binary, program->binary_size, &check, err,
+		      sizeof(err)))
+		return;
+	slb_program_free(&check);
+	copy = malloc(program->binary_size);
+	if (!copy)
+		return;
+	memcpy(copy, program->binary, program->binary_size);
+	icd_program_finish_build(program, CL_BUILD_SUCCESS, "", "", copy,
+				 program->binary_size,
+				 CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+}
+
 cl_program CL_API_CALL
 clCreateProgramWithBinary(cl_context context, cl_uint num_devices,
 			  const cl_device_id *device_list,
@@ -237,6 +264,8 @@ clCreateProgramWithBinary(cl_context context, cl_uint num_devices,
 	memcpy(program->binary, binaries[0], lengths[0]);
 	program->binary_size = lengths[0];
 	program->binary_type = icd_program_binary_type(type);
+	if (type == SLC_BINARY_EXECUTABLE)
+		load_executable(program);
 	return done(program, CL_SUCCESS, errcode_ret);
 }
 
