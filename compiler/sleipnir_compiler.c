@@ -191,6 +191,8 @@ static bool compile_kernel(struct sir_module *m, struct sir_function *f,
 	if (wg)
 		opts.max_work_regs = register_budget(wg);
 
+	if (o->denorms_are_zero)
+		sir_flush_denormal_constants(f);
 	ok = sir_lower_printf(m, f, &b->p, err, sizeof(err)) &&
 	     sir_lower_abi(m, f, k, err, sizeof(err)) &&
 	     sir_lower_midgard(f, o->fast_math, err, sizeof(err));
@@ -347,7 +349,8 @@ static bool cache_key(const char *kind, const void *input, size_t size,
 		      struct clc_cache_key *key)
 {
 	struct clc_hash *h = clc_hash_begin();
-	uint32_t flags[3] = { o->opt_disable, o->fast_math, o->wg_size };
+	uint32_t flags[4] = { o->opt_disable, o->fast_math, o->wg_size,
+			      o->denorms_are_zero };
 
 	if (!h)
 		return false;

@@ -35,11 +35,11 @@ static const char *const clang_flags[] = {
 };
 
 /*
- * Accepted without effect on clang: arg info is always generated;
- * -cl-denorms-are-zero only permits flushing; -cl-strict-aliasing only
- * permits type-based alias analysis (the front end keeps it off, and
- * clang warns about the option outside OpenCL C 1.0); there is no
- * debugger for -g.
+ * Not for clang: arg info is always generated; -cl-denorms-are-zero
+ * only permits flushing (sir_flush_denormal_constants does, for the
+ * constants); -cl-strict-aliasing only permits type-based alias
+ * analysis (the front end keeps it off, and clang warns about the option
+ * outside OpenCL C 1.0); there is no debugger for -g.
  */
 static const char *const ignored_flags[] = {
 	"-cl-kernel-arg-info",
@@ -232,8 +232,11 @@ static bool parse_word(struct clc_options *o, char **words, unsigned int n,
 		return false;
 	}
 	if (in_list(w, ignored_flags,
-		    sizeof(ignored_flags) / sizeof(ignored_flags[0])))
+		    sizeof(ignored_flags) / sizeof(ignored_flags[0]))) {
+		if (!strcmp(w, "-cl-denorms-are-zero"))
+			o->denorms_are_zero = true;
 		return true;
+	}
 	if (in_list(w, clang_flags,
 		    sizeof(clang_flags) / sizeof(clang_flags[0]))) {
 		if (!strcmp(w, "-cl-opt-disable"))

@@ -18,6 +18,7 @@ struct clc_options {
 	bool fast_math;              /* -cl-fast-relaxed-math or
 				      * -cl-unsafe-math-optimizations */
 	uint32_t wg_size;            /* -sleipnir-wg-size=N; 0: none */
+	bool denorms_are_zero;       /* -cl-denorms-are-zero */
 };
 
 /*

@@ -84,4 +84,8 @@ uint8_t *sir_constant_data(struct sir_module *m, uint32_t *size);
 bool sir_lower_midgard(struct sir_function *f, bool fast_math,
 		       char *err, size_t errsz);
 
+/* -cl-denorms-are-zero: denormal f32 constants read by float arithmetic
+ * become zeros of their sign (see the file). */
+void sir_flush_denormal_constants(struct sir_function *f);
+
 #endif

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * -cl-denorms-are-zero: a denormal float constant read by arithmetic is
+ * flushed to a zero of its sign (piglit's amdgcn-f32-inline-immediates
+ * adds as_float(64) and wants exact zero for 0.0f); without the option it
+ * is kept, as the ALU keeps denormals; read as bits it is never touched.
+ * Run on the model core against the host's float arithmetic.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "corpus_runner.h"
+
+CHECK_MAIN_STATE("compiler_denormals");
+
+#define ITEMS 8u
+
+static struct cr_session session;
+
+static const char source[] =
+	"kernel void add_denormal(global float *out, global const float *in)\n"
+	"{\n"
+	"\tint i = get_global_id(0);\n"
+	"\tfloat4 d = as_float4((int4)(64, -2147483584, 1, 0x00400000));\n"
+	"\tout[i * 6] = in[i] + as_float(64);\n"
+	"\tout[i * 6 + 1] = in[i] * as_float(0x00400000) * 0x1p100f;\n"
+	"\tout[i * 6 + 2] = (in[i] + d).y;\n"
+	"\tout[i * 6 + 3] = (in[i] - d).w;\n"
+	"\tout[i * 6 + 4] = as_float(64);\n"
+	"\tout[i * 6 + 5] = as_float(as_int(as_float(1)) + (int)in[i]);\n"
+	"}\n";
+
+static float bits_f(uint32_t u)
+{
+	float f;
+
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+static uint32_t f_bits(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+static void run_with(const char *options, bool flush)
+{
+	static const float in[ITEMS] = { 0.0f, -0.0f, 1.0f, -1.5f,
+					 0x1p-140f, -0x1p-126f, 3.0f, 0.25f };
+	struct cr_ndrange nd = CR_1D(ITEMS, ITEMS);
+	struct slb_program p;
+	struct cr_arg args[2];
+	uint32_t in_va, out_va;
+	float *gin, *out;
+	char *log = NULL;
+
+	printf("  options: %s\n", options ? options : "(none)");
+	if (!cr_compile(source, options, &p, &log)) {
+		CHECK_FAIL_AT(__FILE__, __LINE__, "does not build: %s",
+			      log ? log : "");
+		free(log);
+		return;
+	}
+	free(log);
+	cr_reset(&session);
+	gin = cr_alloc(&session, sizeof(in), &in_va);
+	out = cr_alloc(&session, ITEMS * 6 * 4, &out_va);
+	REQUIRE(gin && out);
+	memcpy(gin, in, sizeof(in));
+	args[0] = CR_BUF(out_va);
+	args[1] = CR_BUF(in_va);
+	REQUIRE(cr_launch(&session, &p, "add_denormal", args, 2, &nd));
+	for (uint32_t i = 0; i < ITEMS; i++) {
+		float x = in[i];
+		float d64 = flush ? 0.0f : bits_f(64);
+		float dhalf = flush ? 0.0f : bits_f(0x00400000);
+		float dneg = flush ? -0.0f : bits_f(0x80000040u);
+		uint32_t want[6] = {
+			f_bits(x + d64),
+			f_bits(x * dhalf * 0x1p100f),
+			f_bits(x + dneg),
+			f_bits(x - dhalf),
+			64,
+			1u + (uint32_t)(int)x,
+		};
+
+		for (int k = 0; k < 6; k++) {
+			uint32_t got = f_bits(out[i * 6 + k]);
+
+			if (got != want[k])
+				CHECK_FAIL_AT(__FILE__, __LINE__, "item %u, "
+					      "result %d: 0x%08x, expected "
+					      "0x%08x", i, k, got, want[k]);
+		}
+	}
+	slb_program_free(&p);
+}
+
+TEST(denormal_constants)
+{
+	run_with(NULL, false);
+	run_with("-cl-denorms-are-zero", true);
+	run_with("-cl-denorms-are-zero -cl-opt-disable", true);
+}
+
+int main(void)
+{
+	if (!cr_init(&session)) {
+		printf("compiler_denormals: the model did not start\n");
+		return 1;
+	}
+	RUN(denormal_constants);
+	if (!cr_fini(&session)) {
+		printf("  the model reported a guest error or a leak\n");
+		check_state.failed++;
+	}
+	return check_summary();
+}
