@@ -41,24 +41,37 @@ static void list_push(struct u32_list *l, uint32_t x)
 	l->v[l->num++] = x;
 }
 
+/* A set of vregs: its members in any order, and each one's index. */
+struct vset {
+	uint32_t num;
+	uint32_t *v, *pos;
+};
+
 /*
  * The interference graph, in memory linear in its edges: each vreg's
- * neighbours as an unordered list (its degree is the list's length), and
- * every edge once in an open-addressing hash set of (low, high) pairs,
- * which answers "already there?" when liveness meets the same pair again.
- * A bit matrix would take n^2/8 bytes: 1.2 GB for the 100,000 vregs of a
- * long chain of inlined built-in calls.
+ * neighbours as an unordered list, and every edge once in an
+ * open-addressing hash set of (low, high) pairs, which answers "already
+ * there?" when liveness meets the same pair again. A bit matrix would
+ * take n^2/8 bytes: 1.2 GB for the 100,000 vregs of a long chain of
+ * inlined built-in calls.
+ *
+ * A spilled vreg leaves the code for good, so its edges are not taken
+ * out of the lists and the set (each neighbour's list may be long, and
+ * so may the victim's): it is marked dead, readers skip it, and the
+ * degrees (live neighbours) are counted apart.
  */
 struct graph {
 	uint32_t n, cap;             /* vregs, room for */
-	struct u32_list *adj;        /* per vreg: its neighbours */
+	struct u32_list *adj;        /* per vreg: its neighbours, dead too */
+	uint32_t *degree;            /* per vreg: its live neighbours */
+	bool *dead;                  /* per vreg: spilled */
 	uint64_t *edges;             /* hash set; EDGE_EMPTY in free slots */
 	uint32_t edge_bits;          /* log2 of the set's slots */
 	size_t num_edges;
 	uint32_t num_blocks;
 	struct u32_list *out;        /* per block: vregs live out, ascending */
-	uint32_t *live, *live_pos;   /* sparse set: members, their index */
-	uint32_t num_live;
+	struct vset live;            /* in a backward walk: live vregs */
+	struct vset fresh;           /* and those of them from old_n on */
 };
 
 #define EDGE_EMPTY UINT64_MAX        /* low < high: never a pair */
@@ -111,90 +124,70 @@ static void add_edge(struct graph *g, uint32_t a, uint32_t b)
 	g->edges[i] = key;
 	list_push(&g->adj[a], b);
 	list_push(&g->adj[b], a);
+	g->degree[a]++;
+	g->degree[b]++;
 	/* At most half full, so probes stay short. */
 	if (++g->num_edges * 2 > (size_t)1 << g->edge_bits)
 		edges_resize(g, g->edge_bits + 1);
 }
 
-/* Takes key out of the set, moving back the entries probed past it. */
-static void edge_remove(struct graph *g, uint64_t key)
-{
-	size_t mask = ((size_t)1 << g->edge_bits) - 1;
-	size_t i = edge_slot(g, key), j = i;
-
-	if (g->edges[i] == EDGE_EMPTY)
-		return;
-	g->num_edges--;
-	for (;;) {
-		size_t home;
-
-		j = (j + 1) & mask;
-		if (g->edges[j] == EDGE_EMPTY)
-			break;
-		home = edge_home(g, g->edges[j]);
-		/* An entry whose home is cyclically in (i, j] stays. */
-		if (i <= j ? i < home && home <= j : i < home || home <= j)
-			continue;
-		g->edges[i] = g->edges[j];
-		i = j;
-	}
-	g->edges[i] = EDGE_EMPTY;
-}
-
-/* Takes out every edge of x. */
-static void remove_edges(struct graph *g, uint32_t x)
+/*
+ * Marks spilled x dead: its neighbours lose it from their degree, and it
+ * has no neighbours left (the colouring still visits it, as a vreg
+ * without edges).
+ */
+static void kill_vreg(struct graph *g, uint32_t x)
 {
 	struct u32_list *ax = &g->adj[x];
 
-	for (uint32_t k = 0; k < ax->num; k++) {
-		struct u32_list *au = &g->adj[ax->v[k]];
-
-		for (uint32_t j = 0; j < au->num; j++)
-			if (au->v[j] == x) {
-				au->v[j] = au->v[--au->num];
-				break;
-			}
-		edge_remove(g, edge_key(x, ax->v[k]));
-	}
-	ax->num = 0;
+	for (uint32_t k = 0; k < ax->num; k++)
+		if (!g->dead[ax->v[k]])
+			g->degree[ax->v[k]]--;
+	free(ax->v);
+	memset(ax, 0, sizeof(*ax));
+	g->degree[x] = 0;
+	g->dead[x] = true;
 }
 
-static void live_clear(struct graph *g)
+static bool vset_has(const struct vset *set, uint32_t v)
 {
-	g->num_live = 0;
+	uint32_t p = set->pos[v];
+
+	return p < set->num && set->v[p] == v;
 }
 
-static bool live_has(const struct graph *g, uint32_t v)
+static void vset_add(struct vset *set, uint32_t v)
 {
-	uint32_t p = g->live_pos[v];
-
-	return p < g->num_live && g->live[p] == v;
-}
-
-static void live_add(struct graph *g, uint32_t v)
-{
-	if (live_has(g, v))
+	if (vset_has(set, v))
 		return;
-	g->live_pos[v] = g->num_live;
-	g->live[g->num_live++] = v;
+	set->pos[v] = set->num;
+	set->v[set->num++] = v;
 }
 
-static void live_del(struct graph *g, uint32_t v)
+static void vset_del(struct vset *set, uint32_t v)
 {
-	uint32_t p = g->live_pos[v], last;
+	uint32_t p = set->pos[v], last;
 
-	if (!live_has(g, v))
+	if (!vset_has(set, v))
 		return;
-	last = g->live[--g->num_live];
-	g->live[p] = last;
-	g->live_pos[last] = p;
+	last = set->v[--set->num];
+	set->v[p] = last;
+	set->pos[last] = p;
 }
 
-static void uses_of(struct graph *g, const struct mi_instr *in)
+/* Room for vregs [old_cap, cap). */
+static void vset_reserve(struct vset *set, uint32_t old_cap, uint32_t cap)
 {
-	for (int k = 0; k < 2; k++)
-		if (in->src[k].kind == MO_VREG)
-			live_add(g, in->src[k].reg);
+	set->v = sir_xrealloc(set->v, cap * sizeof(*set->v));
+	set->pos = sir_xrealloc(set->pos, cap * sizeof(*set->pos));
+	/* Any index will do: vset_has() checks it against v[]. */
+	memset(set->pos + old_cap, 0, (cap - old_cap) * sizeof(*set->pos));
+}
+
+static void vset_free(struct vset *set)
+{
+	free(set->v);
+	free(set->pos);
 }
 
 /* Room in the graph for n vregs. */
@@ -208,11 +201,12 @@ static void graph_reserve(struct graph *g, uint32_t n)
 	cap = g->cap + g->cap / 8 > n ? g->cap + g->cap / 8 : n;
 	g->adj = sir_xrealloc(g->adj, cap * sizeof(*g->adj));
 	memset(g->adj + g->cap, 0, (cap - g->cap) * sizeof(*g->adj));
-	g->live = sir_xrealloc(g->live, cap * sizeof(*g->live));
-	g->live_pos = sir_xrealloc(g->live_pos, cap * sizeof(*g->live_pos));
-	/* Any index will do: live_has() checks it against live[]. */
-	memset(g->live_pos + g->cap, 0,
-	       (cap - g->cap) * sizeof(*g->live_pos));
+	g->degree = sir_xrealloc(g->degree, cap * sizeof(*g->degree));
+	memset(g->degree + g->cap, 0, (cap - g->cap) * sizeof(*g->degree));
+	g->dead = sir_xrealloc(g->dead, cap * sizeof(*g->dead));
+	memset(g->dead + g->cap, 0, (cap - g->cap) * sizeof(*g->dead));
+	vset_reserve(&g->live, g->cap, cap);
+	vset_reserve(&g->fresh, g->cap, cap);
 	g->cap = cap;
 }
 
@@ -373,7 +367,8 @@ static void compute_live_out(const struct mi_func *mf, struct graph *g)
 /*
  * The edges a backward walk of block bb finds: each definition against
  * every vreg live across it. With old_n set (after a spill), only the
- * edges that touch a vreg from old_n on (a new temporary).
+ * edges that touch a vreg from old_n on (a new temporary): a definition
+ * of an older vreg meets only the live temporaries, kept apart in fresh.
  */
 static void block_edges(const struct mi_func *mf, struct graph *g,
 			uint32_t bb, uint32_t old_n)
@@ -381,22 +376,34 @@ static void block_edges(const struct mi_func *mf, struct graph *g,
 	const struct mi_block *blk = &mf->blocks[bb];
 	const struct u32_list *out = &g->out[bb];
 
-	live_clear(g);
+	g->live.num = 0;
+	g->fresh.num = 0;
 	for (uint32_t k = 0; k < out->num; k++)
-		live_add(g, out->v[k]);
+		vset_add(&g->live, out->v[k]);
 	for (uint32_t i = blk->num; i-- > 0;) {
 		const struct mi_instr *mi = &blk->instrs[i];
 
 		if (mi->dst.kind == MO_VREG) {
 			uint32_t d = mi->dst.reg;
+			const struct vset *across = d >= old_n ? &g->live :
+						    &g->fresh;
 
-			for (uint32_t k = 0; k < g->num_live; k++)
-				if (d >= old_n || g->live[k] >= old_n)
-					add_edge(g, d, g->live[k]);
-			if (mi->kills)
-				live_del(g, d);
+			for (uint32_t k = 0; k < across->num; k++)
+				add_edge(g, d, across->v[k]);
+			if (mi->kills) {
+				vset_del(&g->live, d);
+				vset_del(&g->fresh, d);
+			}
 		}
-		uses_of(g, mi);
+		for (int k = 0; k < 2; k++) {
+			uint32_t u = mi->src[k].reg;
+
+			if (mi->src[k].kind != MO_VREG)
+				continue;
+			vset_add(&g->live, u);
+			if (old_n && u >= old_n)
+				vset_add(&g->fresh, u);
+		}
 	}
 }
 
@@ -424,7 +431,7 @@ static void graph_after_spill(const struct mi_func *mf, struct graph *g,
 {
 	graph_reserve(g, mf->num_vregs);
 	g->n = mf->num_vregs;
-	remove_edges(g, x);
+	kill_vreg(g, x);
 	for (uint32_t b = 0; b < g->num_blocks; b++) {
 		struct u32_list *out = &g->out[b];
 		uint32_t kept = 0;
@@ -446,10 +453,12 @@ static void free_graph(struct graph *g)
 	for (uint32_t b = 0; b < g->num_blocks; b++)
 		free(g->out[b].v);
 	free(g->adj);
+	free(g->degree);
+	free(g->dead);
 	free(g->edges);
 	free(g->out);
-	free(g->live);
-	free(g->live_pos);
+	vset_free(&g->live);
+	vset_free(&g->fresh);
 }
 
 /*
@@ -492,7 +501,7 @@ static uint32_t colour(struct mi_func *mf, const struct graph *g,
 		for (uint32_t k = 0; k < g->adj[v].num; k++) {
 			uint32_t u = g->adj[v].v[k];
 
-			if (done[u])
+			if (done[u] && !g->dead[u])
 				occ[mf->vregs[u].reg] |= (uint8_t)(
 					((1u << mf->vregs[u].size) - 1)
 					<< mf->vregs[u].comp);
@@ -842,9 +851,10 @@ static uint32_t spill_choice(const struct mi_func *mf, const struct graph *g,
 		uint32_t u = k < g->adj[v].num ? g->adj[v].v[k] : v;
 		double gain;
 
-		if ((u != v && !done[u]) || mf->vregs[u].no_spill)
+		if ((u != v && (!done[u] || g->dead[u])) ||
+		    mf->vregs[u].no_spill)
 			continue;
-		gain = (double)g->adj[u].num / (1.0 + acc[u]);
+		gain = (double)g->degree[u] / (1.0 + acc[u]);
 		if (best == MI_NONE || gain > best_gain ||
 		    (gain == best_gain && u < best)) {
 			best = u;
