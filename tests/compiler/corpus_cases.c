@@ -1148,6 +1148,28 @@ static const struct map_spec many_loops_spec = {
 	.out_size = 4, .gen = gen_bits, .ref = ref_many_loops,
 };
 
+static unsigned int ref_loop_exit_layout(const uint8_t *const in[],
+					 uint32_t i, struct expect *e)
+{
+	uint32_t x = ((const uint32_t *)in[0])[i], acc = x;
+
+	for (uint32_t k = 0; k < (x & 7); k++)
+		acc = acc * 3u + k;
+	for (uint32_t k = 4; k > 0; k--)
+		acc ^= acc >> k;
+	for (uint32_t k = 0; k < (x & 7) + 1; k++)
+		acc = acc * 3u + k + 1;
+	for (uint32_t k = 4; k > 0; k--)
+		acc ^= acc >> k;
+	ex_bits(e, 4, acc);
+	return 1;
+}
+
+static const struct map_spec loop_exit_layout_spec = {
+	.n = 1024, .local = 64, .num_in = 1, .in_size = { 4 },
+	.out_size = 4, .gen = gen_bits, .ref = ref_loop_exit_layout,
+};
+
 static unsigned int ref_control_branches(const uint8_t *const in[],
 					 uint32_t i, struct expect *e)
 {
@@ -3312,6 +3334,7 @@ const struct corpus_case corpus_cases[] = {
 	MAP(as_type, CORPUS_FEATURE),
 	MAP(control_loops, CORPUS_FEATURE),
 	MAP(many_loops, CORPUS_FEATURE),
+	MAP(loop_exit_layout, CORPUS_FEATURE),
 	MAP(control_branches, CORPUS_FEATURE),
 	MAP(control_switch, CORPUS_FEATURE),
 	MAP(early_return, CORPUS_FEATURE),
