@@ -14,6 +14,9 @@
  * edges do not change: the spill code defines and reads temporaries and
  * r26/r27 only), so a kernel that spills many times does not rebuild
  * everything per spill. The graph is the one a fresh build gives.
+ *
+ * Memory is linear in the code, the edges and the live-out lists: no
+ * structure is indexed by (vreg, vreg) or (block, vreg).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,193 +26,398 @@
 
 #define MAX_RA_ROUNDS 256
 
-struct graph {
-	uint32_t n, cap, words;      /* vregs, room for, words per row */
-	uint64_t *adj;               /* cap x words bit matrix */
-	uint32_t *degree;
-	uint32_t num_blocks;
-	uint64_t *out;               /* per block: vregs live out (words) */
+/* A growing list of vregs (or blocks). */
+struct u32_list {
+	uint32_t num, cap;
+	uint32_t *v;
 };
 
-static bool bit(const uint64_t *s, uint32_t i)
+static void list_push(struct u32_list *l, uint32_t x)
 {
-	return (s[i / 64] >> (i % 64)) & 1;
+	if (l->num == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 4;
+		l->v = sir_xrealloc(l->v, l->cap * sizeof(*l->v));
+	}
+	l->v[l->num++] = x;
 }
 
-static void bset(uint64_t *s, uint32_t i)
+/* A set of vregs: its members in any order, and each one's index. */
+struct vset {
+	uint32_t num;
+	uint32_t *v, *pos;
+};
+
+/*
+ * The interference graph, in memory linear in its edges: each vreg's
+ * neighbours as an unordered list, and every edge once in an
+ * open-addressing hash set of (low, high) pairs, which answers "already
+ * there?" when liveness meets the same pair again. A bit matrix would
+ * take n^2/8 bytes: 1.2 GB for the 100,000 vregs of a long chain of
+ * inlined built-in calls.
+ *
+ * A spilled vreg leaves the code for good, so its edges are not taken
+ * out of the lists and the set (each neighbour's list may be long, and
+ * so may the victim's): it is marked dead, readers skip it, and the
+ * degrees (live neighbours) are counted apart.
+ */
+struct graph {
+	uint32_t n, cap;             /* vregs, room for */
+	struct u32_list *adj;        /* per vreg: its neighbours, dead too */
+	uint32_t *degree;            /* per vreg: its live neighbours */
+	bool *dead;                  /* per vreg: spilled */
+	uint64_t *edges;             /* hash set; EDGE_EMPTY in free slots */
+	uint32_t edge_bits;          /* log2 of the set's slots */
+	size_t num_edges;
+	uint32_t num_blocks;
+	struct u32_list *out;        /* per block: vregs live out, ascending */
+	struct vset live;            /* in a backward walk: live vregs */
+	struct vset fresh;           /* and those of them from old_n on */
+};
+
+#define EDGE_EMPTY UINT64_MAX        /* low < high: never a pair */
+
+static uint64_t edge_key(uint32_t a, uint32_t b)
 {
-	s[i / 64] |= 1ull << (i % 64);
+	return a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
 }
 
-static void bclr(uint64_t *s, uint32_t i)
+static size_t edge_home(const struct graph *g, uint64_t key)
 {
-	s[i / 64] &= ~(1ull << (i % 64));
+	return (size_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - g->edge_bits));
+}
+
+/* The slot holding key, or the free slot where it would go. */
+static size_t edge_slot(const struct graph *g, uint64_t key)
+{
+	size_t mask = ((size_t)1 << g->edge_bits) - 1;
+	size_t i = edge_home(g, key);
+
+	while (g->edges[i] != EDGE_EMPTY && g->edges[i] != key)
+		i = (i + 1) & mask;
+	return i;
+}
+
+static void edges_resize(struct graph *g, uint32_t bits)
+{
+	uint64_t *old = g->edges;
+	size_t old_size = old ? (size_t)1 << g->edge_bits : 0;
+
+	g->edge_bits = bits;
+	g->edges = sir_xcalloc((size_t)1 << bits, sizeof(*g->edges));
+	memset(g->edges, 0xFF, sizeof(*g->edges) << bits);
+	for (size_t i = 0; i < old_size; i++)
+		if (old[i] != EDGE_EMPTY)
+			g->edges[edge_slot(g, old[i])] = old[i];
+	free(old);
 }
 
 static void add_edge(struct graph *g, uint32_t a, uint32_t b)
 {
-	if (a == b || bit(&g->adj[(size_t)a * g->words], b))
+	uint64_t key = edge_key(a, b);
+	size_t i;
+
+	if (a == b)
 		return;
-	bset(&g->adj[(size_t)a * g->words], b);
-	bset(&g->adj[(size_t)b * g->words], a);
+	i = edge_slot(g, key);
+	if (g->edges[i] == key)
+		return;
+	g->edges[i] = key;
+	list_push(&g->adj[a], b);
+	list_push(&g->adj[b], a);
 	g->degree[a]++;
 	g->degree[b]++;
-}
-
-static void uses_of(const struct mi_instr *in, uint64_t *live)
-{
-	for (int k = 0; k < 2; k++)
-		if (in->src[k].kind == MO_VREG)
-			bset(live, in->src[k].reg);
-}
-
-/* Room in the graph for n vregs; rows keep their bits. */
-static void graph_reserve(struct graph *g, uint32_t n)
-{
-	uint32_t cap, w;
-	uint64_t *adj, *out;
-
-	if (n <= g->cap)
-		return;
-	/* An eighth more: the matrix is cap^2 bits, and spills add a few
-	 * temporaries at a time. */
-	cap = g->cap + g->cap / 8 > n ? g->cap + g->cap / 8 : n;
-	cap = (cap + 63) & ~63u;
-	w = cap / 64;
-	adj = sir_xcalloc((size_t)cap * w, 8);
-	out = sir_xcalloc((size_t)g->num_blocks * w + 1, 8);
-	for (uint32_t v = 0; g->words && v < g->cap; v++)
-		memcpy(&adj[(size_t)v * w], &g->adj[(size_t)v * g->words],
-		       g->words * 8);
-	for (uint32_t b = 0; g->words && b < g->num_blocks; b++)
-		memcpy(&out[(size_t)b * w], &g->out[(size_t)b * g->words],
-		       g->words * 8);
-	free(g->adj);
-	free(g->out);
-	g->adj = adj;
-	g->out = out;
-	g->degree = sir_xrealloc(g->degree, cap * sizeof(*g->degree));
-	memset(g->degree + g->cap, 0, (cap - g->cap) * sizeof(*g->degree));
-	g->cap = cap;
-	g->words = w;
+	/* At most half full, so probes stay short. */
+	if (++g->num_edges * 2 > (size_t)1 << g->edge_bits)
+		edges_resize(g, g->edge_bits + 1);
 }
 
 /*
- * Blocks in postorder of a depth-first walk from the entry (then any the
- * walk did not reach): a backward problem visited in this order sees a
- * block's successors first, so liveness settles in a number of sweeps set
- * by the loop nesting. In index order it could take a sweep per block:
- * inlining appends callee blocks after the caller's.
+ * Marks spilled x dead: its neighbours lose it from their degree, and it
+ * has no neighbours left (the colouring still visits it, as a vreg
+ * without edges).
  */
-static uint32_t *postorder(const struct mi_func *mf)
+static void kill_vreg(struct graph *g, uint32_t x)
 {
-	uint32_t nb = mf->num_blocks, n = 0, sp = 0;
-	uint32_t *order = sir_xcalloc(nb + 1, sizeof(*order));
+	struct u32_list *ax = &g->adj[x];
+
+	for (uint32_t k = 0; k < ax->num; k++)
+		if (!g->dead[ax->v[k]])
+			g->degree[ax->v[k]]--;
+	free(ax->v);
+	memset(ax, 0, sizeof(*ax));
+	g->degree[x] = 0;
+	g->dead[x] = true;
+}
+
+static bool vset_has(const struct vset *set, uint32_t v)
+{
+	uint32_t p = set->pos[v];
+
+	return p < set->num && set->v[p] == v;
+}
+
+static void vset_add(struct vset *set, uint32_t v)
+{
+	if (vset_has(set, v))
+		return;
+	set->pos[v] = set->num;
+	set->v[set->num++] = v;
+}
+
+static void vset_del(struct vset *set, uint32_t v)
+{
+	uint32_t p = set->pos[v], last;
+
+	if (!vset_has(set, v))
+		return;
+	last = set->v[--set->num];
+	set->v[p] = last;
+	set->pos[last] = p;
+}
+
+/* Room for vregs [old_cap, cap). */
+static void vset_reserve(struct vset *set, uint32_t old_cap, uint32_t cap)
+{
+	set->v = sir_xrealloc(set->v, cap * sizeof(*set->v));
+	set->pos = sir_xrealloc(set->pos, cap * sizeof(*set->pos));
+	/* Any index will do: vset_has() checks it against v[]. */
+	memset(set->pos + old_cap, 0, (cap - old_cap) * sizeof(*set->pos));
+}
+
+static void vset_free(struct vset *set)
+{
+	free(set->v);
+	free(set->pos);
+}
+
+/* Room in the graph for n vregs. */
+static void graph_reserve(struct graph *g, uint32_t n)
+{
+	uint32_t cap;
+
+	if (n <= g->cap)
+		return;
+	/* An eighth more: spills add a few temporaries at a time. */
+	cap = g->cap + g->cap / 8 > n ? g->cap + g->cap / 8 : n;
+	g->adj = sir_xrealloc(g->adj, cap * sizeof(*g->adj));
+	memset(g->adj + g->cap, 0, (cap - g->cap) * sizeof(*g->adj));
+	g->degree = sir_xrealloc(g->degree, cap * sizeof(*g->degree));
+	memset(g->degree + g->cap, 0, (cap - g->cap) * sizeof(*g->degree));
+	g->dead = sir_xrealloc(g->dead, cap * sizeof(*g->dead));
+	memset(g->dead + g->cap, 0, (cap - g->cap) * sizeof(*g->dead));
+	vset_reserve(&g->live, g->cap, cap);
+	vset_reserve(&g->fresh, g->cap, cap);
+	g->cap = cap;
+}
+
+/* Predecessor lists of every block, in one array (CSR). */
+struct preds {
+	uint32_t *first;             /* num_blocks + 1 offsets */
+	uint32_t *v;
+};
+
+static void compute_preds(const struct mi_func *mf, struct preds *p)
+{
+	uint32_t nb = mf->num_blocks, *fill;
+
+	p->first = sir_xcalloc(nb + 2, sizeof(*p->first));
+	for (uint32_t b = 0; b < nb; b++) {
+		uint32_t s[2];
+		int ns = mi_block_succs(&mf->blocks[b], s);
+
+		for (int k = 0; k < ns; k++)
+			if (s[k] < nb)
+				p->first[s[k] + 1]++;
+	}
+	for (uint32_t b = 0; b < nb; b++)
+		p->first[b + 1] += p->first[b];
+	p->v = sir_xcalloc(p->first[nb] + 1, sizeof(*p->v));
+	fill = sir_xcalloc(nb + 1, sizeof(*fill));
+	memcpy(fill, p->first, nb * sizeof(*fill));
+	for (uint32_t b = 0; b < nb; b++) {
+		uint32_t s[2];
+		int ns = mi_block_succs(&mf->blocks[b], s);
+
+		for (int k = 0; k < ns; k++)
+			if (s[k] < nb)
+				p->v[fill[s[k]]++] = b;
+	}
+	free(fill);
+}
+
+/* (vreg, block) pairs grouped by vreg, blocks ascending within each. */
+struct by_vreg {
+	uint32_t *first;             /* num_vregs + 1 offsets */
+	uint32_t *block;
+};
+
+static void group_by_vreg(const struct u32_list *pairs, uint32_t n,
+			  struct by_vreg *out)
+{
+	uint32_t *fill;
+
+	out->first = sir_xcalloc((size_t)n + 2, sizeof(*out->first));
+	for (uint32_t k = 0; k < pairs->num; k += 2)
+		out->first[pairs->v[k] + 1]++;
+	for (uint32_t v = 0; v < n; v++)
+		out->first[v + 1] += out->first[v];
+	out->block = sir_xcalloc(pairs->num / 2 + 1, sizeof(*out->block));
+	fill = sir_xcalloc((size_t)n + 1, sizeof(*fill));
+	memcpy(fill, out->first, n * sizeof(*fill));
+	for (uint32_t k = 0; k < pairs->num; k += 2)
+		out->block[fill[pairs->v[k]]++] = pairs->v[k + 1];
+	free(fill);
+}
+
+/*
+ * Live-out vregs of every block, by walking up from each use: a vreg is
+ * live into a block that reads it before (or in the instruction of) any
+ * write of all of it, and then live out of every predecessor and live
+ * into those that do not write all of it. Each vreg costs the blocks its
+ * live range spans, so the whole is linear in the sum of the live
+ * ranges, and the per-block lists come out ascending (vreg by vreg).
+ * The same least solution the iterative data-flow gives.
+ */
+static void compute_live_out(const struct mi_func *mf, struct graph *g)
+{
+	uint32_t nb = mf->num_blocks, n = mf->num_vregs, sp;
+	uint32_t *ue_at = sir_xcalloc((size_t)n + 1, sizeof(*ue_at));
+	uint32_t *kill_at = sir_xcalloc((size_t)n + 1, sizeof(*kill_at));
+	uint32_t *in_mark = sir_xcalloc(nb + 1, sizeof(*in_mark));
+	uint32_t *out_mark = sir_xcalloc(nb + 1, sizeof(*out_mark));
+	uint32_t *kill_mark = sir_xcalloc(nb + 1, sizeof(*kill_mark));
 	uint32_t *stack = sir_xcalloc(nb + 1, sizeof(*stack));
-	uint8_t *next = sir_xcalloc(nb + 1, 1);   /* successor to visit */
-	bool *seen = sir_xcalloc(nb + 1, sizeof(*seen));
+	struct u32_list ue_pairs = { 0 }, kill_pairs = { 0 };
+	struct by_vreg ue, kill;
+	struct preds preds;
 
-	for (uint32_t root = 0; root < nb; root++) {
-		if (seen[root])
-			continue;
-		seen[root] = true;
-		stack[sp++] = root;
-		while (sp) {
-			uint32_t b = stack[sp - 1], succ[2];
-			int ns = mi_block_succs(&mf->blocks[b], succ);
+	compute_preds(mf, &preds);
+	/* Upward-exposed reads and whole writes of each block; stamps are
+	 * block + 1. */
+	for (uint32_t b = 0; b < nb; b++) {
+		const struct mi_block *blk = &mf->blocks[b];
 
-			if (next[b] < ns) {
-				uint32_t c = succ[next[b]++];
+		for (uint32_t i = 0; i < blk->num; i++) {
+			const struct mi_instr *mi = &blk->instrs[i];
 
-				if (c < nb && !seen[c]) {
-					seen[c] = true;
-					stack[sp++] = c;
-				}
-				continue;
+			for (int k = 0; k < 2; k++) {
+				uint32_t u = mi->src[k].reg;
+
+				if (mi->src[k].kind != MO_VREG ||
+				    kill_at[u] == b + 1 || ue_at[u] == b + 1)
+					continue;
+				ue_at[u] = b + 1;
+				list_push(&ue_pairs, u);
+				list_push(&ue_pairs, b);
 			}
-			order[n++] = b;
-			sp--;
+			if (mi->dst.kind == MO_VREG && mi->kills &&
+			    kill_at[mi->dst.reg] != b + 1) {
+				kill_at[mi->dst.reg] = b + 1;
+				list_push(&kill_pairs, mi->dst.reg);
+				list_push(&kill_pairs, b);
+			}
 		}
 	}
+	group_by_vreg(&ue_pairs, n, &ue);
+	group_by_vreg(&kill_pairs, n, &kill);
+	/* Marks are vreg + 1. */
+	for (uint32_t v = 0; v < n; v++) {
+		sp = 0;
+		for (uint32_t k = kill.first[v]; k < kill.first[v + 1]; k++)
+			kill_mark[kill.block[k]] = v + 1;
+		for (uint32_t k = ue.first[v]; k < ue.first[v + 1]; k++) {
+			in_mark[ue.block[k]] = v + 1;
+			stack[sp++] = ue.block[k];
+		}
+		while (sp) {
+			uint32_t b = stack[--sp];
+
+			for (uint32_t k = preds.first[b];
+			     k < preds.first[b + 1]; k++) {
+				uint32_t p = preds.v[k];
+
+				if (out_mark[p] == v + 1)
+					continue;
+				out_mark[p] = v + 1;
+				list_push(&g->out[p], v);
+				if (kill_mark[p] != v + 1 &&
+				    in_mark[p] != v + 1) {
+					in_mark[p] = v + 1;
+					stack[sp++] = p;
+				}
+			}
+		}
+	}
+	free(ue_at);
+	free(kill_at);
+	free(in_mark);
+	free(out_mark);
+	free(kill_mark);
 	free(stack);
-	free(next);
-	free(seen);
-	return order;
+	free(ue_pairs.v);
+	free(kill_pairs.v);
+	free(ue.first);
+	free(ue.block);
+	free(kill.first);
+	free(kill.block);
+	free(preds.first);
+	free(preds.v);
+}
+
+/*
+ * The edges a backward walk of block bb finds: each definition against
+ * every vreg live across it. With old_n set (after a spill), only the
+ * edges that touch a vreg from old_n on (a new temporary): a definition
+ * of an older vreg meets only the live temporaries, kept apart in fresh.
+ */
+static void block_edges(const struct mi_func *mf, struct graph *g,
+			uint32_t bb, uint32_t old_n)
+{
+	const struct mi_block *blk = &mf->blocks[bb];
+	const struct u32_list *out = &g->out[bb];
+
+	g->live.num = 0;
+	g->fresh.num = 0;
+	for (uint32_t k = 0; k < out->num; k++)
+		vset_add(&g->live, out->v[k]);
+	for (uint32_t i = blk->num; i-- > 0;) {
+		const struct mi_instr *mi = &blk->instrs[i];
+
+		if (mi->dst.kind == MO_VREG) {
+			uint32_t d = mi->dst.reg;
+			const struct vset *across = d >= old_n ? &g->live :
+						    &g->fresh;
+
+			for (uint32_t k = 0; k < across->num; k++)
+				add_edge(g, d, across->v[k]);
+			if (mi->kills) {
+				vset_del(&g->live, d);
+				vset_del(&g->fresh, d);
+			}
+		}
+		for (int k = 0; k < 2; k++) {
+			uint32_t u = mi->src[k].reg;
+
+			if (mi->src[k].kind != MO_VREG)
+				continue;
+			vset_add(&g->live, u);
+			if (old_n && u >= old_n)
+				vset_add(&g->fresh, u);
+		}
+	}
 }
 
 static void build_graph(const struct mi_func *mf, struct graph *g)
 {
-	uint32_t nb = mf->num_blocks, w;
-	uint64_t *in, *out, *live;
-	uint32_t *order = postorder(mf);
-	bool changed = true;
-
 	memset(g, 0, sizeof(*g));
-	g->num_blocks = nb;
-	/* At least one row: a function without vregs still has blocks. */
-	graph_reserve(g, mf->num_vregs ? mf->num_vregs : 1);
+	g->num_blocks = mf->num_blocks;
+	graph_reserve(g, mf->num_vregs);
 	g->n = mf->num_vregs;
-	w = g->words;
-	in = sir_xcalloc((size_t)nb * w + 1, 8);
-	out = g->out;
-	live = sir_xcalloc(w + 1, 8);
-
-	while (changed) {
-		changed = false;
-		for (uint32_t k = 0; k < nb; k++) {
-			uint32_t bb = order[k];
-			const struct mi_block *blk = &mf->blocks[bb];
-			uint32_t s[2];
-			int ns = mi_block_succs(blk, s);
-
-			memset(live, 0, w * 8);
-			for (int k = 0; k < ns; k++)
-				for (uint32_t i = 0; i < w; i++)
-					live[i] |= in[(size_t)s[k] * w + i];
-			memcpy(&out[(size_t)bb * w], live, w * 8);
-			for (uint32_t i = blk->num; i-- > 0;) {
-				const struct mi_instr *mi = &blk->instrs[i];
-
-				if (mi->dst.kind == MO_VREG && mi->kills)
-					bclr(live, mi->dst.reg);
-				uses_of(mi, live);
-			}
-			if (memcmp(live, &in[(size_t)bb * w], w * 8)) {
-				memcpy(&in[(size_t)bb * w], live, w * 8);
-				changed = true;
-			}
-		}
-	}
-	for (uint32_t bb = 0; bb < nb; bb++) {
-		const struct mi_block *blk = &mf->blocks[bb];
-
-		memcpy(live, &out[(size_t)bb * w], w * 8);
-		for (uint32_t i = blk->num; i-- > 0;) {
-			const struct mi_instr *mi = &blk->instrs[i];
-
-			if (mi->dst.kind == MO_VREG) {
-				uint32_t d = mi->dst.reg;
-
-				for (uint32_t k = 0; k < w; k++) {
-					uint64_t m = live[k];
-
-					while (m) {
-						uint32_t u = k * 64 +
-							(uint32_t)__builtin_ctzll(m);
-
-						m &= m - 1;
-						add_edge(g, d, u);
-					}
-				}
-				if (mi->kills)
-					bclr(live, d);
-			}
-			uses_of(mi, live);
-		}
-	}
-	free(in);
-	free(live);
-	free(order);
+	g->out = sir_xcalloc(mf->num_blocks + 1, sizeof(*g->out));
+	edges_resize(g, 10);
+	compute_live_out(mf, g);
+	for (uint32_t bb = 0; bb < mf->num_blocks; bb++)
+		block_edges(mf, g, bb, 0);
 }
 
 /*
@@ -221,72 +429,36 @@ static void build_graph(const struct mi_func *mf, struct graph *g)
 static void graph_after_spill(const struct mi_func *mf, struct graph *g,
 			      uint32_t x, uint32_t old_n, const bool *touched)
 {
-	uint64_t *row, *live;
-	uint32_t w;
-
-	/* At least one row: a function without vregs still has blocks. */
-	graph_reserve(g, mf->num_vregs ? mf->num_vregs : 1);
+	graph_reserve(g, mf->num_vregs);
 	g->n = mf->num_vregs;
-	w = g->words;
-	row = &g->adj[(size_t)x * w];
-	for (uint32_t k = 0; k < w; k++) {
-		uint64_t m = row[k];
+	kill_vreg(g, x);
+	for (uint32_t b = 0; b < g->num_blocks; b++) {
+		struct u32_list *out = &g->out[b];
+		uint32_t kept = 0;
 
-		while (m) {
-			uint32_t u = k * 64 + (uint32_t)__builtin_ctzll(m);
-
-			m &= m - 1;
-			bclr(&g->adj[(size_t)u * w], x);
-			g->degree[u]--;
-		}
-		row[k] = 0;
+		for (uint32_t k = 0; k < out->num; k++)
+			if (out->v[k] != x)
+				out->v[kept++] = out->v[k];
+		out->num = kept;
 	}
-	g->degree[x] = 0;
-	for (uint32_t b = 0; b < g->num_blocks; b++)
-		bclr(&g->out[(size_t)b * w], x);
-
-	live = sir_xcalloc(w, 8);
-	for (uint32_t bb = 0; bb < mf->num_blocks; bb++) {
-		const struct mi_block *blk = &mf->blocks[bb];
-
-		if (!touched[bb])
-			continue;
-		memcpy(live, &g->out[(size_t)bb * w], w * 8);
-		for (uint32_t i = blk->num; i-- > 0;) {
-			const struct mi_instr *mi = &blk->instrs[i];
-
-			if (mi->dst.kind == MO_VREG) {
-				uint32_t d = mi->dst.reg;
-				/* Old vregs: only the edges to temporaries
-				 * are new. */
-				uint32_t from = d >= old_n ? 0 : old_n / 64;
-
-				for (uint32_t k = from; k < w; k++) {
-					uint64_t m = live[k];
-
-					while (m) {
-						uint32_t u = k * 64 +
-							(uint32_t)__builtin_ctzll(m);
-
-						m &= m - 1;
-						if (d >= old_n || u >= old_n)
-							add_edge(g, d, u);
-					}
-				}
-				if (mi->kills)
-					bclr(live, d);
-			}
-			uses_of(mi, live);
-		}
-	}
-	free(live);
+	for (uint32_t bb = 0; bb < mf->num_blocks; bb++)
+		if (touched[bb])
+			block_edges(mf, g, bb, old_n);
 }
 
 static void free_graph(struct graph *g)
 {
+	for (uint32_t v = 0; v < g->cap; v++)
+		free(g->adj[v].v);
+	for (uint32_t b = 0; b < g->num_blocks; b++)
+		free(g->out[b].v);
 	free(g->adj);
 	free(g->degree);
+	free(g->dead);
+	free(g->edges);
 	free(g->out);
+	vset_free(&g->live);
+	vset_free(&g->fresh);
 }
 
 /*
@@ -326,18 +498,13 @@ static uint32_t colour(struct mi_func *mf, const struct graph *g,
 		unsigned int end = at_x[v] ? vr->size : 4;
 		bool placed = false;
 
-		for (uint32_t k = 0; k < g->words; k++) {
-			uint64_t m = g->adj[(size_t)v * g->words + k];
+		for (uint32_t k = 0; k < g->adj[v].num; k++) {
+			uint32_t u = g->adj[v].v[k];
 
-			while (m) {
-				uint32_t u = k * 64 + (uint32_t)__builtin_ctzll(m);
-
-				m &= m - 1;
-				if (done[u])
-					occ[mf->vregs[u].reg] |= (uint8_t)(
-						((1u << mf->vregs[u].size) - 1)
-						<< mf->vregs[u].comp);
-			}
+			if (done[u] && !g->dead[u])
+				occ[mf->vregs[u].reg] |= (uint8_t)(
+					((1u << mf->vregs[u].size) - 1)
+					<< mf->vregs[u].comp);
 		}
 		for (unsigned int r = 0; r < max_regs && !placed; r++) {
 			for (unsigned int c = 0; c + vr->size <= end;
@@ -671,7 +838,8 @@ static uint32_t *access_counts(const struct mi_func *mf)
 /*
  * The vreg to spill when v found no slot: among v and the neighbours
  * holding the slots it needed, the one live across the most others for
- * the fewest loads and stores. MI_NONE when none may be spilled.
+ * the fewest loads and stores (the lowest-numbered of equals). MI_NONE
+ * when none may be spilled.
  */
 static uint32_t spill_choice(const struct mi_func *mf, const struct graph *g,
 			     uint32_t v, const bool *done)
@@ -679,14 +847,16 @@ static uint32_t spill_choice(const struct mi_func *mf, const struct graph *g,
 	uint32_t *acc = access_counts(mf), best = MI_NONE;
 	double best_gain = 0;
 
-	for (uint32_t u = 0; u < mf->num_vregs; u++) {
+	for (uint32_t k = 0; k <= g->adj[v].num; k++) {
+		uint32_t u = k < g->adj[v].num ? g->adj[v].v[k] : v;
 		double gain;
 
-		if ((u != v && !(bit(&g->adj[(size_t)v * g->words], u) &&
-				 done[u])) || mf->vregs[u].no_spill)
+		if ((u != v && (!done[u] || g->dead[u])) ||
+		    mf->vregs[u].no_spill)
 			continue;
 		gain = (double)g->degree[u] / (1.0 + acc[u]);
-		if (best == MI_NONE || gain > best_gain) {
+		if (best == MI_NONE || gain > best_gain ||
+		    (gain == best_gain && u < best)) {
 			best = u;
 			best_gain = gain;
 		}

@@ -8,6 +8,7 @@
  * input.cl there so clang's messages read "input.cl:LINE:COL: error: ...".
  */
 #include "clc_frontend.h"
+#include "clc_ir_loops.h"
 #include "clc_vec_hint.h"
 
 #include <errno.h>
@@ -68,6 +69,30 @@ static const char opt_passes[] =
 	"gvn,sccp,dce,"
 	"simplifycfg<no-switch-to-lookup;no-switch-range-to-icmp>)";
 static const char opt_unroll[] = "-unroll-threshold=300";
+/* Local value names read whole from textual IR (see clang_fixed). */
+static const char opt_names[] = "-non-global-value-max-name-size=4294967295";
+
+/*
+ * A function with more loops than this gets opt_passes_many_loops: the
+ * scalar passes without loop rotation, induction variable simplification
+ * and full unrolling. LLVM 15's LoopRotate updates the dominator tree and
+ * ScalarEvolution of all the code after each loop it rotates, so a
+ * function of k loops in n instructions costs k x n (1,000 loops in one
+ * kernel: 1.5 s of opt, and four times as much per doubling), and on loops
+ * left unrotated IndVarSimplify and the unroller are worse still (their
+ * ScalarEvolution queries walk back through every earlier loop). Below
+ * the limit the quadratic term is at most this many passes over the
+ * function. Our back end runs loops in either form (unrotated ones are
+ * often faster on Midgard: one branch per iteration either way, and no
+ * copy of the header as a guard); what is lost is the full unrolling of
+ * constant-trip-count loops, in functions that have hundreds of loops.
+ */
+#define MAX_ROTATED_LOOPS 128
+static const char opt_passes_many_loops[] =
+	"-passes=function(sroa,early-cse<memssa>,"
+	"simplifycfg<no-switch-to-lookup;no-switch-range-to-icmp>,"
+	"loop-mssa(licm),gvn,sccp,dce,"
+	"simplifycfg<no-switch-to-lookup;no-switch-range-to-icmp>)";
 
 /*
  * clang's arguments that no build option changes.
@@ -106,6 +131,12 @@ static const char *const clang_fixed[] = {
 	"-no-opaque-pointers",
 	"-O2", "-disable-llvm-passes", "-relaxed-aliasing",
 	"-disable-lifetime-markers",
+	/*
+	 * Local value names whole: LLVM cuts them at 1024 characters and
+	 * numbers the clashes, which the textual IR opt reads back cannot
+	 * always express (a 4000-character parameter and its ".addr" slot).
+	 */
+	"-mllvm", "-non-global-value-max-name-size=4294967295",
 	"-D__OPENCL_VERSION__=" STR(SLC_DEVICE_OPENCL_VERSION),
 #if !SLC_DEVICE_IMAGE_SUPPORT
 	"-U__IMAGE_SUPPORT__",
@@ -205,8 +236,9 @@ bool clc_tools_identity(char *buf, size_t size, struct clc_log *log)
 	append_identity(buf, size, clang);
 	append_identity(buf, size, spirv);
 	append_identity(buf, size, opt);
-	snprintf(buf + strlen(buf), size - strlen(buf), "%s %s;", opt_unroll,
-		 opt_passes);
+	snprintf(buf + strlen(buf), size - strlen(buf), "%s %s %s %d %s;",
+		 opt_names, opt_unroll, opt_passes, MAX_ROTATED_LOOPS,
+		 opt_passes_many_loops);
 	/* What clang is told besides the build options. */
 	for (size_t i = 0; i < NUM_CLANG_FIXED; i++)
 		snprintf(buf + strlen(buf), size - strlen(buf), "%s ",
@@ -478,16 +510,16 @@ static enum slc_status run_clang(const char *dir, const char *clang,
 	return ok ? SLC_OK : SLC_BUILD_FAILED;
 }
 
-/* opt with opt_passes (none unless @passes) on dir/@input, to
- * dir/input.bc. */
+/* opt with @passes (none when NULL) on dir/@input, to dir/input.bc. */
 static enum slc_status run_opt(const char *dir, const char *opt,
-			       const char *input, bool passes,
+			       const char *input, const char *passes,
 			       struct clc_log *log)
 {
-	char *with[] = { (char *)opt, (char *)opt_unroll, (char *)opt_passes,
-			 (char *)input, "-o", "input.bc", NULL };
-	char *without[] = { (char *)opt, (char *)input, "-o", "input.bc",
-			    NULL };
+	char *with[] = { (char *)opt, (char *)opt_names, (char *)opt_unroll,
+			 (char *)passes, (char *)input, "-o", "input.bc",
+			 NULL };
+	char *without[] = { (char *)opt, (char *)opt_names, (char *)input,
+			    "-o", "input.bc", NULL };
 	char **argv = passes ? with : without;
 
 	if (!run_tool(dir, argv, "opt.log", log)) {
@@ -514,10 +546,15 @@ static enum slc_status run_spirv(const char *dir, const char *spirv,
 	return read_spirv(dir, out, log);
 }
 
-/* out->unsigned_vec_hints from clang's dir/input.ll. */
-static enum slc_status read_vec_hints(const char *dir, struct clc_spirv *out,
-				      struct clc_log *log)
+/*
+ * From clang's dir/input.ll: out->unsigned_vec_hints when @vec_hints, and
+ * the pass list for opt into *passes.
+ */
+static enum slc_status read_ir(const char *dir, bool vec_hints,
+			       struct clc_spirv *out, const char **passes,
+			       struct clc_log *log)
 {
+	size_t loops;
 	struct clc_blob ir;
 	enum slc_status st = read_work_file(dir, "input.ll", "clang", &ir,
 					    log);
@@ -532,9 +569,13 @@ static enum slc_status read_vec_hints(const char *dir, struct clc_spirv *out,
 		return SLC_OUT_OF_MEMORY;
 	}
 	text[ir.size] = '\0';
-	out->unsigned_vec_hints = clc_unsigned_vec_hints(text);
+	loops = clc_ir_max_function_loops(text, ir.size);
+	*passes = loops > MAX_ROTATED_LOOPS ? opt_passes_many_loops :
+		  opt_passes;
+	if (vec_hints)
+		out->unsigned_vec_hints = clc_unsigned_vec_hints(text);
 	free(text);
-	if (!out->unsigned_vec_hints) {
+	if (loops == (size_t)-1 || (vec_hints && !out->unsigned_vec_hints)) {
 		clc_log_printf(log, "error: out of memory\n");
 		return SLC_OUT_OF_MEMORY;
 	}
@@ -554,7 +595,7 @@ enum slc_status clc_compile(const char *source, const struct clc_options *o,
 	char clang[PATH_MAX], spirv[PATH_MAX], opt[PATH_MAX];
 	char dir[PATH_MAX], path[PATH_MAX];
 	enum slc_status st;
-	bool text;
+	const char *passes = opt_passes;
 
 	memset(out, 0, sizeof(*out));
 	if (!find_tool(&clang_tool, clang, sizeof(clang), log) ||
@@ -567,16 +608,18 @@ enum slc_status clc_compile(const char *source, const struct clc_options *o,
 	if (!write_work_file(dir, "input.cl", source, strlen(source), log))
 		goto out;
 	/*
-	 * Textual IR when the source names vec_type_hint, whose signedness
-	 * only clang's IR keeps (clc_vec_hint.h); opt makes the bitcode.
+	 * Textual IR, read for its loops per function (the pass list, see
+	 * MAX_ROTATED_LOOPS) and, when the source names vec_type_hint, for
+	 * the hints' signedness, which only clang's IR keeps
+	 * (clc_vec_hint.h); opt makes the bitcode.
 	 */
-	text = strstr(source, "vec_type_hint") != NULL;
-	st = run_clang(dir, clang, o, NULL, text, log);
-	if (st == SLC_OK && text)
-		st = read_vec_hints(dir, out, log);
-	if (st == SLC_OK && (text || !o->opt_disable))
-		st = run_opt(dir, opt, text ? "input.ll" : "input.bc",
-			     !o->opt_disable, log);
+	st = run_clang(dir, clang, o, NULL, true, log);
+	if (st == SLC_OK)
+		st = read_ir(dir, strstr(source, "vec_type_hint") != NULL,
+			     out, &passes, log);
+	if (st == SLC_OK)
+		st = run_opt(dir, opt, "input.ll",
+			     o->opt_disable ? NULL : passes, log);
 	if (st == SLC_OK)
 		st = run_spirv(dir, spirv, out, log);
 	out->cacheable = dir_path(path, sizeof(path), dir, "deps.d") &&
@@ -778,7 +821,8 @@ enum slc_status clc_bitcode_to_spirv(const uint8_t *bitcode, size_t size,
 	    !make_work_dir(dir, sizeof(dir), log))
 		return SLC_BUILD_FAILED;
 	if (write_work_file(dir, "input.bc", bitcode, size, log)) {
-		st = optimize ? run_opt(dir, opt, "input.bc", true, log) :
+		st = optimize ? run_opt(dir, opt, "input.bc", opt_passes,
+					log) :
 			 SLC_OK;
 		if (st == SLC_OK)
 			st = run_spirv(dir, spirv, out, log);

@@ -184,27 +184,37 @@ struct sir_function *sir_function_create(struct sir_module *m,
 	return f;
 }
 
-void sir_function_remove(struct sir_module *m, uint32_t index)
+void sir_functions_remove(struct sir_module *m, const bool *drop)
 {
-	uint32_t i, v;
+	uint32_t old_num = m->num_functions, i, v, kept = 0;
+	uint32_t *index = sir_xcalloc(old_num + 1, sizeof(*index));
 
-	if (index >= m->num_functions)
-		return;
-	sir_function_free(m->functions[index]);
-	memmove(&m->functions[index], &m->functions[index + 1],
-		(m->num_functions - index - 1) * sizeof(*m->functions));
-	m->num_functions--;
-	/* Calls name callees by index: keep them pointing at the same ones. */
+	for (i = 0; i < m->num_functions; i++) {
+		if (drop[i]) {
+			sir_function_free(m->functions[i]);
+			index[i] = UINT32_MAX;
+			continue;
+		}
+		index[i] = kept;
+		m->functions[kept++] = m->functions[i];
+	}
+	m->num_functions = kept;
+	/*
+	 * Calls name callees by index: keep them pointing at the same ones,
+	 * in one pass over the code (a pass per removed function made
+	 * removing a program's helpers after inlining them quadratic).
+	 */
 	for (i = 0; i < m->num_functions; i++) {
 		struct sir_function *f = m->functions[i];
 
 		for (v = 1; v < f->num_values; v++) {
 			struct sir_instr *in = &f->values[v];
 
-			if (in->op == SIR_OP_CALL && in->aux > index)
-				in->aux--;
+			if (in->op == SIR_OP_CALL && in->aux < old_num)
+				in->aux = index[in->aux];
 		}
 	}
+	free(index);
 }
 
 uint32_t sir_global_add(struct sir_module *m, const struct sir_global *g)

@@ -307,8 +307,9 @@ struct sir_module *sir_module_create(void);
 void sir_module_destroy(struct sir_module *m);
 struct sir_function *sir_function_create(struct sir_module *m,
 					 const char *name);
-/* Removes and frees function index i (e.g. inlined helpers). */
-void sir_function_remove(struct sir_module *m, uint32_t i);
+/* Removes and frees every function i with drop[i] (e.g. inlined
+ * helpers); calls to the others follow them to their new indices. */
+void sir_functions_remove(struct sir_module *m, const bool *drop);
 uint32_t sir_global_add(struct sir_module *m, const struct sir_global *g);
 
 uint32_t sir_block_add(struct sir_function *f);

@@ -226,6 +226,7 @@ bool sir_inline_all(struct sir_module *m, char *err, size_t errsz)
 {
 	uint8_t *color = sir_xcalloc(m->num_functions, 1);
 	uint32_t i;
+	bool *drop;
 	sir_id call;
 
 	for (i = 0; i < m->num_functions; i++) {
@@ -253,8 +254,10 @@ bool sir_inline_all(struct sir_module *m, char *err, size_t errsz)
 		}
 		sirp_repl_apply(&repl, f);
 	}
-	for (i = m->num_functions; i-- > 0;)
-		if (!m->functions[i]->is_kernel)
-			sir_function_remove(m, i);
+	drop = sir_xcalloc(m->num_functions + 1, sizeof(*drop));
+	for (i = 0; i < m->num_functions; i++)
+		drop[i] = !m->functions[i]->is_kernel;
+	sir_functions_remove(m, drop);
+	free(drop);
 	return true;
 }

@@ -100,7 +100,10 @@ static const struct spv_type *async_pointee(struct spv_fn *fc, uint32_t id,
 sir_id spv_group_async_copy(struct spv_fn *fc, const uint32_t *w,
 			    uint32_t wc)
 {
-	uint32_t dst_storage, src_storage, dst_elem, src_elem, size, align;
+	/* Set by async_pointee() on success; zeroed for GCC -O3's flow
+	 * analysis, which cannot see that. */
+	uint32_t dst_storage = 0, src_storage = 0, dst_elem = 0, src_elem = 0;
+	uint32_t size, align;
 	const struct spv_type *dt, *st;
 	struct sir_type et;
 	char msg[128];

@@ -1298,55 +1298,281 @@ static bool spv_phi(struct spv_fn *fc, size_t at)
 	return true;
 }
 
-static bool spv_body(struct spv_fn *fc, const struct spv_function *fn)
+/* The function's blocks as the words lay them out. */
+struct spv_blocks {
+	uint32_t n;
+	size_t *at;                  /* OpLabel's word offset; at[n]: end */
+	uint32_t *order;             /* the order to convert them in */
+};
+
+static bool is_terminator(uint32_t op)
+{
+	return op == SpvOpBranch || op == SpvOpBranchConditional ||
+	       op == SpvOpSwitch || op == SpvOpReturn ||
+	       op == SpvOpReturnValue || op == SpvOpUnreachable ||
+	       op == SpvOpKill;
+}
+
+/* Successor blocks (layout indices) of block i, from its terminator. */
+static uint32_t block_succs(const struct spv_fn *fc,
+			    const struct spv_blocks *bl, uint32_t i,
+			    uint32_t **out, uint32_t *cap)
 {
 	const struct spv_module *m = fc->m;
-	uint32_t param = 0;
-	bool in_block = false;
-	size_t at;
+	const uint32_t *w = NULL;
+	uint32_t wc = 0, n = 0, lw = 1, first, step;
 
-	for (at = fn->begin; at < fn->end; at += m->words[at] >> 16) {
-		uint32_t op = m->words[at] & 0xffff;
+	for (size_t at = bl->at[i]; at < bl->at[i + 1];
+	     at += m->words[at] >> 16)
+		if (is_terminator(m->words[at] & 0xffff)) {
+			w = &m->words[at];
+			wc = w[0] >> 16;
+		}
+	if (!w)
+		return 0;
+	switch (w[0] & 0xffff) {
+	case SpvOpBranch:
+		first = 1, step = 1;
+		wc = wc < 2 ? wc : 2;
+		break;
+	case SpvOpBranchConditional:
+		first = 2, step = 1;
+		wc = wc < 4 ? wc : 4;
+		break;
+	case SpvOpSwitch:
+		/* Default, then (literal, label) pairs; 64-bit selectors
+		 * take two literal words. */
+		if (wc > 1 && w[1] < m->bound && m->ids[w[1]].type &&
+		    m->ids[w[1]].type < m->bound) {
+			const struct spv_id *t = &m->ids[m->ids[w[1]].type];
 
-		if (op == SpvOpLabel) {
-			fc->label_block[m->words[at + 1]] = sir_block_add(fc->f)
-							    + 1;
-		} else if (op == SpvOpFunctionParameter) {
-			sir_id v;
+			if (t->opcode == SpvOpTypeInt && t->def &&
+			    m->words[t->def + 2] > 32)
+				lw = 2;
+		}
+		first = 2, step = 1;
+		break;
+	default:
+		return 0;
+	}
+	for (uint32_t k = first; k < wc; k += step) {
+		uint32_t label = w[k], b;
 
-			if (param >= fc->f->num_params)
-				return spv_error(fc->c, "more parameters than "
-						 "the function type has");
-			v = sir_value_new(fc->f, SIR_OP_PARAM,
-					  fc->f->params[param].type, NULL, 0);
+		if ((w[0] & 0xffff) == SpvOpSwitch && k > 2) {
+			/* k at a pair's first literal: its label follows. */
+			if (k + lw >= wc)
+				break;
+			label = w[k + lw];
+			k += lw;
+		}
+		if (!label || label >= m->bound || !fc->label_block[label])
+			continue;
+		b = fc->label_block[label] - 1;
+		if (n == *cap) {
+			uint32_t *q = realloc(*out, (*cap * 2 + 4) *
+					      sizeof(**out));
 
-			fc->f->values[v].aux = param++;
-			fc->vals[m->words[at + 2]] = v;
+			if (!q)
+				return UINT32_MAX;
+			*out = q;
+			*cap = *cap * 2 + 4;
+		}
+		(*out)[n++] = b;
+	}
+	return n;
+}
+
+/*
+ * The order to convert the blocks in: the layout, except that a block
+ * laid out before its immediate dominator waits until that is converted
+ * (then follows it, with the others waiting on it, in layout order).
+ * SPIR-V requires blocks to come after their dominators, but llvm-spirv
+ * keeps LLVM's order, where a rotated loop's exit may come before the
+ * loop: its values would be used before their definition was read.
+ * Dominators by Cooper, Harvey and Kennedy's iteration over reverse
+ * postorder; blocks no path reaches keep their place.
+ */
+static bool block_order(const struct spv_fn *fc, struct spv_blocks *bl)
+{
+	uint32_t n = bl->n, *rpo = NULL, *rpo_num = NULL, *idom = NULL;
+	uint32_t *pred_first = NULL, *preds = NULL, *succ = NULL, cap = 0;
+	uint32_t *stack = NULL, *next = NULL, *waiting = NULL, *wait_next;
+	uint32_t *wait_tail;
+	uint32_t num_rpo = 0, sp = 0, k, e, total = 0, *fill = NULL;
+	bool *emitted = NULL, ok = false, changed = true;
+	const uint32_t none = UINT32_MAX;
+
+	rpo = calloc(n + 1, sizeof(*rpo));
+	rpo_num = calloc(n + 1, sizeof(*rpo_num));
+	idom = calloc(n + 1, sizeof(*idom));
+	pred_first = calloc(n + 2, sizeof(*pred_first));
+	stack = calloc(n + 1, sizeof(*stack));
+	next = calloc(n + 1, sizeof(*next));
+	waiting = calloc(3 * (n + 1), sizeof(*waiting));
+	emitted = calloc(n + 1, sizeof(*emitted));
+	fill = calloc(n + 1, sizeof(*fill));
+	if (!rpo || !rpo_num || !idom || !pred_first || !stack || !next ||
+	    !waiting || !emitted || !fill)
+		goto out;
+	wait_next = waiting + n + 1;
+	wait_tail = wait_next + n + 1;
+	/* Predecessor lists. */
+	for (uint32_t b = 0; b < n; b++) {
+		uint32_t ns = block_succs(fc, bl, b, &succ, &cap);
+
+		if (ns == UINT32_MAX)
+			goto out;
+		for (k = 0; k < ns; k++)
+			pred_first[succ[k] + 1]++;
+	}
+	for (uint32_t b = 0; b < n; b++)
+		pred_first[b + 1] += pred_first[b];
+	total = pred_first[n];
+	preds = calloc(total + 1, sizeof(*preds));
+	if (!preds)
+		goto out;
+	memcpy(fill, pred_first, n * sizeof(*fill));
+	for (uint32_t b = 0; b < n; b++) {
+		uint32_t ns = block_succs(fc, bl, b, &succ, &cap);
+
+		if (ns == UINT32_MAX)
+			goto out;
+		for (k = 0; k < ns; k++)
+			preds[fill[succ[k]]++] = b;
+	}
+	/* Postorder from the entry, by an explicit stack. */
+	for (uint32_t b = 0; b < n; b++)
+		rpo_num[b] = none;
+	if (n) {
+		stack[sp++] = 0;
+		rpo_num[0] = 0;      /* on the stack */
+	}
+	while (sp) {
+		uint32_t b = stack[sp - 1];
+		uint32_t ns = block_succs(fc, bl, b, &succ, &cap);
+
+		if (ns == UINT32_MAX)
+			goto out;
+		if (next[b] < ns) {
+			uint32_t c = succ[next[b]++];
+
+			if (rpo_num[c] == none) {
+				rpo_num[c] = 0;
+				stack[sp++] = c;
+			}
+			continue;
+		}
+		rpo[num_rpo++] = b;
+		sp--;
+	}
+	/* rpo[] holds postorder; number blocks in reverse postorder. */
+	for (k = 0; k < num_rpo / 2; k++) {
+		uint32_t t = rpo[k];
+
+		rpo[k] = rpo[num_rpo - 1 - k];
+		rpo[num_rpo - 1 - k] = t;
+	}
+	for (k = 0; k < num_rpo; k++)
+		rpo_num[rpo[k]] = k;
+	for (uint32_t b = 0; b < n; b++)
+		idom[b] = none;
+	if (n)
+		idom[0] = 0;
+	while (changed) {
+		changed = false;
+		for (k = 1; k < num_rpo; k++) {
+			uint32_t b = rpo[k], d = none;
+
+			for (e = pred_first[b]; e < pred_first[b + 1]; e++) {
+				uint32_t p = preds[e];
+
+				if (idom[p] == none)
+					continue;
+				if (d == none) {
+					d = p;
+					continue;
+				}
+				while (d != p) {
+					while (rpo_num[d] > rpo_num[p])
+						d = idom[d];
+					while (rpo_num[p] > rpo_num[d])
+						p = idom[p];
+				}
+			}
+			if (d != idom[b]) {
+				idom[b] = d;
+				changed = true;
+			}
 		}
 	}
-	for (at = fn->begin; at < fn->end; at += m->words[at] >> 16) {
-		uint32_t op = m->words[at] & 0xffff;
+	/* Layout order, each block after its immediate dominator. */
+	for (uint32_t b = 0; b < n; b++)
+		waiting[b] = wait_next[b] = wait_tail[b] = none;
+	total = 0;
+	for (uint32_t b = 0; b < n; b++) {
+		uint32_t d = idom[b];
 
-		if (op == SpvOpFunction || op == SpvOpFunctionParameter ||
-		    op == SpvOpFunctionEnd)
-			continue;
-		if (op == SpvOpLabel) {
-			if (in_block)
-				return spv_error(fc->c, "block before %%%u has "
-						 "no terminator",
-						 m->words[at + 1]);
-			fc->cur_label = m->words[at + 1];
-			fc->cur = fc->label_block[fc->cur_label] - 1;
-			in_block = true;
+		if (b && d != none && !emitted[d]) {
+			/* b waits for d, after those already waiting. */
+			if (waiting[d] == none)
+				waiting[d] = b;
+			else
+				wait_next[wait_tail[d]] = b;
+			wait_tail[d] = b;
 			continue;
 		}
+		sp = 0;
+		stack[sp++] = b;
+		while (sp) {
+			uint32_t x = stack[--sp], c, cnt = 0;
+
+			bl->order[total++] = x;
+			emitted[x] = true;
+			/* Its waiting blocks next, in layout order. */
+			for (c = waiting[x]; c != none; c = wait_next[c])
+				cnt++;
+			sp += cnt;
+			k = sp;
+			for (c = waiting[x]; c != none; c = wait_next[c])
+				stack[--k] = c;
+		}
+	}
+	ok = total == n;
+out:
+	free(rpo);
+	free(rpo_num);
+	free(idom);
+	free(pred_first);
+	free(preds);
+	free(succ);
+	free(stack);
+	free(next);
+	free(waiting);
+	free(emitted);
+	free(fill);
+	return ok;
+}
+
+/* Converts the block whose OpLabel is at begin; end: the next one's, or
+ * fn_end. */
+static bool spv_block(struct spv_fn *fc, size_t begin, size_t end,
+		      size_t fn_end)
+{
+	const struct spv_module *m = fc->m;
+	bool in_block = true;
+	size_t at = begin;
+
+	fc->cur_label = m->words[at + 1];
+	fc->cur = fc->label_block[fc->cur_label] - 1;
+	for (at += m->words[at] >> 16; at < end; at += m->words[at] >> 16) {
+		uint32_t op = m->words[at] & 0xffff;
+
+		if (op == SpvOpFunctionEnd)
+			break;
 		if (!in_block)
 			return spv_error(fc->c, "%s outside a block",
 					 spv_op_name(op));
-		if (op == SpvOpBranch || op == SpvOpBranchConditional ||
-		    op == SpvOpSwitch || op == SpvOpReturn ||
-		    op == SpvOpReturnValue || op == SpvOpUnreachable ||
-		    op == SpvOpKill) {
+		if (is_terminator(op)) {
 			if (op == SpvOpKill)
 				return spv_error(fc->c, "unsupported SPIR-V "
 						 "opcode OpKill");
@@ -1362,8 +1588,76 @@ static bool spv_body(struct spv_fn *fc, const struct spv_function *fn)
 		}
 	}
 	if (in_block)
-		return spv_error(fc->c, "last block has no terminator");
-	return spv_patch_phis(fc);
+		return end < fn_end ?
+		       spv_error(fc->c, "block before %%%u has no terminator",
+				 m->words[end + 1]) :
+		       spv_error(fc->c, "last block has no terminator");
+	return true;
+}
+
+static bool spv_body(struct spv_fn *fc, const struct spv_function *fn)
+{
+	const struct spv_module *m = fc->m;
+	struct spv_blocks bl = { 0 };
+	uint32_t param = 0, k = 0;
+	bool ok = false;
+	size_t at;
+
+	for (at = fn->begin; at < fn->end; at += m->words[at] >> 16) {
+		uint32_t op = m->words[at] & 0xffff;
+
+		if (op == SpvOpLabel) {
+			fc->label_block[m->words[at + 1]] = sir_block_add(fc->f)
+							    + 1;
+			bl.n++;
+		} else if (op == SpvOpFunctionParameter) {
+			sir_id v;
+
+			if (param >= fc->f->num_params)
+				return spv_error(fc->c, "more parameters than "
+						 "the function type has");
+			v = sir_value_new(fc->f, SIR_OP_PARAM,
+					  fc->f->params[param].type, NULL, 0);
+
+			fc->f->values[v].aux = param++;
+			fc->vals[m->words[at + 2]] = v;
+		}
+	}
+	bl.at = calloc(bl.n + 1, sizeof(*bl.at));
+	bl.order = calloc(bl.n + 1, sizeof(*bl.order));
+	if (!bl.at || !bl.order) {
+		spv_error(fc->c, "out of memory");
+		goto out;
+	}
+	for (at = fn->begin; at < fn->end; at += m->words[at] >> 16) {
+		uint32_t op = m->words[at] & 0xffff;
+
+		if (op == SpvOpLabel) {
+			bl.at[k++] = at;
+		} else if (!k && op != SpvOpFunction &&
+			   op != SpvOpFunctionParameter &&
+			   op != SpvOpFunctionEnd) {
+			spv_error(fc->c, "%s outside a block",
+				  spv_op_name(op));
+			goto out;
+		}
+	}
+	bl.at[bl.n] = fn->end;
+	if (!block_order(fc, &bl)) {
+		spv_error(fc->c, "out of memory");
+		goto out;
+	}
+	for (k = 0; k < bl.n; k++) {
+		uint32_t i = bl.order[k];
+
+		if (!spv_block(fc, bl.at[i], bl.at[i + 1], fn->end))
+			goto out;
+	}
+	ok = spv_patch_phis(fc);
+out:
+	free(bl.at);
+	free(bl.order);
+	return ok;
 }
 
 bool spv_convert_function(struct spv_conv *c, const struct spv_module *m,

@@ -1122,6 +1122,54 @@ static const struct map_spec control_loops_spec = {
 	.out_size = 8, .gen = gen_bits, .ref = ref_control_loops,
 };
 
+/* The loops of corpus/many_loops.cl, in C. */
+#define ML_STEP(c) \
+	for (uint32_t k = 0; k < (x & 7) + ((c) & 3); k++) \
+		acc = acc * 3u + k + (c); \
+	for (uint32_t k = 4; k > 0; k--) \
+		acc ^= acc >> k;
+#define ML_STEP4(c) ML_STEP(c) ML_STEP((c) + 1) ML_STEP((c) + 2) \
+	ML_STEP((c) + 3)
+#define ML_STEP16(c) ML_STEP4(c) ML_STEP4((c) + 4) ML_STEP4((c) + 8) \
+	ML_STEP4((c) + 12)
+
+static unsigned int ref_many_loops(const uint8_t *const in[], uint32_t i,
+				   struct expect *e)
+{
+	uint32_t x = ((const uint32_t *)in[0])[i], acc = x;
+
+	ML_STEP16(0) ML_STEP16(16) ML_STEP16(32) ML_STEP16(48) ML_STEP16(64)
+	ex_bits(e, 4, acc);
+	return 1;
+}
+
+static const struct map_spec many_loops_spec = {
+	.n = 1024, .local = 64, .num_in = 1, .in_size = { 4 },
+	.out_size = 4, .gen = gen_bits, .ref = ref_many_loops,
+};
+
+static unsigned int ref_loop_exit_layout(const uint8_t *const in[],
+					 uint32_t i, struct expect *e)
+{
+	uint32_t x = ((const uint32_t *)in[0])[i], acc = x;
+
+	for (uint32_t k = 0; k < (x & 7); k++)
+		acc = acc * 3u + k;
+	for (uint32_t k = 4; k > 0; k--)
+		acc ^= acc >> k;
+	for (uint32_t k = 0; k < (x & 7) + 1; k++)
+		acc = acc * 3u + k + 1;
+	for (uint32_t k = 4; k > 0; k--)
+		acc ^= acc >> k;
+	ex_bits(e, 4, acc);
+	return 1;
+}
+
+static const struct map_spec loop_exit_layout_spec = {
+	.n = 1024, .local = 64, .num_in = 1, .in_size = { 4 },
+	.out_size = 4, .gen = gen_bits, .ref = ref_loop_exit_layout,
+};
+
 static unsigned int ref_control_branches(const uint8_t *const in[],
 					 uint32_t i, struct expect *e)
 {
@@ -3285,6 +3333,8 @@ const struct corpus_case corpus_cases[] = {
 	MAP(convert_saturate, CORPUS_FEATURE),
 	MAP(as_type, CORPUS_FEATURE),
 	MAP(control_loops, CORPUS_FEATURE),
+	MAP(many_loops, CORPUS_FEATURE),
+	MAP(loop_exit_layout, CORPUS_FEATURE),
 	MAP(control_branches, CORPUS_FEATURE),
 	MAP(control_switch, CORPUS_FEATURE),
 	MAP(early_return, CORPUS_FEATURE),

@@ -20,6 +20,7 @@
 #include "check.h"
 #include "clc_cache.h"
 #include "clc_frontend.h"
+#include "clc_ir_loops.h"
 #include "clc_log.h"
 #include "clc_vec_hint.h"
 #include "clc_options.h"
@@ -625,6 +626,62 @@ TEST(vec_hint_signedness)
 	free(list);
 }
 
+/*
+ * Loops per function in clang's textual IR (the pass-list choice): back
+ * branches to a label defined above in the same function, named or
+ * numbered; forward branches and other functions' labels do not count.
+ */
+TEST(ir_loops_per_function)
+{
+	static const char ir[] =
+		"define dso_local spir_func i32 @two(i32 noundef %n) #0 {\n"
+		"entry:\n"
+		"  br label %for.cond\n"
+		"for.cond:                                         "
+		"; preds = %for.inc, %entry\n"
+		"  %cmp = icmp slt i32 0, %n\n"
+		"  br i1 %cmp, label %for.body, label %for.end\n"
+		"for.body:\n"
+		"  br label %for.cond, !llvm.loop !6\n"
+		"for.end:\n"
+		"  br label %5\n"
+		"5:\n"
+		"  br i1 %cmp, label %5, label %6\n"
+		"6:\n"
+		"  ret i32 0\n"
+		"}\n"
+		"define dso_local spir_kernel void @three() #0 {\n"
+		"entry:\n"
+		"  br label %for.cond\n"
+		"for.cond:\n"
+		"  switch i32 0, label %for.cond [\n"
+		"    i32 1, label %entry\n"
+		"  ]\n"
+		"a:\n"
+		"  br i1 true, label %a, label %b\n"
+		"b:\n"
+		"  ret void\n"
+		"}\n"
+		"define dso_local spir_func void @none() #0 {\n"
+		"entry:\n"
+		"  br label %for.body\n"
+		"for.body:\n"
+		"  ret void\n"
+		"}\n";
+	static const char one_loop[] =
+		"define void @f() {\n0:\n  br label %0\n}\n";
+
+	CHECK_EQ(clc_ir_max_function_loops(ir, strlen(ir)), 3);
+	/* @none alone: its for.body is defined after the branch to it. */
+	CHECK_EQ(clc_ir_max_function_loops(strstr(ir, "define dso_local "
+						   "spir_func void @none"),
+					   strlen(strstr(ir, "define dso_local "
+							 "spir_func void "
+							 "@none"))), 0);
+	CHECK_EQ(clc_ir_max_function_loops(one_loop, strlen(one_loop)), 1);
+	CHECK_EQ(clc_ir_max_function_loops("", 0), 0);
+}
+
 TEST(missing_tools)
 {
 	struct slc_output out;
@@ -1080,6 +1137,7 @@ int main(int argc, char **argv)
 	RUN(build_log_is_clangs);
 	RUN(log_lines_of_any_length);
 	RUN(vec_hint_names);
+	RUN(ir_loops_per_function);
 	RUN(vec_hint_signedness);
 	RUN(missing_tools);
 	RUN(cache_store);
