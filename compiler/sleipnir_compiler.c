@@ -78,6 +78,22 @@ static uint32_t threads_for_regs(uint32_t work_regs)
 	return work_regs <= 4 ? 256 : work_regs <= 8 ? 128 : 64;
 }
 
+/* Does f (its callees inlined) meet at a work-group barrier? */
+static bool has_work_group_barrier(const struct sir_function *f)
+{
+	for (uint32_t b = 0; b < f->num_blocks; b++) {
+		const struct sir_block *blk = &f->blocks[b];
+
+		for (uint32_t i = 0; i < blk->num_instrs; i++) {
+			const struct sir_instr *in = &f->values[blk->instrs[i]];
+
+			if (in->op == SIR_OP_BARRIER && in->aux2)
+				return true;
+		}
+	}
+	return false;
+}
+
 /* ---- Program assembly --------------------------------------------- */
 
 struct program_builder {
@@ -188,7 +204,8 @@ static bool compile_kernel(struct sir_module *m, struct sir_function *f,
 			       MAX_WG_SIZE);
 		return false;
 	}
-	if (wg)
+	/* Only a group meeting at barriers must fit on a core at once. */
+	if (wg && has_work_group_barrier(f))
 		opts.max_work_regs = register_budget(wg);
 
 	if (o->denorms_are_zero)
@@ -210,7 +227,15 @@ static bool compile_kernel(struct sir_module *m, struct sir_function *f,
 		return false;
 	}
 	k->threads_per_core = threads_for_regs(k->work_regs);
-	k->max_wg_size = k->threads_per_core < MAX_WG_SIZE ?
+	/*
+	 * Only a work-group that meets at a barrier must be resident on its
+	 * core all at once (midgard-facts §5.6; the model faults such a job
+	 * otherwise); a core runs the threads of any other group in turns,
+	 * so its register use does not bound the group. Clients that size
+	 * their launches by CL_DEVICE_MAX_WORK_GROUP_SIZE (PyOpenCL's
+	 * clrandom) then run any kernel without barriers.
+	 */
+	k->max_wg_size = k->barrier && k->threads_per_core < MAX_WG_SIZE ?
 			 k->threads_per_core : MAX_WG_SIZE;
 	if (wg > k->max_wg_size) {
 		clc_log_printf(log, "error: %s: %u work registers allow at "

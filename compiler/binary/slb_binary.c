@@ -687,7 +687,7 @@ static bool read_args(struct reader *r, struct cursor *c, struct slb_kernel *k)
 		a->qualifiers = w[SLB_AW_QUALIFIERS];
 		a->offset = w[SLB_AW_OFFSET];
 		a->size = w[SLB_AW_SIZE];
-		if (a->kind > SLB_ARG_LOCAL || a->access > SLB_ACCESS_NONE ||
+		if (a->kind > SLB_ARG_SAMPLER || a->access > SLB_ACCESS_NONE ||
 		    a->qualifiers & ~(SLB_QUAL_CONST | SLB_QUAL_RESTRICT |
 				      SLB_QUAL_VOLATILE))
 			return fail(r, "kernel %s: argument %u: bad kind, "
@@ -752,9 +752,12 @@ static bool check_kernel(struct reader *r, const struct slb_kernel *k)
 		return fail(r, "kernel %s: %u work registers, %u threads per "
 			    "core: inconsistent", n, k->work_regs,
 			    k->threads_per_core);
-	if (!k->max_wg_size || k->max_wg_size > k->threads_per_core)
+	/* Only a group meeting at barriers must fit on a core at once. */
+	if (!k->max_wg_size || k->max_wg_size > SLB_MAX_WG_SIZE ||
+	    (k->barrier && k->max_wg_size > k->threads_per_core))
 		return fail(r, "kernel %s: max work-group size %u (1 to %u)",
-			    n, k->max_wg_size, k->threads_per_core);
+			    n, k->max_wg_size,
+			    k->barrier ? k->threads_per_core : SLB_MAX_WG_SIZE);
 	if (reqd ? reqd > k->max_wg_size :
 		   (k->reqd_wg_size[0] | k->reqd_wg_size[1] |
 		    k->reqd_wg_size[2]) != 0)

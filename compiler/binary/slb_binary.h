@@ -60,6 +60,8 @@
 #include <stdint.h>
 
 #define SLB_MAX_KERNELS 256
+/* Work-items of a group Midgard runs on one core (in turns without barriers). */
+#define SLB_MAX_WG_SIZE 256
 /* Every argument takes a byte at least of CL_DEVICE_MAX_PARAMETER_SIZE
  * (1024 in OpenCL 1.2). */
 #define SLB_MAX_ARGS 1024
@@ -69,6 +71,7 @@ enum slb_arg_kind {
 	SLB_ARG_GLOBAL = 1,
 	SLB_ARG_CONSTANT = 2,
 	SLB_ARG_LOCAL = 3,
+	SLB_ARG_SAMPLER = 4,         /* sampler_t, set from a cl_sampler */
 };
 
 /* Values match CL_KERNEL_ARG_ACCESS_* minus 0x11A0. */
@@ -142,7 +145,9 @@ struct slb_kernel {
 	uint32_t first_tag;
 	uint32_t work_regs;          /* 0-16 */
 	uint32_t threads_per_core;   /* 256 / 128 / 64 from work_regs */
-	uint32_t max_wg_size;        /* largest work-group it can run with */
+	/* Largest work-group it can run with: up to threads_per_core with
+	 * a barrier (the group is resident at once), else SLB_MAX_WG_SIZE. */
+	uint32_t max_wg_size;
 	uint32_t reqd_wg_size[3];    /* 0 0 0: none */
 	uint32_t uniform_bytes;      /* argument image size, 16-aligned */
 	uint32_t push_vec4;

@@ -238,6 +238,7 @@ enum sir_arg_kind {
 	SIR_ARG_GLOBAL_PTR,
 	SIR_ARG_CONSTANT_PTR,
 	SIR_ARG_LOCAL_PTR,           /* the runtime allocates its size */
+	SIR_ARG_SAMPLER,             /* sampler_t: 32 bits from a cl_sampler */
 };
 
 enum sir_arg_access {

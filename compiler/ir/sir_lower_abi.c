@@ -180,6 +180,7 @@ static bool lay_out_params(struct abi *a, char *err, size_t errsz)
 		arg->kind = p->kind == SIR_ARG_GLOBAL_PTR ? SLB_ARG_GLOBAL :
 			    p->kind == SIR_ARG_CONSTANT_PTR ? SLB_ARG_CONSTANT :
 			    p->kind == SIR_ARG_LOCAL_PTR ? SLB_ARG_LOCAL :
+			    p->kind == SIR_ARG_SAMPLER ? SLB_ARG_SAMPLER :
 			    SLB_ARG_VALUE;
 		arg->access = p->access == SIR_ACCESS_READ_ONLY ?
 				      SLB_ACCESS_READ_ONLY :

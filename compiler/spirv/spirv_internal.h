@@ -34,6 +34,7 @@ enum spv_tkind {
 	SPV_T_PTR,
 	SPV_T_FUNC,
 	SPV_T_EVENT,         /* event_t: a 32-bit value, always 0 here */
+	SPV_T_SAMPLER,       /* sampler_t: a 32-bit value, only passed */
 	SPV_T_OTHER,         /* opaque, queue...: only named in errors */
 };
 

@@ -293,6 +293,17 @@ static bool spv_parse_type(struct spv_parser *p, const uint32_t *w,
 		t.width = 32;
 		t.size = t.align = 4;
 		break;
+	case SpvOpTypeSampler:
+		/*
+		 * OpenCL 1.2 6.12.14.1: a sampler_t kernel argument. With no
+		 * image support (no image type, no read_image) a kernel can
+		 * only pass it on; it is the 32-bit argument slot the runtime
+		 * refuses to fill without a valid cl_sampler.
+		 */
+		t.kind = SPV_T_SAMPLER;
+		t.width = 32;
+		t.size = t.align = 4;
+		break;
 	default:
 		t.kind = SPV_T_OTHER;
 		break;

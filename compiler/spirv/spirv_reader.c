@@ -438,7 +438,11 @@ static bool spv_kernel_metadata(struct spv_conv *c,
 			if (p->kind != SIR_ARG_VALUE)
 				p->size = p->align = 4;
 		} else {
-			p->kind = SIR_ARG_VALUE;
+			const struct spv_type *pt =
+				spv_type_of_id(m, ft->members[i]);
+
+			p->kind = pt && pt->kind == SPV_T_SAMPLER ?
+				  SIR_ARG_SAMPLER : SIR_ARG_VALUE;
 			p->size = p->align = sir_type_size(p->type);
 		}
 		p->access = SIR_ACCESS_NONE;

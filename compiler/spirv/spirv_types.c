@@ -73,6 +73,7 @@ bool spv_sir_type(const struct spv_module *m, uint32_t type_id,
 		return true;
 	case SPV_T_INT:
 	case SPV_T_EVENT:
+	case SPV_T_SAMPLER:
 		*out = sir_type_make(SIR_INT, t->width, 1);
 		return true;
 	case SPV_T_FLOAT:
@@ -274,6 +275,9 @@ static void spv_type_name_at(const struct spv_module *m, uint32_t type_id,
 		break;
 	case SPV_T_EVENT:
 		snprintf(buf, size, "event_t");
+		break;
+	case SPV_T_SAMPLER:
+		snprintf(buf, size, "sampler_t");
 		break;
 	default:
 		snprintf(buf, size, "?");

@@ -26,10 +26,13 @@
 #define SGPU_MAX_CHAIN_JOBS 65536u
 /*
  * A chain that keeps the slot busy for this long (host time) without being
- * stopped is terminated by the model itself. Panfrost gives up after
- * 500 ms, so this only matters for hosts without such a driver timeout.
+ * stopped is terminated by the model itself: a backstop for hosts without
+ * a driver timeout, so it must not act before a driver's. Panfrost gives
+ * up after 500 ms; sleipnir.ko grants an OpenCL chain up to
+ * max_job_timeout_ms (60 s by default), and under emulation an honest
+ * kernel of PyOpenCL's clrandom runs for more than 10 s.
  */
-#define SGPU_WATCHDOG_NS (10ull * 1000 * 1000 * 1000)
+#define SGPU_WATCHDOG_NS (120ull * 1000 * 1000 * 1000)
 /*
  * Nominal GPU clock used to turn host time into "cycles" (cycle counter,
  * WRITE_VALUE type 1, perf counters): RK3399 runs its T860 at up to 800 MHz.

@@ -435,6 +435,53 @@ TEST(specific_rejections)
 		expect_reject(bin, size, "required work-group size", __LINE__);
 		free(bin);
 	}
+	/* A group meeting at barriers must fit on a core at once; any
+	 * other runs in turns, up to SLB_MAX_WG_SIZE. */
+	make_program(&p);
+	kernels[2].max_wg_size = 128; /* barrier, 64 threads at 16 regs */
+	if (write_ok(&p, &bin, &size)) {
+		expect_reject(bin, size, "max work-group size 128 (1 to 64)",
+			      __LINE__);
+		free(bin);
+	}
+	make_program(&p);
+	kernels[2].barrier = false;
+	kernels[2].max_wg_size = SLB_MAX_WG_SIZE + 1;
+	if (write_ok(&p, &bin, &size)) {
+		expect_reject(bin, size, "max work-group size 257 (1 to 256)",
+			      __LINE__);
+		free(bin);
+	}
+	make_program(&p);
+	kernels[2].barrier = false;
+	kernels[2].max_wg_size = SLB_MAX_WG_SIZE;
+	if (write_ok(&p, &bin, &size)) {
+		struct slb_program q;
+		char err[256];
+
+		CHECK(slb_read(bin, size, &q, err, sizeof(err)));
+		CHECK_EQ(q.kernels[2].max_wg_size, SLB_MAX_WG_SIZE);
+		slb_program_free(&q);
+		free(bin);
+	}
+	/* A sampler_t argument is a kind of its own; past it, none. */
+	make_program(&p);
+	kernels[1].args[0].kind = SLB_ARG_SAMPLER;
+	if (write_ok(&p, &bin, &size)) {
+		struct slb_program q;
+		char err[256];
+
+		CHECK(slb_read(bin, size, &q, err, sizeof(err)));
+		CHECK_EQ(q.kernels[1].args[0].kind, SLB_ARG_SAMPLER);
+		slb_program_free(&q);
+		free(bin);
+	}
+	make_program(&p);
+	kernels[1].args[0].kind = SLB_ARG_SAMPLER + 1;
+	if (write_ok(&p, &bin, &size)) {
+		expect_reject(bin, size, "bad kind", __LINE__);
+		free(bin);
+	}
 	make_program(&p);
 	kernels[0].sysvals[1].sysval = kernels[0].sysvals[0].sysval;
 	if (write_ok(&p, &bin, &size)) {

@@ -193,10 +193,26 @@ FIGURE = re.compile(r"^\s+(\S.*?)\s*:\s*([0-9.]+)\s*(\S+)?\s*$")
 SKIPPED = re.compile(r"(?i)skipped|not supported|no .* support")
 
 
+# clpeak 1.1.2 sizes every test by the device's limits and has no option to
+# choose them: a compute test launches CL_DEVICE_MAX_COMPUTE_UNITS * 2048
+# groups of CL_DEVICE_MAX_WORK_ITEM_SIZES[0] work-items (2M of them on a
+# Mali-T860 MP4), 31 times per vector width, which under emulation runs for
+# hours. In the guest, clGetDeviceInfo reports capped limits to clpeak alone
+# (tests/guest/cl_limits.c, preloaded), so each test runs on fewer work-items
+# and finishes; the kernels and the runtime are unchanged.
+CL_LIMITS_SHIM = "/opt/sleipnir/lib/cl_limits.so"
+CLPEAK_LIMITS = "compute_units=1,work_group=8,mem_alloc=4194304"
+
+
 def clpeak(args):
     exe = shutil.which("clpeak")
+    env = dict(os.environ)
+    if os.path.exists(CL_LIMITS_SHIM):
+        env["LD_PRELOAD"] = CL_LIMITS_SHIM
+        env["SLEIPNIR_CL_LIMITS"] = CLPEAK_LIMITS
+        print(f"clpeak: limits capped ({CLPEAK_LIMITS})", flush=True)
     for test in args.tests or CLPEAK_TESTS:
-        status, out, secs = run([exe, f"--{test}"], args.timeout)
+        status, out, secs = run([exe, f"--{test}"], args.timeout, env=env)
         figures = []
         section, unit = None, None
         started = False

@@ -703,6 +703,49 @@ TEST(other_slots_run_beside_a_long_kernel)
 	CHECK(fh_fini(&fh));
 }
 
+/*
+ * The watchdog is a backstop behind the drivers' own timeouts (sleipnir.ko
+ * grants a chain up to 60 s by default): a finite kernel whose run the
+ * clock sees take tens of seconds ends DONE, with its results; an endless
+ * one is still terminated by the watchdog alone (no hard stop) once the
+ * clock has passed its limit.
+ */
+TEST(watchdog_leaves_long_jobs_to_the_driver)
+{
+	struct ch_kernel k = {
+		.source = loop_kernel,
+		.local_size = { 64, 1, 1 }, .num_groups = { 2, 1, 1 },
+		.ubo_count = 1, .ubo_va = { UBO0_VA }, .ubo_size = { 16 },
+	};
+	struct ch_result r;
+	uint64_t start;
+
+	REQUIRE(ch_setup(&fh));
+	ubo0_pointers(OUT_VA, 0);
+	/* Each clock read is 15 s later. */
+	fh.tick = 15000000000ull;
+	start = fh.now;
+	REQUIRE(ch_run(&fh, &k, &r));
+	printf("  the loop kernel ran %llu s by the model's clock\n",
+	       (unsigned long long)((fh.now - start) / 1000000000ull));
+	/* The premise: longer than the old 10 s watchdog. */
+	CHECK(fh.now - start > 30000000000ull);
+	CHECK_EQ(r.js_status, 1);
+	CHECK_EQ(words(OUT_VA)[127], (uint32_t)-(15 * 16 * 31 / 6));
+	CHECK(fh_fini(&fh));
+
+	k = (struct ch_kernel){
+		.source = endless_kernel,
+		.local_size = { 1, 1, 1 }, .num_groups = { 1, 1, 1 },
+	};
+	REQUIRE(ch_setup(&fh));
+	fh.tick = 15000000000ull;
+	REQUIRE(ch_run_timeout(&fh, &k, &r, 60000));
+	CHECK(!r.hard_stopped);
+	CHECK_EQ(r.js_status, 0x04);                  /* TERMINATED */
+	CHECK(fh_fini(&fh));
+}
+
 static uint32_t run_status(const char *source, unsigned int work_regs)
 {
 	struct ch_kernel k = {
@@ -831,6 +874,7 @@ int main(void)
 	RUN(global_atomics);
 	RUN(endless_loop_is_hard_stopped);
 	RUN(other_slots_run_beside_a_long_kernel);
+	RUN(watchdog_leaves_long_jobs_to_the_driver);
 	RUN(shader_faults);
 	RUN(cycle_model_counts);
 	return check_summary();

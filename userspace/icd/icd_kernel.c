@@ -229,6 +229,16 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index,
 			      v.mem->context != kernel->program->context))
 			return CL_INVALID_MEM_OBJECT;
 		break;
+	case SLB_ARG_SAMPLER:
+		/*
+		 * A cl_sampler. The device has no image support, so
+		 * clCreateSampler makes none (CL_INVALID_OPERATION) and no
+		 * value is a valid sampler object: the argument stays unset
+		 * and the kernel cannot be enqueued (CL_INVALID_KERNEL_ARGS).
+		 */
+		if (arg_size != sizeof(cl_sampler))
+			return CL_INVALID_ARG_SIZE;
+		return CL_INVALID_SAMPLER;
 	default:
 		/* By value: the argument's bytes, exactly its size (3-
 		 * component vectors take 4 components' room, as cl_float3
@@ -351,7 +361,7 @@ cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index,
 	case CL_KERNEL_ARG_TYPE_QUALIFIER:
 		v.type = CL_KERNEL_ARG_TYPE_NONE;
 		/* Pointers only; a __constant pointer's data is const. */
-		if (a->kind != SLB_ARG_VALUE) {
+		if (a->kind != SLB_ARG_VALUE && a->kind != SLB_ARG_SAMPLER) {
 			if ((a->qualifiers & SLB_QUAL_CONST) ||
 			    a->kind == SLB_ARG_CONSTANT)
 				v.type |= CL_KERNEL_ARG_TYPE_CONST;

@@ -40,8 +40,9 @@ void icd_kernel_release(cl_kernel kernel);
 
 /*
  * The largest work-group @kernel can run with on this device:
- * min(device max, the compiled kernel's max_wg_size from its register
- * count), or the reqd_work_group_size product. This is
+ * min(device max, the compiled kernel's max_wg_size: the threads its
+ * register count leaves per core when its work-items meet at a barrier,
+ * else 256), or the reqd_work_group_size product. This is
  * CL_KERNEL_WORK_GROUP_SIZE, and every size up to it launches.
  */
 size_t icd_kernel_max_wg_size(cl_kernel kernel);

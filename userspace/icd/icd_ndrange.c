@@ -200,8 +200,7 @@ static cl_int check_ndrange(cl_kernel k, cl_uint work_dim,
 			return CL_INVALID_WORK_GROUP_SIZE;
 		items *= nd->local[d];
 	}
-	if (items > lim->max_work_group_size ||
-	    items > icd_kernel_max_wg_size(k))
+	if (items > lim->max_work_group_size)
 		return CL_INVALID_WORK_GROUP_SIZE;
 	for (cl_uint d = 0; d < work_dim; d++)
 		if (nd->local[d] > lim->max_work_item_sizes[d])
@@ -241,6 +240,19 @@ static cl_int enqueue_launch(cl_command_queue queue, cl_kernel kernel,
 	err = snapshot_args(kernel, l);
 	if (err)
 		goto fail;
+	/*
+	 * Within the device's limit but above the kernel's (a group meeting
+	 * at barriers whose registers leave fewer threads per core): OpenCL
+	 * 1.2 5.8 names this CL_OUT_OF_RESOURCES, "the explicitly specified
+	 * local_work_size causes a failure to execute the kernel because of
+	 * insufficient resources such as registers" (CL_INVALID_WORK_GROUP_
+	 * SIZE only from OpenCL 2.0, which compares with the kernel's).
+	 */
+	if ((size_t)nd.local[0] * nd.local[1] * nd.local[2] >
+	    icd_kernel_max_wg_size(kernel)) {
+		err = CL_OUT_OF_RESOURCES;
+		goto fail;
+	}
 	l->params.prog = &kernel->program->prog;
 	l->params.kernel = kernel->info;
 	l->params.args = l->args;

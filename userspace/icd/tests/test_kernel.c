@@ -388,6 +388,181 @@ TEST(work_group_info)
 }
 
 /*
+ * A sampler_t parameter (piglit's clSetKernelArg test): the program builds
+ * though the device has no images. OpenCL 1.2 5.7.2: arg_size must be
+ * sizeof(cl_sampler) (CL_INVALID_ARG_SIZE), and a value that is not a valid
+ * sampler object is CL_INVALID_SAMPLER; with no image support
+ * clCreateSampler makes none (CL_INVALID_OPERATION), so none is valid.
+ */
+static const char sampler_src[] =
+	"typedef struct { int m1; int4 m2; float m3; } pair_t;\n"
+	"__kernel void with_sampler(__global int *arr, float f,\n"
+	"                           __local int *scratch, sampler_t smp,\n"
+	"                           int3 v, pair_t s) {}\n";
+
+TEST(sampler_args)
+{
+	cl_context c = new_context();
+	const char *src = sampler_src;
+	cl_program p = clCreateProgramWithSource(c, 1, &src, NULL, NULL);
+	cl_sampler smp = NULL;
+	cl_kernel k = NULL;
+	cl_int err = CL_SUCCESS;
+	cl_kernel_arg_address_qualifier aq = 0;
+	char s[32];
+
+	REQUIRE(p);
+	CHECK_EQ(clBuildProgram(p, 0, NULL, "-cl-kernel-arg-info", NULL,
+				NULL), CL_SUCCESS);
+	k = clCreateKernel(p, "with_sampler", &err);
+	CHECK_EQ(err, CL_SUCCESS);
+	REQUIRE(k);
+	CHECK_EQ(k->info->num_args, 6);
+	CHECK_EQ(k->info->args[3].kind, SLB_ARG_SAMPLER);
+	CHECK_EQ(clGetKernelArgInfo(k, 3, CL_KERNEL_ARG_TYPE_NAME, sizeof(s),
+				    s, NULL), CL_SUCCESS);
+	CHECK(!strcmp(s, "sampler_t"));
+	CHECK_EQ(clGetKernelArgInfo(k, 3, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
+				    sizeof(aq), &aq, NULL), CL_SUCCESS);
+	CHECK_EQ(aq, CL_KERNEL_ARG_ADDRESS_PRIVATE);
+	smp = clCreateSampler(c, CL_TRUE, CL_ADDRESS_NONE, CL_FILTER_NEAREST,
+			      &err);
+	CHECK(smp == NULL);
+	CHECK_EQ(err, CL_INVALID_OPERATION);
+	CHECK_EQ(clSetKernelArg(k, 3, sizeof(cl_sampler), NULL),
+		 CL_INVALID_SAMPLER);
+	CHECK_EQ(clSetKernelArg(k, 3, sizeof(cl_sampler), &smp),
+		 CL_INVALID_SAMPLER);
+	CHECK_EQ(clSetKernelArg(k, 3, sizeof(cl_sampler), &c),
+		 CL_INVALID_SAMPLER);
+	CHECK_EQ(clSetKernelArg(k, 3, sizeof(cl_sampler) + 1, &smp),
+		 CL_INVALID_ARG_SIZE);
+	CHECK(!k->args[3].set);
+	/* The arguments around it set as usual. */
+	{
+		cl_int3 v = { { 1, 2, 3 } };
+		struct { cl_int m1; cl_int4 m2; cl_float m3; } pair = { 0 };
+		cl_float f = 1.5f;
+
+		CHECK_EQ(clSetKernelArg(k, 0, sizeof(cl_mem), NULL),
+			 CL_SUCCESS);
+		CHECK_EQ(clSetKernelArg(k, 1, sizeof(f), &f), CL_SUCCESS);
+		CHECK_EQ(clSetKernelArg(k, 2, 16, NULL), CL_SUCCESS);
+		CHECK_EQ(clSetKernelArg(k, 4, sizeof(v), &v), CL_SUCCESS);
+		CHECK_EQ(clSetKernelArg(k, 5, sizeof(pair), &pair),
+			 CL_SUCCESS);
+	}
+	clReleaseKernel(k);
+	clReleaseProgram(p);
+	clReleaseContext(c);
+}
+
+/*
+ * Sixteen float4 values live at once: more than 8 work registers, so at
+ * most 64 threads of it fit on a core at a time. Only a work-group that
+ * meets at a barrier must be resident at once; the other kernel's groups
+ * run in turns, so CL_KERNEL_WORK_GROUP_SIZE is the device's maximum
+ * (PyOpenCL sizes clrandom's launches by CL_DEVICE_MAX_WORK_GROUP_SIZE).
+ */
+#define WIDE_BODY \
+	"\tsize_t i = get_global_id(0) * 16;\n" \
+	"\tfloat4 a0 = d[i], a1 = d[i + 1], a2 = d[i + 2], a3 = d[i + 3];\n" \
+	"\tfloat4 a4 = d[i + 4], a5 = d[i + 5], a6 = d[i + 6];\n" \
+	"\tfloat4 a7 = d[i + 7], a8 = d[i + 8], a9 = d[i + 9];\n" \
+	"\tfloat4 a10 = d[i + 10], a11 = d[i + 11], a12 = d[i + 12];\n" \
+	"\tfloat4 a13 = d[i + 13], a14 = d[i + 14], a15 = d[i + 15];\n" \
+	"\tfloat4 s = a0 * a15 + a1 * a14 + a2 * a13 + a3 * a12 +\n" \
+	"\t\t   a4 * a11 + a5 * a10 + a6 * a9 + a7 * a8;\n"
+#define WIDE_STORES \
+	"\td[i] = a0 * s; d[i + 1] = a1 * s; d[i + 2] = a2 * s;\n" \
+	"\td[i + 3] = a3 * s; d[i + 4] = a4 * s; d[i + 5] = a5 * s;\n" \
+	"\td[i + 6] = a6 * s; d[i + 7] = a7 * s; d[i + 8] = a8 * s;\n" \
+	"\td[i + 9] = a9 * s; d[i + 10] = a10 * s; d[i + 11] = a11 * s;\n" \
+	"\td[i + 12] = a12 * s; d[i + 13] = a13 * s;\n" \
+	"\td[i + 14] = a14 * s; d[i + 15] = a15 * s;\n"
+
+/* @k over 4 groups of @local work-items; waits for it when enqueued. */
+static cl_int launch_1d(cl_command_queue q, cl_kernel k, size_t local)
+{
+	size_t global = 4 * local;
+	cl_event e = NULL;
+	cl_int err = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0,
+					    NULL, &e);
+
+	if (!err) {
+		/* No GPU behind the fake device: the command fails later. */
+		clWaitForEvents(1, &e);
+		clReleaseEvent(e);
+	}
+	return err;
+}
+
+static const char wide_src[] =
+	"__kernel void wide(__global float4 *d)\n{\n"
+	WIDE_BODY WIDE_STORES
+	"}\n"
+	"__kernel void wide_barrier(__global float4 *d)\n{\n"
+	WIDE_BODY
+	"\tbarrier(CLK_GLOBAL_MEM_FENCE);\n"
+	WIDE_STORES
+	"}\n";
+
+TEST(work_group_size_and_barriers)
+{
+	cl_context c = new_context();
+	cl_device_id d = test_device();
+	const char *src = wide_src;
+	cl_program p = clCreateProgramWithSource(c, 1, &src, NULL, NULL);
+	cl_kernel wide = NULL, wide_barrier = NULL;
+	size_t sz = 0, device_max = 0;
+	cl_command_queue q;
+	cl_int err;
+
+	REQUIRE(p);
+	REQUIRE(clBuildProgram(p, 0, NULL, NULL, NULL, NULL) == CL_SUCCESS);
+	wide = clCreateKernel(p, "wide", NULL);
+	wide_barrier = clCreateKernel(p, "wide_barrier", NULL);
+	REQUIRE(wide && wide_barrier);
+	REQUIRE(clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_GROUP_SIZE,
+				sizeof(device_max), &device_max,
+				NULL) == CL_SUCCESS);
+	/* Both really need more than 8 registers (at most 64 threads). */
+	CHECK(wide->info->work_regs > 8);
+	CHECK_EQ(wide->info->threads_per_core, 64);
+	CHECK(!wide->info->barrier);
+	CHECK(wide_barrier->info->work_regs > 8);
+	CHECK(wide_barrier->info->barrier);
+	CHECK_EQ(clGetKernelWorkGroupInfo(wide, d, CL_KERNEL_WORK_GROUP_SIZE,
+					  sizeof(sz), &sz, NULL), CL_SUCCESS);
+	CHECK_EQ(sz, device_max);
+	CHECK_EQ(clGetKernelWorkGroupInfo(wide_barrier, d,
+					  CL_KERNEL_WORK_GROUP_SIZE,
+					  sizeof(sz), &sz, NULL), CL_SUCCESS);
+	CHECK_EQ(sz, wide_barrier->info->threads_per_core);
+	/* Launches: up to each kernel's size; past the barrier kernel's but
+	 * within the device's is the lack of registers (OpenCL 1.2 5.8). */
+	q = clCreateCommandQueue(c, d, 0, &err);
+	REQUIRE(q);
+	CHECK_EQ(clSetKernelArg(wide, 0, sizeof(cl_mem), NULL), CL_SUCCESS);
+	CHECK_EQ(clSetKernelArg(wide_barrier, 0, sizeof(cl_mem), NULL),
+		 CL_SUCCESS);
+	CHECK_EQ(launch_1d(q, wide, device_max), CL_SUCCESS);
+	CHECK_EQ(launch_1d(q, wide_barrier, 64), CL_SUCCESS);
+	CHECK_EQ(launch_1d(q, wide_barrier, 128), CL_OUT_OF_RESOURCES);
+	CHECK_EQ(launch_1d(q, wide_barrier, device_max), CL_OUT_OF_RESOURCES);
+	CHECK_EQ(launch_1d(q, wide, 2 * device_max),
+		 CL_INVALID_WORK_GROUP_SIZE);
+	CHECK_EQ(launch_1d(q, wide_barrier, 2 * device_max),
+		 CL_INVALID_WORK_GROUP_SIZE);
+	CHECK_EQ(clFinish(q), CL_SUCCESS);
+	clReleaseCommandQueue(q);
+	clReleaseKernel(wide);
+	clReleaseKernel(wide_barrier);
+	clReleaseProgram(p);
+	clReleaseContext(c);
+}
+
+/*
  * Each kernel's __local memory is its own __local variables (OpenCL 1.2
  * 6.5.2: declared inside a kernel function; a helper reaches them by
  * pointer) and its __local arguments (5.7.3, CL_KERNEL_LOCAL_MEM_SIZE);
@@ -803,7 +978,9 @@ void test_kernel_all(void)
 	RUN(set_args);
 	RUN(kernel_info);
 	RUN(arg_info);
+	RUN(sampler_args);
 	RUN(work_group_info);
+	RUN(work_group_size_and_barriers);
 	RUN(local_memory_per_kernel);
 	RUN(long_names);
 	RUN(kernel_attributes);
