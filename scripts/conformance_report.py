@@ -63,6 +63,9 @@ def render(data):
            ""]
     if data.get("generated"):
         out += [f"Run: {data['generated']}, commit {data.get('commit', '?')}.", ""]
+    if data.get("note"):
+        # Set by hand when the results come from more than one run.
+        out += [data["note"], ""]
     out += ["| client | Sleipnir (guest) | pocl 3.1 (host) | wall time guest / pocl |",
             "|---|---|---|---|"]
     for s, title in SUITE_TITLES.items():
