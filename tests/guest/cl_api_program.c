@@ -5,6 +5,7 @@
  * errors. Builds are slow under TCG, so each test builds as little as its
  * point needs; most reuse the fixture's main program.
  */
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "cl_api.h"
@@ -383,6 +384,126 @@ TEST(program_from_binary)
 	free(bin);
 }
 
+/* clBuildProgram on another thread, for rebuild_behind_launch. */
+struct build_call {
+	cl_program program;
+	cl_int err;
+};
+
+static void *build_on_thread(void *arg)
+{
+	struct build_call *call = arg;
+
+	call->err = clBuildProgram(call->program, 0, NULL, NULL, NULL, NULL);
+	return NULL;
+}
+
+/*
+ * §5.7.8 clReleaseKernel: the kernel is gone for the application at once,
+ * though "enqueued commands that use kernel" still run; so a program whose
+ * kernels were all released builds again (§5.6.2: CL_INVALID_OPERATION
+ * only "if there are kernel objects attached"), even while a launch of
+ * one is still queued, and that launch runs the code it was enqueued
+ * with. piglit's api@clcreateprogramwithbinary does this without waiting.
+ * The launch waits for a user event set while the build is called, so it
+ * is queued, deterministically, when the build starts.
+ */
+TEST(rebuild_behind_launch)
+{
+	size_t size = 0, global = 64;
+	unsigned char *bin = NULL;
+	const unsigned char *bins[1];
+	cl_int err = 1;
+	cl_program p = NULL;
+	cl_kernel k = NULL;
+	cl_mem a = NULL, b = NULL, c = NULL;
+	cl_event ue = NULL, run = NULL;
+	float fa[64], fb[64], fc[64];
+	struct build_call call = { .err = 1 };
+	pthread_t builder;
+	bool ok = true;
+
+	CHECK_ERR(clGetProgramInfo(api.prog, CL_PROGRAM_BINARY_SIZES,
+				   sizeof(size), &size, NULL),
+		  CL_SUCCESS);
+	REQUIRE(size > 0);
+	bin = malloc(size);
+	REQUIRE(bin);
+	bins[0] = bin;
+	CHECK_ERR(clGetProgramInfo(api.prog, CL_PROGRAM_BINARIES, sizeof(bins),
+				   bins, NULL),
+		  CL_SUCCESS);
+	p = clCreateProgramWithBinary(api.ctx, 1, &api.device, &size, bins,
+				      NULL, &err);
+	REQUIRE(p);
+	CHECK_ERR(clBuildProgram(p, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+	k = clCreateKernel(p, "vadd", &err);
+	REQUIRE(k);
+	for (int i = 0; i < 64; i++) {
+		fa[i] = (float)i * 0.25f;
+		fb[i] = 3.0f * (float)i;
+	}
+	a = cl_api_buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(fa),
+			  fa);
+	b = cl_api_buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(fb),
+			  fb);
+	c = cl_api_buffer(CL_MEM_WRITE_ONLY, sizeof(fc), NULL);
+	ue = clCreateUserEvent(api.ctx, &err);
+	REQUIRE(a && b && c && ue);
+	CHECK_ERR(clSetKernelArg(k, 0, sizeof(a), &a), CL_SUCCESS);
+	CHECK_ERR(clSetKernelArg(k, 1, sizeof(b), &b), CL_SUCCESS);
+	CHECK_ERR(clSetKernelArg(k, 2, sizeof(c), &c), CL_SUCCESS);
+	CHECK_ERR(clEnqueueNDRangeKernel(api.queue, k, 1, NULL, &global, NULL,
+					 1, &ue, &run),
+		  CL_SUCCESS);
+	/* Attached: the application still holds the kernel. */
+	CHECK_ERR(clBuildProgram(p, 0, NULL, NULL, NULL, NULL),
+		  CL_INVALID_OPERATION);
+	CHECK_ERR(clReleaseKernel(k), CL_SUCCESS);
+	call.program = p;
+	REQUIRE(pthread_create(&builder, NULL, build_on_thread, &call) == 0);
+	cl_api_sleep_ms(50);
+	CHECK_ERR(clSetUserEventStatus(ue, CL_COMPLETE), CL_SUCCESS);
+	pthread_join(builder, NULL);
+	CHECK_ERR(call.err, CL_SUCCESS);
+	CHECK_ERR(clWaitForEvents(1, &run), CL_SUCCESS);
+	CHECK_EQ(cl_api_event_status(run), CL_COMPLETE);
+	CHECK_ERR(clEnqueueReadBuffer(api.queue, c, CL_TRUE, 0, sizeof(fc), fc,
+				      0, NULL, NULL),
+		  CL_SUCCESS);
+	for (int i = 0; i < 64; i++)
+		ok &= fc[i] == fa[i] + fb[i];
+	CHECK(ok);
+	/* And the rebuilt program launches. */
+	k = clCreateKernel(p, "vadd", &err);
+	CHECK_ERR(err, CL_SUCCESS);
+	if (k) {
+		memset(fc, 0, sizeof(fc));
+		CHECK_ERR(clEnqueueWriteBuffer(api.queue, c, CL_TRUE, 0,
+					       sizeof(fc), fc, 0, NULL, NULL),
+			  CL_SUCCESS);
+		CHECK_ERR(clSetKernelArg(k, 0, sizeof(b), &b), CL_SUCCESS);
+		CHECK_ERR(clSetKernelArg(k, 1, sizeof(b), &b), CL_SUCCESS);
+		CHECK_ERR(clSetKernelArg(k, 2, sizeof(c), &c), CL_SUCCESS);
+		RUN_KERNEL(api.queue, k, 1, &global, NULL);
+		CHECK_ERR(clEnqueueReadBuffer(api.queue, c, CL_TRUE, 0,
+					      sizeof(fc), fc, 0, NULL, NULL),
+			  CL_SUCCESS);
+		ok = true;
+		for (int i = 0; i < 64; i++)
+			ok &= fc[i] == fb[i] + fb[i];
+		CHECK(ok);
+		clReleaseKernel(k);
+	}
+	clReleaseEvent(run);
+	clReleaseEvent(ue);
+	clReleaseMemObject(a);
+	clReleaseMemObject(b);
+	clReleaseMemObject(c);
+	clReleaseProgram(p);
+	free(bin);
+}
+
 TEST(built_in_kernels)
 {
 	cl_int err;
@@ -547,6 +668,7 @@ void cl_api_program_tests(void)
 	API_RUN(program_build_info);
 	API_RUN(build_errors);
 	API_RUN(program_from_binary);
+	API_RUN(rebuild_behind_launch);
 	API_RUN(built_in_kernels);
 	API_RUN(compile_and_link);
 	API_RUN(unload_compiler);

@@ -304,7 +304,7 @@ static int write_chain(cl_command_queue q, cl_event *cmds, unsigned int n,
 		err = add_ref(g, num_refs, g->wls, true);
 	for (unsigned int i = 0; i < n && !err; i++) {
 		struct icd_launch *l = cmds[i]->launch;
-		cl_program prog = l->kernel->program;
+		cl_program prog = l->program;
 		struct sl_launch_memory mem = { 0 };
 		size_t at = lay->job_offset[i];
 		uint64_t ts_va = va + lay->ts_offset + 16u * i;
@@ -317,7 +317,7 @@ static int write_chain(cl_command_queue q, cl_event *cmds, unsigned int n,
 		mem.wls_va = l->plan.wls_total_bytes ? g->wls->va : 0;
 		l->params.constant_va = prog->constant_bo ?
 					prog->constant_bo->va : 0;
-		if (sl_launch_uses_printf(l->kernel->info)) {
+		if (sl_launch_uses_printf(l->params.kernel)) {
 			/* An empty buffer for each run of the launch. */
 			icd_printf_init(g->printf_bo[i]->map,
 					ICD_PRINTF_BUFFER_SIZE);
@@ -399,7 +399,7 @@ static int prepare(cl_command_queue q, cl_event *cmds, unsigned int n,
 	if (!err && wls)
 		err = ensure_bo(drm, &g->wls, wls, false);
 	for (unsigned int i = 0; i < n && !err; i++)
-		if (sl_launch_uses_printf(cmds[i]->launch->kernel->info) &&
+		if (sl_launch_uses_printf(cmds[i]->launch->params.kernel) &&
 		    !g->printf_bo[i])
 			err = new_printf_bo(drm, &g->printf_bo[i]);
 	if (!err)
@@ -430,7 +430,7 @@ static void report_fault(cl_context ctx, cl_event cmd,
 	/* Sized to the kernel's name, which may be of any length. */
 	if (asprintf(&msg, "sleipnir: kernel %s: GPU %s (exception 0x%x, "
 		     "address 0x%llx, fence %d)",
-		     cmd->launch->kernel->info->name, kind, f->exception_code,
+		     cmd->launch->params.kernel->name, kind, f->exception_code,
 		     (unsigned long long)f->address, fence) < 0) {
 		icd_context_notify_error(ctx, "sleipnir: GPU fault");
 		return;
@@ -443,7 +443,7 @@ static void report_fault(cl_context ctx, cl_event cmd,
 static void print_records(const struct icd_launch *l, const struct sl_bo *bo)
 {
 	flockfile(stdout);
-	icd_printf_write(&l->kernel->program->prog, bo->map,
+	icd_printf_write(l->params.prog, bo->map,
 			 ICD_PRINTF_HEADER_BYTES + ICD_PRINTF_BUFFER_SIZE,
 			 stdout);
 	fflush(stdout);
@@ -504,7 +504,7 @@ static void finish(cl_command_queue q, cl_event *cmds, unsigned int n,
 		}
 		/* What the launch printed, before anyone sees it complete
 		 * (OpenCL 1.2 6.12.13.1: flushed when its event completes). */
-		if (done && sl_launch_uses_printf(cmds[i]->launch->kernel->info))
+		if (done && sl_launch_uses_printf(cmds[i]->launch->params.kernel))
 			print_records(cmds[i]->launch, q->gpu->printf_bo[i]);
 		/* A fault ends the job it hit; the jobs after it, which
 		 * depend on it, never run. Both fail. A launch that went
@@ -536,7 +536,7 @@ bool icd_launch_submit(cl_command_queue q, cl_event *cmds, unsigned int n)
 	}
 	/* Programs reach the GPU on their first launch. */
 	for (unsigned int i = 0; i < n; i++) {
-		if (icd_program_upload(cmds[i]->launch->kernel->program))
+		if (icd_program_upload(cmds[i]->launch->program))
 			icd_event_set_status(cmds[i], CL_OUT_OF_RESOURCES, 0);
 		else
 			go[kept++] = cmds[i];

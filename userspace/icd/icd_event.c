@@ -166,6 +166,12 @@ void icd_event_set_status(cl_event event, cl_int status, cl_ulong time_ns)
 	icd_event_broadcast();
 	icd_event_unlock();
 
+	/* A launch lets go of its program and buffers as it ends, before
+	 * any callback (which may rebuild the program) runs. Only this
+	 * call made the status final. */
+	if (event->launch && icd_event_status_final(status))
+		icd_launch_end(event->launch);
+
 	/* Outside the lock: a callback may call back into OpenCL. The list
 	 * was reversed once; reverse again to run them oldest first. */
 	cb = NULL;

@@ -19,16 +19,24 @@
 
 /* --- launch snapshots ---------------------------------------------------- */
 
+void icd_launch_end(struct icd_launch *launch)
+{
+	for (unsigned int i = 0; i < launch->num_mems; i++)
+		icd_mem_release(launch->mems[i]);
+	launch->num_mems = 0;
+	if (launch->program)
+		icd_program_release_launch(launch->program);
+	launch->program = NULL;
+}
+
 void icd_launch_free(struct icd_launch *launch)
 {
 	if (!launch)
 		return;
-	for (unsigned int i = 0; i < launch->num_mems; i++)
-		icd_mem_release(launch->mems[i]);
+	icd_launch_end(launch);
 	free(launch->mems);
 	free(launch->args);
 	free(launch->values);
-	icd_kernel_release(launch->kernel);
 	free(launch);
 }
 
@@ -235,8 +243,8 @@ static cl_int enqueue_launch(cl_command_queue queue, cl_kernel kernel,
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return CL_OUT_OF_HOST_MEMORY;
-	icd_kernel_retain(kernel);
-	l->kernel = kernel;
+	icd_program_hold_launch(kernel->program);
+	l->program = kernel->program;
 	err = snapshot_args(kernel, l);
 	if (err)
 		goto fail;

@@ -14,9 +14,16 @@
 
 struct icd_fence;
 
-/* A launch as enqueued: what the chain needs to write its jobs. */
+/*
+ * A launch as enqueued: what the chain needs to write its jobs. It holds
+ * the kernel's program (icd_program_hold_launch), not the kernel object:
+ * a kernel the application released is no longer attached to its
+ * program, whose rebuild waits for the launches instead (OpenCL 1.2
+ * 5.7.8: the kernel object is gone for the application; the enqueued
+ * commands still run). What it holds goes when the command ends.
+ */
 struct icd_launch {
-	cl_kernel kernel;            /* retained */
+	cl_program program;          /* held; NULL once ended */
 	struct sl_arg *args;         /* the arguments at enqueue time */
 	struct icd_kernel_arg *values;  /* their bytes */
 	cl_mem *mems;                /* buffer arguments, retained */
@@ -65,7 +72,11 @@ struct icd_fence;
 struct icd_fence *icd_fence_get(struct icd_fence *fence);
 void icd_fence_put(struct icd_fence *fence);
 
-/* Frees a launch (the command's arguments, references). */
+/* Drops what a launch holds (its program, buffers) when its command
+ * ends, so that a rebuild or a release need not wait for the event's. */
+void icd_launch_end(struct icd_launch *launch);
+
+/* Frees a launch (the command's arguments, what it still holds). */
 void icd_launch_free(struct icd_launch *launch);
 
 /* Frees the queue's GPU state (command BO, scratch), at its end. */

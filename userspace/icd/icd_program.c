@@ -57,8 +57,26 @@ void icd_program_release(cl_program program)
 	free(program->log);
 	free(program->binary);
 	pthread_mutex_destroy(&program->lock);
+	pthread_cond_destroy(&program->launches_ended);
 	clReleaseContext(program->context);
 	free(program);
+}
+
+void icd_program_hold_launch(cl_program program)
+{
+	icd_program_retain(program);
+	pthread_mutex_lock(&program->lock);
+	program->launches++;
+	pthread_mutex_unlock(&program->lock);
+}
+
+void icd_program_release_launch(cl_program program)
+{
+	pthread_mutex_lock(&program->lock);
+	if (!--program->launches)
+		pthread_cond_broadcast(&program->launches_ended);
+	pthread_mutex_unlock(&program->lock);
+	icd_program_release(program);
 }
 
 cl_program icd_program_new(cl_context context, enum icd_program_source from,
@@ -72,6 +90,7 @@ cl_program icd_program_new(cl_context context, enum icd_program_source from,
 	}
 	icd_object_init(&p->obj, ICD_TYPE_PROGRAM);
 	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->launches_ended, NULL);
 	clRetainContext(context);
 	p->context = context;
 	p->from = from;

@@ -57,11 +57,15 @@ struct _cl_program {
 	/* Kernels made from it: a build with kernels attached is
 	 * CL_INVALID_OPERATION. */
 	atomic_uint num_kernels;
+	/* Launches enqueued and not ended (under lock): they use prog and
+	 * the GPU copies, so a build waits until none is left. */
+	unsigned int launches;
+	pthread_cond_t launches_ended;
 	/* GPU copies, made by icd_program_upload() on first launch (under
-	 * lock, then the context's gpu_lock). A launch holds a reference to
-	 * its kernel until the GPU is done with it, so they stay while in
-	 * use: a rebuild needs num_kernels == 0. code_bo->va is where
-	 * prog.code starts. */
+	 * lock, then the context's gpu_lock). A launch holds the program
+	 * until the GPU is done with it, so they stay while in use: a
+	 * rebuild needs num_kernels == 0 and waits for launches == 0.
+	 * code_bo->va is where prog.code starts. */
 	struct sl_bo *code_bo;
 	struct sl_bo *constant_bo;
 };
@@ -74,6 +78,13 @@ cl_program icd_program_new(cl_context context, enum icd_program_source from,
 bool icd_program_valid(cl_program program);
 void icd_program_retain(cl_program program);
 void icd_program_release(cl_program program);
+
+/*
+ * A launch of one of the program's kernels holds it (a reference, and
+ * prog unchanged) from its enqueue until its command ends.
+ */
+void icd_program_hold_launch(cl_program program);
+void icd_program_release_launch(cl_program program);
 
 /* CL_PROGRAM_BINARY_TYPE of what the compiler calls @t. */
 cl_program_binary_type icd_program_binary_type(enum slc_binary_type t);

@@ -36,17 +36,30 @@ static cl_int check_devices(cl_context context, cl_uint num_devices,
 	return CL_SUCCESS;
 }
 
-/* Marks @program CL_BUILD_IN_PROGRESS, or says why it cannot be. */
+/*
+ * Marks @program CL_BUILD_IN_PROGRESS, or says why it cannot be: a build
+ * under way, or kernels attached. Launches of kernels the application
+ * released still use the executable; the build waits for them to end
+ * (the queues' threads end them; only one waiting for a user event this
+ * thread has yet to set would wait for ever).
+ */
 static cl_int begin_build(cl_program program)
 {
 	cl_int err = CL_SUCCESS;
 
 	pthread_mutex_lock(&program->lock);
-	if (program->build_status == CL_BUILD_IN_PROGRESS ||
-	    atomic_load(&program->num_kernels))
-		err = CL_INVALID_OPERATION;
-	else
-		program->build_status = CL_BUILD_IN_PROGRESS;
+	for (;;) {
+		if (program->build_status == CL_BUILD_IN_PROGRESS ||
+		    atomic_load(&program->num_kernels)) {
+			err = CL_INVALID_OPERATION;
+			break;
+		}
+		if (!program->launches) {
+			program->build_status = CL_BUILD_IN_PROGRESS;
+			break;
+		}
+		pthread_cond_wait(&program->launches_ended, &program->lock);
+	}
 	pthread_mutex_unlock(&program->lock);
 	return err;
 }
