@@ -575,7 +575,8 @@ static enum slc_status wrap_object(enum clc_object_kind kind, uint32_t flags,
 static uint32_t object_flags(const struct clc_options *o)
 {
 	return (o->opt_disable ? CLC_OBJECT_OPT_DISABLE : 0) |
-	       (o->fast_math ? CLC_OBJECT_FAST_MATH : 0);
+	       (o->fast_math ? CLC_OBJECT_FAST_MATH : 0) |
+	       (o->denorms_are_zero ? CLC_OBJECT_DENORMS_ZERO : 0);
 }
 
 enum slc_status slc_compile_object(const char *source, const char *options,
@@ -630,24 +631,25 @@ enum slc_status slc_compile_object_spirv(const uint32_t *words,
 	return finish(st, out, &log);
 }
 
-/* The linked module to an executable: the rest of the pipeline. */
+/*
+ * The linked module to an executable: the rest of the pipeline, with what
+ * the inputs' flags and the link options decided in @o (opt_disable,
+ * fast_math, denorms_are_zero, wg_size; nothing for clang).
+ */
 static enum slc_status link_executable(const struct clc_blob *bc,
-				       bool optimize, bool fast_math,
-				       uint32_t wg_size, const char *options,
+				       const struct clc_options *o,
+				       const char *options,
 				       struct slc_output *out,
 				       struct clc_log *log)
 {
-	struct clc_options o;
 	struct clc_spirv spv;
 	enum slc_status st;
 
-	memset(&o, 0, sizeof(o));
-	o.fast_math = fast_math;
-	o.wg_size = wg_size;
-	st = clc_bitcode_to_spirv(bc->data, bc->size, optimize, &spv, log);
+	st = clc_bitcode_to_spirv(bc->data, bc->size, !o->opt_disable, &spv,
+				  log);
 	if (st != SLC_OK)
 		return st;
-	st = compile_spirv_words(spv.words, spv.num_words, &o, NULL, options,
+	st = compile_spirv_words(spv.words, spv.num_words, o, NULL, options,
 				 out, log);
 	clc_spirv_free(&spv);
 	return st;
@@ -660,7 +662,8 @@ enum slc_status slc_link(const uint8_t *const *binaries, const size_t *sizes,
 	struct clc_log log = { 0 };
 	struct clc_link_options lo;
 	struct clc_blob *inputs = NULL, linked = { NULL, 0 };
-	bool all_opt_disable = true, all_fast = true, libs_follow = true;
+	bool all_opt_disable = true, all_fast = true, all_denorms = true;
+	bool libs_follow = true;
 	enum slc_status st = SLC_BUILD_FAILED;
 	char err[256];
 
@@ -688,6 +691,7 @@ enum slc_status slc_link(const uint8_t *const *binaries, const size_t *sizes,
 		inputs[i].size = obj.bitcode_size;
 		all_opt_disable &= !!(obj.flags & CLC_OBJECT_OPT_DISABLE);
 		all_fast &= !!(obj.flags & CLC_OBJECT_FAST_MATH);
+		all_denorms &= !!(obj.flags & CLC_OBJECT_DENORMS_ZERO);
 		if (obj.kind == CLC_OBJECT_LIBRARY &&
 		    !(obj.flags & CLC_OBJECT_LINK_OPTIONS))
 			libs_follow = false;
@@ -700,18 +704,32 @@ enum slc_status slc_link(const uint8_t *const *binaries, const size_t *sizes,
 	}
 	if (st != SLC_OK)
 		goto out;
-	if (lo.create_library)
+	if (lo.create_library) {
 		st = wrap_object(CLC_OBJECT_LIBRARY,
 				 (all_opt_disable ? CLC_OBJECT_OPT_DISABLE : 0) |
 				 (all_fast || lo.fast_math ?
 				  CLC_OBJECT_FAST_MATH : 0) |
+				 (all_denorms || lo.denorms_are_zero ?
+				  CLC_OBJECT_DENORMS_ZERO : 0) |
 				 (lo.enable_link_options ?
 				  CLC_OBJECT_LINK_OPTIONS : 0),
 				 options, linked.data, linked.size, out, &log);
-	else
-		st = link_executable(&linked, !all_opt_disable,
-				     all_fast || (lo.fast_math && libs_follow),
-				     lo.wg_size, options, out, &log);
+	} else {
+		/* A math option permits what it names when every input was
+		 * compiled with it, or the link gives it and every library
+		 * takes link options (§5.6.5.1 -enable-link-options). */
+		struct clc_options o = {
+			.opt_disable = all_opt_disable,
+			.fast_math = all_fast ||
+				     (lo.fast_math && libs_follow),
+			.denorms_are_zero = all_denorms ||
+					    (lo.denorms_are_zero &&
+					     libs_follow),
+			.wg_size = lo.wg_size,
+		};
+
+		st = link_executable(&linked, &o, options, out, &log);
+	}
 	if (num_binaries > 1)
 		free(linked.data);
 out:
@@ -745,16 +763,19 @@ enum slc_status slc_build_binary(const uint8_t *binary, size_t size,
 	case SLC_BINARY_OBJECT:
 	case SLC_BINARY_LIBRARY: {
 		struct clc_blob bc;
+		struct clc_options lo = { .wg_size = o.wg_size };
 
 		/* slc_binary_type() accepted it. */
 		clc_object_read(binary, size, &obj, err, sizeof(err));
 		bc.data = (uint8_t *)obj.bitcode;
 		bc.size = obj.bitcode_size;
-		st = link_executable(&bc, !o.opt_disable &&
-				     !(obj.flags & CLC_OBJECT_OPT_DISABLE),
-				     o.fast_math ||
-				     (obj.flags & CLC_OBJECT_FAST_MATH),
-				     o.wg_size, options, out, &log);
+		lo.opt_disable = o.opt_disable ||
+				 (obj.flags & CLC_OBJECT_OPT_DISABLE);
+		lo.fast_math = o.fast_math ||
+			       (obj.flags & CLC_OBJECT_FAST_MATH);
+		lo.denorms_are_zero = o.denorms_are_zero ||
+				      (obj.flags & CLC_OBJECT_DENORMS_ZERO);
+		st = link_executable(&bc, &lo, options, out, &log);
 		break;
 	}
 	default:

@@ -50,7 +50,9 @@ enum clc_object_kind {
 /* A library made with -enable-link-options: the math options of the
  * final link apply to it. */
 #define CLC_OBJECT_LINK_OPTIONS 4u
-#define CLC_OBJECT_FLAGS_KNOWN 7u
+/* Compiled with -cl-denorms-are-zero. */
+#define CLC_OBJECT_DENORMS_ZERO 8u
+#define CLC_OBJECT_FLAGS_KNOWN 15u
 
 struct clc_object {
 	uint32_t kind;               /* enum clc_object_kind */

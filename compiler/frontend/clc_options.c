@@ -295,10 +295,10 @@ void clc_options_free(struct clc_options *o)
 	memset(o, 0, sizeof(*o));
 }
 
-/* The program linking options of §5.6.5.2. Only the two that permit
- * unsafe arithmetic change what the back end does; the others permit what
- * it does anyway (it keeps IEEE results, so assuming finite values or
- * ignoring signed zeros changes nothing). */
+/* The program linking options of §5.6.5.2. Those that permit unsafe
+ * arithmetic and flushing denormals change what the back end does; the
+ * others permit what it does anyway (it keeps IEEE results, so assuming
+ * finite values or ignoring signed zeros changes nothing). */
 static const char *const link_math_flags[] = {
 	"-cl-denorms-are-zero",
 	"-cl-no-signed-zeros",
@@ -331,6 +331,8 @@ bool clc_link_options_parse(const char *options, struct clc_link_options *o,
 			if (!strcmp(w, "-cl-fast-relaxed-math") ||
 			    !strcmp(w, "-cl-unsafe-math-optimizations"))
 				o->fast_math = true;
+			if (!strcmp(w, "-cl-denorms-are-zero"))
+				o->denorms_are_zero = true;
 		} else if (!strncmp(w, WG_OPTION, strlen(WG_OPTION)) &&
 			   parse_wg_size(w + strlen(WG_OPTION),
 					 &o->wg_size)) {

@@ -37,6 +37,7 @@ struct clc_link_options {
 	bool enable_link_options;    /* -enable-link-options */
 	bool fast_math;              /* -cl-fast-relaxed-math or
 				      * -cl-unsafe-math-optimizations */
+	bool denorms_are_zero;       /* -cl-denorms-are-zero */
 	uint32_t wg_size;            /* -sleipnir-wg-size=N; 0: none */
 };
 

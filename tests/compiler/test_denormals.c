@@ -4,14 +4,18 @@
  * flushed to a zero of its sign (piglit's amdgcn-f32-inline-immediates
  * adds as_float(64) and wants exact zero for 0.0f); without the option it
  * is kept, as the ALU keeps denormals; read as bits it is never touched.
+ * The same through clCompileProgram and clLinkProgram, where the option
+ * may come with the compile or with the link (OpenCL 1.2 §5.6.5.1).
  * Run on the model core against the host's float arithmetic.
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "corpus_runner.h"
+#include "sleipnir_compiler.h"
 
 CHECK_MAIN_STATE("compiler_denormals");
 
@@ -48,7 +52,35 @@ static uint32_t f_bits(float f)
 	return u;
 }
 
-static void run_with(const char *options, bool flush)
+/* @source compiled to an object with @options and linked alone with
+ * @link_options, as clCompileProgram then clLinkProgram do. */
+static bool compile_and_link(const char *options, const char *link_options,
+			     struct slb_program *prog, char **log)
+{
+	struct slc_output obj = { 0 }, exe = { 0 };
+	const uint8_t *objects[1];
+	size_t sizes[1];
+	char err[256] = "";
+	bool ok = false;
+
+	if (slc_compile_object(source, options, NULL, 0, &obj) == SLC_OK) {
+		objects[0] = obj.binary;
+		sizes[0] = obj.binary_size;
+		if (slc_link(objects, sizes, 1, link_options, &exe) == SLC_OK)
+			ok = slb_read(exe.binary, exe.binary_size, prog, err,
+				      sizeof(err));
+	}
+	*log = strdup(err[0] ? err : exe.log ? exe.log :
+		      obj.log ? obj.log : "");
+	slc_output_free(&obj);
+	slc_output_free(&exe);
+	return ok;
+}
+
+/* Built from source with @options, or when @link_options is given
+ * compiled with @options and linked with those. */
+static void run_with(const char *options, const char *link_options,
+		     bool flush)
 {
 	static const float in[ITEMS] = { 0.0f, -0.0f, 1.0f, -1.5f,
 					 0x1p-140f, -0x1p-126f, 3.0f, 0.25f };
@@ -59,8 +91,11 @@ static void run_with(const char *options, bool flush)
 	float *gin, *out;
 	char *log = NULL;
 
-	printf("  options: %s\n", options ? options : "(none)");
-	if (!cr_compile(source, options, &p, &log)) {
+	printf("  %s: %s%s%s\n", link_options ? "compile" : "options",
+	       options ? options : "(none)", link_options ? ", link: " : "",
+	       link_options ? link_options : "");
+	if (!(link_options ? compile_and_link(options, link_options, &p, &log)
+			   : cr_compile(source, options, &p, &log))) {
 		CHECK_FAIL_AT(__FILE__, __LINE__, "does not build: %s",
 			      log ? log : "");
 		free(log);
@@ -103,9 +138,12 @@ static void run_with(const char *options, bool flush)
 
 TEST(denormal_constants)
 {
-	run_with(NULL, false);
-	run_with("-cl-denorms-are-zero", true);
-	run_with("-cl-denorms-are-zero -cl-opt-disable", true);
+	run_with(NULL, NULL, false);
+	run_with("-cl-denorms-are-zero", NULL, true);
+	run_with("-cl-denorms-are-zero -cl-opt-disable", NULL, true);
+	run_with("", "", false);
+	run_with("-cl-denorms-are-zero", "", true);
+	run_with("", "-cl-denorms-are-zero", true);
 }
 
 int main(void)
