@@ -23,7 +23,7 @@ mkdir -p "$out"
 [ -e build/release/build.ninja ] ||
 	meson setup build/release --buildtype=release >/dev/null
 ninja -C build/release tests/model/bench_shader \
-	tests/compiler/bench_compiler compiler/frontend/sleipnir-cc \
+	tests/compiler/bench_compiler compiler/tools/sleipnir-cc \
 	>build/release.log 2>&1 ||
 	{ cat build/release.log; die "benchmark build failed"; }
 
@@ -44,7 +44,7 @@ say "compiler: the corpus kernels' code, cycles measured on the model"
 SLEIPNIR_COMPILER_CACHE=off build/release/tests/compiler/bench_compiler \
 	"$out/compiler.json"
 say "compiler: build time against source size (host sleipnir-cc, cache off)"
-tests/compiler/bench_build_time.py build/release/compiler/frontend/sleipnir-cc \
+tests/compiler/bench_build_time.py build/release/compiler/tools/sleipnir-cc \
 	"$out/build_time.json"
 say "OpenCL runtime on the board: zero copy and dispatch latency (one boot)"
 # About 1.5 minutes of guest time under TCG, most of it the 64 MiB round

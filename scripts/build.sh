@@ -18,9 +18,18 @@ say "building host code (ASan + UBSan)"
 ninja -C $build/host >$build/host.log 2>&1 || { cat $build/host.log; die "host build failed"; }
 
 say "cross-building guest programs (aarch64)"
-[ -e $build/aarch64/build.ninja ] ||
+# The host tools the cross build runs, by the native file's [binaries].
+tools=$build/host-tools.ini
+printf "[binaries]\nsleipnir-cc = '%s'\n" \
+	"$SLEIPNIR_ROOT/$build/host/compiler/tools/sleipnir-cc" >$tools.new
+cmp -s $tools.new $tools || mv $tools.new $tools
+rm -f $tools.new
+if [ ! -e $build/aarch64/build.ninja ] ||
+	! grep -q host-tools.ini $build/aarch64/meson-private/cmd_line.txt; then
+	rm -rf $build/aarch64
 	meson setup $build/aarch64 --cross-file meson/aarch64-linux-gnu.ini \
-		--prefix /opt/sleipnir >/dev/null
+		--native-file $tools --prefix /opt/sleipnir >/dev/null
+fi
 ninja -C $build/aarch64 >$build/aarch64.log 2>&1 || { cat $build/aarch64.log; die "guest build failed"; }
 rm -rf $build/stage
 DESTDIR="$SLEIPNIR_ROOT/$build/stage" meson install -C $build/aarch64 --quiet --no-rebuild >/dev/null

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Compute jobs for the guest tests: a Midgard kernel in assembler text
- * (compiler/midgard/README.md, "Assembly syntax") is assembled in the guest
- * and laid out, with the descriptors packed by compiler/midgard's
+ * (midgard/README.md, "Assembly syntax") is assembled in the guest
+ * and laid out, with the descriptors packed by midgard's
  * midgard_desc.h, in one buffer area the caller has mapped for the CPU and
  * the GPU. Independent of the driver: panfrost_jobs and sleipnir_uapi use
  * it with their own BOs.

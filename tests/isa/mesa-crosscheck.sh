@@ -18,12 +18,12 @@ shim=tests/isa/mesa-shim
 cc=${CC:-gcc}
 mkdir -p "$out"
 
-ours=(compiler/midgard/midgard_tables.c compiler/midgard/midgard_decode.c
-      compiler/midgard/midgard_encode.c compiler/midgard/midgard_print.c
-      compiler/midgard/midgard_asm.c compiler/midgard/midgard_desc.c)
+ours=(midgard/midgard_tables.c midgard/midgard_decode.c
+      midgard/midgard_encode.c midgard/midgard_print.c
+      midgard/midgard_asm.c midgard/midgard_desc.c)
 theirs=(disassemble midgard_ops midgard_print_constant)
 
-stamp="$(hash_inputs compiler/midgard "$shim" tests/isa/mesa_crosscheck.c \
+stamp="$(hash_inputs midgard "$shim" tests/isa/mesa_crosscheck.c \
 	tests/isa/isa_gen.h tests/harness/check.h "$0")-$(basename "$mesa")-$cc"
 if [ ! -x "$out/mesa_crosscheck" ] || [ "$(cat "$out/.stamp" 2>/dev/null)" != "$stamp" ]; then
 	say "building Mesa's Midgard disassembler ($(basename "$mesa")) in $out"
@@ -38,10 +38,10 @@ if [ ! -x "$out/mesa_crosscheck" ] || [ "$(cat "$out/.stamp" 2>/dev/null)" != "$
 	$cc -std=gnu11 -O1 -g -Wall -Wextra -I"$shim" -isystem "$mdir" \
 		-c "$shim/mesa_shim.c" -o "$out/mesa_shim.o"
 	for f in "${ours[@]}"; do
-		$cc -std=gnu11 -O1 -g -Wall -Wextra -Icompiler/midgard \
+		$cc -std=gnu11 -O1 -g -Wall -Wextra -Imidgard \
 			-c "$f" -o "$out/ours_$(basename "$f" .c).o"
 	done
-	$cc -std=gnu11 -O1 -g -Wall -Wextra -Werror -Icompiler/midgard \
+	$cc -std=gnu11 -O1 -g -Wall -Wextra -Werror -Imidgard \
 		-Itests/harness -Itests/isa -I"$shim" \
 		-c tests/isa/mesa_crosscheck.c -o "$out/mesa_crosscheck.o"
 	$cc -o "$out/mesa_crosscheck" "$out"/*.o -lm

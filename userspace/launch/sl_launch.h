@@ -4,7 +4,7 @@
  * struct slb_kernel), the argument values a caller set and an NDRange into
  * the bytes the GPU reads: the argument image with its sysvals, and one
  * compute job with its renderer state, local storage descriptor, UBO table
- * and push uniforms, packed with compiler/midgard/midgard_desc.h.
+ * and push uniforms, packed with midgard/midgard_desc.h.
  *
  * It is the one implementation of the launch ABI of slb_binary.h: the
  * OpenCL runtime, the host tests that run kernels on the model core and the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sleipnir-as: assembles Midgard assembler text (compiler/midgard/README.md)
+ * sleipnir-as: assembles Midgard assembler text (midgard/README.md)
  * into raw code, followed by the 16 bytes of padding the hardware needs.
  * The work is in the library.
  *

@@ -8,7 +8,7 @@
  * bit-fields of the encoding (not an interpretation of them), so that
  * mdg_encode_bundle(mdg_decode_bundle(x)) reproduces x bit for bit. What the
  * fields mean is described by the tables (mdg_alu_op_info() and friends) and
- * by compiler/midgard/README.md.
+ * by midgard/README.md.
  *
  * No allocation, no global state: every function here is safe to call from
  * several threads and from QEMU.
@@ -367,7 +367,7 @@ int mdg_print_bundle(const struct mdg_bundle *bundle, uint64_t pc, char *out,
  * Assembles a whole program. On success returns the byte size written to
  * out (bundles, then 16 bytes of zero padding as the hardware's prefetch
  * needs) and sets *first_tag; on failure returns -1 with "line N: reason"
- * in err. Syntax: compiler/midgard/README.md.
+ * in err. Syntax: midgard/README.md.
  */
 long mdg_assemble(const char *source, uint8_t *out, size_t cap,
 		  unsigned int *first_tag, char *err, size_t err_size);

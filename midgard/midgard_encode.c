@@ -2,7 +2,7 @@
 /*
  * From struct mdg_bundle to bytes. The encoder is also where validity is
  * defined: the decoder accepts exactly the bytes this file produces, so every
- * rule here is a rule of the decoder too (compiler/midgard/README.md lists
+ * rule here is a rule of the decoder too (midgard/README.md lists
  * them).
  */
 #include <string.h>
