@@ -1,24 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Packs Midgard compute job descriptors (midgard_desc.h). The formulas
- * follow the fact sheet §4.3-§4.6, which records how Mesa packs the same
- * descriptors for the same hardware.
+ * Packs the descriptors the stack builds (midgard_desc.h), field by field
+ * through the description. The formulas follow docs/hardware.md
+ * §4.3-§4.6, which records how Mesa packs the same descriptors for the
+ * same hardware.
  */
 #include <string.h>
 
 #include "midgard_desc.h"
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, (uint32_t)v);
-	put32(p + 4, (uint32_t)(v >> 32));
-}
 
 /* ceil(log2(v)): the bits needed to hold v - 1 (0 for v <= 1). */
 static unsigned int log2_ceil(uint64_t v)
@@ -61,90 +50,103 @@ static void pack_header(uint8_t *out, unsigned int type, bool barrier,
 			unsigned int index, unsigned int dep1,
 			unsigned int dep2, uint64_t next)
 {
-	put32(out + 0x10, 1u | type << 1 | (barrier ? 1u << 8 : 0) |
-			  (uint32_t)index << 16);
-	put32(out + 0x14, (dep1 & 0xFFFF) | (dep2 & 0xFFFF) << 16);
-	put64(out + 0x18, next);
+	mdg_set(out, MDG_JOB_HEADER_IS_64B, 1);
+	mdg_set(out, MDG_JOB_HEADER_TYPE, type);
+	mdg_set(out, MDG_JOB_HEADER_BARRIER, barrier);
+	mdg_set(out, MDG_JOB_HEADER_INDEX, index & 0xFFFF);
+	mdg_set(out, MDG_JOB_HEADER_DEPENDENCY_1, dep1 & 0xFFFF);
+	mdg_set(out, MDG_JOB_HEADER_DEPENDENCY_2, dep2 & 0xFFFF);
+	mdg_set(out, MDG_JOB_HEADER_NEXT, next);
 }
 
 void mdg_pack_write_value_job(const struct mdg_write_value_job *job,
 			      uint8_t out[MDG_WRITE_VALUE_JOB_BYTES])
 {
+	uint8_t *payload = out + MDG_WRITE_VALUE_JOB_PAYLOAD_OFFSET;
+
 	memset(out, 0, MDG_WRITE_VALUE_JOB_BYTES);
 	pack_header(out, MDG_JOB_TYPE_WRITE_VALUE, false, job->index,
 		    job->dep1, job->dep2, job->next);
-	/* Payload: address, then the type (§4.2). */
-	put64(out + 0x20, job->target);
-	put32(out + 0x28, job->type);
+	mdg_set(payload, MDG_WRITE_VALUE_PAYLOAD_ADDRESS, job->target);
+	mdg_set(payload, MDG_WRITE_VALUE_PAYLOAD_TYPE, job->type);
 }
 
 uint32_t mdg_job_exception_status(const uint8_t header[MDG_JOB_HEADER_BYTES])
 {
-	return (uint32_t)header[0] | (uint32_t)header[1] << 8 |
-	       (uint32_t)header[2] << 16 | (uint32_t)header[3] << 24;
+	return (uint32_t)mdg_get(header, MDG_JOB_HEADER_EXCEPTION_STATUS);
 }
 
 bool mdg_pack_compute_job(const struct mdg_compute_job *job,
 			  uint8_t out[MDG_COMPUTE_JOB_BYTES])
 {
-	uint32_t inv[2];
+	uint8_t *inv = out + MDG_COMPUTE_JOB_INVOCATION_OFFSET;
+	uint8_t *params = out + MDG_COMPUTE_JOB_PARAMETERS_OFFSET;
+	uint8_t *draw = out + MDG_COMPUTE_JOB_DRAW_OFFSET;
+	uint32_t words[2];
 	unsigned int split = 0;
 
-	if (!mdg_pack_invocation(job->local_size, job->num_groups, inv))
+	if (!mdg_pack_invocation(job->local_size, job->num_groups, words))
 		return false;
 	memset(out, 0, MDG_COMPUTE_JOB_BYTES);
 	pack_header(out, MDG_JOB_TYPE_COMPUTE, job->barrier, job->index,
 		    job->dep1, job->dep2, job->next);
-	put32(out + MDG_JOB_INVOCATION, inv[0]);
-	put32(out + MDG_JOB_INVOCATION + 4, inv[1]);
+	for (int i = 0; i < 4; i++) {
+		inv[i] = (uint8_t)(words[0] >> (8 * i));
+		inv[4 + i] = (uint8_t)(words[1] >> (8 * i));
+	}
 	/* Job Task Split, as Mesa computes it for a launch. */
 	for (int i = 0; i < 3; i++)
 		split += log2_ceil(job->local_size[i] + 1);
-	put32(out + MDG_JOB_PARAMETERS, (split & 0xF) << 26);
+	mdg_set(params, MDG_COMPUTE_PARAMETERS_JOB_TASK_SPLIT, split & 0xF);
 	/* Four components per vertex, 64-bit draw and texture descriptors. */
-	put32(out + MDG_JOB_DRAW, 0x7);
-	put64(out + MDG_DRAW_UNIFORM_BUFFERS, job->uniform_buffers);
-	put64(out + MDG_DRAW_PUSH_UNIFORMS, job->push_uniforms);
-	put64(out + MDG_DRAW_STATE, job->rsd);
-	put64(out + MDG_DRAW_THREAD_STORAGE, job->thread_storage);
+	mdg_set(draw, MDG_DRAW_FOUR_COMPONENTS_PER_VERTEX, 1);
+	mdg_set(draw, MDG_DRAW_DRAW_DESCRIPTOR_IS_64B, 1);
+	mdg_set(draw, MDG_DRAW_TEXTURE_DESCRIPTOR_IS_64B, 1);
+	mdg_set(draw, MDG_DRAW_UNIFORM_BUFFERS, job->uniform_buffers);
+	mdg_set(draw, MDG_DRAW_PUSH_UNIFORMS, job->push_uniforms);
+	mdg_set(draw, MDG_DRAW_STATE, job->rsd);
+	mdg_set(draw, MDG_DRAW_THREAD_STORAGE, job->thread_storage);
 	return true;
 }
 
 void mdg_pack_renderer_state(const struct mdg_renderer_state *rsd,
-			     uint8_t out[MDG_RSD_BYTES])
+			     uint8_t out[MDG_RENDERER_STATE_BYTES])
 {
-	uint32_t props;
-
-	memset(out, 0, MDG_RSD_BYTES);
-	put64(out, (rsd->shader & ~0xFull) | (rsd->first_tag & 0xF));
-	props = (rsd->ubo_count & 0xFF) |
-		(rsd->barrier ? 1u << 11 : 0) |
-		(rsd->side_effects ? 1u << 13 : 0) |
-		(rsd->work_regs & 0x1F) << 16 |
-		(rsd->uniform_vec4 & 0x1F) << 21 |
-		(rsd->fp_mode & 7) << 29;
-	put32(out + 0x10, props);
+	memset(out, 0, MDG_RENDERER_STATE_BYTES);
+	mdg_set(out, MDG_RENDERER_STATE_SHADER, rsd->shader & ~0xFull);
+	mdg_set(out, MDG_RENDERER_STATE_FIRST_TAG, rsd->first_tag & 0xF);
+	mdg_set(out, MDG_RENDERER_STATE_UNIFORM_BUFFER_COUNT,
+		rsd->ubo_count & 0xFF);
+	mdg_set(out, MDG_RENDERER_STATE_SHADER_CONTAINS_BARRIER, rsd->barrier);
+	mdg_set(out, MDG_RENDERER_STATE_SHADER_HAS_SIDE_EFFECTS,
+		rsd->side_effects);
+	mdg_set(out, MDG_RENDERER_STATE_WORK_REGISTER_COUNT,
+		rsd->work_regs & 0x1F);
+	mdg_set(out, MDG_RENDERER_STATE_UNIFORM_COUNT, rsd->uniform_vec4 & 0x1F);
+	mdg_set(out, MDG_RENDERER_STATE_FP_MODE, rsd->fp_mode & 7);
 }
 
 void mdg_pack_local_storage(const struct mdg_local_storage *ls,
 			    uint8_t out[MDG_LOCAL_STORAGE_BYTES])
 {
-	uint32_t tls_size = 0, wls = 0x1F;
-
 	memset(out, 0, MDG_LOCAL_STORAGE_BYTES);
 	if (ls->tls_base && ls->tls_bytes_per_thread)
-		tls_size = log2_ceil((ls->tls_bytes_per_thread + 15) / 16);
+		mdg_set(out, MDG_LOCAL_STORAGE_TLS_SIZE,
+			log2_ceil((ls->tls_bytes_per_thread + 15) / 16));
 	if (ls->wls_base && ls->wls_bytes_per_group) {
 		uint64_t instance = ls->wls_bytes_per_group < 128 ? 128 :
 				    ls->wls_bytes_per_group;
 
-		wls = log2_ceil(ls->wls_instances ? ls->wls_instances : 1) |
-		      (log2_ceil(instance) + 1) << 8;
+		mdg_set(out, MDG_LOCAL_STORAGE_WLS_INSTANCES,
+			log2_ceil(ls->wls_instances ? ls->wls_instances : 1));
+		mdg_set(out, MDG_LOCAL_STORAGE_WLS_SIZE_SCALE,
+			log2_ceil(instance) + 1);
+	} else {
+		/* "No workgroup memory": instances 2^31. */
+		mdg_set(out, MDG_LOCAL_STORAGE_WLS_INSTANCES, 0x1F);
 	}
-	put32(out, tls_size);
-	put32(out + 4, wls);
-	put64(out + 8, ls->tls_base);
-	put64(out + 16, ls->wls_base);
+	mdg_set(out, MDG_LOCAL_STORAGE_TLS_BASE_POINTER, ls->tls_base);
+	mdg_set(out, MDG_LOCAL_STORAGE_WLS_BASE_POINTER, ls->wls_base);
 }
 
 uint64_t mdg_tls_total(uint32_t bytes_per_thread, unsigned int cores)
@@ -154,11 +156,12 @@ uint64_t mdg_tls_total(uint32_t bytes_per_thread, unsigned int cores)
 	return per * 256 * cores;
 }
 
-void mdg_pack_ubo(uint64_t address, uint32_t size, uint8_t out[8])
+void mdg_pack_ubo(uint64_t address, uint32_t size,
+		  uint8_t out[MDG_UNIFORM_BUFFER_BYTES])
 {
 	uint64_t entries = (size + 15) / 16;
 
-	if (!entries)
-		entries = 1;
-	put64(out, (entries - 1) | (address >> 4) << 12);
+	memset(out, 0, MDG_UNIFORM_BUFFER_BYTES);
+	mdg_set(out, MDG_UNIFORM_BUFFER_ENTRIES, entries ? entries : 1);
+	mdg_set(out, MDG_UNIFORM_BUFFER_POINTER, address & ~0xFull);
 }

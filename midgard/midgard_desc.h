@@ -1,38 +1,147 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Midgard (v4/v5) compute job descriptors: one packer for everything that
- * builds jobs (host tests of the model, guest tests, the OpenCL runtime).
- * Layouts: ../shared/reference/midgard-facts.md §4.1-§4.6; the model's
- * decoder (qemu/model/sgpu_job_compute.c) reads the same fields.
+ * Midgard (v4/v5) job descriptors for everything that builds, reads or
+ * prints them: the model (qemu/model), the OpenCL runtime and launch
+ * library, the tests. The layouts are described once, in
+ * midgard_desc_list.h; from it come the names below (field ids, sizes,
+ * enum values), generic get/set and printing, a job-chain decoder, and the
+ * packers of the descriptors the stack builds. Facts: docs/hardware.md
+ * §4.1-§4.6.
  *
- * Functions fill little-endian byte buffers; no allocation, no I/O.
+ * Descriptors are little-endian byte buffers; no allocation, no I/O (the
+ * printer and decoder hand lines and reads to callbacks).
  */
 #ifndef SLEIPNIR_MIDGARD_DESC_H
 #define SLEIPNIR_MIDGARD_DESC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-#define MDG_JOB_HEADER_BYTES 32
-#define MDG_COMPUTE_JOB_BYTES 184   /* header + invocation + params + draw */
-#define MDG_RSD_BYTES 64
-#define MDG_LOCAL_STORAGE_BYTES 32
-#define MDG_UBO_DESC_BYTES 8
+/* ---- The description (midgard_desc_list.h), as C names --------------- */
 
-#define MDG_JOB_TYPE_NULL 1
-#define MDG_JOB_TYPE_WRITE_VALUE 2
-#define MDG_JOB_TYPE_COMPUTE 4
+/* Enums, and their values: MDG_JOB_TYPE_COMPUTE, MDG_EXCEPTION_DONE, ... */
+enum mdg_enum_id {
+#define MDG_ENUM(e, name) MDG_ENUM_##e,
+#include "midgard_desc_list.h"
+	MDG_NUM_ENUMS
+};
 
-/* Offsets within a compute job. */
-#define MDG_JOB_INVOCATION 0x20
-#define MDG_JOB_PARAMETERS 0x28
-#define MDG_JOB_DRAW 0x40
+enum {
+#define MDG_VALUE(e, v, value, name) MDG_##e##_##v = value,
+#include "midgard_desc_list.h"
+};
 
-/* Draw descriptor pointers, as offsets within the compute job. */
-#define MDG_DRAW_UNIFORM_BUFFERS 0x58
-#define MDG_DRAW_PUSH_UNIFORMS 0x70
-#define MDG_DRAW_STATE 0x78
-#define MDG_DRAW_THREAD_STORAGE 0xB0
+/* Descriptors: MDG_DESC_COMPUTE_JOB ...; their sizes, MDG_COMPUTE_JOB_BYTES
+ * ...; where an embedded one starts, MDG_COMPUTE_JOB_DRAW_OFFSET ... */
+enum mdg_desc_id {
+#define MDG_DESC(d, name, bytes) MDG_DESC_##d,
+#include "midgard_desc_list.h"
+	MDG_NUM_DESCS
+};
+
+enum {
+#define MDG_DESC(d, name, bytes) MDG_##d##_BYTES = bytes,
+#define MDG_SECTION(d, s, name, byte, sd) MDG_##d##_##s##_OFFSET = byte,
+#include "midgard_desc_list.h"
+};
+
+/* Fields: MDG_JOB_HEADER_TYPE, MDG_DRAW_STATE ..., each relative to the
+ * start of its own descriptor. */
+enum mdg_field_id {
+#define MDG_FIELD(d, f, name, byte, lsb, bits, kind, e) MDG_##d##_##f,
+#include "midgard_desc_list.h"
+	MDG_NUM_FIELDS
+};
+
+/* How a field's bits hold its value. */
+enum mdg_field_kind {
+	MDG_FIELD_UINT,
+	MDG_FIELD_INT,               /* two's complement */
+	MDG_FIELD_BOOL,
+	MDG_FIELD_ADDRESS,
+	MDG_FIELD_ADDRESS_SHR4,      /* a 16-byte aligned address >> 4 */
+	MDG_FIELD_MINUS1,            /* the value minus one (never 0) */
+};
+
+struct mdg_field_info {
+	const char *name;
+	enum mdg_desc_id desc;
+	uint16_t byte;               /* from the descriptor's start */
+	uint8_t lsb, bits;           /* from that byte, little-endian */
+	enum mdg_field_kind kind;
+	enum mdg_enum_id values;     /* MDG_ENUM_NONE: a number */
+};
+
+struct mdg_section_info {
+	const char *name;
+	enum mdg_desc_id desc, of;   /* desc embeds `of` at byte */
+	uint16_t byte;
+};
+
+struct mdg_desc_info {
+	const char *name;
+	uint32_t bytes;
+};
+
+const struct mdg_field_info *mdg_field_info(enum mdg_field_id f);
+const struct mdg_desc_info *mdg_desc_info(enum mdg_desc_id d);
+/* The name of @value in enum @e, NULL when it has none. */
+const char *mdg_enum_name(enum mdg_enum_id e, uint64_t value);
+/* An exception code's name: "DONE", "TRANSLATION_FAULT_2" ... or NULL. */
+const char *mdg_exception_name(uint32_t code);
+
+/*
+ * A field's value in the descriptor at @desc (its first byte): the
+ * number, address or flag it holds (MINUS1 and ADDRESS_SHR4 undone; INT
+ * sign-extended to 64 bits).
+ */
+uint64_t mdg_get(const uint8_t *desc, enum mdg_field_id f);
+
+/*
+ * Stores @value into a field of the descriptor at @desc, leaving the other
+ * bits alone. False, with nothing written, when it does not fit: too wide,
+ * 0 for MINUS1, an ADDRESS_SHR4 not 16-byte aligned.
+ */
+bool mdg_set(uint8_t *desc, enum mdg_field_id f, uint64_t value);
+
+/* ---- Printing (midgard_desc_table.c) and decoding job chains ---------- */
+
+/* Where printed lines go (no newline at the end of @text). */
+struct mdg_printer {
+	void (*line)(void *ctx, const char *text);
+	void *ctx;
+};
+
+/* One line, indented by @indent levels, printf-style. */
+void mdg_print_line(const struct mdg_printer *p, unsigned int indent,
+		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/*
+ * Prints every field of descriptor @d at @bytes (and the descriptors it
+ * embeds), one per line with enum names, indented by @indent levels, and
+ * any set bit no field covers.
+ */
+void mdg_desc_print(const struct mdg_printer *p, enum mdg_desc_id d,
+		    const uint8_t *bytes, unsigned int indent);
+
+/* GPU memory for the decoder: false when [va, va + size) cannot be read. */
+struct mdg_memory {
+	bool (*read)(void *ctx, uint64_t va, void *dst, size_t size);
+	void *ctx;
+};
+
+/*
+ * Prints the job chain starting at @first_job, as Mesa's pandecode does:
+ * each job's header and payload and, for compute jobs, the invocation in
+ * words, the renderer state, local storage, UBOs and push uniforms they
+ * point to (midgard_job_decode.c). Returns the number of jobs printed;
+ * a job that cannot be read ends the walk with a line saying so.
+ */
+unsigned int mdg_decode_jobs(const struct mdg_printer *p,
+			     const struct mdg_memory *mem, uint64_t first_job);
+
+/* ---- Packers for the descriptors the stack builds ---------------------- */
 
 struct mdg_compute_job {
 	unsigned int index;          /* 1..65535 */
@@ -60,10 +169,9 @@ bool mdg_pack_compute_job(const struct mdg_compute_job *job,
 
 /*
  * A WRITE_VALUE job (§4.2): header + payload, 64 bytes with padding. It
- * stores a value of `type` (MDG_WRITE_VALUE_*) at `target` when it runs.
+ * stores a value of `type` (MDG_WRITE_VALUE_TYPE_*) at `target` when it
+ * runs.
  */
-#define MDG_WRITE_VALUE_JOB_BYTES 64
-#define MDG_WRITE_VALUE_SYSTEM_TIMESTAMP 2
 
 struct mdg_write_value_job {
 	unsigned int index;          /* 1..65535 */
@@ -91,7 +199,7 @@ struct mdg_renderer_state {
 };
 
 void mdg_pack_renderer_state(const struct mdg_renderer_state *rsd,
-			     uint8_t out[MDG_RSD_BYTES]);
+			     uint8_t out[MDG_RENDERER_STATE_BYTES]);
 
 struct mdg_local_storage {
 	uint64_t tls_base;           /* 0: no thread-local storage */
@@ -107,6 +215,7 @@ void mdg_pack_local_storage(const struct mdg_local_storage *ls,
 uint64_t mdg_tls_total(uint32_t bytes_per_thread, unsigned int cores);
 
 /* One UBO descriptor: address 16-byte aligned, size up to 64 KiB. */
-void mdg_pack_ubo(uint64_t address, uint32_t size, uint8_t out[8]);
+void mdg_pack_ubo(uint64_t address, uint32_t size,
+		  uint8_t out[MDG_UNIFORM_BUFFER_BYTES]);
 
 #endif

@@ -47,12 +47,6 @@ static void put32(uint8_t *p, uint32_t v)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
 
-static void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, (uint32_t)v);
-	put32(p + 4, (uint32_t)(v >> 32));
-}
-
 static uint64_t next_pow2(uint64_t v)
 {
 	uint64_t p = 1;
@@ -161,14 +155,14 @@ int sl_desc_pack(const struct sl_desc *d, uint8_t *cpu, size_t size,
 
 	for (unsigned int i = 0; i < d->ubo_count; i++)
 		mdg_pack_ubo(d->ubo_va[i], d->ubo_size[i],
-			     cpu + SL_DESC_UBO_TABLE + 8 * i);
+			     cpu + SL_DESC_UBO_TABLE +
+			     MDG_UNIFORM_BUFFER_BYTES * i);
 	return SL_LAUNCH_OK;
 }
 
 void sl_desc_link(uint8_t *cpu, uint64_t next_va)
 {
-	/* The Next field of the job header (§4.1). */
-	put64(cpu + SL_DESC_JOB + 0x18, next_va);
+	mdg_set(cpu + SL_DESC_JOB, MDG_JOB_HEADER_NEXT, next_va);
 }
 
 uint32_t sl_desc_job_status(const uint8_t *cpu)
@@ -181,7 +175,7 @@ int sl_timestamp_pack(const struct sl_job_link *link, uint64_t target,
 {
 	struct mdg_write_value_job wv = {
 		.target = target,
-		.type = MDG_WRITE_VALUE_SYSTEM_TIMESTAMP,
+		.type = MDG_WRITE_VALUE_TYPE_SYSTEM_TIMESTAMP,
 	};
 	int err = check_link(link);
 
