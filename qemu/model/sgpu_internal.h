@@ -14,6 +14,7 @@
 
 #include <pthread.h>
 
+#include "midgard_desc.h"
 #include "sgpu.h"
 #include "sgpu_regs.h"
 

@@ -36,6 +36,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "midgard_desc.h"
 #include "sgpu_internal.h"
 
 #define ALL_SLOTS_MASK 0x00070007u
@@ -71,7 +72,7 @@ static void start_chain(struct sgpu *gpu, unsigned int js)
 	s->command_next = JS_COMMAND_NOP;
 	s->active = true;
 	s->soft_stop = s->hard_stop = s->hanging = false;
-	s->status = EXC_ACTIVE;
+	s->status = MDG_EXCEPTION_ACTIVE;
 	s->job = s->head;
 	s->last_job = 0;
 	s->njobs = 0;
@@ -106,7 +107,7 @@ static void finish_chain(struct sgpu *gpu, unsigned int js, uint32_t status,
 	s->hanging = s->soft_stop = s->hard_stop = s->resuming = false;
 	/* Only the runner ends chains, so no dispatch is executing now. */
 	sgpu_job_compute_abandon(gpu, js);
-	if (status == EXC_DONE) {
+	if (status == MDG_EXCEPTION_DONE) {
 		gpu->job_rawstat |= JOB_IRQ_DONE(js);
 		gpu->stats.chains_done++;
 	} else {
@@ -156,53 +157,55 @@ static uint32_t run_job(struct sgpu *gpu, unsigned int js, uint64_t va,
 		.gpu = gpu, .js = js, .as_nr = s->config & JS_CONFIG_AS_MASK,
 		.va = va, .affinity = s->affinity,
 	};
-	uint8_t hdr[JOB_HEADER_SIZE];
-	uint32_t code, word, deps, index;
+	uint8_t hdr[MDG_JOB_HEADER_BYTES];
+	unsigned int deps[2];
+	uint32_t code, index;
 
 	code = sgpu_vm_read(gpu, job.as_nr, va, hdr, sizeof(hdr),
 			    AS_ACCESS_READ);
 	if (code)
 		return code;
-	word = sgpu_le32(hdr + 0x10);
-	deps = sgpu_le32(hdr + 0x14);
-	*next = sgpu_le64(hdr + 0x18);
-	job.type = (word >> 1) & 0x7F;
-	index = word >> 16;
+	deps[0] = (unsigned int)mdg_get(hdr, MDG_JOB_HEADER_DEPENDENCY_1);
+	deps[1] = (unsigned int)mdg_get(hdr, MDG_JOB_HEADER_DEPENDENCY_2);
+	*next = mdg_get(hdr, MDG_JOB_HEADER_NEXT);
+	job.type = (unsigned int)mdg_get(hdr, MDG_JOB_HEADER_TYPE);
+	index = (uint32_t)mdg_get(hdr, MDG_JOB_HEADER_INDEX);
 
-	if (!(word & 1)) {
+	if (!mdg_get(hdr, MDG_JOB_HEADER_IS_64B)) {
 		/* The 32-bit descriptor layout is undocumented; nobody
 		 * produces it. */
 		sgpu_guest_error(gpu, "sgpu: job 0x%llx is not a 64-bit "
 				 "descriptor", (unsigned long long)va);
-		return EXC_JOB_CONFIG_FAULT;
+		return MDG_EXCEPTION_JOB_CONFIG_FAULT;
 	}
 	for (unsigned int i = 0; i < 2; i++) {
-		unsigned int dep = i ? deps >> 16 : deps & 0xFFFF;
+		unsigned int dep = deps[i];
 
 		if (dep && !seen(s, dep)) {
 			sgpu_guest_error(gpu, "sgpu: job 0x%llx (index %u) "
 					 "depends on index %u, which has not "
 					 "run earlier in the chain",
 					 (unsigned long long)va, index, dep);
-			return EXC_JOB_CONFIG_FAULT;
+			return MDG_EXCEPTION_JOB_CONFIG_FAULT;
 		}
 	}
 
 	switch (job.type) {
-	case JOB_TYPE_NULL:
+	case MDG_JOB_TYPE_NULL:
 		code = sgpu_job_null(&job);
 		break;
-	case JOB_TYPE_WRITE_VALUE:
+	case MDG_JOB_TYPE_WRITE_VALUE:
 		code = sgpu_job_write_value(&job);
 		break;
-	case JOB_TYPE_CACHE_FLUSH:
+	case MDG_JOB_TYPE_CACHE_FLUSH:
 		code = sgpu_job_cache_flush(&job);
 		break;
-	case JOB_TYPE_COMPUTE:
+	case MDG_JOB_TYPE_COMPUTE:
 		code = sgpu_job_compute(&job);
 		break;
 	default:
-		if (job.type > JOB_TYPE_COMPUTE && job.type <= JOB_TYPE_FRAGMENT)
+		if (job.type > MDG_JOB_TYPE_COMPUTE &&
+		    job.type <= MDG_JOB_TYPE_FRAGMENT)
 			sgpu_guest_error(gpu, "sgpu: job 0x%llx: graphics job "
 					 "type %u is not supported",
 					 (unsigned long long)va, job.type);
@@ -210,15 +213,16 @@ static uint32_t run_job(struct sgpu *gpu, unsigned int js, uint64_t va,
 			sgpu_guest_error(gpu, "sgpu: job 0x%llx: invalid job "
 					 "type %u", (unsigned long long)va,
 					 job.type);
-		return EXC_JOB_CONFIG_FAULT;
+		return MDG_EXCEPTION_JOB_CONFIG_FAULT;
 	}
 	if (code)
 		return code;
 
 	if (!(s->config & JS_CONFIG_DISABLE_DESCRIPTOR_WR_BK)) {
-		uint8_t raw[4];
+		uint8_t raw[4] = { 0 };
 
-		sgpu_put_le32(raw, EXC_DONE);
+		/* The Exception Status word, the header's first. */
+		mdg_set(raw, MDG_JOB_HEADER_EXCEPTION_STATUS, MDG_EXCEPTION_DONE);
 		code = sgpu_vm_write(gpu, job.as_nr, va, raw, sizeof(raw));
 		if (code)
 			return code;
@@ -235,12 +239,12 @@ static void step(struct sgpu *gpu, unsigned int js)
 	uint32_t code;
 
 	if (s->hard_stop) {
-		finish_chain(gpu, js, EXC_TERMINATED, va);
+		finish_chain(gpu, js, MDG_EXCEPTION_TERMINATED, va);
 		return;
 	}
 	/* A soft stop waits for the job in progress to end. */
 	if (s->soft_stop && !s->resuming) {
-		finish_chain(gpu, js, EXC_STOPPED, va);
+		finish_chain(gpu, js, MDG_EXCEPTION_STOPPED, va);
 		return;
 	}
 	if (s->hanging)
@@ -249,7 +253,7 @@ static void step(struct sgpu *gpu, unsigned int js)
 		sgpu_guest_error(gpu, "sgpu: watchdog: chain on slot %u ran "
 				 "for more than %llu s, terminating", js,
 				 SGPU_WATCHDOG_NS / 1000000000ull);
-		finish_chain(gpu, js, EXC_TERMINATED, va);
+		finish_chain(gpu, js, MDG_EXCEPTION_TERMINATED, va);
 		return;
 	}
 
@@ -258,7 +262,7 @@ static void step(struct sgpu *gpu, unsigned int js)
 	if (s->njobs >= SGPU_MAX_CHAIN_JOBS) {
 		sgpu_guest_error(gpu, "sgpu: chain on slot %u is longer than "
 				 "%u jobs", js, SGPU_MAX_CHAIN_JOBS);
-		fail_job(gpu, js, EXC_JOB_CONFIG_FAULT, va);
+		fail_job(gpu, js, MDG_EXCEPTION_JOB_CONFIG_FAULT, va);
 		return;
 	}
 	if (s->njobs == 0) {
@@ -268,7 +272,7 @@ static void step(struct sgpu *gpu, unsigned int js)
 	} else if (va == s->brent_saved) {
 		sgpu_guest_error(gpu, "sgpu: job chain on slot %u loops back "
 				 "to 0x%llx", js, (unsigned long long)va);
-		fail_job(gpu, js, EXC_JOB_CONFIG_FAULT, va);
+		fail_job(gpu, js, MDG_EXCEPTION_JOB_CONFIG_FAULT, va);
 		return;
 	} else if (++s->brent_lam == s->brent_power) {
 		s->brent_saved = va;
@@ -299,7 +303,7 @@ run:
 	gpu->stats.jobs_run++;
 	gpu->perf.js_jobs[js]++;
 	if (next == 0)
-		finish_chain(gpu, js, EXC_DONE, va);
+		finish_chain(gpu, js, MDG_EXCEPTION_DONE, va);
 	else
 		s->job = next;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * COMPUTE jobs: fetch and check the descriptors (fact sheet §4.3-§4.5),
+ * COMPUTE jobs: fetch and check the descriptors (docs/hardware.md
+ * §4.3-§4.5, fields through midgard_desc.h),
  * then hand the dispatch to the shader cores without the model lock. Also
  * the locked accessors the shader cores use (sgpu_shader_core.h).
  *
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "midgard_desc.h"
 #include "sgpu_internal.h"
 #include "sgpu_shader_core.h"
 
@@ -38,30 +40,33 @@ static uint32_t invocation_field(uint32_t word, unsigned int from,
 static uint32_t decode_invocation(struct sgpu *gpu, const uint8_t *inv,
 				  struct sgpu_compute_dispatch *d)
 {
-	uint32_t packed = sgpu_le32(inv), shifts = sgpu_le32(inv + 4);
-	unsigned int s[7];
+	uint32_t packed = (uint32_t)mdg_get(inv, MDG_INVOCATION_INVOCATIONS);
+	unsigned int s[7] = {
+		0,
+		(unsigned int)mdg_get(inv, MDG_INVOCATION_SIZE_Y_SHIFT),
+		(unsigned int)mdg_get(inv, MDG_INVOCATION_SIZE_Z_SHIFT),
+		(unsigned int)mdg_get(inv, MDG_INVOCATION_WORKGROUPS_X_SHIFT),
+		(unsigned int)mdg_get(inv, MDG_INVOCATION_WORKGROUPS_Y_SHIFT),
+		(unsigned int)mdg_get(inv, MDG_INVOCATION_WORKGROUPS_Z_SHIFT),
+		32,
+	};
 
-	s[0] = 0;
-	s[1] = shifts & 0x1F;
-	s[2] = (shifts >> 5) & 0x1F;
-	s[3] = (shifts >> 10) & 0x3F;
-	s[4] = (shifts >> 16) & 0x3F;
-	s[5] = (shifts >> 22) & 0x3F;
-	s[6] = 32;
 	for (int i = 0; i < 6; i++) {
 		if (s[i] > s[i + 1]) {
 			sgpu_guest_error(gpu, "sgpu: compute job 0x%llx: "
 					 "invocation shifts out of order "
 					 "(0x%08x)",
-					 (unsigned long long)d->job_va, shifts);
-			return EXC_JOB_CONFIG_FAULT;
+					 (unsigned long long)d->job_va,
+					 sgpu_le32(inv + 4));
+			return MDG_EXCEPTION_JOB_CONFIG_FAULT;
 		}
 	}
 	for (int i = 0; i < 3; i++) {
 		d->local_size[i] = invocation_field(packed, s[i], s[i + 1]);
 		d->num_groups[i] = invocation_field(packed, s[i + 3], s[i + 4]);
 	}
-	d->thread_group_split = shifts >> 28;
+	d->thread_group_split =
+		(uint32_t)mdg_get(inv, MDG_INVOCATION_THREAD_GROUP_SPLIT);
 	if ((uint64_t)d->local_size[0] * d->local_size[1] * d->local_size[2] >
 	    MAX_WORKGROUP_THREADS) {
 		sgpu_guest_error(gpu, "sgpu: compute job 0x%llx: workgroup "
@@ -69,7 +74,7 @@ static uint32_t decode_invocation(struct sgpu *gpu, const uint8_t *inv,
 				 (unsigned long long)d->job_va,
 				 d->local_size[0], d->local_size[1],
 				 d->local_size[2], MAX_WORKGROUP_THREADS);
-		return EXC_JOB_CONFIG_FAULT;
+		return MDG_EXCEPTION_JOB_CONFIG_FAULT;
 	}
 	return 0;
 }
@@ -79,10 +84,12 @@ static uint32_t decode_dispatch(struct sgpu_job *job,
 				struct sgpu_compute_dispatch *d)
 {
 	struct sgpu *gpu = job->gpu;
-	/* Invocation (0x20) up to the end of the Draw section (0xB8). */
-	uint8_t desc[0xB8 - 0x20];
-	uint8_t rsd[64], tls[32];
-	const uint8_t *draw = desc + (0x40 - 0x20);
+	/* The job past its header (read already): invocation, parameters
+	 * and draw, each placed as in the whole job. */
+	uint8_t desc[MDG_COMPUTE_JOB_BYTES];
+	uint8_t *inv = desc + MDG_COMPUTE_JOB_INVOCATION_OFFSET;
+	const uint8_t *params = desc + MDG_COMPUTE_JOB_PARAMETERS_OFFSET;
+	const uint8_t *draw = desc + MDG_COMPUTE_JOB_DRAW_OFFSET;
 	uint32_t code;
 
 	memset(d, 0, sizeof(*d));
@@ -90,53 +97,53 @@ static uint32_t decode_dispatch(struct sgpu_job *job,
 	d->as_nr = job->as_nr;
 	d->affinity = job->affinity & gpu->shader_present;
 
-	code = sgpu_vm_read(gpu, job->as_nr, job->va + 0x20, desc, sizeof(desc),
-			    AS_ACCESS_READ);
+	code = sgpu_vm_read(gpu, job->as_nr,
+			    job->va + MDG_COMPUTE_JOB_INVOCATION_OFFSET, inv,
+			    MDG_COMPUTE_JOB_BYTES -
+			    MDG_COMPUTE_JOB_INVOCATION_OFFSET, AS_ACCESS_READ);
 	if (code)
 		return code;
-	code = decode_invocation(gpu, desc, d);
+	code = decode_invocation(gpu, inv, d);
 	if (code)
 		return code;
-	d->job_task_split = (sgpu_le32(desc + (0x28 - 0x20)) >> 26) & 0xF;
+	d->job_task_split = (uint32_t)mdg_get(params,
+			MDG_COMPUTE_PARAMETERS_JOB_TASK_SPLIT);
 
-	if (!(sgpu_le32(draw) & 2)) {
+	if (!mdg_get(draw, MDG_DRAW_DRAW_DESCRIPTOR_IS_64B)) {
 		sgpu_guest_error(gpu, "sgpu: compute job 0x%llx: Draw "
 				 "descriptor is not 64-bit",
 				 (unsigned long long)job->va);
-		return EXC_JOB_CONFIG_FAULT;
+		return MDG_EXCEPTION_JOB_CONFIG_FAULT;
 	}
-	d->uniform_buffers = sgpu_le64(draw + 0x18);
-	d->textures = sgpu_le64(draw + 0x20);
-	d->samplers = sgpu_le64(draw + 0x28);
-	d->push_uniforms = sgpu_le64(draw + 0x30);
-	d->rsd_va = sgpu_le64(draw + 0x38);
-	d->attribute_buffers = sgpu_le64(draw + 0x40);
-	d->attributes = sgpu_le64(draw + 0x48);
-	d->thread_storage = sgpu_le64(draw + 0x70);
+	d->uniform_buffers = mdg_get(draw, MDG_DRAW_UNIFORM_BUFFERS);
+	d->textures = mdg_get(draw, MDG_DRAW_TEXTURES);
+	d->samplers = mdg_get(draw, MDG_DRAW_SAMPLERS);
+	d->push_uniforms = mdg_get(draw, MDG_DRAW_PUSH_UNIFORMS);
+	d->rsd_va = mdg_get(draw, MDG_DRAW_STATE);
+	d->attribute_buffers = mdg_get(draw, MDG_DRAW_ATTRIBUTE_BUFFERS);
+	d->attributes = mdg_get(draw, MDG_DRAW_ATTRIBUTES);
+	d->thread_storage = mdg_get(draw, MDG_DRAW_THREAD_STORAGE);
 
 	if (d->rsd_va == 0 || (d->rsd_va & 63)) {
 		sgpu_guest_error(gpu, "sgpu: compute job 0x%llx: bad renderer "
 				 "state pointer 0x%llx",
 				 (unsigned long long)job->va,
 				 (unsigned long long)d->rsd_va);
-		return EXC_JOB_CONFIG_FAULT;
+		return MDG_EXCEPTION_JOB_CONFIG_FAULT;
 	}
-	code = sgpu_vm_read(gpu, job->as_nr, d->rsd_va, rsd, sizeof(rsd),
-			    AS_ACCESS_READ);
+	code = sgpu_vm_read(gpu, job->as_nr, d->rsd_va, d->rsd,
+			    sizeof(d->rsd), AS_ACCESS_READ);
 	if (code)
 		return code;
-	for (int i = 0; i < 16; i++)
-		d->rsd_words[i] = sgpu_le32(rsd + 4 * i);
-	d->first_tag = d->rsd_words[0] & 0xF;
-	d->shader_va = sgpu_le64(rsd) & ~0xFull;
+	d->first_tag = (uint32_t)mdg_get(d->rsd, MDG_RENDERER_STATE_FIRST_TAG);
+	d->shader_va = mdg_get(d->rsd, MDG_RENDERER_STATE_SHADER);
 
 	if (d->thread_storage) {
-		code = sgpu_vm_read(gpu, job->as_nr, d->thread_storage, tls,
-				    sizeof(tls), AS_ACCESS_READ);
+		code = sgpu_vm_read(gpu, job->as_nr, d->thread_storage,
+				    d->local_storage, sizeof(d->local_storage),
+				    AS_ACCESS_READ);
 		if (code)
 			return code;
-		for (int i = 0; i < 8; i++)
-			d->tls_words[i] = sgpu_le32(tls + 4 * i);
 	}
 
 	sgpu_trace(gpu, "sgpu_compute", "job=0x%llx local=%ux%ux%u "
@@ -190,7 +197,7 @@ uint32_t sgpu_job_compute(struct sgpu_job *job)
 	if (code == SGPU_SHADER_YIELD && s->epoch == ctx.epoch)
 		return SGPU_JOB_YIELD;
 	sgpu_job_compute_abandon(gpu, job->js);
-	return code == SGPU_SHADER_YIELD ? EXC_TERMINATED : code;
+	return code == SGPU_SHADER_YIELD ? MDG_EXCEPTION_TERMINATED : code;
 }
 
 /*
@@ -284,7 +291,7 @@ static uint32_t ctx_access(struct sgpu_shader_ctx *ctx, uint64_t va,
 
 	pthread_mutex_lock(&gpu->lock);
 	if (ctx_stale(ctx))
-		code = EXC_TERMINATED;
+		code = MDG_EXCEPTION_TERMINATED;
 	else if (src)
 		code = sgpu_vm_write(gpu, ctx->as_nr, va, src, len);
 	else
@@ -325,7 +332,7 @@ uint32_t sgpu_shader_poll(struct sgpu_shader_ctx *ctx,
 		*slice_start_ns = now;
 	if (ctx_stale(ctx) || s->hard_stop ||
 	    now > s->watchdog_start_ns + SGPU_WATCHDOG_NS)
-		code = EXC_TERMINATED;
+		code = MDG_EXCEPTION_TERMINATED;
 	else if (now - *slice_start_ns >= SGPU_COMPUTE_SLICE_NS)
 		code = SGPU_SHADER_YIELD;
 	pthread_mutex_unlock(&gpu->lock);

@@ -1,12 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The job types that need no shader core: NULL, WRITE_VALUE and
- * CACHE_FLUSH (fact sheet §4.2).
+ * CACHE_FLUSH (docs/hardware.md §4.2).
  */
+#include "midgard_desc.h"
 #include "sgpu_internal.h"
-
-/* Payloads follow the 32-byte header. */
-#define PAYLOAD 0x20
 
 uint32_t sgpu_job_null(struct sgpu_job *job)
 {
@@ -26,25 +24,26 @@ uint32_t sgpu_job_null(struct sgpu_job *job)
 uint32_t sgpu_job_write_value(struct sgpu_job *job)
 {
 	struct sgpu *gpu = job->gpu;
-	uint8_t payload[12], value[8];
+	uint8_t payload[MDG_WRITE_VALUE_PAYLOAD_BYTES], value[8];
 	uint64_t address, v;
 	uint32_t type, code;
 
-	code = sgpu_vm_read(gpu, job->as_nr, job->va + PAYLOAD, payload,
-			    sizeof(payload), AS_ACCESS_READ);
+	code = sgpu_vm_read(gpu, job->as_nr,
+			    job->va + MDG_WRITE_VALUE_JOB_PAYLOAD_OFFSET,
+			    payload, sizeof(payload), AS_ACCESS_READ);
 	if (code)
 		return code;
-	address = sgpu_le64(payload);
-	type = sgpu_le32(payload + 8);
+	address = mdg_get(payload, MDG_WRITE_VALUE_PAYLOAD_ADDRESS);
+	type = (uint32_t)mdg_get(payload, MDG_WRITE_VALUE_PAYLOAD_TYPE);
 
 	switch (type) {
-	case WRITE_VALUE_CYCLE_COUNTER:
+	case MDG_WRITE_VALUE_TYPE_CYCLE_COUNTER:
 		v = sgpu_cycles_locked(gpu);
 		break;
-	case WRITE_VALUE_SYSTEM_TIMESTAMP:
+	case MDG_WRITE_VALUE_TYPE_SYSTEM_TIMESTAMP:
 		v = sgpu_timestamp(gpu);
 		break;
-	case WRITE_VALUE_ZERO:
+	case MDG_WRITE_VALUE_TYPE_ZERO:
 		v = 0;
 		break;
 	default:
@@ -56,7 +55,7 @@ uint32_t sgpu_job_write_value(struct sgpu_job *job)
 		sgpu_guest_error(gpu, "sgpu: WRITE_VALUE job 0x%llx has "
 				 "invalid type %u",
 				 (unsigned long long)job->va, type);
-		return EXC_JOB_CONFIG_FAULT;
+		return MDG_EXCEPTION_JOB_CONFIG_FAULT;
 	}
 	sgpu_put_le64(value, v);
 	return sgpu_vm_write(gpu, job->as_nr, address, value, sizeof(value));
@@ -69,8 +68,9 @@ uint32_t sgpu_job_write_value(struct sgpu_job *job)
  */
 uint32_t sgpu_job_cache_flush(struct sgpu_job *job)
 {
-	uint8_t payload[8];
+	uint8_t payload[MDG_CACHE_FLUSH_PAYLOAD_BYTES];
 
-	return sgpu_vm_read(job->gpu, job->as_nr, job->va + PAYLOAD, payload,
-			    sizeof(payload), AS_ACCESS_READ);
+	return sgpu_vm_read(job->gpu, job->as_nr,
+			    job->va + MDG_CACHE_FLUSH_JOB_PAYLOAD_OFFSET,
+			    payload, sizeof(payload), AS_ACCESS_READ);
 }

@@ -113,7 +113,7 @@ static uint32_t address(struct sgpu_exec *ex, const struct sgpu_thread *th,
 
 	if (w->bitsize_toggle) {
 		if (w->arg_comp & 1)
-			return fail(ex, th, SGPU_EXC_INSTR_INVALID_ENC,
+			return fail(ex, th, MDG_EXCEPTION_INSTR_INVALID_ENC,
 				    "64-bit base on an odd component");
 		ea = component64(&base, w->arg_comp);
 	} else {
@@ -125,7 +125,7 @@ static uint32_t address(struct sgpu_exec *ex, const struct sgpu_thread *th,
 		switch (w->index_format) {
 		case MDG_INDEX_U64:
 			if (w->index_comp & 1)
-				return fail(ex, th, SGPU_EXC_INSTR_INVALID_ENC,
+				return fail(ex, th, MDG_EXCEPTION_INSTR_INVALID_ENC,
 					    "64-bit index on an odd component");
 			index = component64(&iv, w->index_comp);
 			break;
@@ -139,7 +139,7 @@ static uint32_t address(struct sgpu_exec *ex, const struct sgpu_thread *th,
 			/* Format 0 is reserved; with the zero selector it
 			 * adds nothing, which Mesa relies on. */
 			if (w->index_reg != MDG_LDST_SEL_ZERO)
-				return fail(ex, th, SGPU_EXC_INSTR_INVALID_ENC,
+				return fail(ex, th, MDG_EXCEPTION_INSTR_INVALID_ENC,
 					    "reserved index format 0");
 			break;
 		}
@@ -163,7 +163,7 @@ static uint32_t check_access(struct sgpu_exec *ex, const struct sgpu_thread *th,
 	uint64_t lo, size;
 
 	if (op->ea % align)
-		return fail(ex, th, SGPU_EXC_INSTR_ALIGN_FAULT,
+		return fail(ex, th, MDG_EXCEPTION_INSTR_ALIGN_FAULT,
 			    "misaligned memory access");
 	if (op->region == REGION_NONE)
 		return 0;
@@ -171,19 +171,19 @@ static uint32_t check_access(struct sgpu_exec *ex, const struct sgpu_thread *th,
 		lo = thread_tls(ex, th);
 		size = ex->tls_per_thread;
 		if (!ex->tls_base)
-			return fail(ex, th, SGPU_EXC_INSTR_TLS_FAULT,
+			return fail(ex, th, MDG_EXCEPTION_INSTR_TLS_FAULT,
 				    "thread-local storage access without a "
 				    "TLS base pointer");
 	} else {
 		lo = ex->group_wls;
 		size = ex->wls_instance_bytes;
 		if (!ex->wls_base)
-			return fail(ex, th, SGPU_EXC_INSTR_TLS_FAULT,
+			return fail(ex, th, MDG_EXCEPTION_INSTR_TLS_FAULT,
 				    "workgroup-local access without a WLS "
 				    "base pointer");
 	}
 	if (op->ea < lo || op->ea - lo > size || size - (op->ea - lo) < bytes)
-		return fail(ex, th, SGPU_EXC_INSTR_TLS_FAULT,
+		return fail(ex, th, MDG_EXCEPTION_INSTR_TLS_FAULT,
 			    op->region == REGION_TLS ?
 			    "access outside the thread's local storage" :
 			    "access outside the workgroup's local storage");
@@ -307,15 +307,15 @@ static uint32_t load_ubo(struct sgpu_exec *ex, const struct sgpu_thread *th,
 	offset = (uint64_t)iv.u32[w->index_comp] << w->index_shift;
 	offset += (uint64_t)(int64_t)(w->offset >> 2);
 	if (index >= ex->ubo_count)
-		return fail(ex, th, SGPU_EXC_DATA_INVALID_FAULT,
+		return fail(ex, th, MDG_EXCEPTION_DATA_INVALID_FAULT,
 			    "uniform buffer index beyond the RSD's count");
-	size = ((ex->ubo[index] & 0xFFF) + 1) * 16;
-	ubo_va = (ex->ubo[index] >> 12) << 4;
+	size = ex->ubo_bytes[index];
+	ubo_va = ex->ubo_va[index];
 	if (offset > size || size - offset < bytes)
-		return fail(ex, th, SGPU_EXC_DATA_INVALID_FAULT,
+		return fail(ex, th, MDG_EXCEPTION_DATA_INVALID_FAULT,
 			    "uniform buffer read past its end");
 	if (offset % natural_align(bytes))
-		return fail(ex, th, SGPU_EXC_INSTR_ALIGN_FAULT,
+		return fail(ex, th, MDG_EXCEPTION_INSTR_ALIGN_FAULT,
 			    "misaligned uniform buffer read");
 	memset(&raw, 0, sizeof(raw));
 	code = sgpu_shader_read(ex->ctx, ubo_va + offset, raw.u8, bytes);
@@ -330,7 +330,7 @@ static uint32_t store_operands(struct sgpu_exec *ex,
 			       const struct sgpu_thread *th, struct ldst_op *op)
 {
 	if (op->w->reg > 1)
-		return fail(ex, th, SGPU_EXC_INSTR_INVALID_ENC,
+		return fail(ex, th, MDG_EXCEPTION_INSTR_INVALID_ENC,
 			    "store data must come from r26 or r27");
 	op->data = swizzle32(&th->r[26 + op->w->reg], op->w->swizzle);
 	return address(ex, th, op, true);
@@ -399,7 +399,7 @@ static uint32_t atomic_operands(struct sgpu_exec *ex,
 	bool cmpxchg = (w->op & ~3u) == 0x64;
 
 	if (wide && (comp & 1))
-		return fail(ex, th, SGPU_EXC_INSTR_INVALID_ENC,
+		return fail(ex, th, MDG_EXCEPTION_INSTR_INVALID_ENC,
 			    "64-bit atomic operand on an odd component");
 	memset(&op->data, 0, sizeof(op->data));
 	op->data.u64[0] = wide ? component64(&v, comp) : v.u32[comp];
@@ -468,7 +468,7 @@ static uint32_t prepare(struct sgpu_exec *ex, const struct sgpu_thread *th,
 	if (w->op == MDG_LDST_NOP)
 		return 0;
 	if (!op->info)
-		return fail(ex, th, SGPU_EXC_INSTR_INVALID_ENC,
+		return fail(ex, th, MDG_EXCEPTION_INSTR_INVALID_ENC,
 			    "unknown load/store op");
 	flags = op->info->flags;
 	if (flags & MDG_LDST_STORE)
@@ -490,7 +490,7 @@ static uint32_t perform(struct sgpu_exec *ex, const struct sgpu_thread *th,
 		return 0;
 	flags = op->info->flags;
 	if (flags & MDG_LDST_GRAPHICS)
-		return fail(ex, th, SGPU_EXC_INSTR_INVALID_ENC,
+		return fail(ex, th, MDG_EXCEPTION_INSTR_INVALID_ENC,
 			    "graphics load/store op in a compute shader");
 	if (flags & MDG_LDST_STORE)
 		return store(ex, th, op);
@@ -508,14 +508,14 @@ static uint32_t perform(struct sgpu_exec *ex, const struct sgpu_thread *th,
 		return 0;
 	case 0x0C: /* LEA: the effective address itself */
 		if (address(ex, th, op, true))
-			return SGPU_EXC_INSTR_INVALID_ENC;
+			return MDG_EXCEPTION_INSTR_INVALID_ENC;
 		memset(&v, 0, sizeof(v));
 		v.u64[0] = op->ea;
 		op->result = swizzle32(&v, w->swizzle);
 		op->writes_reg = true;
 		return 0;
 	default:
-		return fail(ex, th, SGPU_EXC_INSTR_INVALID_ENC,
+		return fail(ex, th, MDG_EXCEPTION_INSTR_INVALID_ENC,
 			    "load/store op not available to compute shaders");
 	}
 }

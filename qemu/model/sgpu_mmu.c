@@ -257,14 +257,14 @@ static uint32_t walk(struct sgpu *gpu, struct sgpu_as *as, uint64_t va,
 
 		if (!gpu->host.mem_read(gpu->host.opaque, table + index * 8,
 					raw, sizeof(raw)))
-			return EXC_TRANSTAB_BUS_FAULT(l);
+			return (MDG_EXCEPTION_TRANSTAB_BUS_FAULT_0 + (l));
 		pte = sgpu_le64(raw);
 		if ((pte & PTE_TYPE_MASK) == PTE_TYPE_TABLE && l < 3) {
 			table = pte & PTE_ADDR_MASK;
 			continue;
 		}
 		if ((pte & PTE_TYPE_MASK) != PTE_TYPE_LEAF || l == 0)
-			return EXC_TRANSLATION_FAULT(l);
+			return (MDG_EXCEPTION_TRANSLATION_FAULT_0 + (l));
 		/* A leaf at level l maps 1 << shift bytes. */
 		*pa = (pte & PTE_ADDR_MASK & ~((1ull << shift) - 1)) |
 		      (va & ((1ull << shift) - 1) & ~0xFFFull);
@@ -272,7 +272,7 @@ static uint32_t walk(struct sgpu *gpu, struct sgpu_as *as, uint64_t va,
 		*level = l;
 		return 0;
 	}
-	return EXC_TRANSLATION_FAULT(3); /* not reached */
+	return (MDG_EXCEPTION_TRANSLATION_FAULT_0 + (3)); /* not reached */
 }
 
 /* Translates one page's worth of access; returns 0 or the fault code. */
@@ -296,11 +296,11 @@ static uint32_t translate(struct sgpu *gpu, unsigned int as_nr, uint64_t va,
 		return 0;
 	default:
 		/* A disabled AS (what panfrost writes to kill jobs). */
-		code = EXC_TRANSLATION_FAULT(0);
+		code = (MDG_EXCEPTION_TRANSLATION_FAULT_0 + (0));
 		goto fault;
 	}
 	if (va >> VA_BITS) {
-		code = EXC_ADDR_SIZE_FAULT_IN(0);
+		code = (MDG_EXCEPTION_ADDR_SIZE_FAULT_IN_0 + (0));
 		goto fault;
 	}
 
@@ -320,7 +320,7 @@ static uint32_t translate(struct sgpu *gpu, unsigned int as_nr, uint64_t va,
 		e->level = (uint8_t)level;
 	}
 	if (!perms_allow(perms, access)) {
-		code = EXC_PERM_FAULT(level);
+		code = (MDG_EXCEPTION_PERM_FAULT_0 + (level));
 		goto fault;
 	}
 	*pa = page_pa | (va & 0xFFF);
@@ -337,7 +337,7 @@ static uint32_t vm_access(struct sgpu *gpu, unsigned int as_nr, uint64_t va,
 {
 	if (as_nr >= SGPU_NUM_AS) {
 		sgpu_guest_error(gpu, "sgpu: access through absent AS%u", as_nr);
-		return EXC_JOB_CONFIG_FAULT;
+		return MDG_EXCEPTION_JOB_CONFIG_FAULT;
 	}
 	while (len) {
 		size_t chunk = 0x1000 - (va & 0xFFF);
@@ -355,14 +355,14 @@ static uint32_t vm_access(struct sgpu *gpu, unsigned int as_nr, uint64_t va,
 		else
 			ok = gpu->host.mem_read(gpu->host.opaque, pa, buf, chunk);
 		if (!ok && !report)
-			return EXC_JOB_WRITE_FAULT;
+			return MDG_EXCEPTION_JOB_WRITE_FAULT;
 		if (!ok) {
 			/* Translated, but nothing answers at that address. */
 			sgpu_guest_error(gpu, "sgpu: bus error at PA 0x%llx "
 					 "(VA 0x%llx, AS%u)",
 					 (unsigned long long)pa,
 					 (unsigned long long)va, as_nr);
-			return src ? EXC_JOB_WRITE_FAULT : EXC_JOB_READ_FAULT;
+			return src ? MDG_EXCEPTION_JOB_WRITE_FAULT : MDG_EXCEPTION_JOB_READ_FAULT;
 		}
 		va += chunk;
 		len -= chunk;
@@ -390,7 +390,7 @@ uint32_t sgpu_vm_write_quiet(struct sgpu *gpu, unsigned int as_nr, uint64_t va,
 			     const void *buf, size_t len)
 {
 	if (as_nr >= SGPU_NUM_AS)
-		return EXC_JOB_CONFIG_FAULT;
+		return MDG_EXCEPTION_JOB_CONFIG_FAULT;
 	return vm_access(gpu, as_nr, va, NULL, buf, len, AS_ACCESS_WRITE, false);
 }
 
@@ -405,7 +405,7 @@ uint32_t sgpu_translate(struct sgpu *gpu, unsigned int as_nr, uint64_t va,
 	uint32_t code;
 
 	if (as_nr >= SGPU_NUM_AS || (unsigned int)access > SGPU_ACCESS_EXECUTE)
-		return EXC_JOB_CONFIG_FAULT;
+		return MDG_EXCEPTION_JOB_CONFIG_FAULT;
 	pthread_mutex_lock(&gpu->lock);
 	code = translate(gpu, as_nr, va, kinds[access], pa, true);
 	pthread_mutex_unlock(&gpu->lock);

@@ -192,34 +192,4 @@
 #define AS_ACCESS_READ          2
 #define AS_ACCESS_WRITE         3
 
-/* ---- Exception codes (JS_STATUS, AS_FAULTSTATUS[7:0]) -------------------- */
-#define EXC_OK                  0x00
-#define EXC_DONE                0x01
-#define EXC_STOPPED             0x03
-#define EXC_TERMINATED          0x04
-#define EXC_ACTIVE              0x08
-#define EXC_JOB_CONFIG_FAULT    0x40
-#define EXC_JOB_READ_FAULT      0x42
-#define EXC_JOB_WRITE_FAULT     0x43
-#define EXC_INSTR_INVALID_PC    0x50
-#define EXC_INSTR_INVALID_ENC   0x51
-#define EXC_DATA_INVALID_FAULT  0x58
-#define EXC_TRANSLATION_FAULT(level) (0xC0 + (level))
-#define EXC_PERM_FAULT(level)        (0xC8 + (level))
-#define EXC_TRANSTAB_BUS_FAULT(level) (0xD0 + (level))
-#define EXC_ADDR_SIZE_FAULT_IN(level) (0xE0 + (level))
-
-/* ---- Job descriptors (fact sheet §4) ------------------------------------- */
-#define JOB_HEADER_SIZE         32
-#define JOB_TYPE_NOT_STARTED    0
-#define JOB_TYPE_NULL           1
-#define JOB_TYPE_WRITE_VALUE    2
-#define JOB_TYPE_CACHE_FLUSH    3
-#define JOB_TYPE_COMPUTE        4
-#define JOB_TYPE_FRAGMENT       9
-
-#define WRITE_VALUE_CYCLE_COUNTER 1
-#define WRITE_VALUE_SYSTEM_TIMESTAMP 2
-#define WRITE_VALUE_ZERO        3
-
 #endif

@@ -13,17 +13,6 @@
 #include "sgpu_alu.h"
 #include "sgpu_shader_core.h"
 
-/* Exception codes a shader can end its job with (fact sheet §1.5). */
-#define SGPU_EXC_TERMINATED 0x04
-#define SGPU_EXC_JOB_CONFIG_FAULT 0x40
-#define SGPU_EXC_INSTR_INVALID_PC 0x50
-#define SGPU_EXC_INSTR_INVALID_ENC 0x51
-#define SGPU_EXC_INSTR_OPERAND_FAULT 0x53
-#define SGPU_EXC_INSTR_TLS_FAULT 0x54
-#define SGPU_EXC_INSTR_BARRIER_FAULT 0x55
-#define SGPU_EXC_INSTR_ALIGN_FAULT 0x56
-#define SGPU_EXC_DATA_INVALID_FAULT 0x58
-
 #define SGPU_MAX_UBOS 256
 /* Work registers r0-r15; pushed uniform k is r(23 - k). */
 #define SGPU_MAX_WORK_REGS 16
@@ -80,7 +69,8 @@ struct sgpu_exec {
 	bool has_barrier;
 	enum sgpu_fp_mode fp_mode;
 	union sgpu_reg uniforms[SGPU_MAX_UNIFORM_VEC4];
-	uint64_t ubo[SGPU_MAX_UBOS];      /* descriptors */
+	uint64_t ubo_va[SGPU_MAX_UBOS];   /* the RSD's uniform buffers */
+	uint32_t ubo_bytes[SGPU_MAX_UBOS];
 
 	/* Local storage (fact sheet §4.5). */
 	uint64_t tls_base;                /* 0: none */

@@ -121,7 +121,7 @@ static uint32_t check_alu_registers(struct sgpu_exec *ex,
 				(unsigned long long)va, u, ex->work_regs,
 				ex->uniform_vec4, alu->dst_reg, alu->src1_reg,
 				alu->src2_reg);
-			return SGPU_EXC_INSTR_OPERAND_FAULT;
+			return MDG_EXCEPTION_INSTR_OPERAND_FAULT;
 		}
 	}
 	return 0;
@@ -142,7 +142,7 @@ static uint32_t check_ldst_registers(struct sgpu_exec *ex,
 				"0x%llx: load into r%u, outside the shader's "
 				"%u work registers", (unsigned long long)va,
 				w->reg, ex->work_regs);
-			return SGPU_EXC_INSTR_OPERAND_FAULT;
+			return MDG_EXCEPTION_INSTR_OPERAND_FAULT;
 		}
 	}
 	return 0;
@@ -180,7 +180,7 @@ static uint32_t fetch_and_decode(struct sgpu_exec *ex, uint64_t va,
 		sgpu_shader_guest_error(ex->ctx, "sgpu: shader jumps to 0x%llx "
 					"with invalid tag 0x%x",
 					(unsigned long long)va, tag);
-		return SGPU_EXC_INSTR_INVALID_ENC;
+		return MDG_EXCEPTION_INSTR_INVALID_ENC;
 	}
 	/* The PC is 24 bits: code cannot cross a 16 MiB boundary. */
 	if ((va >> 24) != ((va + size - 1) >> 24) ||
@@ -189,7 +189,7 @@ static uint32_t fetch_and_decode(struct sgpu_exec *ex, uint64_t va,
 					"is outside the 16 MiB code region of "
 					"0x%llx", (unsigned long long)va,
 					(unsigned long long)ex->d->shader_va);
-		return SGPU_EXC_INSTR_INVALID_PC;
+		return MDG_EXCEPTION_INSTR_INVALID_PC;
 	}
 	code = sgpu_shader_fetch(ex->ctx, va, bytes, size);
 	if (code)
@@ -199,14 +199,14 @@ static uint32_t fetch_and_decode(struct sgpu_exec *ex, uint64_t va,
 					"has tag 0x%x where 0x%x was announced",
 					(unsigned long long)va, bytes[0] & 0xF,
 					tag);
-		return SGPU_EXC_INSTR_INVALID_ENC;
+		return MDG_EXCEPTION_INSTR_INVALID_ENC;
 	}
 	memset(out, 0, sizeof(*out));
 	if (mdg_decode_bundle(bytes, size, &out->b, err, sizeof(err)) != size) {
 		sgpu_shader_guest_error(ex->ctx, "sgpu: shader bundle 0x%llx: "
 					"invalid encoding: %s",
 					(unsigned long long)va, err);
-		return SGPU_EXC_INSTR_INVALID_ENC;
+		return MDG_EXCEPTION_INSTR_INVALID_ENC;
 	}
 	if (mdg_tag_kind(tag) == MDG_KIND_ALU)
 		code = check_alu_registers(ex, &out->b, va);
@@ -232,13 +232,13 @@ uint32_t sgpu_cache_lookup(struct sgpu_exec *ex, uint64_t va, unsigned int tag,
 			sgpu_shader_guest_error(ex->ctx, "sgpu: shader bundle "
 				"0x%llx has tag 0x%x where 0x%x was announced",
 				(unsigned long long)va, slot->b.tag, tag);
-			return SGPU_EXC_INSTR_INVALID_ENC;
+			return MDG_EXCEPTION_INSTR_INVALID_ENC;
 		}
 		*out = slot;
 		return 0;
 	}
 	if (!va)
-		return SGPU_EXC_INSTR_INVALID_PC;
+		return MDG_EXCEPTION_INSTR_INVALID_PC;
 	code = fetch_and_decode(ex, va, tag, &fresh);
 	if (code)
 		return code;
@@ -246,7 +246,7 @@ uint32_t sgpu_cache_lookup(struct sgpu_exec *ex, uint64_t va, unsigned int tag,
 	/* Keep the table at most half full. */
 	if ((cache->used + 1) * 2 > cache->capacity) {
 		if (grow(cache))
-			return SGPU_EXC_TERMINATED;
+			return MDG_EXCEPTION_TERMINATED;
 		slot = find(cache, va);
 	}
 	*slot = fresh;

@@ -56,21 +56,25 @@ static uint32_t config_fault(struct sgpu_exec *ex, const char *what)
 {
 	sgpu_shader_guest_error(ex->ctx, "sgpu: compute job 0x%llx: %s",
 				(unsigned long long)ex->d->job_va, what);
-	return SGPU_EXC_JOB_CONFIG_FAULT;
+	return MDG_EXCEPTION_JOB_CONFIG_FAULT;
 }
 
 static uint32_t read_renderer_state(struct sgpu_exec *ex)
 {
 	const struct sgpu_compute_dispatch *d = ex->d;
-	uint32_t props = d->rsd_words[4];
-	uint8_t buf[SGPU_MAX_UBOS * 8];
+	uint8_t buf[SGPU_MAX_UBOS * MDG_UNIFORM_BUFFER_BYTES];
 	uint32_t code;
 
-	ex->ubo_count = props & 0xFF;
-	ex->has_barrier = props & (1u << 11);
-	ex->work_regs = (props >> 16) & 0x1F;
-	ex->uniform_vec4 = (props >> 21) & 0x1F;
-	ex->fp_mode = (enum sgpu_fp_mode)(props >> 29);
+	ex->ubo_count = (unsigned int)
+		mdg_get(d->rsd, MDG_RENDERER_STATE_UNIFORM_BUFFER_COUNT);
+	ex->has_barrier = mdg_get(d->rsd,
+				  MDG_RENDERER_STATE_SHADER_CONTAINS_BARRIER);
+	ex->work_regs = (unsigned int)
+		mdg_get(d->rsd, MDG_RENDERER_STATE_WORK_REGISTER_COUNT);
+	ex->uniform_vec4 = (unsigned int)
+		mdg_get(d->rsd, MDG_RENDERER_STATE_UNIFORM_COUNT);
+	ex->fp_mode = (enum sgpu_fp_mode)
+		mdg_get(d->rsd, MDG_RENDERER_STATE_FP_MODE);
 	if (ex->fp_mode > SGPU_FP_D3D11)
 		return config_fault(ex, "reserved FP mode in the renderer "
 				    "state");
@@ -89,15 +93,16 @@ static uint32_t read_renderer_state(struct sgpu_exec *ex)
 	}
 	if (ex->ubo_count) {
 		code = sgpu_shader_read(ex->ctx, d->uniform_buffers, buf,
-					ex->ubo_count * 8u);
+					ex->ubo_count *
+					MDG_UNIFORM_BUFFER_BYTES);
 		if (code)
 			return code;
 		for (unsigned int i = 0; i < ex->ubo_count; i++) {
-			uint64_t v = 0;
+			const uint8_t *ubo = buf + i * MDG_UNIFORM_BUFFER_BYTES;
 
-			for (int b = 7; b >= 0; b--)
-				v = v << 8 | buf[i * 8 + (unsigned int)b];
-			ex->ubo[i] = v;
+			ex->ubo_va[i] = mdg_get(ubo, MDG_UNIFORM_BUFFER_POINTER);
+			ex->ubo_bytes[i] = 16 * (uint32_t)
+				mdg_get(ubo, MDG_UNIFORM_BUFFER_ENTRIES);
 		}
 	}
 	return 0;
@@ -105,14 +110,17 @@ static uint32_t read_renderer_state(struct sgpu_exec *ex)
 
 static void read_local_storage(struct sgpu_exec *ex)
 {
-	const uint32_t *w = ex->d->tls_words;
-	unsigned int instances_log2 = w[1] & 0x1F;
-	unsigned int scale = (w[1] >> 8) & 0x1F;
+	const uint8_t *ls = ex->d->local_storage;
+	unsigned int instances_log2 = (unsigned int)
+		mdg_get(ls, MDG_LOCAL_STORAGE_WLS_INSTANCES);
+	unsigned int scale = (unsigned int)
+		mdg_get(ls, MDG_LOCAL_STORAGE_WLS_SIZE_SCALE);
 
-	ex->tls_base = (uint64_t)w[3] << 32 | w[2];
-	ex->tls_per_thread = 16ull << (w[0] & 0x1F);
-	ex->tls_sp_offset = w[0] >> 5;
-	ex->wls_base = (uint64_t)w[5] << 32 | w[4];
+	ex->tls_base = mdg_get(ls, MDG_LOCAL_STORAGE_TLS_BASE_POINTER);
+	ex->tls_per_thread = 16ull << mdg_get(ls, MDG_LOCAL_STORAGE_TLS_SIZE);
+	ex->tls_sp_offset = (uint32_t)
+		mdg_get(ls, MDG_LOCAL_STORAGE_TLS_INITIAL_STACK_POINTER_OFFSET);
+	ex->wls_base = mdg_get(ls, MDG_LOCAL_STORAGE_WLS_BASE_POINTER);
 	/* Instances 31 is Mesa's "no workgroup memory". */
 	if (instances_log2 == 31 || scale == 0)
 		ex->wls_base = 0;
@@ -237,14 +245,14 @@ uint32_t sgpu_shader_core_start(struct sgpu_shader_ctx *ctx,
 	*out = NULL;
 	run = calloc(1, sizeof(*run));
 	if (!run)
-		return SGPU_EXC_TERMINATED;
+		return MDG_EXCEPTION_TERMINATED;
 	ex = &run->ex;
 	run->d = *dispatch;
 	ex->ctx = ctx;
 	ex->d = &run->d;
 	if (sgpu_cache_init(&ex->cache)) {
 		free(run);
-		return SGPU_EXC_TERMINATED;
+		return MDG_EXCEPTION_TERMINATED;
 	}
 	code = read_renderer_state(ex);
 	if (code)
@@ -263,7 +271,7 @@ uint32_t sgpu_shader_core_start(struct sgpu_shader_ctx *ctx,
 			"work registers", (unsigned long long)dispatch->job_va,
 			run->nthreads, run->st.threads_per_core,
 			ex->work_regs);
-		code = SGPU_EXC_JOB_CONFIG_FAULT;
+		code = MDG_EXCEPTION_JOB_CONFIG_FAULT;
 		goto fail;
 	}
 	for (unsigned int c = 0; c < 64; c++) {
@@ -276,7 +284,7 @@ uint32_t sgpu_shader_core_start(struct sgpu_shader_ctx *ctx,
 	}
 	run->threads = calloc(run->nthreads, sizeof(*run->threads));
 	if (!run->threads) {
-		code = SGPU_EXC_TERMINATED;
+		code = MDG_EXCEPTION_TERMINATED;
 		goto fail;
 	}
 	*out = run;

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "midgard_desc.h"
+
 /* A COMPUTE job, decoded (fact sheet §4.3-§4.5). */
 struct sgpu_compute_dispatch {
 	uint64_t job_va;
@@ -38,8 +40,8 @@ struct sgpu_compute_dispatch {
 	/* Renderer state. */
 	uint64_t shader_va;           /* first bundle, tag bits cleared */
 	uint32_t first_tag;           /* RSD shader pointer bits [3:0] */
-	uint32_t rsd_words[16];       /* the whole RSD, for the interpreter */
-	uint32_t tls_words[8];        /* Local Storage descriptor (0s if none) */
+	uint8_t rsd[MDG_RENDERER_STATE_BYTES];       /* as read */
+	uint8_t local_storage[MDG_LOCAL_STORAGE_BYTES];  /* 0s if none */
 };
 
 struct sgpu_shader_ctx;
@@ -55,7 +57,7 @@ uint32_t sgpu_shader_fetch(struct sgpu_shader_ctx *ctx, uint64_t va,
 uint32_t sgpu_shader_write(struct sgpu_shader_ctx *ctx, uint64_t va,
 			   const void *buf, size_t len);
 /*
- * Polled every few thousand bundles: EXC_TERMINATED (0x04) once the slot
+ * Polled every few thousand bundles: MDG_EXCEPTION_TERMINATED (0x04) once the slot
  * was hard-stopped, reset or its watchdog fired; SGPU_SHADER_YIELD when
  * the time slice is used up (*slice_start_ns, set on the first poll of a
  * slice when 0); else 0.

@@ -62,7 +62,7 @@ static uint32_t run_alu(struct sgpu_exec *ex, struct sgpu_thread *th,
 				"in this form", (unsigned long long)cb->va,
 				alu->op, mdg_alu_op_info(alu->op) ?
 				mdg_alu_op_info(alu->op)->name : "?", u);
-			return SGPU_EXC_INSTR_INVALID_ENC;
+			return MDG_EXCEPTION_INSTR_INVALID_ENC;
 		}
 	}
 	return 0;
@@ -118,7 +118,7 @@ static uint32_t advance(struct sgpu_exec *ex, struct sgpu_thread *th,
 				"available to compute shaders",
 				(unsigned long long)cb->va, br->op,
 				br->call_mode);
-			return SGPU_EXC_INSTR_INVALID_ENC;
+			return MDG_EXCEPTION_INSTR_INVALID_ENC;
 		}
 		if (branch_taken(th, br)) {
 			th->pc = next + (uint64_t)((int64_t)br->offset *
@@ -147,7 +147,7 @@ static uint32_t run_texture(struct sgpu_exec *ex, struct sgpu_thread *th,
 			"texture op %u: the model has no texture unit "
 			"(compute images are not supported)",
 			(unsigned long long)cb->va, t->op);
-		return SGPU_EXC_INSTR_INVALID_ENC;
+		return MDG_EXCEPTION_INSTR_INVALID_ENC;
 	}
 	/*
 	 * A barrier needs the workgroup resident and split as Mesa packs it
@@ -159,7 +159,7 @@ static uint32_t run_texture(struct sgpu_exec *ex, struct sgpu_thread *th,
 		sgpu_shader_guest_error(ex->ctx, "sgpu: shader bundle 0x%llx: "
 			"barrier in a shader whose renderer state does not "
 			"declare one", (unsigned long long)cb->va);
-		return SGPU_EXC_INSTR_BARRIER_FAULT;
+		return MDG_EXCEPTION_INSTR_BARRIER_FAULT;
 	}
 	th->state = SGPU_THREAD_AT_BARRIER;
 	return 0;
@@ -197,7 +197,7 @@ uint32_t sgpu_thread_run(struct sgpu_exec *ex, struct sgpu_thread *th)
 			code = run_texture(ex, th, cb);
 			break;
 		default:
-			code = SGPU_EXC_INSTR_INVALID_ENC;
+			code = MDG_EXCEPTION_INSTR_INVALID_ENC;
 			break;
 		}
 		if (code)

@@ -319,24 +319,55 @@ void fh_as_disable(struct fake_host *fh, unsigned int as)
 	as_program(fh, as, 0, 0);
 }
 
+void fh_write(struct fake_host *fh, uint64_t pa, const void *bytes,
+	      size_t size)
+{
+	if (!mem_write(fh, pa, bytes, size))
+		abort();
+}
+
+void fh_set(struct fake_host *fh, uint64_t pa, enum mdg_field_id f,
+	    uint64_t v)
+{
+	uint8_t desc[MDG_COMPUTE_JOB_BYTES];
+	const struct mdg_field_info *fi = mdg_field_info(f);
+	uint32_t size = mdg_desc_info(fi->desc)->bytes;
+
+	if (size > sizeof(desc) || !mem_read(fh, pa, desc, size))
+		abort();
+	if (!mdg_set(desc, f, v)) {
+		fprintf(stderr, "fh_set: %s does not hold 0x%llx\n", fi->name,
+			(unsigned long long)v);
+		abort();
+	}
+	if (!mem_write(fh, pa, desc, size))
+		abort();
+}
+
 void fh_job(struct fake_host *fh, uint64_t pa, unsigned int type,
 	    unsigned int index, unsigned int dep1, unsigned int dep2,
 	    uint64_t next)
 {
-	fh_w32(fh, pa + 0x00, 0);
-	fh_w32(fh, pa + 0x04, 0);
-	fh_w64(fh, pa + 0x08, 0);
-	fh_w32(fh, pa + 0x10, 1 | type << 1 | index << 16);
-	fh_w32(fh, pa + 0x14, dep1 | dep2 << 16);
-	fh_w64(fh, pa + 0x18, next);
+	uint8_t zero[MDG_JOB_HEADER_BYTES] = { 0 };
+
+	if (!mem_write(fh, pa, zero, sizeof(zero)))
+		abort();
+	fh_set(fh, pa, MDG_JOB_HEADER_IS_64B, 1);
+	fh_set(fh, pa, MDG_JOB_HEADER_TYPE, type);
+	fh_set(fh, pa, MDG_JOB_HEADER_INDEX, index);
+	fh_set(fh, pa, MDG_JOB_HEADER_DEPENDENCY_1, dep1);
+	fh_set(fh, pa, MDG_JOB_HEADER_DEPENDENCY_2, dep2);
+	fh_set(fh, pa, MDG_JOB_HEADER_NEXT, next);
 }
 
 void fh_write_value(struct fake_host *fh, uint64_t pa, unsigned int index,
 		    uint64_t target, uint32_t type, uint64_t next)
 {
-	fh_job(fh, pa, JOB_TYPE_WRITE_VALUE, index, 0, 0, next);
-	fh_w64(fh, pa + 0x20, target);
-	fh_w32(fh, pa + 0x28, type);
+	uint64_t payload = pa + MDG_WRITE_VALUE_JOB_PAYLOAD_OFFSET;
+
+	fh_job(fh, pa, MDG_JOB_TYPE_WRITE_VALUE, index, 0, 0, next);
+	fh_set(fh, payload, MDG_WRITE_VALUE_PAYLOAD_ADDRESS, target);
+	fh_set(fh, payload, MDG_WRITE_VALUE_PAYLOAD_TYPE, type);
 }
 
 void fh_submit(struct fake_host *fh, unsigned int js, uint64_t jc,
@@ -368,20 +399,5 @@ bool fh_run_idle(struct fake_host *fh, unsigned int max_calls)
 
 bool fh_exception_listed(uint32_t code)
 {
-	switch (code) {
-	case 0x00: case 0x01: case 0x02: case 0x03: case 0x04: case 0x05:
-	case 0x06: case 0x08:
-	case 0x40: case 0x41: case 0x42: case 0x43: case 0x44: case 0x48:
-	case 0x50: case 0x51: case 0x52: case 0x53: case 0x54: case 0x55:
-	case 0x56: case 0x58: case 0x59: case 0x5A: case 0x5B:
-	case 0x60: case 0x61: case 0x7F: case 0x80:
-	case 0x88: case 0x89: case 0x8A: case 0xC7:
-		return true;
-	default:
-		return (code >= 0xC0 && code <= 0xC4) ||
-		       (code >= 0xC8 && code <= 0xCB) ||
-		       (code >= 0xD0 && code <= 0xD3) ||
-		       (code >= 0xD8 && code <= 0xDB) ||
-		       (code >= 0xE0 && code <= 0xEF);
-	}
+	return mdg_exception_name(code) != NULL;
 }

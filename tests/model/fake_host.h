@@ -10,8 +10,10 @@
 #define SLEIPNIR_FAKE_HOST_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
+#include "midgard_desc.h"
 #include "sgpu.h"
 #include "sgpu_regs.h"
 
@@ -84,7 +86,14 @@ void fh_map(struct fake_host *fh, uint64_t root, uint64_t va, uint64_t pa,
 void fh_as_enable(struct fake_host *fh, unsigned int as, uint64_t root);
 void fh_as_disable(struct fake_host *fh, unsigned int as);
 
-/* Job descriptors (header at pa; payloads follow at pa + 0x20). */
+/* Copies @size bytes (a packed descriptor) to pa. */
+void fh_write(struct fake_host *fh, uint64_t pa, const void *bytes,
+	      size_t size);
+/* Stores one field of the descriptor at pa (midgard_desc.h); aborts when
+ * the value does not fit, a mistake of the test. */
+void fh_set(struct fake_host *fh, uint64_t pa, enum mdg_field_id f,
+	    uint64_t v);
+/* A job header at pa (Is 64b set), and a WRITE_VALUE job. */
 void fh_job(struct fake_host *fh, uint64_t pa, unsigned int type,
 	    unsigned int index, unsigned int dep1, unsigned int dep2,
 	    uint64_t next);
@@ -99,7 +108,8 @@ void fh_submit_on(struct fake_host *fh, unsigned int js, uint64_t jc,
 /* Calls sgpu_run() until it has nothing left (at most max_calls times). */
 bool fh_run_idle(struct fake_host *fh, unsigned int max_calls);
 
-/* True for the exception codes panfrost's table lists. */
+/* True for the exception codes panfrost's table lists (the same as the
+ * hardware library's, midgard_desc_list.h). */
 bool fh_exception_listed(uint32_t code);
 
 #endif

@@ -173,39 +173,67 @@ static void random_chain(void)
 		uint64_t pa = arena + slots[i];
 		uint64_t next = i + 1 < n ? ARENA_VA + slots[i + 1] : 0;
 		unsigned int r = below(100);
-		unsigned int type = r < 40 ? JOB_TYPE_NULL :
-				    r < 70 ? JOB_TYPE_WRITE_VALUE :
-				    r < 80 ? JOB_TYPE_CACHE_FLUSH :
-				    r < 90 ? JOB_TYPE_COMPUTE : below(128);
-		uint32_t word;
+		unsigned int type = r < 40 ? MDG_JOB_TYPE_NULL :
+				    r < 70 ? MDG_JOB_TYPE_WRITE_VALUE :
+				    r < 80 ? MDG_JOB_TYPE_CACHE_FLUSH :
+				    r < 90 ? MDG_JOB_TYPE_COMPUTE : below(128);
+		uint64_t wv = pa + MDG_WRITE_VALUE_JOB_PAYLOAD_OFFSET;
+		uint64_t inv = pa + MDG_COMPUTE_JOB_INVOCATION_OFFSET;
+		uint64_t draw = pa + MDG_COMPUTE_JOB_DRAW_OFFSET;
 
 		if (chance(10))
 			next = chance(50) ? ARENA_VA + slots[below(n)] : random_va();
 		fill_random(pa, 256);
-		word = (chance(95) ? 1 : 0) | type << 1 |
-		       (chance(20) ? (uint32_t)rnd() & 0xFF00 : 0) |
-		       (uint32_t)(i + 1) << 16;
-		fh_w32(&fh, pa + 0x10, word);
+		/* The header's flags stay random at times. */
+		if (!chance(20))
+			for (unsigned int f = MDG_JOB_HEADER_BARRIER;
+			     f <= MDG_JOB_HEADER_RELAX_DEPENDENCY_2; f++)
+				fh_set(&fh, pa, f, 0);
+		fh_set(&fh, pa, MDG_JOB_HEADER_IS_64B, chance(95));
+		fh_set(&fh, pa, MDG_JOB_HEADER_TYPE, type);
+		fh_set(&fh, pa, MDG_JOB_HEADER_INDEX, i + 1);
 		/* Mostly no or valid dependencies, sometimes impossible ones. */
-		fh_w32(&fh, pa + 0x14, chance(80) ? 0 :
-		       chance(75) ? below(i + 1) | below(i + 1) << 16 :
-		       (uint32_t)rnd());
-		fh_w64(&fh, pa + 0x18, next);
-		if (type == JOB_TYPE_WRITE_VALUE) {
-			fh_w64(&fh, pa + 0x20, random_va());
-			if (chance(80))
-				fh_w64(&fh, pa + 0x20,
-				       (ARENA_VA + below(ARENA_SIZE)) & ~7ull);
-			fh_w32(&fh, pa + 0x28, chance(90) ? 1 + below(3) :
-			       chance(30) ? SGPU_TEST_HANG_TYPE : (uint32_t)rnd());
-		} else if (type == JOB_TYPE_COMPUTE && chance(70)) {
-			fh_w32(&fh, pa + 0x24, chance(50) ? 0 :
-			       (uint32_t)rnd() & 0x0FFFFFFF);
-			fh_w32(&fh, pa + 0x40, chance(90) ? 7 : (uint32_t)rnd());
-			fh_w64(&fh, pa + 0x78, chance(80) ?
+		fh_set(&fh, pa, MDG_JOB_HEADER_DEPENDENCY_1,
+		       chance(80) ? 0 : chance(75) ? below(i + 1) :
+		       rnd() & 0xFFFF);
+		fh_set(&fh, pa, MDG_JOB_HEADER_DEPENDENCY_2,
+		       chance(80) ? 0 : chance(75) ? below(i + 1) :
+		       rnd() & 0xFFFF);
+		fh_set(&fh, pa, MDG_JOB_HEADER_NEXT, next);
+		if (type == MDG_JOB_TYPE_WRITE_VALUE) {
+			fh_set(&fh, wv, MDG_WRITE_VALUE_PAYLOAD_ADDRESS,
+			       chance(80) ?
+			       (ARENA_VA + below(ARENA_SIZE)) & ~7ull :
+			       random_va());
+			fh_set(&fh, wv, MDG_WRITE_VALUE_PAYLOAD_TYPE,
+			       chance(90) ? 1 + below(3) :
+			       chance(30) ? SGPU_TEST_HANG_TYPE :
+			       (uint32_t)rnd());
+		} else if (type == MDG_JOB_TYPE_COMPUTE && chance(70)) {
+			/* Shifts all 0 (one thread) or random ones. */
+			for (unsigned int f = MDG_INVOCATION_SIZE_Y_SHIFT;
+			     f <= MDG_INVOCATION_WORKGROUPS_Z_SHIFT; f++)
+				fh_set(&fh, inv, f, chance(50) ? 0 :
+				       rnd() & ((1u << mdg_field_info(f)->bits) -
+						1));
+			if (chance(90)) {
+				uint8_t flags[8] = { 0 };
+
+				/* The draw descriptor's first word as Mesa
+				 * writes it for compute. */
+				fh_write(&fh, draw, flags, 4);
+				fh_set(&fh, draw,
+				       MDG_DRAW_FOUR_COMPONENTS_PER_VERTEX, 1);
+				fh_set(&fh, draw,
+				       MDG_DRAW_DRAW_DESCRIPTOR_IS_64B, 1);
+				fh_set(&fh, draw,
+				       MDG_DRAW_TEXTURE_DESCRIPTOR_IS_64B, 1);
+			}
+			fh_set(&fh, draw, MDG_DRAW_STATE, chance(80) ?
 			       (ARENA_VA + below(ARENA_SIZE)) & ~63ull :
 			       random_va());
-			fh_w64(&fh, pa + 0xB0, chance(50) ? 0 : random_va());
+			fh_set(&fh, draw, MDG_DRAW_THREAD_STORAGE,
+			       chance(50) ? 0 : random_va());
 		}
 	}
 	if (chance(80))

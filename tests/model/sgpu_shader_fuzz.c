@@ -55,31 +55,67 @@ static uint64_t random_va(void)
 	return interesting_va[rn(sizeof(interesting_va) / 8)] + rn(64) * 16;
 }
 
-/* Random descriptor words on top of what ch_run() wrote. */
+/* A random value for field @f, or its value with one bit flipped. */
+static uint64_t scrambled(const uint8_t *desc, enum mdg_field_id f)
+{
+	unsigned int bits = mdg_field_info(f)->bits;
+	uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
+	uint64_t raw = rn(2) ? ((uint64_t)rnd() << 32 | rnd()) :
+		       mdg_get(desc, f) ^ 1ull << rn(bits);
+
+	/* Any raw bits the field holds, whatever its kind. */
+	switch (mdg_field_info(f)->kind) {
+	case MDG_FIELD_MINUS1:
+		return (raw & mask) + 1;
+	case MDG_FIELD_ADDRESS_SHR4:
+		return (raw & mask) << 4;
+	case MDG_FIELD_INT:
+		return raw & mask & (mask >> 1);
+	default:
+		return raw & mask;
+	}
+}
+
+/* Random fields on top of the descriptors ch_run() wrote. */
 static void scramble_descriptors(struct fake_host *h, void *data)
 {
 	(void)data;
 	if (rn(3) == 0) {
-		uint32_t *props = (uint32_t *)ch_ptr(h, CH_RSD_VA + 0x10);
+		/* One field of the renderer state's properties word. */
+		uint8_t *rsd = ch_ptr(h, CH_RSD_VA);
+		enum mdg_field_id f = MDG_RENDERER_STATE_UNIFORM_BUFFER_COUNT +
+			rn(MDG_RENDERER_STATE_FP_MODE -
+			   MDG_RENDERER_STATE_UNIFORM_BUFFER_COUNT + 1);
 
-		*props = rn(2) ? rnd() : (*props ^ (1u << rn(32)));
+		mdg_set(rsd, f, scrambled(rsd, f));
 	}
 	if (rn(4) == 0) {
-		uint32_t *ls = (uint32_t *)ch_ptr(h, CH_LS_VA);
+		uint8_t *ls = ch_ptr(h, CH_LS_VA);
+		enum mdg_field_id f = MDG_LOCAL_STORAGE_TLS_SIZE +
+			rn(MDG_LOCAL_STORAGE_WLS_BASE_POINTER -
+			   MDG_LOCAL_STORAGE_TLS_SIZE + 1);
 
-		ls[rn(6)] = rn(2) ? rnd() : (uint32_t)random_va();
+		mdg_set(ls, f, f >= MDG_LOCAL_STORAGE_TLS_BASE_POINTER &&
+			rn(2) ? random_va() : scrambled(ls, f));
 	}
 	if (rn(4) == 0) {
-		uint64_t *ubo = (uint64_t *)ch_ptr(h, CH_UBO_TABLE_VA);
+		uint8_t *ubo = ch_ptr(h, CH_UBO_TABLE_VA +
+				      MDG_UNIFORM_BUFFER_BYTES * rn(2));
 
-		ubo[rn(2)] = rn(2) ? ((uint64_t)rnd() << 32 | rnd()) :
-			     (random_va() >> 4 << 12 | rn(4096));
+		mdg_set(ubo, MDG_UNIFORM_BUFFER_ENTRIES, 1 + rn(4096));
+		mdg_set(ubo, MDG_UNIFORM_BUFFER_POINTER,
+			rn(2) ? scrambled(ubo, MDG_UNIFORM_BUFFER_POINTER) :
+			random_va() & ~0xFull);
 	}
 	if (rn(8) == 0) {
-		uint64_t *draw_ptr = (uint64_t *)ch_ptr(h, CH_JOB_VA + 0x58 +
-							  8 * rn(12));
+		/* One of the draw descriptor's pointers. */
+		uint8_t *draw = ch_ptr(h, CH_JOB_VA +
+				       MDG_COMPUTE_JOB_DRAW_OFFSET);
+		enum mdg_field_id f = MDG_DRAW_UNIFORM_BUFFERS +
+			rn(MDG_DRAW_THREAD_STORAGE - MDG_DRAW_UNIFORM_BUFFERS +
+			   1);
 
-		*draw_ptr = random_va();
+		mdg_set(draw, f, random_va());
 	}
 }
 

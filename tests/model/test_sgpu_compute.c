@@ -662,16 +662,16 @@ static void queue_slot0_jobs(struct fake_host *h, void *data)
 {
 	(void)data;
 	for (unsigned int i = 0; i < 3; i++) {
-		uint8_t *job = ch_ptr(h, SLOT0_JOBS_VA + 64 * i);
-		uint64_t next = i < 2 ? SLOT0_JOBS_VA + 64 * (i + 1) : 0;
-		uint64_t target = OUT2_VA + 8 * i;
-		uint32_t ctrl = 1 | 2u << 1 | (i + 1) << 16, type = 3;
+		struct mdg_write_value_job wv = {
+			.index = i + 1,
+			.next = i < 2 ? SLOT0_JOBS_VA +
+				MDG_WRITE_VALUE_JOB_BYTES * (i + 1) : 0,
+			.target = OUT2_VA + 8 * i,
+			.type = MDG_WRITE_VALUE_TYPE_ZERO,
+		};
 
-		memset(job, 0, 64);
-		memcpy(job + 0x10, &ctrl, 4);
-		memcpy(job + 0x18, &next, 8);
-		memcpy(job + 0x20, &target, 8);
-		memcpy(job + 0x28, &type, 4);
+		mdg_pack_write_value_job(&wv, ch_ptr(h, SLOT0_JOBS_VA +
+						     MDG_WRITE_VALUE_JOB_BYTES * i));
 	}
 	memset(ch_ptr(h, OUT2_VA), 0xEE, 24);
 	fh_submit(h, 0, SLOT0_JOBS_VA, 1, 0);

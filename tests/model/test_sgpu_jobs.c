@@ -85,7 +85,7 @@ TEST(null_job_runs_only_in_sgpu_run)
 	unsigned int kicks;
 
 	REQUIRE(setup());
-	job(0, JOB_TYPE_NULL, 0, 0, -1);
+	job(0, MDG_JOB_TYPE_NULL, 0, 0, -1);
 	kicks = fh.kicks;
 	submit(JS, 0, 0);
 	/* Started but not run: the MMIO write never executes a job. */
@@ -122,7 +122,7 @@ TEST(null_job_runs_only_in_sgpu_run)
 
 TEST(write_value_types_and_next_pointers)
 {
-	uint64_t t0 = DATA_VA, t1 = DATA_VA + 8, t2 = DATA_VA + 16;
+	uint64_t t0 = DATA_VA, t1 = DATA_VA + 8, t2 = DATA_VA + 16, flush;
 	uint64_t ts_min, ts_max;
 
 	REQUIRE(setup());
@@ -130,12 +130,14 @@ TEST(write_value_types_and_next_pointers)
 	fh.system_offset = 5000000000ull;
 	ts_min = (fh.now + fh.system_offset) / 16;
 	fh_w64(&fh, P(t2), 0xDEADBEEFCAFEF00Dull);
-	wv(0, t0, WRITE_VALUE_CYCLE_COUNTER, 3);
-	wv(3, t1, WRITE_VALUE_SYSTEM_TIMESTAMP, 1);
-	job(1, JOB_TYPE_CACHE_FLUSH, 0, 0, 2);
-	fh_w32(&fh, P(job_va(1)) + 0x20, 0x1);
-	fh_w32(&fh, P(job_va(1)) + 0x24, 0x3);
-	wv(2, t2, WRITE_VALUE_ZERO, -1);
+	wv(0, t0, MDG_WRITE_VALUE_TYPE_CYCLE_COUNTER, 3);
+	wv(3, t1, MDG_WRITE_VALUE_TYPE_SYSTEM_TIMESTAMP, 1);
+	job(1, MDG_JOB_TYPE_CACHE_FLUSH, 0, 0, 2);
+	flush = P(job_va(1)) + MDG_CACHE_FLUSH_JOB_PAYLOAD_OFFSET;
+	fh_set(&fh, flush, MDG_CACHE_FLUSH_PAYLOAD_CLEAN_SHADER_CORE_LS, 1);
+	fh_set(&fh, flush, MDG_CACHE_FLUSH_PAYLOAD_L2_CLEAN, 1);
+	fh_set(&fh, flush, MDG_CACHE_FLUSH_PAYLOAD_L2_INVALIDATE, 1);
+	wv(2, t2, MDG_WRITE_VALUE_TYPE_ZERO, -1);
 	submit(JS, 0, 0);
 	CHECK(fh_run_idle(&fh, 10));
 	CHECK_EQ(js_reg(JS, JS_STATUS), 0x01);
@@ -155,12 +157,12 @@ TEST(list_order_and_dependencies)
 {
 	REQUIRE(setup());
 	/* Timestamps show the jobs ran in list order. */
-	wv(0, DATA_VA, WRITE_VALUE_SYSTEM_TIMESTAMP, 1);
-	fh_w32(&fh, P(job_va(1)) + 0x14, 0);
-	wv(1, DATA_VA + 8, WRITE_VALUE_SYSTEM_TIMESTAMP, 2);
-	fh_w32(&fh, P(job_va(1)) + 0x14, 1);             /* dep on index 1 */
-	wv(2, DATA_VA + 16, WRITE_VALUE_SYSTEM_TIMESTAMP, -1);
-	fh_w32(&fh, P(job_va(2)) + 0x14, 2 | 1u << 16);  /* deps 2 and 1 */
+	wv(0, DATA_VA, MDG_WRITE_VALUE_TYPE_SYSTEM_TIMESTAMP, 1);
+	wv(1, DATA_VA + 8, MDG_WRITE_VALUE_TYPE_SYSTEM_TIMESTAMP, 2);
+	fh_set(&fh, P(job_va(1)), MDG_JOB_HEADER_DEPENDENCY_1, 1);
+	wv(2, DATA_VA + 16, MDG_WRITE_VALUE_TYPE_SYSTEM_TIMESTAMP, -1);
+	fh_set(&fh, P(job_va(2)), MDG_JOB_HEADER_DEPENDENCY_1, 2);
+	fh_set(&fh, P(job_va(2)), MDG_JOB_HEADER_DEPENDENCY_2, 1);
 	submit(JS, 0, 0);
 	CHECK(fh_run_idle(&fh, 10));
 	CHECK_EQ(js_reg(JS, JS_STATUS), 0x01);
@@ -169,9 +171,9 @@ TEST(list_order_and_dependencies)
 	wr(&fh, JOB_INT_CLEAR, 0xFFFFFFFF);
 
 	/* A dependency on a job later in the list can never be met. */
-	job(4, JOB_TYPE_NULL, 0, 0, 5);
-	job(5, JOB_TYPE_NULL, 7, 0, 6);
-	job(6, JOB_TYPE_NULL, 0, 0, -1);
+	job(4, MDG_JOB_TYPE_NULL, 0, 0, 5);
+	job(5, MDG_JOB_TYPE_NULL, 7, 0, 6);
+	job(6, MDG_JOB_TYPE_NULL, 0, 0, -1);
 	fh.guest_errors = 0;
 	submit(JS, 4, 0);
 	CHECK(fh_run_idle(&fh, 10));
@@ -185,10 +187,10 @@ TEST(list_order_and_dependencies)
 	CHECK(fh_fini(&fh));
 }
 
-static void expect_config_fault(uint32_t word4)
+static void expect_config_fault(bool is_64b, unsigned int type)
 {
-	job(0, JOB_TYPE_NULL, 0, 0, -1);
-	fh_w32(&fh, P(job_va(0)) + 0x10, word4);
+	job(0, type, 0, 0, -1);
+	fh_set(&fh, P(job_va(0)), MDG_JOB_HEADER_IS_64B, is_64b);
 	submit(JS, 0, 0);
 	CHECK(fh_run_idle(&fh, 10));
 	CHECK_EQ(js_reg(JS, JS_STATUS), 0x40);
@@ -199,11 +201,11 @@ static void expect_config_fault(uint32_t word4)
 TEST(malformed_headers)
 {
 	REQUIRE(setup());
-	expect_config_fault(JOB_TYPE_NULL << 1);        /* "Is 64b" = 0 */
-	expect_config_fault(1 | 0 << 1);                /* type 0 */
-	expect_config_fault(1 | JOB_TYPE_FRAGMENT << 1);
-	expect_config_fault(1 | 5 << 1);                /* vertex */
-	expect_config_fault(1 | 0x30 << 1);             /* unknown */
+	expect_config_fault(false, MDG_JOB_TYPE_NULL);
+	expect_config_fault(true, MDG_JOB_TYPE_NOT_STARTED);
+	expect_config_fault(true, MDG_JOB_TYPE_FRAGMENT);
+	expect_config_fault(true, MDG_JOB_TYPE_VERTEX);
+	expect_config_fault(true, 0x30);                /* unknown */
 	/* A WRITE_VALUE of an unknown type. */
 	wv(0, DATA_VA, 7, -1);
 	submit(JS, 0, 0);
@@ -211,7 +213,7 @@ TEST(malformed_headers)
 	CHECK_EQ(js_reg(JS, JS_STATUS), 0x40);
 	wr(&fh, JOB_INT_CLEAR, 0xFFFFFFFF);
 	/* An address space the GPU does not have. */
-	job(0, JOB_TYPE_NULL, 0, 0, -1);
+	job(0, MDG_JOB_TYPE_NULL, 0, 0, -1);
 	fh_submit(&fh, JS, job_va(0), 9, 0);
 	CHECK(fh_run_idle(&fh, 10));
 	CHECK_EQ(js_reg(JS, JS_STATUS), 0x40);
@@ -223,9 +225,9 @@ TEST(mmu_fault_fails_job)
 	uint64_t bad = VA_BASE + VA_SIZE + 0x100; /* its L2 entry is empty */
 
 	REQUIRE(setup());
-	job(0, JOB_TYPE_NULL, 0, 0, 1);
-	wv(1, bad, WRITE_VALUE_ZERO, 2);
-	job(2, JOB_TYPE_NULL, 0, 0, -1);
+	job(0, MDG_JOB_TYPE_NULL, 0, 0, 1);
+	wv(1, bad, MDG_WRITE_VALUE_TYPE_ZERO, 2);
+	job(2, MDG_JOB_TYPE_NULL, 0, 0, -1);
 	submit(JS, 0, 0);
 	CHECK(fh_run_idle(&fh, 10));
 	CHECK_EQ(js_reg(JS, JS_STATUS), 0xC2);
@@ -254,7 +256,7 @@ TEST(mmu_fault_fails_job)
 
 	/* Mapped, but to a PA where nothing answers: JOB_WRITE_FAULT. */
 	fh_w64(&fh, fh_pt_entry(&fh, root, 0x20000000, 3), 0x1000 | PTE_RW);
-	wv(0, 0x20000000, WRITE_VALUE_ZERO, -1);
+	wv(0, 0x20000000, MDG_WRITE_VALUE_TYPE_ZERO, -1);
 	submit(JS, 0, 0);
 	CHECK(fh_run_idle(&fh, 10));
 	CHECK_EQ(js_reg(JS, JS_STATUS), 0x43);
@@ -266,9 +268,9 @@ TEST(mmu_fault_fails_job)
 TEST(next_queued_while_busy)
 {
 	REQUIRE(setup());
-	job(0, JOB_TYPE_NULL, 0, 0, 1);
-	job(1, JOB_TYPE_NULL, 0, 0, -1);
-	job(4, JOB_TYPE_NULL, 0, 0, -1);
+	job(0, MDG_JOB_TYPE_NULL, 0, 0, 1);
+	job(1, MDG_JOB_TYPE_NULL, 0, 0, -1);
+	job(4, MDG_JOB_TYPE_NULL, 0, 0, -1);
 	submit(JS, 0, 0);
 	submit(JS, 4, JS_CONFIG_JOB_CHAIN_FLAG);
 	/* The second chain waits in the NEXT registers. */
@@ -290,7 +292,7 @@ TEST(next_not_started_after_failure)
 {
 	REQUIRE(setup());
 	job(0, 0x30, 0, 0, -1);          /* fails */
-	job(4, JOB_TYPE_NULL, 0, 0, -1);
+	job(4, MDG_JOB_TYPE_NULL, 0, 0, -1);
 	submit(JS, 0, 0);
 	submit(JS, 4, 0);
 	CHECK(fh_run_idle(&fh, 10));
@@ -310,7 +312,7 @@ TEST(next_not_started_after_failure)
 	wr(&fh, JOB_INT_CLEAR, 0xFFFFFFFF);
 
 	/* Without the NOP, clearing FAILED releases the queued chain. */
-	job(4, JOB_TYPE_NULL, 0, 0, -1);
+	job(4, MDG_JOB_TYPE_NULL, 0, 0, -1);
 	submit(JS, 0, 0);
 	submit(JS, 4, 0);
 	CHECK(fh_run_idle(&fh, 10));
@@ -329,8 +331,8 @@ TEST(soft_stop)
 	wr(&fh, JS_REG(JS, JS_COMMAND), JS_COMMAND_SOFT_STOP);
 	CHECK_EQ(rd(&fh, JOB_INT_RAWSTAT), 0);
 	/* Before the first job: STOPPED at the head; resume from TAIL. */
-	job(0, JOB_TYPE_NULL, 0, 0, 1);
-	job(1, JOB_TYPE_NULL, 0, 0, -1);
+	job(0, MDG_JOB_TYPE_NULL, 0, 0, 1);
+	job(1, MDG_JOB_TYPE_NULL, 0, 0, -1);
 	submit(JS, 0, 0);
 	wr(&fh, JS_REG(JS, JS_COMMAND), JS_COMMAND_SOFT_STOP);
 	CHECK(fh_run_idle(&fh, 10));
@@ -346,9 +348,9 @@ TEST(soft_stop)
 	wr(&fh, JOB_INT_CLEAR, 0xFFFFFFFF);
 
 	/* Mid-chain, on a hung job: STOPPED with TAIL = that job. */
-	job(0, JOB_TYPE_NULL, 0, 0, 1);
+	job(0, MDG_JOB_TYPE_NULL, 0, 0, 1);
 	wv(1, DATA_VA, SGPU_TEST_HANG_TYPE, 2);
-	job(2, JOB_TYPE_NULL, 0, 0, -1);
+	job(2, MDG_JOB_TYPE_NULL, 0, 0, -1);
 	submit(JS, 0, 0);
 	CHECK(sgpu_run(fh.gpu, 100000));
 	CHECK(sgpu_run(fh.gpu, 100000));
@@ -414,7 +416,7 @@ TEST(panfrost_reset_sequence)
 {
 	REQUIRE(setup());
 	wv(0, DATA_VA, SGPU_TEST_HANG_TYPE, -1);
-	job(4, JOB_TYPE_NULL, 0, 0, -1);
+	job(4, MDG_JOB_TYPE_NULL, 0, 0, -1);
 	submit(JS, 0, 0);
 	submit(JS, 4, 0);
 	CHECK(sgpu_run(fh.gpu, 100000));
@@ -446,15 +448,15 @@ TEST(panfrost_reset_sequence)
 TEST(cycles_are_faults_not_hangs)
 {
 	REQUIRE(setup());
-	job(0, JOB_TYPE_NULL, 0, 0, 0);                /* self loop */
+	job(0, MDG_JOB_TYPE_NULL, 0, 0, 0);                /* self loop */
 	submit(JS, 0, 0);
 	CHECK(fh_run_idle(&fh, 10));
 	CHECK_EQ(js_reg(JS, JS_STATUS), 0x40);
 	wr(&fh, JOB_INT_CLEAR, 0xFFFFFFFF);
-	job(0, JOB_TYPE_NULL, 0, 0, 1);
-	job(1, JOB_TYPE_NULL, 0, 0, 2);
-	job(2, JOB_TYPE_NULL, 0, 0, 3);
-	job(3, JOB_TYPE_NULL, 0, 0, 1);                /* 1 -> 2 -> 3 -> 1 */
+	job(0, MDG_JOB_TYPE_NULL, 0, 0, 1);
+	job(1, MDG_JOB_TYPE_NULL, 0, 0, 2);
+	job(2, MDG_JOB_TYPE_NULL, 0, 0, 3);
+	job(3, MDG_JOB_TYPE_NULL, 0, 0, 1);                /* 1 -> 2 -> 3 -> 1 */
 	submit(JS, 0, 0);
 	CHECK(fh_run_idle(&fh, 10));
 	CHECK_EQ(js_reg(JS, JS_STATUS), 0x40);
@@ -469,7 +471,7 @@ TEST(chain_length_bound)
 	REQUIRE(setup());
 	/* 32-byte headers back to back. */
 	for (unsigned int i = 0; i < n; i++)
-		fh_job(&fh, region + 32ull * i, JOB_TYPE_NULL, (i % 65535) + 1,
+		fh_job(&fh, region + 32ull * i, MDG_JOB_TYPE_NULL, (i % 65535) + 1,
 		       0, 0, i + 1 < n ? VA_BASE + 32ull * (i + 1) : 0);
 	fh_submit(&fh, JS, VA_BASE, AS_NR, 0);
 	CHECK(fh_run_idle(&fh, 1000));
@@ -483,7 +485,7 @@ TEST(chain_length_bound)
 TEST(descriptor_writeback_can_be_disabled)
 {
 	REQUIRE(setup());
-	job(0, JOB_TYPE_NULL, 0, 0, 1);
+	job(0, MDG_JOB_TYPE_NULL, 0, 0, 1);
 	job(1, 0x30, 0, 0, -1);
 	submit(JS, 0, JS_CONFIG_DISABLE_DESCRIPTOR_WR_BK);
 	CHECK(fh_run_idle(&fh, 10));
@@ -493,20 +495,42 @@ TEST(descriptor_writeback_can_be_disabled)
 	CHECK(fh_fini(&fh));
 }
 
-/* A COMPUTE job as Mesa lays it out (fact sheet §4.3, §4.9). */
-static void compute_job(unsigned int i, uint32_t shifts, uint64_t rsd)
+/* The shift fields of the Invocation: Size Y and Z, Workgroups X, Y and
+ * Z, and the thread group split. */
+struct shifts {
+	unsigned int sy, sz, wx, wy, wz, split;
+};
+
+/* Mesa's packing of grid 4x2x1, local 8x8x1 (docs/hardware.md §4.9). */
+static const struct shifts mesa_shifts = { 3, 6, 6, 8, 9, 6 };
+
+/* A COMPUTE job as Mesa lays it out (docs/hardware.md §4.3, §4.9): the
+ * invocations word 0x1FF read with shifts @s. */
+static void compute_job(unsigned int i, struct shifts s, uint64_t rsd)
 {
 	uint64_t p = P(job_va(i));
+	uint64_t inv = p + MDG_COMPUTE_JOB_INVOCATION_OFFSET;
+	uint64_t params = p + MDG_COMPUTE_JOB_PARAMETERS_OFFSET;
+	uint64_t draw = p + MDG_COMPUTE_JOB_DRAW_OFFSET;
+	uint64_t ls = P(DATA_VA + 0x200);
 
-	job(i, JOB_TYPE_COMPUTE, 0, 0, -1);
-	fh_w32(&fh, p + 0x10, 1 | JOB_TYPE_COMPUTE << 1 | 1 << 8 | (i + 1) << 16);
-	fh_w32(&fh, p + 0x20, 0x000001FF);      /* grid 4x2x1, local 8x8x1 */
-	fh_w32(&fh, p + 0x24, shifts);
-	fh_w32(&fh, p + 0x28, 0x24000000);
-	fh_w32(&fh, p + 0x40, 0x7);
-	fh_w64(&fh, p + 0x78, rsd);
-	fh_w64(&fh, p + 0xB0, DATA_VA + 0x200);
-	fh_w32(&fh, P(DATA_VA + 0x200) + 4, 0x1F);
+	job(i, MDG_JOB_TYPE_COMPUTE, 0, 0, -1);
+	fh_set(&fh, p, MDG_JOB_HEADER_BARRIER, 1);
+	fh_set(&fh, inv, MDG_INVOCATION_INVOCATIONS, 0x1FF);
+	fh_set(&fh, inv, MDG_INVOCATION_SIZE_Y_SHIFT, s.sy);
+	fh_set(&fh, inv, MDG_INVOCATION_SIZE_Z_SHIFT, s.sz);
+	fh_set(&fh, inv, MDG_INVOCATION_WORKGROUPS_X_SHIFT, s.wx);
+	fh_set(&fh, inv, MDG_INVOCATION_WORKGROUPS_Y_SHIFT, s.wy);
+	fh_set(&fh, inv, MDG_INVOCATION_WORKGROUPS_Z_SHIFT, s.wz);
+	fh_set(&fh, inv, MDG_INVOCATION_THREAD_GROUP_SPLIT, s.split);
+	fh_set(&fh, params, MDG_COMPUTE_PARAMETERS_JOB_TASK_SPLIT, 9);
+	fh_set(&fh, draw, MDG_DRAW_FOUR_COMPONENTS_PER_VERTEX, 1);
+	fh_set(&fh, draw, MDG_DRAW_DRAW_DESCRIPTOR_IS_64B, 1);
+	fh_set(&fh, draw, MDG_DRAW_TEXTURE_DESCRIPTOR_IS_64B, 1);
+	fh_set(&fh, draw, MDG_DRAW_STATE, rsd);
+	fh_set(&fh, draw, MDG_DRAW_THREAD_STORAGE, DATA_VA + 0x200);
+	/* No thread or workgroup storage. */
+	fh_set(&fh, ls, MDG_LOCAL_STORAGE_WLS_INSTANCES, 0x1F);
 }
 
 TEST(compute_jobs)
@@ -514,15 +538,17 @@ TEST(compute_jobs)
 	uint64_t rsd = DATA_VA + 0x100;
 
 	REQUIRE(setup());
-	fh_w32(&fh, P(rsd), 0x04000008);
+	fh_set(&fh, P(rsd), MDG_RENDERER_STATE_SHADER, 0x04000000);
+	fh_set(&fh, P(rsd), MDG_RENDERER_STATE_FIRST_TAG, 8);
 	/* No uniforms or UBOs to fetch: 5 work registers, side effects. */
-	fh_w32(&fh, P(rsd) + 0x10, 0x00052000);
+	fh_set(&fh, P(rsd), MDG_RENDERER_STATE_WORK_REGISTER_COUNT, 5);
+	fh_set(&fh, P(rsd), MDG_RENDERER_STATE_SHADER_HAS_SIDE_EFFECTS, 1);
 	/*
 	 * Well-formed, but the shader's code (0x04000000) is not mapped: the
 	 * first instruction fetch is a translation fault at that address.
 	 * (tests/model/test_sgpu_compute.c runs real shaders.)
 	 */
-	compute_job(0, 0x624818C3, rsd);
+	compute_job(0, mesa_shifts, rsd);
 	submit(JS, 0, 0);
 	CHECK(fh_run_idle(&fh, 10));
 	CHECK_EQ(js_reg(JS, JS_STATUS) & 0xF8, 0xC0);
@@ -532,35 +558,37 @@ TEST(compute_jobs)
 	wr(&fh, JOB_INT_CLEAR, 0xFFFFFFFF);
 
 	/* Malformed descriptors are JOB_CONFIG_FAULTs. */
-	compute_job(0, 0x624818C3, 0);                  /* no RSD */
+	compute_job(0, mesa_shifts, 0);                  /* no RSD */
 	submit(JS, 0, 0);
 	CHECK(fh_run_idle(&fh, 10));
 	CHECK_EQ(js_reg(JS, JS_STATUS), 0x40);
 	wr(&fh, JOB_INT_CLEAR, 0xFFFFFFFF);
-	compute_job(0, 0x624818C3, rsd + 8);            /* misaligned */
+	compute_job(0, mesa_shifts, rsd + 8);            /* misaligned */
 	submit(JS, 0, 0);
 	CHECK(fh_run_idle(&fh, 10));
 	CHECK_EQ(js_reg(JS, JS_STATUS), 0x40);
 	wr(&fh, JOB_INT_CLEAR, 0xFFFFFFFF);
-	compute_job(0, 0x624818C3 & ~0x1Fu, rsd);       /* shifts out of order */
-	fh_w32(&fh, P(job_va(0)) + 0x24, 0x0000001F);
+	/* Shifts out of order: Size Y after all the others. */
+	compute_job(0, (struct shifts){ .sy = 31 }, rsd);
 	submit(JS, 0, 0);
 	CHECK(fh_run_idle(&fh, 10));
 	CHECK_EQ(js_reg(JS, JS_STATUS), 0x40);
 	wr(&fh, JOB_INT_CLEAR, 0xFFFFFFFF);
-	compute_job(0, 0x924924C3, rsd);                /* 8x8x8 threads */
+	/* 8x8x8 threads. */
+	compute_job(0, (struct shifts){ 3, 6, 9, 9, 9, 9 }, rsd);
 	submit(JS, 0, 0);
 	CHECK(fh_run_idle(&fh, 10));
 	CHECK_EQ(js_reg(JS, JS_STATUS), 0x40);
 	wr(&fh, JOB_INT_CLEAR, 0xFFFFFFFF);
-	compute_job(0, 0x624818C3, rsd);                /* 32-bit draw */
-	fh_w32(&fh, P(job_va(0)) + 0x40, 0x5);
+	compute_job(0, mesa_shifts, rsd);                /* 32-bit draw */
+	fh_set(&fh, P(job_va(0)) + MDG_COMPUTE_JOB_DRAW_OFFSET,
+	       MDG_DRAW_DRAW_DESCRIPTOR_IS_64B, 0);
 	submit(JS, 0, 0);
 	CHECK(fh_run_idle(&fh, 10));
 	CHECK_EQ(js_reg(JS, JS_STATUS), 0x40);
 	wr(&fh, JOB_INT_CLEAR, 0xFFFFFFFF);
 	/* An unmapped RSD is the MMU's fault. */
-	compute_job(0, 0x624818C3, 0x30000000);
+	compute_job(0, mesa_shifts, 0x30000000);
 	submit(JS, 0, 0);
 	CHECK(fh_run_idle(&fh, 10));
 	CHECK_EQ(js_reg(JS, JS_STATUS) & 0xF8, 0xC0);
@@ -570,9 +598,9 @@ TEST(compute_jobs)
 TEST(slots_run_side_by_side)
 {
 	REQUIRE(setup());
-	job(0, JOB_TYPE_NULL, 0, 0, -1);
-	job(1, JOB_TYPE_NULL, 0, 0, -1);
-	job(2, JOB_TYPE_NULL, 0, 0, -1);
+	job(0, MDG_JOB_TYPE_NULL, 0, 0, -1);
+	job(1, MDG_JOB_TYPE_NULL, 0, 0, -1);
+	job(2, MDG_JOB_TYPE_NULL, 0, 0, -1);
 	for (unsigned int js = 0; js < 3; js++)
 		submit(js, js, 0);
 	CHECK_EQ(rd(&fh, JOB_INT_JS_STATE), 0x7);
@@ -621,7 +649,7 @@ TEST(worker_thread_honours_stops)
 	REQUIRE(pthread_create(&thread, NULL, worker, NULL) == 0);
 	for (int round = 0; round < 20; round++) {
 		wv(0, DATA_VA, SGPU_TEST_HANG_TYPE, -1);
-		job(4, JOB_TYPE_NULL, 0, 0, -1);
+		job(4, MDG_JOB_TYPE_NULL, 0, 0, -1);
 		submit(JS, 0, 0);
 		wr(&fh, JS_REG(JS, JS_COMMAND), JS_COMMAND_HARD_STOP);
 		CHECK_EQ(poll_until(JOB_INT_JS_STATE, 0xFFFFFFFF, 0), 0);

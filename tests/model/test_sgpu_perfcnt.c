@@ -4,6 +4,8 @@
  * for V5 (T860) and V4 (T720) parts, enable masks, PERFCNT_CLEAR, and
  * dumps that cannot be written.
  */
+#include <stdlib.h>
+
 #include "check.h"
 #include "fake_host.h"
 #include "mesa_example_shader.h"
@@ -86,26 +88,35 @@ static uint32_t counter(unsigned int block, unsigned int index)
 static void compute_job(uint64_t jva)
 {
 	uint64_t code = fh_alloc(&fh, 0x1000, 4096);
+	struct mdg_renderer_state rsd = {
+		.shader = CODE_VA, .first_tag = 5, .ubo_count = 1,
+		.side_effects = true, .work_regs = 2,
+	};
+	struct mdg_local_storage ls = { 0 };
+	struct mdg_compute_job job = {
+		.index = 1, .local_size = { 16, 1, 1 },
+		.num_groups = { 4, 1, 1 }, .rsd = VA + 0x7000,
+		.thread_storage = VA + 0x7300, .uniform_buffers = VA + 0x7100,
+	};
+	uint8_t desc[MDG_COMPUTE_JOB_BYTES];
 
 	fh_map(&fh, root, CODE_VA, code, 0x1000, PTE_RW);
 	for (unsigned int i = 0; i < sizeof(mesa_example_shader) / 4; i++)
 		fh_w32(&fh, code + 4 * i, mesa_example_shader[i]);
 	/* RSD at VA + 0x7000: first tag 5, 2 work registers, 1 UBO. */
-	fh_w64(&fh, buf + 0x7000, CODE_VA | 5);
-	fh_w32(&fh, buf + 0x7010, 1 | 1u << 13 | 2u << 16);
+	mdg_pack_renderer_state(&rsd, desc);
+	fh_write(&fh, buf + 0x7000, desc, MDG_RENDERER_STATE_BYTES);
 	/* UBO table at VA + 0x7100 -> UBO at VA + 0x7200 holding &out. */
-	fh_w64(&fh, buf + 0x7100, 0 | ((VA + 0x7200) >> 4) << 12);
+	mdg_pack_ubo(VA + 0x7200, 16, desc);
+	fh_write(&fh, buf + 0x7100, desc, MDG_UNIFORM_BUFFER_BYTES);
 	fh_w64(&fh, buf + 0x7200, VA + 0x7400);
 	/* No local storage. */
-	fh_w32(&fh, buf + 0x7304, 0x1F);
-	fh_job(&fh, jobs, JOB_TYPE_COMPUTE, 1, 0, 0, 0);
-	fh_w32(&fh, jobs + 0x20, 0xF | 3u << 4);        /* 16x1x1, 4 groups */
-	fh_w32(&fh, jobs + 0x24, 4 | 4u << 5 | 4u << 10 | 6u << 16 |
-	       6u << 22 | 4u << 28);
-	fh_w32(&fh, jobs + 0x40, 7);
-	fh_w64(&fh, jobs + 0x58, VA + 0x7100);
-	fh_w64(&fh, jobs + 0x78, VA + 0x7000);
-	fh_w64(&fh, jobs + 0xB0, VA + 0x7300);
+	mdg_pack_local_storage(&ls, desc);
+	fh_write(&fh, buf + 0x7300, desc, MDG_LOCAL_STORAGE_BYTES);
+	/* 4 groups of 16x1x1. */
+	if (!mdg_pack_compute_job(&job, desc))
+		abort();
+	fh_write(&fh, jobs, desc, MDG_COMPUTE_JOB_BYTES);
 	fh_submit(&fh, JS, jva, AS_NR, 0);
 	fh_run_idle(&fh, 10);
 }
@@ -115,7 +126,7 @@ static void run_jobs(unsigned int n, bool compute)
 	uint64_t jva = VA + 0x8000;
 
 	for (unsigned int i = 0; i < n; i++)
-		fh_job(&fh, jobs + 64 * i, JOB_TYPE_NULL, i + 1, 0, 0,
+		fh_job(&fh, jobs + 64 * i, MDG_JOB_TYPE_NULL, i + 1, 0, 0,
 		       i + 1 < n ? jva + 64 * (i + 1) : 0);
 	fh_submit(&fh, JS, jva, AS_NR, 0);
 	fh_run_idle(&fh, 10);
