@@ -179,6 +179,11 @@ sleipnir_gpu_trace(void *opaque, const char *event, const char *fmt,
     }
 }
 
+static bool sleipnir_gpu_tracing(void *opaque, const char *event)
+{
+    return trace_event_get_state_backends(TRACE_SLEIPNIR_GPU_MODEL);
+}
+
 static void *sleipnir_gpu_worker(void *opaque)
 {
     SleipnirGPUState *s = opaque;
@@ -284,6 +289,7 @@ static void sleipnir_gpu_realize(DeviceState *dev, Error **errp)
         .kick = sleipnir_gpu_kick,
         .guest_error = sleipnir_gpu_guest_error,
         .trace = sleipnir_gpu_trace,
+        .tracing = sleipnir_gpu_tracing,
     };
 
     s->model = sgpu_create(&config, &host, err, sizeof(err));

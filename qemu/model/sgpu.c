@@ -33,6 +33,12 @@ void sgpu_trace(struct sgpu *gpu, const char *event, const char *fmt, ...)
 	va_end(ap);
 }
 
+bool sgpu_tracing(struct sgpu *gpu, const char *event)
+{
+	return gpu->host.trace && gpu->host.tracing &&
+	       gpu->host.tracing(gpu->host.opaque, event);
+}
+
 uint64_t sgpu_now_ns(struct sgpu *gpu)
 {
 	return gpu->host.now_ns(gpu->host.opaque);

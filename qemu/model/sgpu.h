@@ -81,6 +81,12 @@ struct sgpu_host {
 	/* Optional. A named trace event with a formatted message. */
 	void (*trace)(void *opaque, const char *event, const char *fmt,
 		      va_list ap);
+	/*
+	 * Optional. Whether @event is traced: the model decodes every job
+	 * chain it starts into "sgpu_jobs" lines (midgard_job_decode.c) only
+	 * when it is.
+	 */
+	bool (*tracing)(void *opaque, const char *event);
 };
 
 /* Products the model can be: GPU_ID and feature registers follow from it. */

@@ -195,6 +195,7 @@ struct sgpu {
 void sgpu_update_irqs_locked(struct sgpu *gpu);
 void sgpu_guest_error(struct sgpu *gpu, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+bool sgpu_tracing(struct sgpu *gpu, const char *event);
 void sgpu_trace(struct sgpu *gpu, const char *event, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 uint64_t sgpu_now_ns(struct sgpu *gpu);
@@ -274,6 +275,9 @@ uint32_t sgpu_vm_write(struct sgpu *gpu, unsigned int as_nr, uint64_t va,
  */
 uint32_t sgpu_vm_write_quiet(struct sgpu *gpu, unsigned int as_nr, uint64_t va,
 			     const void *buf, size_t len);
+/* A read that reports nothing and changes nothing: for the job trace. */
+uint32_t sgpu_vm_read_quiet(struct sgpu *gpu, unsigned int as_nr, uint64_t va,
+			    void *buf, size_t len);
 
 /* sgpu_job.c */
 void sgpu_job_reset(struct sgpu *gpu);

@@ -60,6 +60,40 @@ void sgpu_job_reset(struct sgpu *gpu)
 	}
 }
 
+struct chain_trace {
+	struct sgpu *gpu;
+	unsigned int as_nr;
+};
+
+static bool trace_read(void *ctx, uint64_t va, void *dst, size_t size)
+{
+	const struct chain_trace *t = ctx;
+
+	return !sgpu_vm_read_quiet(t->gpu, t->as_nr, va, dst, size);
+}
+
+static void trace_line(void *ctx, const char *text)
+{
+	const struct chain_trace *t = ctx;
+
+	sgpu_trace(t->gpu, "sgpu_jobs", "%s", text);
+}
+
+/* The chain a slot starts, decoded as the OpenCL runtime prints what it
+ * submits (SLEIPNIR_DEBUG=jobs): the same decoder, before any job runs. */
+static void trace_chain(struct sgpu *gpu, unsigned int js)
+{
+	const struct sgpu_slot *s = &gpu->slot[js];
+	struct chain_trace t = {
+		.gpu = gpu, .as_nr = s->config & JS_CONFIG_AS_MASK,
+	};
+	struct mdg_printer p = { trace_line, &t };
+	struct mdg_memory m = { trace_read, &t };
+
+	if (sgpu_tracing(gpu, "sgpu_jobs"))
+		mdg_decode_jobs(&p, &m, s->head);
+}
+
 static void start_chain(struct sgpu *gpu, unsigned int js)
 {
 	struct sgpu_slot *s = &gpu->slot[js];
@@ -83,6 +117,7 @@ static void start_chain(struct sgpu *gpu, unsigned int js)
 	sgpu_perfcnt_slot_started(gpu, js);
 	sgpu_trace(gpu, "sgpu_chain_start", "js=%u head=0x%llx config=0x%x",
 		   js, (unsigned long long)s->head, s->config);
+	trace_chain(gpu, js);
 	kick(gpu);
 }
 

@@ -394,6 +394,14 @@ uint32_t sgpu_vm_write_quiet(struct sgpu *gpu, unsigned int as_nr, uint64_t va,
 	return vm_access(gpu, as_nr, va, NULL, buf, len, AS_ACCESS_WRITE, false);
 }
 
+uint32_t sgpu_vm_read_quiet(struct sgpu *gpu, unsigned int as_nr, uint64_t va,
+			    void *buf, size_t len)
+{
+	if (as_nr >= SGPU_NUM_AS)
+		return MDG_EXCEPTION_JOB_CONFIG_FAULT;
+	return vm_access(gpu, as_nr, va, buf, NULL, len, AS_ACCESS_READ, false);
+}
+
 uint32_t sgpu_translate(struct sgpu *gpu, unsigned int as_nr, uint64_t va,
 			enum sgpu_access access, uint64_t *pa)
 {

@@ -129,8 +129,10 @@ void cl_api_lifetime_tests(void);
 /* Separate modes (each its own process and suite). */
 void cl_api_fault_tests(void);
 void cl_api_multiprocess_tests(void);
-/* The helper process of copy_stats_at_exit (cl_api_lifetime.c). */
+/* The helper processes of copy_stats_at_exit and debug_jobs_prints_chains
+ * (cl_api_lifetime.c). */
 int cl_api_copy_stats_child(void);
+int cl_api_debug_jobs_child(void);
 
 /*
  * A watchdog around each test: the spec's waits must return (a GPU fault

@@ -182,42 +182,67 @@ TEST(no_leaks)
  * known number of bytes and says the figure the query gives; the printed
  * statistics on its stderr must carry that figure.
  */
-TEST(copy_stats_at_exit)
+/*
+ * Runs this program in @mode with the environment variable @var=@value;
+ * its stdout and stderr into @so and @se (NUL-terminated, cut to fit).
+ * True when it exited with status 0.
+ */
+static bool run_child(const char *mode, const char *var, const char *value,
+		      char *so, size_t so_size, char *se, size_t se_size)
 {
-	int out[2], errp[2];
-	char so[256] = "", se[1024] = "";
-	ssize_t n;
+	int out[2], errp[2], status = 0;
+	size_t n = 0;
 	pid_t pid;
-	int status = 0;
-	unsigned long long figure = 0;
-	char want[32];
 
-	REQUIRE(pipe(out) == 0 && pipe(errp) == 0);
+	if (pipe(out) || pipe(errp))
+		return false;
 	fflush(stdout);
 	pid = fork();
-	REQUIRE(pid >= 0);
+	if (pid < 0)
+		return false;
 	if (pid == 0) {
 		dup2(out[1], 1);
 		dup2(errp[1], 2);
 		close(out[0]);
 		close(errp[0]);
-		setenv("SLEIPNIR_CL_COPY_STATS", "1", 1);
-		execl("/proc/self/exe", "cl_api_test", "copy-stats",
-		      (char *)NULL);
+		setenv(var, value, 1);
+		execl("/proc/self/exe", "cl_api_test", mode, (char *)NULL);
 		_exit(127);
 	}
 	close(out[1]);
 	close(errp[1]);
-	n = read(out[0], so, sizeof(so) - 1);
-	so[n > 0 ? n : 0] = 0;
+	for (ssize_t r; n + 1 < so_size &&
+	     (r = read(out[0], so + n, so_size - 1 - n)) > 0;)
+		n += (size_t)r;
+	so[n] = 0;
 	n = 0;
-	for (ssize_t r; (r = read(errp[0], se + n, sizeof(se) - 1 - n)) > 0;)
-		n += r;
+	/* Drain stderr whole, so the child never blocks on a full pipe. */
+	for (;;) {
+		char sink[4096];
+		ssize_t r = n + 1 < se_size ?
+			    read(errp[0], se + n, se_size - 1 - n) :
+			    read(errp[0], sink, sizeof(sink));
+
+		if (r <= 0)
+			break;
+		if (n + 1 < se_size)
+			n += (size_t)r;
+	}
 	se[n] = 0;
 	close(out[0]);
 	close(errp[0]);
 	waitpid(pid, &status, 0);
-	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+TEST(copy_stats_at_exit)
+{
+	char so[256] = "", se[1024] = "";
+	unsigned long long figure = 0;
+	char want[32];
+
+	CHECK(run_child("copy-stats", "SLEIPNIR_CL_COPY_STATS", "1", so,
+			sizeof(so), se, sizeof(se)));
 	REQUIRE(sscanf(so, "copied %llu", &figure) == 1);
 	CHECK(figure >= 3 * 4096);
 	snprintf(want, sizeof(want), "%llu", figure);
@@ -268,8 +293,77 @@ int cl_api_copy_stats_child(void)
 	return 0;
 }
 
+/*
+ * SLEIPNIR_DEBUG=jobs prints every chain the runtime submits, decoded: a
+ * launch of 64 work-items in groups of 16 shows as a compute job with its
+ * grid, renderer state and local storage, and the kernel still runs.
+ */
+TEST(debug_jobs_prints_chains)
+{
+	static char se[65536];
+	char so[256] = "";
+
+	CHECK(run_child("debug-jobs", "SLEIPNIR_DEBUG", "jobs", so, sizeof(so),
+			se, sizeof(se)));
+	CHECK(strstr(so, "ran 64") != NULL);
+	CHECK(strstr(se, "sleipnir: job chain @ 0x") != NULL);
+	CHECK(strstr(se, "sleipnir: Compute job @ 0x") != NULL);
+	CHECK(strstr(se, "sleipnir:     Type: Compute (4)") != NULL);
+	CHECK(strstr(se, "work-group size 16x1x1, count 4x1x1") != NULL);
+	CHECK(strstr(se, "Renderer State @ 0x") != NULL);
+	CHECK(strstr(se, "Local Storage @ 0x") != NULL);
+	CHECK(strstr(se, "cannot be read") == NULL);
+	if (!strstr(se, "Compute job"))
+		printf("  stderr: %.400s\n", se);
+}
+
+/* The debug-jobs mode: one launch of scale_add over 64 ints. */
+int cl_api_debug_jobs_child(void)
+{
+	cl_int data[64];
+	size_t global = 64, local = 16;
+	cl_int mul = 3, add = 1, err = 0;
+	cl_context c;
+	cl_command_queue q;
+	cl_program p;
+	cl_kernel k;
+	cl_mem m;
+	int ok = 0;
+
+	if (!cl_api_find_device())
+		return 1;
+	for (int i = 0; i < 64; i++)
+		data[i] = i;
+	c = clCreateContext(NULL, 1, &api.device, NULL, NULL, NULL);
+	q = c ? clCreateCommandQueue(c, api.device, 0, NULL) : NULL;
+	p = q ? cl_api_build(c, cl_api_small_source, "") : NULL;
+	k = p ? clCreateKernel(p, "scale_add", NULL) : NULL;
+	m = k ? clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof(data), data,
+			       NULL) : NULL;
+	if (!m)
+		return 1;
+	err |= clSetKernelArg(k, 0, sizeof(m), &m);
+	err |= clSetKernelArg(k, 1, sizeof(mul), &mul);
+	err |= clSetKernelArg(k, 2, sizeof(add), &add);
+	err |= clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL,
+				      NULL);
+	err |= clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof(data), data, 0,
+				   NULL, NULL);
+	for (int i = 0; i < 64; i++)
+		ok += data[i] == i * 3 + 1;
+	printf("ran %d\n", err ? -1 : ok);
+	fflush(stdout);
+	clReleaseMemObject(m);
+	clReleaseKernel(k);
+	clReleaseProgram(p);
+	clReleaseCommandQueue(q);
+	clReleaseContext(c);
+	return 0;
+}
+
 void cl_api_lifetime_tests(void)
 {
 	API_RUN(no_leaks);
 	API_RUN(copy_stats_at_exit);
+	API_RUN(debug_jobs_prints_chains);
 }

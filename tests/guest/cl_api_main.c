@@ -9,6 +9,7 @@
  *                               its event, and another context carries on
  *   cl_api_test multiprocess    4 processes running kernels at once
  *   cl_api_test copy-stats      (the helper process of copy_stats_at_exit)
+ *   cl_api_test debug-jobs      (... of debug_jobs_prints_chains)
  *
  * This file holds the fixture, the helpers every file shares and main().
  */
@@ -409,6 +410,8 @@ int main(int argc, char **argv)
 	}
 	if (argc > 1 && strcmp(argv[1], "copy-stats") == 0)
 		return cl_api_copy_stats_child();
+	if (argc > 1 && strcmp(argv[1], "debug-jobs") == 0)
+		return cl_api_debug_jobs_child();
 	if (argc > 1) {
 		fprintf(stderr, "usage: %s [fault|multiprocess]\n", argv[0]);
 		return 2;

@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "compute_harness.h"
+#include "midgard_desc.h"
 #include "sl_launch.h"
 #include "sleipnir_compiler.h"
 
@@ -22,11 +23,6 @@ static uint32_t get32(const uint8_t *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
 	       (uint32_t)p[3] << 24;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	return get32(p) | (uint64_t)get32(p + 4) << 32;
 }
 
 /* --- a hand-made kernel -------------------------------------------------- */
@@ -233,52 +229,77 @@ TEST(descriptor_bytes)
 	struct sl_launch_plan plan;
 	uint8_t *job = block + SL_DESC_JOB, *rsd = block + SL_DESC_RSD;
 	uint8_t *ls = block + SL_DESC_LOCAL_STORAGE;
+	uint8_t *inv = job + MDG_COMPUTE_JOB_INVOCATION_OFFSET;
+	uint8_t *draw = job + MDG_COMPUTE_JOB_DRAW_OFFSET;
 
 	make_params();
 	REQUIRE(sl_launch_plan(&hk_params, &plan) == SL_LAUNCH_OK);
 	memset(block, 0xEE, sizeof(block));
 	REQUIRE(sl_launch_emit(&plan, &mem, &link, block, sizeof(block), va) ==
 		SL_LAUNCH_OK);
-	/* Header (§4.1): 64-bit, type 4, barrier, index 3; deps; next. */
-	CHECK_EQ(get32(job + 0x00), 0);
-	CHECK_EQ(get32(job + 0x10), 0x00030109);
-	CHECK_EQ(get32(job + 0x14), 0x00020001);
-	CHECK_EQ(get64(job + 0x18), 0x20001000);
+	/* Header (§4.1): 64-bit, type 4, barrier, index 3; deps; next. The
+	 * fields' places are checked against Mesa's packing in
+	 * tests/isa/test_desc.c. */
+	CHECK_EQ(mdg_get(job, MDG_JOB_HEADER_EXCEPTION_STATUS), 0);
+	CHECK_EQ(mdg_get(job, MDG_JOB_HEADER_IS_64B), 1);
+	CHECK_EQ(mdg_get(job, MDG_JOB_HEADER_TYPE), MDG_JOB_TYPE_COMPUTE);
+	CHECK_EQ(mdg_get(job, MDG_JOB_HEADER_BARRIER), 1);
+	CHECK_EQ(mdg_get(job, MDG_JOB_HEADER_INDEX), 3);
+	CHECK_EQ(mdg_get(job, MDG_JOB_HEADER_DEPENDENCY_1), 1);
+	CHECK_EQ(mdg_get(job, MDG_JOB_HEADER_DEPENDENCY_2), 2);
+	CHECK_EQ(mdg_get(job, MDG_JOB_HEADER_NEXT), 0x20001000);
 	/*
 	 * Invocation (§4.3) of 8,2,1 x 8,3,1: 7 | 1 << 3 | 7 << 4 | 2 << 7,
 	 * shifts 3, 4, 4, 7, 9 and the split = the workgroups X shift 4.
 	 */
-	CHECK_EQ(get32(job + 0x20), 0x17F);
-	CHECK_EQ(get32(job + 0x24),
-		 3 | 4 << 5 | 4 << 10 | 7 << 16 | 9u << 22 | 4u << 28);
+	CHECK_EQ(mdg_get(inv, MDG_INVOCATION_INVOCATIONS), 0x17F);
+	CHECK_EQ(mdg_get(inv, MDG_INVOCATION_SIZE_Y_SHIFT), 3);
+	CHECK_EQ(mdg_get(inv, MDG_INVOCATION_SIZE_Z_SHIFT), 4);
+	CHECK_EQ(mdg_get(inv, MDG_INVOCATION_WORKGROUPS_X_SHIFT), 4);
+	CHECK_EQ(mdg_get(inv, MDG_INVOCATION_WORKGROUPS_Y_SHIFT), 7);
+	CHECK_EQ(mdg_get(inv, MDG_INVOCATION_WORKGROUPS_Z_SHIFT), 9);
+	CHECK_EQ(mdg_get(inv, MDG_INVOCATION_THREAD_GROUP_SPLIT), 4);
 	/* Job task split: log2ceil(9) + log2ceil(3) + log2ceil(2) = 7. */
-	CHECK_EQ(get32(job + 0x28), 7u << 26);
-	CHECK_EQ(get32(job + 0x40), 7);
-	CHECK_EQ(get64(job + 0x58), va + 0x140);    /* UBO table */
-	CHECK_EQ(get64(job + 0x70), va + 0x180);    /* push uniforms */
-	CHECK_EQ(get64(job + 0x78), va + 0xC0);     /* RSD */
-	CHECK_EQ(get64(job + 0xB0), va + 0x100);    /* local storage */
-	/* RSD (§4.4): code | tag; 1 UBO, barrier, side effects, 5 regs, */
+	CHECK_EQ(mdg_get(job + MDG_COMPUTE_JOB_PARAMETERS_OFFSET,
+			 MDG_COMPUTE_PARAMETERS_JOB_TASK_SPLIT), 7);
+	CHECK_EQ(mdg_get(draw, MDG_DRAW_FOUR_COMPONENTS_PER_VERTEX), 1);
+	CHECK_EQ(mdg_get(draw, MDG_DRAW_DRAW_DESCRIPTOR_IS_64B), 1);
+	CHECK_EQ(mdg_get(draw, MDG_DRAW_TEXTURE_DESCRIPTOR_IS_64B), 1);
+	CHECK_EQ(mdg_get(draw, MDG_DRAW_UNIFORM_BUFFERS),
+		 va + SL_DESC_UBO_TABLE);
+	CHECK_EQ(mdg_get(draw, MDG_DRAW_PUSH_UNIFORMS), va + SL_DESC_PUSH);
+	CHECK_EQ(mdg_get(draw, MDG_DRAW_STATE), va + SL_DESC_RSD);
+	CHECK_EQ(mdg_get(draw, MDG_DRAW_THREAD_STORAGE),
+		 va + SL_DESC_LOCAL_STORAGE);
+	/* RSD (§4.4): code and tag; 1 UBO, barrier, side effects, 5 regs, */
 	/* 2 pushed vec4, FP mode CL. */
-	CHECK_EQ(get64(rsd), code + 64 + 9);
-	CHECK_EQ(get32(rsd + 0x10), 1 | 1 << 11 | 1 << 13 | 5 << 16 |
-		 2 << 21 | 2u << 29);
+	CHECK_EQ(mdg_get(rsd, MDG_RENDERER_STATE_SHADER), code + 64);
+	CHECK_EQ(mdg_get(rsd, MDG_RENDERER_STATE_FIRST_TAG), 9);
+	CHECK_EQ(mdg_get(rsd, MDG_RENDERER_STATE_UNIFORM_BUFFER_COUNT), 1);
+	CHECK_EQ(mdg_get(rsd, MDG_RENDERER_STATE_SHADER_CONTAINS_BARRIER), 1);
+	CHECK_EQ(mdg_get(rsd, MDG_RENDERER_STATE_SHADER_HAS_SIDE_EFFECTS), 1);
+	CHECK_EQ(mdg_get(rsd, MDG_RENDERER_STATE_WORK_REGISTER_COUNT), 5);
+	CHECK_EQ(mdg_get(rsd, MDG_RENDERER_STATE_UNIFORM_COUNT), 2);
+	CHECK_EQ(mdg_get(rsd, MDG_RENDERER_STATE_FP_MODE), MDG_FP_MODE_CL);
 	/* Local storage (§4.5): TLS log2(64 / 16) = 2; WLS 32 instances */
 	/* (log2 5) of 256 bytes (scale log2 + 1 = 9); the bases. */
-	CHECK_EQ(get32(ls), 2);
-	CHECK_EQ(get32(ls + 4), 5 | 9 << 8);
-	CHECK_EQ(get64(ls + 8), 0x30000000);
-	CHECK_EQ(get64(ls + 16), 0x40000000);
-	/* UBO 0 (§4.6) is the image: 4 entries of 16 bytes at va + 0x180. */
-	CHECK_EQ(get64(block + SL_DESC_UBO_TABLE),
-		 3 | (va + 0x180) >> 4 << 12);
+	CHECK_EQ(mdg_get(ls, MDG_LOCAL_STORAGE_TLS_SIZE), 2);
+	CHECK_EQ(mdg_get(ls, MDG_LOCAL_STORAGE_WLS_INSTANCES), 5);
+	CHECK_EQ(mdg_get(ls, MDG_LOCAL_STORAGE_WLS_SIZE_SCALE), 9);
+	CHECK_EQ(mdg_get(ls, MDG_LOCAL_STORAGE_TLS_BASE_POINTER), 0x30000000);
+	CHECK_EQ(mdg_get(ls, MDG_LOCAL_STORAGE_WLS_BASE_POINTER), 0x40000000);
+	/* UBO 0 (§4.6) is the image: 4 entries of 16 bytes. */
+	CHECK_EQ(mdg_get(block + SL_DESC_UBO_TABLE, MDG_UNIFORM_BUFFER_ENTRIES),
+		 4);
+	CHECK_EQ(mdg_get(block + SL_DESC_UBO_TABLE, MDG_UNIFORM_BUFFER_POINTER),
+		 va + SL_DESC_PUSH);
 	CHECK_EQ(get32(block + SL_DESC_PUSH + 4), 0x12345600);
 	CHECK_EQ(get32(block + SL_DESC_PUSH + 44), 0xABCD0000);
 	/* Nothing past the block. */
 	CHECK_EQ(block[plan.desc_bytes], 0xEE);
 
 	sl_desc_link(block, 0x20002000);
-	CHECK_EQ(get64(job + 0x18), 0x20002000);
+	CHECK_EQ(mdg_get(job, MDG_JOB_HEADER_NEXT), 0x20002000);
 	CHECK_EQ(sl_launch_job_va(va), va);
 }
 
@@ -309,13 +330,18 @@ TEST(descriptor_without_storage)
 	CHECK_EQ(plan.tls_total_bytes, 0);
 	REQUIRE(sl_launch_emit(&plan, &mem, &link, block, sizeof(block),
 			       0x20000000) == SL_LAUNCH_OK);
-	CHECK_EQ(get64(block + 0x58), 0);           /* no UBO table */
-	CHECK_EQ(get32(block + SL_DESC_RSD + 0x10) & 0xFF, 0);
+	CHECK_EQ(mdg_get(block + SL_DESC_JOB + MDG_COMPUTE_JOB_DRAW_OFFSET,
+			 MDG_DRAW_UNIFORM_BUFFERS), 0);  /* no UBO table */
+	CHECK_EQ(mdg_get(block + SL_DESC_RSD,
+			 MDG_RENDERER_STATE_UNIFORM_BUFFER_COUNT), 0);
 	/* Mesa's "no TLS, no WLS" words (§4.5). */
-	CHECK_EQ(get32(block + SL_DESC_LOCAL_STORAGE), 0);
-	CHECK_EQ(get32(block + SL_DESC_LOCAL_STORAGE + 4), 0x1F);
-	CHECK_EQ(get64(block + SL_DESC_LOCAL_STORAGE + 8), 0);
-	CHECK_EQ(get64(block + SL_DESC_LOCAL_STORAGE + 16), 0);
+	{
+		uint8_t none[MDG_LOCAL_STORAGE_BYTES] = { 0 };
+
+		mdg_set(none, MDG_LOCAL_STORAGE_WLS_INSTANCES, 0x1F);
+		CHECK(!memcmp(block + SL_DESC_LOCAL_STORAGE, none,
+			      sizeof(none)));
+	}
 }
 
 /* --- error codes --------------------------------------------------------- */

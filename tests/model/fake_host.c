@@ -81,6 +81,30 @@ static void guest_error(void *opaque, const char *fmt, va_list ap)
 		printf("  guest error: %s\n", fh->last_error);
 }
 
+static bool tracing(void *opaque, const char *event)
+{
+	struct fake_host *fh = opaque;
+
+	return fh->trace_jobs && !strcmp(event, "sgpu_jobs");
+}
+
+static void trace(void *opaque, const char *event, const char *fmt,
+		  va_list ap)
+{
+	struct fake_host *fh = opaque;
+	size_t room = sizeof(fh->job_trace) - fh->job_trace_len;
+	int n;
+
+	if (!tracing(opaque, event) || room < 2)
+		return;
+	n = vsnprintf(fh->job_trace + fh->job_trace_len, room - 1, fmt, ap);
+	if (n < 0)
+		return;
+	fh->job_trace_len += (size_t)n < room - 1 ? (size_t)n : room - 2;
+	fh->job_trace[fh->job_trace_len++] = '\n';
+	fh->job_trace[fh->job_trace_len] = 0;
+}
+
 void fh_init(struct fake_host *fh, uint64_t base, uint64_t size)
 {
 	memset(fh, 0, sizeof(*fh));
@@ -100,7 +124,8 @@ void fh_init(struct fake_host *fh, uint64_t base, uint64_t size)
 		.opaque = fh, .mem_read = mem_read, .mem_write = mem_write,
 		.set_irq = set_irq, .now_ns = now_ns,
 		.system_time_ns = system_time_ns, .kick = kick,
-		.guest_error = guest_error,
+		.guest_error = guest_error, .trace = trace,
+		.tracing = tracing,
 	};
 }
 

@@ -42,6 +42,11 @@ struct fake_host {
 	uint64_t reads_outside, writes_outside;
 	/* Set by an IRQ whose level did not match (RAWSTAT & MASK) != 0. */
 	unsigned int irq_mismatches;
+	/* With trace_jobs, the model's "sgpu_jobs" trace lines (the chains
+	 * it starts, decoded), one per line, as much as fits. */
+	bool trace_jobs;
+	char job_trace[32768];
+	size_t job_trace_len;
 
 	struct sgpu_host host;
 	struct sgpu *gpu;

@@ -153,6 +153,47 @@ TEST(write_value_types_and_next_pointers)
 	CHECK(fh_fini(&fh));
 }
 
+/*
+ * With its "sgpu_jobs" trace on, the model prints each chain it starts,
+ * decoded (midgard_job_decode.c, as SLEIPNIR_DEBUG=jobs in the runtime),
+ * and still runs it; off, it prints nothing.
+ */
+TEST(chains_are_traced_decoded)
+{
+	char line[96];
+
+	REQUIRE(setup());
+	fh.trace_jobs = true;
+	wv(0, DATA_VA, MDG_WRITE_VALUE_TYPE_ZERO, 1);
+	job(1, MDG_JOB_TYPE_NULL, 1, 0, -1);
+	submit(JS, 0, 0);
+	CHECK(fh_run_idle(&fh, 10));
+	CHECK_EQ(js_reg(JS, JS_STATUS), MDG_EXCEPTION_DONE);
+	snprintf(line, sizeof(line), "Write value job @ 0x%llx, index 1:",
+		 (unsigned long long)job_va(0));
+	CHECK(strstr(fh.job_trace, line) != NULL);
+	snprintf(line, sizeof(line), "Address: 0x%llx",
+		 (unsigned long long)DATA_VA);
+	CHECK(strstr(fh.job_trace, line) != NULL);
+	CHECK(strstr(fh.job_trace, "Type: Zero (3)") != NULL);
+	snprintf(line, sizeof(line), "Null job @ 0x%llx, index 2:",
+		 (unsigned long long)job_va(1));
+	CHECK(strstr(fh.job_trace, line) != NULL);
+	CHECK(strstr(fh.job_trace, "Dependency 1: 1") != NULL);
+	/* Decoded before the jobs ran: their status is still 0. */
+	CHECK(strstr(fh.job_trace, "Exception Status: OK (0)") != NULL);
+	CHECK(strstr(fh.job_trace, "Exception Status: DONE") == NULL);
+
+	fh.trace_jobs = false;
+	fh.job_trace_len = 0;
+	fh.job_trace[0] = 0;
+	wr(&fh, JOB_INT_CLEAR, 0xFFFFFFFF);
+	submit(JS, 0, 0);
+	CHECK(fh_run_idle(&fh, 10));
+	CHECK_EQ(fh.job_trace_len, 0);
+	CHECK(fh_fini(&fh));
+}
+
 TEST(list_order_and_dependencies)
 {
 	REQUIRE(setup());
@@ -669,6 +710,7 @@ int main(void)
 {
 	RUN(null_job_runs_only_in_sgpu_run);
 	RUN(write_value_types_and_next_pointers);
+	RUN(chains_are_traced_decoded);
 	RUN(list_order_and_dependencies);
 	RUN(malformed_headers);
 	RUN(mmu_fault_fails_job);

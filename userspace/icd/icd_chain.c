@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "icd_context.h"
+#include "icd_debug.h"
 #include "icd_device.h"
 #include "icd_event.h"
 #include "icd_kernel.h"
@@ -558,6 +559,10 @@ bool icd_launch_submit(cl_command_queue q, cl_event *cmds, unsigned int n)
 		sub.num_out_syncs = 1;
 		if (prof)
 			sub.requirements |= SLEIPNIR_REQ_WRITE_VALUE;
+		/* The descriptors are all in the command BO. */
+		if (icd_debug("jobs"))
+			icd_debug_print_chain((const struct sl_bo *[]){
+						      q->gpu->cmd }, 1, sub.jc);
 		err = sl_submit(ctx->drm, &sub);
 	}
 	if (!err) {
