@@ -152,6 +152,9 @@ static void fault_in(struct context *c)
 	 * callback too: once, naming the kernel. */
 	CHECK(__atomic_load_n(&context_error_count, __ATOMIC_ACQUIRE) == 1);
 	CHECK(strstr(context_error, "poke") != NULL);
+	/* ... and the exception by its name (a write far out of bounds
+	 * is a translation fault). */
+	CHECK(strstr(context_error, "TRANSLATION_FAULT_") != NULL);
 	printf("  context notify: %s\n", context_error);
 	/* clFinish returns (what it returns after a failed command the spec
 	 * leaves open; it must not hang). */

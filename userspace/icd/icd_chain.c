@@ -26,6 +26,7 @@
 #include "icd_printf.h"
 #include "icd_program.h"
 #include "icd_queue.h"
+#include "midgard_desc.h"
 
 /* How long one syncobj wait lasts before it is retried. The kernel's job
  * timeout ends every job, so the wait always ends. */
@@ -426,13 +427,15 @@ static void report_fault(cl_context ctx, cl_event cmd,
 	const char *kind = f->count && f->kind < sizeof(kinds) /
 			   sizeof(kinds[0]) && kinds[f->kind] ?
 			   kinds[f->kind] : "failure";
+	const char *name = mdg_exception_name(f->exception_code);
 	char *msg;
 
 	/* Sized to the kernel's name, which may be of any length. */
-	if (asprintf(&msg, "sleipnir: kernel %s: GPU %s (exception 0x%x, "
+	if (asprintf(&msg, "sleipnir: kernel %s: GPU %s (exception 0x%x %s, "
 		     "address 0x%llx, fence %d)",
 		     cmd->launch->params.kernel->name, kind, f->exception_code,
-		     (unsigned long long)f->address, fence) < 0) {
+		     name ? name : "unknown", (unsigned long long)f->address,
+		     fence) < 0) {
 		icd_context_notify_error(ctx, "sleipnir: GPU fault");
 		return;
 	}
