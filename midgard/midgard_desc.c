@@ -45,6 +45,37 @@ bool mdg_pack_invocation(const uint32_t local_size[3],
 	return true;
 }
 
+bool mdg_unpack_invocation(const uint8_t inv[MDG_INVOCATION_BYTES],
+			   uint32_t local_size[3], uint32_t num_groups[3])
+{
+	uint32_t word = (uint32_t)mdg_get(inv, MDG_INVOCATION_INVOCATIONS);
+	unsigned int shift[7] = {
+		0,
+		(unsigned int)mdg_get(inv, MDG_INVOCATION_SIZE_Y_SHIFT),
+		(unsigned int)mdg_get(inv, MDG_INVOCATION_SIZE_Z_SHIFT),
+		(unsigned int)mdg_get(inv, MDG_INVOCATION_WORKGROUPS_X_SHIFT),
+		(unsigned int)mdg_get(inv, MDG_INVOCATION_WORKGROUPS_Y_SHIFT),
+		(unsigned int)mdg_get(inv, MDG_INVOCATION_WORKGROUPS_Z_SHIFT),
+		32,
+	};
+	uint32_t *out[6] = { &local_size[0], &local_size[1], &local_size[2],
+			     &num_groups[0], &num_groups[1], &num_groups[2] };
+
+	for (int i = 0; i < 6; i++) {
+		unsigned int lo = shift[i], hi = shift[i + 1];
+		uint64_t bits;
+
+		if (hi < lo || hi > 32)
+			return false;
+		/* Each value minus one, in bits [lo, hi); a 1 takes none. */
+		bits = ((uint64_t)word >> lo) & ((1ull << (hi - lo)) - 1);
+		if (bits == UINT32_MAX)
+			return false;
+		*out[i] = (uint32_t)bits + 1;
+	}
+	return true;
+}
+
 /* The 32-byte header every job starts with (§4.1), 64-bit format. */
 static void pack_header(uint8_t *out, unsigned int type, bool barrier,
 			unsigned int index, unsigned int dep1,

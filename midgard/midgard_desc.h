@@ -163,6 +163,14 @@ struct mdg_compute_job {
 bool mdg_pack_invocation(const uint32_t local_size[3],
 			 const uint32_t num_groups[3], uint32_t out[2]);
 
+/*
+ * The work-group size and count an Invocation descriptor holds; false
+ * when its shifts are out of order or past 32 bits, or a size does not
+ * fit 32 bits.
+ */
+bool mdg_unpack_invocation(const uint8_t inv[MDG_INVOCATION_BYTES],
+			   uint32_t local_size[3], uint32_t num_groups[3]);
+
 /* Writes a whole compute job (184 bytes); false if the sizes do not fit. */
 bool mdg_pack_compute_job(const struct mdg_compute_job *job,
 			  uint8_t out[MDG_COMPUTE_JOB_BYTES]);

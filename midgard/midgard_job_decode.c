@@ -39,35 +39,14 @@ static bool print_at(const struct mdg_printer *p, const struct mdg_memory *m,
 static void print_grid(const struct mdg_printer *p, const uint8_t *inv,
 		       unsigned int indent)
 {
-	uint32_t word = (uint32_t)mdg_get(inv, MDG_INVOCATION_INVOCATIONS);
-	unsigned int shift[7] = {
-		0,
-		(unsigned int)mdg_get(inv, MDG_INVOCATION_SIZE_Y_SHIFT),
-		(unsigned int)mdg_get(inv, MDG_INVOCATION_SIZE_Z_SHIFT),
-		(unsigned int)mdg_get(inv, MDG_INVOCATION_WORKGROUPS_X_SHIFT),
-		(unsigned int)mdg_get(inv, MDG_INVOCATION_WORKGROUPS_Y_SHIFT),
-		(unsigned int)mdg_get(inv, MDG_INVOCATION_WORKGROUPS_Z_SHIFT),
-		32,
-	};
-	uint64_t v[6];
+	uint32_t l[3], g[3];
 
-	for (int i = 0; i < 6; i++) {
-		unsigned int lo = shift[i], hi = shift[i + 1];
-
-		unsigned int width = hi - lo;
-
-		if (hi < lo || hi > 32) {
-			mdg_print_line(p, indent, "work-group size and count: "
-				       "shifts out of order");
-			return;
-		}
-		/* A value of 1 takes no bits. */
-		v[i] = !width ? 1 : width == 32 ? word + 1ull :
-		       ((word >> lo) & ((1u << width) - 1)) + 1ull;
-	}
-	mdg_print_line(p, indent, "work-group size %" PRIu64 "x%" PRIu64 "x%" PRIu64
-	    ", count %" PRIu64 "x%" PRIu64 "x%" PRIu64,
-	    v[0], v[1], v[2], v[3], v[4], v[5]);
+	if (!mdg_unpack_invocation(inv, l, g))
+		mdg_print_line(p, indent, "work-group size and count: shifts "
+			       "out of order or too wide");
+	else
+		mdg_print_line(p, indent, "work-group size %ux%ux%u, count "
+			       "%ux%ux%u", l[0], l[1], l[2], g[0], g[1], g[2]);
 }
 
 /* What the draw descriptor of a compute job points to. */

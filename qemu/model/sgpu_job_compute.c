@@ -28,42 +28,14 @@ struct sgpu_shader_ctx {
 	uint64_t epoch;
 };
 
-/* Bits [from, to) of the packed invocation word, plus one. */
-static uint32_t invocation_field(uint32_t word, unsigned int from,
-				 unsigned int to)
-{
-	uint64_t mask = (1ull << (to - from)) - 1;
-
-	return (uint32_t)(((uint64_t)word >> from) & mask) + 1;
-}
-
 static uint32_t decode_invocation(struct sgpu *gpu, const uint8_t *inv,
 				  struct sgpu_compute_dispatch *d)
 {
-	uint32_t packed = (uint32_t)mdg_get(inv, MDG_INVOCATION_INVOCATIONS);
-	unsigned int s[7] = {
-		0,
-		(unsigned int)mdg_get(inv, MDG_INVOCATION_SIZE_Y_SHIFT),
-		(unsigned int)mdg_get(inv, MDG_INVOCATION_SIZE_Z_SHIFT),
-		(unsigned int)mdg_get(inv, MDG_INVOCATION_WORKGROUPS_X_SHIFT),
-		(unsigned int)mdg_get(inv, MDG_INVOCATION_WORKGROUPS_Y_SHIFT),
-		(unsigned int)mdg_get(inv, MDG_INVOCATION_WORKGROUPS_Z_SHIFT),
-		32,
-	};
-
-	for (int i = 0; i < 6; i++) {
-		if (s[i] > s[i + 1]) {
-			sgpu_guest_error(gpu, "sgpu: compute job 0x%llx: "
-					 "invocation shifts out of order "
-					 "(0x%08x)",
-					 (unsigned long long)d->job_va,
-					 sgpu_le32(inv + 4));
-			return MDG_EXCEPTION_JOB_CONFIG_FAULT;
-		}
-	}
-	for (int i = 0; i < 3; i++) {
-		d->local_size[i] = invocation_field(packed, s[i], s[i + 1]);
-		d->num_groups[i] = invocation_field(packed, s[i + 3], s[i + 4]);
+	if (!mdg_unpack_invocation(inv, d->local_size, d->num_groups)) {
+		sgpu_guest_error(gpu, "sgpu: compute job 0x%llx: invocation "
+				 "shifts out of order or too wide",
+				 (unsigned long long)d->job_va);
+		return MDG_EXCEPTION_JOB_CONFIG_FAULT;
 	}
 	d->thread_group_split =
 		(uint32_t)mdg_get(inv, MDG_INVOCATION_THREAD_GROUP_SPLIT);

@@ -88,6 +88,10 @@ cl_program cl_api_build(cl_context ctx, const char *src, const char *options);
 /* A kernel of the main program (NULL and a failed check when missing). */
 cl_kernel cl_api_kernel(const char *name);
 
+/* The main program's executable binary (CL_PROGRAM_BINARIES), malloc'd;
+ * NULL and a failed check when it cannot be read. */
+unsigned char *cl_api_main_binary(size_t *size);
+
 /* A buffer of api.ctx; NULL and a failed check when it cannot be made. */
 cl_mem cl_api_buffer(cl_mem_flags flags, size_t size, void *host_ptr);
 

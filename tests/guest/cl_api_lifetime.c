@@ -128,21 +128,11 @@ TEST(no_leaks)
 {
 	enum { ROUNDS = 40 };
 	size_t size = 0;
-	unsigned char *bin;
-	const unsigned char *bins[1];
+	unsigned char *bin = cl_api_main_binary(&size);
 	int files_before, files_after, failed = 0;
 	long rss_before, rss_after;
 
-	CHECK_ERR(clGetProgramInfo(api.prog, CL_PROGRAM_BINARY_SIZES,
-				   sizeof(size), &size, NULL),
-		  CL_SUCCESS);
-	REQUIRE(size);
-	bin = malloc(size);
 	REQUIRE(bin);
-	bins[0] = bin;
-	CHECK_ERR(clGetProgramInfo(api.prog, CL_PROGRAM_BINARIES, sizeof(bins),
-				   bins, NULL),
-		  CL_SUCCESS);
 	/* First lives warm what is made once (caches, threads). */
 	failed += !one_life(bin, size, 0);
 	failed += !one_life(bin, size, 0);

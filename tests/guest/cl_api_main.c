@@ -162,6 +162,28 @@ cl_mem cl_api_buffer(cl_mem_flags flags, size_t size, void *host_ptr)
 	return m;
 }
 
+unsigned char *cl_api_main_binary(size_t *size)
+{
+	unsigned char *bin = NULL;
+	const unsigned char *bins[1];
+
+	*size = 0;
+	CHECK_ERR(clGetProgramInfo(api.prog, CL_PROGRAM_BINARY_SIZES,
+				   sizeof(*size), size, NULL),
+		  CL_SUCCESS);
+	if (*size)
+		bin = malloc(*size);
+	if (!bin) {
+		CHECK_FAIL_AT(__FILE__, __LINE__, "no binary to read");
+		return NULL;
+	}
+	bins[0] = bin;
+	CHECK_ERR(clGetProgramInfo(api.prog, CL_PROGRAM_BINARIES, sizeof(bins),
+				   bins, NULL),
+		  CL_SUCCESS);
+	return bin;
+}
+
 cl_int cl_api_run(cl_command_queue queue, cl_kernel kernel, cl_uint dims,
 		  const size_t *global, const size_t *local, int line)
 {

@@ -279,16 +279,9 @@ TEST(program_from_binary)
 	REQUIRE(c2);
 	q2 = clCreateCommandQueue(c2, api.device, 0, &err);
 	REQUIRE(q2);
-	CHECK_ERR(clGetProgramInfo(api.prog, CL_PROGRAM_BINARY_SIZES,
-				   sizeof(size), &size, NULL),
-		  CL_SUCCESS);
-	REQUIRE(size > 0);
-	bin = malloc(size);
+	bin = cl_api_main_binary(&size);
 	REQUIRE(bin);
 	bins[0] = bin;
-	CHECK_ERR(clGetProgramInfo(api.prog, CL_PROGRAM_BINARIES, sizeof(bins),
-				   bins, NULL),
-		  CL_SUCCESS);
 	p = clCreateProgramWithBinary(c2, 1, &api.device, &size, bins, &status,
 				      &err);
 	CHECK_ERR(err, CL_SUCCESS);
@@ -411,8 +404,8 @@ static void *build_on_thread(void *arg)
 TEST(rebuild_behind_launch)
 {
 	size_t size = 0, global = 64;
-	unsigned char *bin = NULL;
-	const unsigned char *bins[1];
+	unsigned char *bin = cl_api_main_binary(&size);
+	const unsigned char *bins[1] = { bin };
 	cl_int err = 1;
 	cl_program p = NULL;
 	cl_kernel k = NULL;
@@ -423,16 +416,7 @@ TEST(rebuild_behind_launch)
 	pthread_t builder;
 	bool ok = true;
 
-	CHECK_ERR(clGetProgramInfo(api.prog, CL_PROGRAM_BINARY_SIZES,
-				   sizeof(size), &size, NULL),
-		  CL_SUCCESS);
-	REQUIRE(size > 0);
-	bin = malloc(size);
 	REQUIRE(bin);
-	bins[0] = bin;
-	CHECK_ERR(clGetProgramInfo(api.prog, CL_PROGRAM_BINARIES, sizeof(bins),
-				   bins, NULL),
-		  CL_SUCCESS);
 	p = clCreateProgramWithBinary(api.ctx, 1, &api.device, &size, bins,
 				      NULL, &err);
 	REQUIRE(p);

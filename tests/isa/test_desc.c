@@ -183,6 +183,45 @@ TEST(set_refuses_what_does_not_fit)
 	CHECK(memcmp(d, before, sizeof(d)) == 0);
 }
 
+/* Unpacking gives back what was packed; shifts out of order or a size
+ * of 2^32 are refused. */
+TEST(invocation_round_trips)
+{
+	static const uint32_t sizes[][6] = {
+		{ 1, 1, 1, 1, 1, 1 }, { 8, 8, 1, 4, 2, 1 },
+		{ 256, 1, 1, 65535, 1, 1 }, { 3, 5, 7, 11, 13, 17 },
+		{ 1, 1, 1, 1u << 31, 1, 1 },
+	};
+	uint8_t inv[MDG_INVOCATION_BYTES];
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		uint32_t words[2], l[3], g[3];
+
+		REQUIRE(mdg_pack_invocation(sizes[i], sizes[i] + 3, words));
+		for (int b = 0; b < 4; b++) {
+			inv[b] = (uint8_t)(words[0] >> (8 * b));
+			inv[4 + b] = (uint8_t)(words[1] >> (8 * b));
+		}
+		CHECK(mdg_unpack_invocation(inv, l, g));
+		for (int k = 0; k < 3; k++) {
+			CHECK_EQ(l[k], sizes[i][k]);
+			CHECK_EQ(g[k], sizes[i][3 + k]);
+		}
+	}
+	memset(inv, 0, sizeof(inv));
+	mdg_set(inv, MDG_INVOCATION_SIZE_Y_SHIFT, 31);
+	CHECK(!mdg_unpack_invocation(inv, (uint32_t[3]){ 0 },
+				     (uint32_t[3]){ 0 }));
+	/* All 32 bits to local X, all set: 2^32 work-items. */
+	memset(inv, 0, sizeof(inv));
+	mdg_set(inv, MDG_INVOCATION_INVOCATIONS, 0xFFFFFFFF);
+	for (unsigned int f = MDG_INVOCATION_SIZE_Y_SHIFT;
+	     f <= MDG_INVOCATION_WORKGROUPS_Z_SHIFT; f++)
+		mdg_set(inv, f, 32);
+	CHECK(!mdg_unpack_invocation(inv, (uint32_t[3]){ 0 },
+				     (uint32_t[3]){ 0 }));
+}
+
 TEST(names)
 {
 	CHECK(!strcmp(mdg_exception_name(0x01), "DONE"));
@@ -339,6 +378,7 @@ int main(void)
 	RUN(packers_match_mesa);
 	RUN(every_field_round_trips);
 	RUN(set_refuses_what_does_not_fit);
+	RUN(invocation_round_trips);
 	RUN(names);
 	RUN(decoder_prints_a_chain);
 	RUN(decoder_stops_a_loop);
