@@ -196,7 +196,7 @@ static void fold_arg_moves(struct mi_func *mf)
 			uint32_t v, d;
 			bool ok = true;
 
-			if (mv->kind != MI_ALU || mv->op != 0x7B ||
+			if (mv->kind != MI_ALU || mv->op != MDG_ALU_IMOV ||
 			    mv->lane_bits || mv->dst.kind != MO_PHYS ||
 			    (mv->dst.reg != 26 && mv->dst.reg != 27) ||
 			    mv->src[1].kind != MO_VREG || mv->src[1].mod)

@@ -153,7 +153,8 @@ static bool scalar_ok(const struct mi_instr *in)
 
 	if (info->flags & (MDG_OP_REDUCE | MDG_OP_LUT))
 		return false;
-	if (in->op == 0xC0 || in->op == 0xC4 || in->mode64 || in->lane_bits)
+	if (in->op == MDG_ALU_ICSEL_V || in->op == MDG_ALU_FCSEL_V ||
+	    in->mode64 || in->lane_bits)
 		return false;
 	return in->dst.mask && !(in->dst.mask & (in->dst.mask - 1)) &&
 	       !(in->dst.kind == MO_PHYS && in->dst.off > 3);

@@ -1340,7 +1340,7 @@ TEST(branches)
 
 	memset(&ld, 0, sizeof(ld));
 	ld.tag = MDG_TAG_LDST;
-	ld.ldst[0].op = 0x88;
+	ld.ldst[0].op = MDG_LDST_LD_32;
 	ld.ldst[0].mask = 0xF;
 	ld.ldst[0].swizzle = 0xE4;
 	ld.ldst[0].arg_reg = 7;
