@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mdg_internal.h"
+#include "mbe_internal.h"
 
 #define MAX_RA_ROUNDS 256
 
@@ -867,7 +867,7 @@ static uint32_t spill_choice(const struct mi_func *mf, const struct graph *g,
 	return best;
 }
 
-bool mdg_ra(struct mi_func *mf, unsigned int max_regs, char *err,
+bool mbe_ra(struct mi_func *mf, unsigned int max_regs, char *err,
 	    size_t errsz)
 {
 	uint32_t spill_base = (mf->private_bytes + 15u) & ~15u, slots = 0;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Instruction selection: lowered SIR to MIR (mdg_internal.h).
+ * Instruction selection: lowered SIR to MIR (mbe_internal.h).
  *
  * Every SIR value maps to an operand view: a vreg with a swizzle and float
  * modifiers, embedded constant lanes, or a pushed uniform register. Vector
@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mdg_internal.h"
+#include "mbe_internal.h"
 
 #define SWZ_ID 0xE4                  /* .xyzw */
 #define ONE_OVER_PI_F32 0x3EA2F983u
@@ -2632,7 +2632,7 @@ static uint32_t push_rows(struct sir_function *f)
 	return rows < PUSH_ROWS_MAX ? rows : PUSH_ROWS_MAX;
 }
 
-bool mdg_isel(struct sir_function *f, struct mi_func *mf, char *err,
+bool mbe_isel(struct sir_function *f, struct mi_func *mf, char *err,
 	      size_t errsz)
 {
 	struct isel s;
