@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/mdg_backend.h"
+#include "backend/mbe_backend.h"
 #include "binary/slb_binary.h"
 #include "frontend/clc_cache.h"
 #include "frontend/clc_frontend.h"
@@ -103,7 +103,7 @@ struct program_builder {
 
 /* Places a kernel's code 64-aligned, followed by 16 zero bytes. */
 static bool place_code(struct program_builder *b, struct slb_kernel *k,
-		       const struct mdg_code *code)
+		       const struct mbe_code *code)
 {
 	uint32_t offset = (b->p.code_size + 63u) & ~63u;
 	uint64_t end = (uint64_t)offset + code->size + 16;
@@ -172,8 +172,8 @@ static bool compile_kernel(struct sir_module *m, struct sir_function *f,
 			   const char *unsigned_vec_hints, struct slb_kernel *k,
 			   struct program_builder *b, struct clc_log *log)
 {
-	struct mdg_backend_options opts = { 16 };
-	struct mdg_code code = { NULL, 0 };
+	struct mbe_backend_options opts = { 16 };
+	struct mbe_code code = { NULL, 0 };
 	uint32_t wg = 0;
 	char err[512];
 	bool ok;
@@ -220,7 +220,7 @@ static bool compile_kernel(struct sir_module *m, struct sir_function *f,
 		/* For looking at what the back end is given. */
 		if (getenv("SLEIPNIR_DUMP_SIR"))
 			sir_print_function(stderr, f);
-		ok = mdg_compile_kernel(f, &opts, k, &code, err, sizeof(err));
+		ok = mbe_compile_kernel(f, &opts, k, &code, err, sizeof(err));
 	}
 	if (!ok) {
 		clc_log_printf(log, "error: %s: %s\n", f->name, err);

@@ -30,7 +30,7 @@
  * Each is backed by the compiler or the ICD: the ICD itself (cl_khr_icd);
  * 32-bit integer atomics on global and local memory (base: add, sub, xchg,
  * inc, dec, cmpxchg; extended: min, max, and, or, xor) and 8/16-bit
- * stores (compiler/backend/mdg_isel.c, tests/compiler/corpus/atomics_*.cl,
+ * stores (compiler/backend/mbe_isel.c, tests/compiler/corpus/atomics_*.cl,
  * types_char.cl); programs from SPIR-V, which the compiler reads
  * (cl_khr_il_program). clang ignores the names that are no OpenCL C
  * extension (cl_khr_icd, cl_khr_il_program).

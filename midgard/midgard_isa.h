@@ -117,6 +117,14 @@ enum mdg_outmod_int {
 #define MDG_REG_TEX1 29
 #define MDG_REG_COND 31
 
+/* enum mdg_alu_op: MDG_ALU_FADD, MDG_ALU_IMOV, ... (midgard_ops.def). */
+enum mdg_alu_op {
+#define MDG_ALU_OP(name, code, mnemonic, units, flags, rounding) \
+	MDG_ALU_##name = code,
+#include "midgard_ops.def"
+#undef MDG_ALU_OP
+};
+
 /* A vector source descriptor (13 bits) split into its fields. */
 #define MDG_VSRC_MOD(d) ((d) & 3u)
 #define MDG_VSRC_EXPAND(d) (((d) >> 2) & 7u)
@@ -140,7 +148,7 @@ struct mdg_alu {
 	uint8_t dst_reg;              /* 0-31 */
 	bool src2_imm;
 	/* Common. */
-	uint8_t op;
+	uint8_t op;                   /* enum mdg_alu_op */
 	uint8_t outmod;               /* enum mdg_outmod_float / _int */
 	/* Vector layout (48 bits). */
 	uint8_t reg_mode;             /* enum mdg_reg_mode */
@@ -209,7 +217,7 @@ enum mdg_index_format {
 };
 
 struct mdg_ldst {
-	uint8_t op;                   /* 0x03 = NOP */
+	uint8_t op;                   /* enum mdg_ldst_op */
 	uint8_t reg;                  /* 5 bits */
 	uint8_t mask;                 /* 4 bits */
 	uint8_t swizzle;              /* 8 bits */
@@ -223,19 +231,20 @@ struct mdg_ldst {
 	int32_t offset;               /* 18-bit signed */
 };
 
-#define MDG_LDST_NOP 0x03
+/* enum mdg_ldst_op: MDG_LDST_LD_32, MDG_LDST_NOP, ... (midgard_ops.def). */
+enum mdg_ldst_op {
+#define MDG_LDST_OP(name, code, mnemonic, flags, bytes) MDG_LDST_##name = code,
+#include "midgard_ops.def"
+#undef MDG_LDST_OP
+};
 
 /* ---- Texture words (§5.9) ---- */
 
+/* enum mdg_tex_op: MDG_TEX_OP_NORMAL, ... (midgard_ops.def). */
 enum mdg_tex_op {
-	MDG_TEX_OP_NORMAL = 1,
-	MDG_TEX_OP_GRADIENT = 2,
-	MDG_TEX_OP_FETCH = 4,
-	MDG_TEX_OP_DERIV_TO_GRAD = 9,
-	MDG_TEX_OP_MOV = 10,
-	MDG_TEX_OP_BARRIER = 11,
-	MDG_TEX_OP_COORDS_TO_GRAD = 12,
-	MDG_TEX_OP_DERIVATIVE = 13,
+#define MDG_TEX_OP(name, code, mnemonic) MDG_TEX_OP_##name = code,
+#include "midgard_ops.def"
+#undef MDG_TEX_OP
 };
 
 /* A texture word, field by field (bit positions in the README). */
@@ -277,7 +286,7 @@ struct mdg_bundle {
 	struct mdg_branch branch;
 	bool has_constants;
 	uint32_t constants[4];
-	/* Load/store bundles: two words, NOP (0x03) where empty. */
+	/* Load/store bundles: two words, MDG_LDST_NOP where empty. */
 	struct mdg_ldst ldst[2];
 	/* Texture bundles (including the barrier). */
 	struct mdg_tex tex;

@@ -51,134 +51,12 @@ unsigned int mdg_tag_size(unsigned int tag)
 #define F_1 MDG_OP_ONE_SRC
 #define F_LUT (MDG_OP_LUT | MDG_OP_ONE_SRC)
 
-#define OP(code, nm, u, f) [code] = { .name = nm, .units = (u), .flags = (f) }
-/* Four consecutive rounding variants of one op. */
-#define OP4(code, n0, n1, n2, n3, u, f)                                        \
-	[code] = { n0, (u), (f) | MDG_OP_ROUND_MODES, 0 },                     \
-	[code + 1] = { n1, (u), (f), 1 },                                      \
-	[code + 2] = { n2, (u), (f), 2 },                                      \
-	[code + 3] = { n3, (u), (f), 3 }
-
 static const struct mdg_alu_op_info alu_ops[256] = {
-	OP4(0x10, "fadd", "fadd_rtz", "fadd_rtn", "fadd_rtp", MDG_UNITS_ADD, 0),
-	OP4(0x14, "fmul", "fmul_rtz", "fmul_rtn", "fmul_rtp",
-	    MDG_UNITS_MUL | U_VLUT, 0),
-	OP(0x28, "fmin", MDG_UNITS_MOST, 0),
-	OP(0x29, "fmin_nan", MDG_UNITS_MOST, 0),
-	OP(0x2A, "fabsmin", MDG_UNITS_MOST, 0),
-	OP(0x2B, "fabsmin_nan", MDG_UNITS_MOST, 0),
-	OP(0x2C, "fmax", MDG_UNITS_MOST, 0),
-	OP(0x2D, "fmax_nan", MDG_UNITS_MOST, 0),
-	OP(0x2E, "fabsmax", MDG_UNITS_MOST, 0),
-	OP(0x2F, "fabsmax_nan", MDG_UNITS_MOST, 0),
-	OP4(0x30, "fmov", "fmov_rtz", "fmov_rtn", "fmov_rtp", MDG_UNITS_ALL,
-	    MDG_OP_SRC2_ONLY),
-	OP(0x34, "froundeven", MDG_UNITS_ADD, F_1),
-	OP(0x35, "ftrunc", MDG_UNITS_ADD, F_1),
-	OP(0x36, "ffloor", MDG_UNITS_ADD, F_1),
-	OP(0x37, "fceil", MDG_UNITS_ADD, F_1),
-	/* Multiplies X and Y of src1 and adds src2: scalar, VLUT only. */
-	OP4(0x38, "ffma", "ffma_rtz", "ffma_rtn", "ffma_rtp", U_VLUT,
-	    MDG_OP_LUT),
-	OP(0x3C, "fdot3", U_VMUL, F_RED),
-	OP(0x3D, "fdot3r", U_VMUL, F_RED),
-	OP(0x3E, "fdot4", U_VMUL, F_RED),
-	/* Known opcode that no unit is known to accept: never valid. */
-	OP(0x3F, "freduce", 0, 0),
-	OP(0x40, "iadd", MDG_UNITS_MOST, F_I),
-	OP(0x41, "ishladd", MDG_UNITS_MUL, F_I),
-	OP(0x46, "isub", MDG_UNITS_MOST, F_I),
-	OP(0x47, "ishlsub", MDG_UNITS_MUL, F_I),
-	OP(0x48, "iaddsat", MDG_UNITS_ADD, F_I),
-	OP(0x49, "uaddsat", MDG_UNITS_ADD, F_U),
-	OP(0x4E, "isubsat", MDG_UNITS_ADD, F_I),
-	OP(0x4F, "usubsat", MDG_UNITS_ADD, F_U),
-	OP(0x58, "imul", MDG_UNITS_MUL, F_I),
-	OP(0x59, "iwmul", U_VMUL, F_I),
-	OP(0x5A, "uwmul", U_VMUL, F_U),
-	OP(0x5B, "iuwmul", U_VMUL, F_I),
-	OP(0x60, "imin", MDG_UNITS_MOST, F_I),
-	OP(0x61, "umin", MDG_UNITS_MOST, F_U),
-	OP(0x62, "imax", MDG_UNITS_MOST, F_I),
-	OP(0x63, "umax", MDG_UNITS_MOST, F_U),
-	OP(0x64, "iavg", MDG_UNITS_ADD, F_I),
-	OP(0x65, "uavg", MDG_UNITS_ADD, F_U),
-	OP(0x66, "iravg", MDG_UNITS_ADD, F_I),
-	OP(0x67, "uravg", MDG_UNITS_ADD, F_U),
-	OP(0x68, "iasr", MDG_UNITS_ADD, F_I),
-	OP(0x69, "ilsr", MDG_UNITS_ADD, F_I),
-	OP(0x6C, "ishlsat", MDG_UNITS_ADD, F_I),
-	OP(0x6D, "ushlsat", MDG_UNITS_ADD, F_U),
-	OP(0x6E, "ishl", MDG_UNITS_ADD, F_I),
-	OP(0x70, "iand", MDG_UNITS_MOST, F_I),
-	OP(0x71, "ior", MDG_UNITS_MOST, F_I),
-	OP(0x72, "inand", MDG_UNITS_MOST, F_I),
-	OP(0x73, "inor", MDG_UNITS_MOST, F_I),
-	OP(0x74, "iandnot", MDG_UNITS_MOST, F_I),
-	OP(0x75, "iornot", MDG_UNITS_MOST, F_I),
-	OP(0x76, "ixor", MDG_UNITS_MOST, F_I),
-	OP(0x77, "inxor", MDG_UNITS_MOST, F_I),
-	OP(0x78, "iclz", MDG_UNITS_ADD, F_I | F_1),
-	OP(0x7A, "ipopcnt", U_VADD, F_I | F_1),
-	OP(0x7B, "imov", MDG_UNITS_ALL, F_I | MDG_OP_SRC2_ONLY),
-	OP(0x7C, "iabsdiff", MDG_UNITS_ADD, F_I),
-	OP(0x7D, "uabsdiff", MDG_UNITS_ADD, F_U),
-	OP(0x7E, "ichoose", MDG_UNITS_ADD, F_I),
-	OP(0x80, "feq", MDG_UNITS_MOST, F_CMP),
-	OP(0x81, "fne", MDG_UNITS_MOST, F_CMP),
-	OP(0x82, "flt", MDG_UNITS_MOST, F_CMP),
-	OP(0x83, "fle", MDG_UNITS_MOST, F_CMP),
-	OP(0x88, "fball_eq", U_VEC, F_CMP | F_RED),
-	OP(0x89, "fball_neq", U_VEC, F_CMP | F_RED),
-	OP(0x8A, "fball_lt", U_VEC, F_CMP | F_RED),
-	OP(0x8B, "fball_lte", U_VEC, F_CMP | F_RED),
-	OP(0x90, "fbany_eq", U_VEC, F_CMP | F_RED),
-	OP(0x91, "fbany_neq", U_VEC, F_CMP | F_RED),
-	OP(0x92, "fbany_lt", U_VEC, F_CMP | F_RED),
-	OP(0x93, "fbany_lte", U_VEC, F_CMP | F_RED),
-	OP4(0x98, "f2i_rte", "f2i_rtz", "f2i_rtn", "f2i_rtp", MDG_UNITS_ADD,
-	    MDG_OP_INT_DST | F_1),
-	OP4(0x9C, "f2u_rte", "f2u_rtz", "f2u_rtn", "f2u_rtp", MDG_UNITS_ADD,
-	    MDG_OP_INT_DST | F_1),
-	OP(0xA0, "ieq", MDG_UNITS_MOST, F_I),
-	OP(0xA1, "ine", MDG_UNITS_MOST, F_I),
-	OP(0xA2, "ult", MDG_UNITS_MOST, F_U),
-	OP(0xA3, "ule", MDG_UNITS_MOST, F_U),
-	OP(0xA4, "ilt", MDG_UNITS_MOST, F_I),
-	OP(0xA5, "ile", MDG_UNITS_MOST, F_I),
-	OP(0xA8, "iball_eq", U_VEC, F_I | F_RED),
-	OP(0xA9, "iball_neq", U_VEC, F_I | F_RED),
-	OP(0xAA, "uball_lt", U_VEC, F_U | F_RED),
-	OP(0xAB, "uball_lte", U_VEC, F_U | F_RED),
-	OP(0xAC, "iball_lt", U_VEC, F_I | F_RED),
-	OP(0xAD, "iball_lte", U_VEC, F_I | F_RED),
-	OP(0xB0, "ibany_eq", U_VEC, F_I | F_RED),
-	OP(0xB1, "ibany_neq", U_VEC, F_I | F_RED),
-	OP(0xB2, "ubany_lt", U_VEC, F_U | F_RED),
-	OP(0xB3, "ubany_lte", U_VEC, F_U | F_RED),
-	OP(0xB4, "ibany_lt", U_VEC, F_I | F_RED),
-	OP(0xB5, "ibany_lte", U_VEC, F_I | F_RED),
-	OP4(0xB8, "i2f_rte", "i2f_rtz", "i2f_rtn", "i2f_rtp", MDG_UNITS_ADD,
-	    MDG_OP_INT_SRC | F_1),
-	OP4(0xBC, "u2f_rte", "u2f_rtz", "u2f_rtn", "u2f_rtp", MDG_UNITS_ADD,
-	    MDG_OP_INT_SRC | MDG_OP_UNSIGNED | F_1),
-	OP(0xC0, "icsel_v", U_VADD | U_SMUL, F_I | MDG_OP_CSEL),
-	OP(0xC1, "icsel", U_VADD | U_SMUL, F_I | MDG_OP_CSEL),
-	OP(0xC4, "fcsel_v", U_VADD | U_SMUL, MDG_OP_CSEL),
-	OP(0xC5, "fcsel", U_VADD | U_SMUL, MDG_OP_CSEL),
-	OP(0xC6, "froundaway", MDG_UNITS_ADD, F_1),
-	OP(0xE8, "fatan2_pt2", U_VLUT, MDG_OP_LUT),
-	OP(0xEC, "fpow_pt1", U_VLUT, MDG_OP_LUT),
-	OP(0xED, "fpown_pt1", U_VLUT, MDG_OP_LUT),
-	OP(0xEE, "fpowr_pt1", U_VLUT, MDG_OP_LUT),
-	OP(0xF0, "frcp", U_VLUT, F_LUT),
-	OP(0xF2, "frsqrt", U_VLUT, F_LUT),
-	OP(0xF3, "fsqrt", U_VLUT, F_LUT),
-	OP(0xF4, "fexp2", U_VLUT, F_LUT),
-	OP(0xF5, "flog2", U_VLUT, F_LUT),
-	OP(0xF6, "fsinpi", U_VLUT, F_LUT),
-	OP(0xF7, "fcospi", U_VLUT, F_LUT),
-	OP(0xF9, "fatan2_pt1", U_VLUT, MDG_OP_LUT),
+#define MDG_ALU_OP(id, code, mnemonic, u, f, round)                            \
+	[code] = { .name = mnemonic, .units = (u), .flags = (f),               \
+		   .rounding = (round) },
+#include "midgard_ops.def"
+#undef MDG_ALU_OP
 };
 
 const struct mdg_alu_op_info *mdg_alu_op_info(uint8_t op)
@@ -207,126 +85,11 @@ int mdg_alu_op_by_name(const char *name)
 #define UB (MDG_LDST_LOAD | MDG_LDST_UBO)
 #define AT MDG_LDST_ATOMIC
 
-#define LS(code, nm, f, b) [code] = { .name = nm, .flags = (f), .bytes = (b) }
-/* One atomic op's four variants: 32, 64, 32 big-endian, 64 big-endian. */
-#define ATOMIC(code, nm)                                                       \
-	LS(code, nm ".32", AT, 4), LS(code + 1, nm ".64", AT, 8),              \
-	LS(code + 2, nm ".32.be", AT | BE, 4),                                 \
-	LS(code + 3, nm ".64.be", AT | BE, 8)
-
 static const struct mdg_ldst_op_info ldst_ops[256] = {
-	LS(0x03, "nop", 0, 0),
-	LS(0x04, "unpack.f32", RR | GR, 0),
-	LS(0x05, "unpack.f16", RR | GR, 0),
-	LS(0x06, "unpack.u32", RR | GR, 0),
-	LS(0x07, "unpack.s32", RR | GR, 0),
-	LS(0x08, "pack.f32", RR | GR, 0),
-	LS(0x09, "pack.f16", RR | GR, 0),
-	LS(0x0A, "pack.u32", RR | GR, 0),
-	LS(0x0B, "pack.s32", RR | GR, 0),
-	LS(0x0C, "lea", 0, 0),
-	LS(0x0D, "lea_image", GR, 0),
-	LS(0x0E, "cubemap", RR | GR, 0),
-	LS(0x10, "mov", RR, 0),
-	LS(0x11, "pdiv_y", RR | GR, 0),
-	LS(0x12, "pdiv_z", RR | GR, 0),
-	LS(0x13, "pdiv_w", RR | GR, 0),
-	ATOMIC(0x40, "aadd"),
-	ATOMIC(0x44, "aand"),
-	ATOMIC(0x48, "aor"),
-	ATOMIC(0x4C, "axor"),
-	ATOMIC(0x50, "aimin"),
-	ATOMIC(0x54, "aumin"),
-	ATOMIC(0x58, "aimax"),
-	ATOMIC(0x5C, "aumax"),
-	ATOMIC(0x60, "axchg"),
-	ATOMIC(0x64, "acmpxchg"),
-	LS(0x80, "ld.u8", L, 1),
-	LS(0x81, "ld.s8", L | SG, 1),
-	LS(0x84, "ld.u16", L, 2),
-	LS(0x85, "ld.s16", L | SG, 2),
-	LS(0x86, "ld.u16.be", L | BE, 2),
-	LS(0x87, "ld.s16.be", L | SG | BE, 2),
-	LS(0x88, "ld.32", L, 4),
-	LS(0x89, "ld.32.bswap2", L | BE, 4),
-	LS(0x8A, "ld.32.bswap4", L | BE, 4),
-	LS(0x8C, "ld.64", L, 8),
-	LS(0x8D, "ld.64.bswap2", L | BE, 8),
-	LS(0x8E, "ld.64.bswap4", L | BE, 8),
-	LS(0x8F, "ld.64.bswap8", L | BE, 8),
-	LS(0x90, "ld.128", L, 16),
-	LS(0x91, "ld.128.bswap2", L | BE, 16),
-	LS(0x92, "ld.128.bswap4", L | BE, 16),
-	LS(0x93, "ld.128.bswap8", L | BE, 16),
-	LS(0x94, "ld_attr.f32", L | GR, 0),
-	LS(0x95, "ld_attr.f16", L | GR, 0),
-	LS(0x96, "ld_attr.u32", L | GR, 0),
-	LS(0x97, "ld_attr.s32", L | GR, 0),
-	LS(0x98, "ld_vary.f32", L | GR, 0),
-	LS(0x99, "ld_vary.f16", L | GR, 0),
-	LS(0x9A, "ld_vary.u32", L | GR, 0),
-	LS(0x9B, "ld_vary.s32", L | GR, 0),
-	LS(0x9C, "ld_special.f32", L | GR, 0),
-	LS(0x9D, "ld_special.f16", L | GR, 0),
-	LS(0x9E, "ld_special.u32", L | GR, 0),
-	LS(0x9F, "ld_special.s32", L | GR, 0),
-	LS(0xA0, "ld_ubo.u8", UB, 1),
-	LS(0xA1, "ld_ubo.s8", UB | SG, 1),
-	LS(0xA4, "ld_ubo.u16", UB, 2),
-	LS(0xA5, "ld_ubo.s16", UB | SG, 2),
-	LS(0xA6, "ld_ubo.u16.be", UB | BE, 2),
-	LS(0xA7, "ld_ubo.s16.be", UB | SG | BE, 2),
-	LS(0xA8, "ld_ubo.32", UB, 4),
-	LS(0xA9, "ld_ubo.32.bswap2", UB | BE, 4),
-	LS(0xAA, "ld_ubo.32.bswap4", UB | BE, 4),
-	LS(0xAC, "ld_ubo.64", UB, 8),
-	LS(0xAD, "ld_ubo.64.bswap2", UB | BE, 8),
-	LS(0xAE, "ld_ubo.64.bswap4", UB | BE, 8),
-	LS(0xAF, "ld_ubo.64.bswap8", UB | BE, 8),
-	LS(0xB0, "ld_ubo.128", UB, 16),
-	LS(0xB1, "ld_ubo.128.bswap2", UB | BE, 16),
-	LS(0xB2, "ld_ubo.128.bswap4", UB | BE, 16),
-	LS(0xB3, "ld_ubo.128.bswap8", UB | BE, 16),
-	LS(0xB4, "ld_image.f32", L | GR, 0),
-	LS(0xB5, "ld_image.f16", L | GR, 0),
-	LS(0xB6, "ld_image.u32", L | GR, 0),
-	LS(0xB7, "ld_image.s32", L | GR, 0),
-	LS(0xB8, "ld_tilebuffer.f32", L | GR, 0),
-	LS(0xB9, "ld_tilebuffer.f16", L | GR, 0),
-	LS(0xBA, "ld_tilebuffer.raw", L | GR, 0),
-	LS(0xC0, "st.u8", S, 1),
-	LS(0xC1, "st.s8", S, 1),
-	LS(0xC4, "st.u16", S, 2),
-	LS(0xC5, "st.s16", S, 2),
-	LS(0xC6, "st.u16.be", S | BE, 2),
-	LS(0xC7, "st.s16.be", S | BE, 2),
-	LS(0xC8, "st.32", S, 4),
-	LS(0xC9, "st.32.bswap2", S | BE, 4),
-	LS(0xCA, "st.32.bswap4", S | BE, 4),
-	LS(0xCC, "st.64", S, 8),
-	LS(0xCD, "st.64.bswap2", S | BE, 8),
-	LS(0xCE, "st.64.bswap4", S | BE, 8),
-	LS(0xCF, "st.64.bswap8", S | BE, 8),
-	LS(0xD0, "st.128", S, 16),
-	LS(0xD1, "st.128.bswap2", S | BE, 16),
-	LS(0xD2, "st.128.bswap4", S | BE, 16),
-	LS(0xD3, "st.128.bswap8", S | BE, 16),
-	LS(0xD4, "st_vary.f32", S | GR, 0),
-	LS(0xD5, "st_vary.f16", S | GR, 0),
-	LS(0xD6, "st_vary.u32", S | GR, 0),
-	LS(0xD7, "st_vary.s32", S | GR, 0),
-	LS(0xD8, "st_image.f32", S | GR, 0),
-	LS(0xD9, "st_image.f16", S | GR, 0),
-	LS(0xDA, "st_image.u32", S | GR, 0),
-	LS(0xDB, "st_image.s32", S | GR, 0),
-	LS(0xDC, "st_special.f32", S | GR, 0),
-	LS(0xDD, "st_special.f16", S | GR, 0),
-	LS(0xDE, "st_special.u32", S | GR, 0),
-	LS(0xDF, "st_special.s32", S | GR, 0),
-	LS(0xE8, "st_tilebuffer.f32", S | GR, 0),
-	LS(0xE9, "st_tilebuffer.f16", S | GR, 0),
-	LS(0xEA, "st_tilebuffer.raw", S | GR, 0),
-	LS(0xFC, "trap", 0, 0),
+#define MDG_LDST_OP(id, code, mnemonic, f, b)                                  \
+	[code] = { .name = mnemonic, .flags = (f), .bytes = (b) },
+#include "midgard_ops.def"
+#undef MDG_LDST_OP
 };
 
 const struct mdg_ldst_op_info *mdg_ldst_op_info(uint8_t op)
@@ -352,16 +115,17 @@ enum mdg_ldst_class mdg_ldst_class(uint8_t op)
 		return MDG_LDST_CLASS_RAW;
 	if (op == MDG_LDST_NOP)
 		return MDG_LDST_CLASS_NOP;
-	if (op == 0x10)
+	if (op == MDG_LDST_MOV)
 		return MDG_LDST_CLASS_MOVE;
-	if (op == 0x0C)
+	if (op == MDG_LDST_LEA)
 		return MDG_LDST_CLASS_LOAD;
 	if (info->flags & MDG_LDST_GRAPHICS)
 		return MDG_LDST_CLASS_RAW;
 	if (info->flags & MDG_LDST_UBO)
 		return MDG_LDST_CLASS_UBO;
 	if (info->flags & MDG_LDST_ATOMIC)
-		return op >= 0x64 ? MDG_LDST_CLASS_CMPXCHG : MDG_LDST_CLASS_ATOMIC;
+		return op >= MDG_LDST_ACMPXCHG_32 ? MDG_LDST_CLASS_CMPXCHG :
+		       MDG_LDST_CLASS_ATOMIC;
 	if (info->flags & MDG_LDST_LOAD)
 		return MDG_LDST_CLASS_LOAD;
 	if (info->flags & MDG_LDST_STORE)
@@ -383,14 +147,10 @@ const char *const mdg_unit_names[MDG_UNIT_COUNT] = {
 const char *mdg_tex_op_name(uint8_t op)
 {
 	switch (op) {
-	case MDG_TEX_OP_NORMAL: return "normal";
-	case MDG_TEX_OP_GRADIENT: return "gradient";
-	case MDG_TEX_OP_FETCH: return "fetch";
-	case MDG_TEX_OP_DERIV_TO_GRAD: return "deriv_to_grad";
-	case MDG_TEX_OP_MOV: return "mov";
-	case MDG_TEX_OP_BARRIER: return "barrier";
-	case MDG_TEX_OP_COORDS_TO_GRAD: return "coords_to_grad";
-	case MDG_TEX_OP_DERIVATIVE: return "derivative";
+#define MDG_TEX_OP(id, code, mnemonic)                                         \
+	case MDG_TEX_OP_##id: return mnemonic;
+#include "midgard_ops.def"
+#undef MDG_TEX_OP
 	default: return NULL;
 	}
 }

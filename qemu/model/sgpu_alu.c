@@ -48,142 +48,161 @@ struct opd {
 static bool op_decode(uint8_t op, struct opd *d)
 {
 	/* The rounding families: op + 0..3 = rte, rtz, rtn, rtp. */
-	bool rounds = (op >= 0x10 && op <= 0x17) || (op >= 0x30 && op <= 0x37) ||
-		      (op >= 0x98 && op <= 0x9F) || (op >= 0xB8 && op <= 0xBF);
+	bool rounds = (op >= MDG_ALU_FADD && op <= MDG_ALU_FMUL_RTP) ||
+		      (op >= MDG_ALU_FMOV && op <= MDG_ALU_FCEIL) ||
+		      (op >= MDG_ALU_F2I_RTE && op <= MDG_ALU_F2U_RTP) ||
+		      (op >= MDG_ALU_I2F_RTE && op <= MDG_ALU_U2F_RTP);
 
 	memset(d, 0, sizeof(*d));
 	d->round = rounds ? (op & 3) : SGPU_RTE;
 	switch (op) {
-	case 0x10: case 0x11: case 0x12: case 0x13:
+	case MDG_ALU_FADD: case MDG_ALU_FADD_RTZ: case MDG_ALU_FADD_RTN:
+	case MDG_ALU_FADD_RTP:
 		d->kind = K_FADD;
 		break;
-	case 0x14: case 0x15: case 0x16: case 0x17:
+	case MDG_ALU_FMUL: case MDG_ALU_FMUL_RTZ: case MDG_ALU_FMUL_RTN:
+	case MDG_ALU_FMUL_RTP:
 		d->kind = K_FMUL;
 		break;
-	case 0x28: case 0x29: case 0x2A: case 0x2B:
+	case MDG_ALU_FMIN: case MDG_ALU_FMIN_NAN: case MDG_ALU_FABSMIN:
+	case MDG_ALU_FABSMIN_NAN:
 		d->kind = K_FMIN;
 		d->nan = op & 1;
 		d->absval = op & 2;
 		break;
-	case 0x2C: case 0x2D: case 0x2E: case 0x2F:
+	case MDG_ALU_FMAX: case MDG_ALU_FMAX_NAN: case MDG_ALU_FABSMAX:
+	case MDG_ALU_FABSMAX_NAN:
 		d->kind = K_FMAX;
 		d->nan = op & 1;
 		d->absval = op & 2;
 		break;
-	case 0x30: case 0x31: case 0x32: case 0x33:
+	case MDG_ALU_FMOV: case MDG_ALU_FMOV_RTZ: case MDG_ALU_FMOV_RTN:
+	case MDG_ALU_FMOV_RTP:
 		d->kind = K_FMOV;
 		d->src2_only = true;
 		break;
-	case 0x34: case 0x35: case 0x36: case 0x37:
+	case MDG_ALU_FROUNDEVEN: case MDG_ALU_FTRUNC: case MDG_ALU_FFLOOR:
+	case MDG_ALU_FCEIL:
 		/* froundeven, ftrunc, ffloor, fceil: rte, rtz, rtn, rtp. */
 		d->kind = K_FROUND;
 		break;
-	case 0xC6:
+	case MDG_ALU_FROUNDAWAY:
 		d->kind = K_FROUNDAWAY;
 		break;
-	case 0x3C:
+	case MDG_ALU_FDOT3:
 		d->kind = K_FDOT;
 		d->reduce = 3;
 		d->round = SGPU_RTE;
 		break;
-	case 0x3E:
+	case MDG_ALU_FDOT4:
 		d->kind = K_FDOT;
 		d->reduce = 4;
 		d->round = SGPU_RTE;
 		break;
-	case 0x80: case 0x81: case 0x82: case 0x83:
+	case MDG_ALU_FEQ: case MDG_ALU_FNE: case MDG_ALU_FLT: case MDG_ALU_FLE:
 		d->kind = K_FCMP;
 		d->cmp = op & 3;
 		break;
-	case 0x88: case 0x89: case 0x8A: case 0x8B:
+	case MDG_ALU_FBALL_EQ: case MDG_ALU_FBALL_NEQ: case MDG_ALU_FBALL_LT:
+	case MDG_ALU_FBALL_LTE:
 		d->kind = K_FBALL;
 		d->cmp = op & 3;
 		d->reduce = 4;
 		break;
-	case 0x90: case 0x91: case 0x92: case 0x93:
+	case MDG_ALU_FBANY_EQ: case MDG_ALU_FBANY_NEQ: case MDG_ALU_FBANY_LT:
+	case MDG_ALU_FBANY_LTE:
 		d->kind = K_FBANY;
 		d->cmp = op & 3;
 		d->reduce = 4;
 		break;
-	case 0x98: case 0x99: case 0x9A: case 0x9B:
+	case MDG_ALU_F2I_RTE: case MDG_ALU_F2I_RTZ: case MDG_ALU_F2I_RTN:
+	case MDG_ALU_F2I_RTP:
 		d->kind = K_F2I;
 		break;
-	case 0x9C: case 0x9D: case 0x9E: case 0x9F:
+	case MDG_ALU_F2U_RTE: case MDG_ALU_F2U_RTZ: case MDG_ALU_F2U_RTN:
+	case MDG_ALU_F2U_RTP:
 		d->kind = K_F2I;
 		d->uns = true;
 		break;
-	case 0xC4:
+	case MDG_ALU_FCSEL_V:
 		d->kind = K_FCSEL_V;
 		break;
-	case 0xC5:
+	case MDG_ALU_FCSEL:
 		d->kind = K_FCSEL;
 		break;
-	case 0xF0: case 0xF2: case 0xF3: case 0xF4: case 0xF5: case 0xF6:
-	case 0xF7:
+	case MDG_ALU_FRCP: case MDG_ALU_FRSQRT: case MDG_ALU_FSQRT:
+	case MDG_ALU_FEXP2: case MDG_ALU_FLOG2: case MDG_ALU_FSINPI:
+	case MDG_ALU_FCOSPI:
 		d->kind = K_LUT;
 		break;
-	case 0x40: d->kind = K_IADD; break;
-	case 0x41: d->kind = K_ISHLADD; break;
-	case 0x46: d->kind = K_ISUB; break;
-	case 0x47: d->kind = K_ISHLSUB; break;
-	case 0x48: d->kind = K_ADDSAT; break;
-	case 0x49: d->kind = K_ADDSAT; d->uns = true; break;
-	case 0x4E: d->kind = K_SUBSAT; break;
-	case 0x4F: d->kind = K_SUBSAT; d->uns = true; break;
-	case 0x58: d->kind = K_IMUL; break;
-	case 0x60: d->kind = K_MIN; break;
-	case 0x61: d->kind = K_MIN; d->uns = true; break;
-	case 0x62: d->kind = K_MAX; break;
-	case 0x63: d->kind = K_MAX; d->uns = true; break;
-	case 0x64: d->kind = K_AVG; break;
-	case 0x65: d->kind = K_AVG; d->uns = true; break;
-	case 0x66: d->kind = K_RAVG; break;
-	case 0x67: d->kind = K_RAVG; d->uns = true; break;
-	case 0x68: d->kind = K_ASR; break;
-	case 0x69: d->kind = K_LSR; d->uns = true; break;
-	case 0x6C: d->kind = K_SHLSAT; break;
-	case 0x6D: d->kind = K_SHLSAT; d->uns = true; break;
-	case 0x6E: d->kind = K_SHL; d->uns = true; break;
-	case 0x70: d->kind = K_AND; d->uns = true; break;
-	case 0x71: d->kind = K_OR; d->uns = true; break;
-	case 0x72: d->kind = K_NAND; d->uns = true; break;
-	case 0x73: d->kind = K_NOR; d->uns = true; break;
-	case 0x74: d->kind = K_ANDNOT; d->uns = true; break;
-	case 0x75: d->kind = K_ORNOT; d->uns = true; break;
-	case 0x76: d->kind = K_XOR; d->uns = true; break;
-	case 0x77: d->kind = K_NXOR; d->uns = true; break;
-	case 0x78: d->kind = K_CLZ; d->uns = true; break;
-	case 0x7A: d->kind = K_POPCNT; d->uns = true; break;
-	case 0x7B: d->kind = K_IMOV; d->src2_only = true; break;
-	case 0x7C: d->kind = K_ABSDIFF; break;
-	case 0x7D: d->kind = K_ABSDIFF; d->uns = true; break;
-	case 0xA0: d->kind = K_ICMP; d->cmp = C_EQ; break;
-	case 0xA1: d->kind = K_ICMP; d->cmp = C_NE; break;
-	case 0xA2: d->kind = K_ICMP; d->cmp = C_LT; d->uns = true; break;
-	case 0xA3: d->kind = K_ICMP; d->cmp = C_LE; d->uns = true; break;
-	case 0xA4: d->kind = K_ICMP; d->cmp = C_LT; break;
-	case 0xA5: d->kind = K_ICMP; d->cmp = C_LE; break;
-	case 0xA8: d->kind = K_IBALL; d->cmp = C_EQ; break;
-	case 0xA9: d->kind = K_IBALL; d->cmp = C_NE; break;
-	case 0xAA: d->kind = K_IBALL; d->cmp = C_LT; d->uns = true; break;
-	case 0xAB: d->kind = K_IBALL; d->cmp = C_LE; d->uns = true; break;
-	case 0xAC: d->kind = K_IBALL; d->cmp = C_LT; break;
-	case 0xAD: d->kind = K_IBALL; d->cmp = C_LE; break;
-	case 0xB0: d->kind = K_IBANY; d->cmp = C_EQ; break;
-	case 0xB1: d->kind = K_IBANY; d->cmp = C_NE; break;
-	case 0xB2: d->kind = K_IBANY; d->cmp = C_LT; d->uns = true; break;
-	case 0xB3: d->kind = K_IBANY; d->cmp = C_LE; d->uns = true; break;
-	case 0xB4: d->kind = K_IBANY; d->cmp = C_LT; break;
-	case 0xB5: d->kind = K_IBANY; d->cmp = C_LE; break;
-	case 0xB8: case 0xB9: case 0xBA: case 0xBB:
+	case MDG_ALU_IADD: d->kind = K_IADD; break;
+	case MDG_ALU_ISHLADD: d->kind = K_ISHLADD; break;
+	case MDG_ALU_ISUB: d->kind = K_ISUB; break;
+	case MDG_ALU_ISHLSUB: d->kind = K_ISHLSUB; break;
+	case MDG_ALU_IADDSAT: d->kind = K_ADDSAT; break;
+	case MDG_ALU_UADDSAT: d->kind = K_ADDSAT; d->uns = true; break;
+	case MDG_ALU_ISUBSAT: d->kind = K_SUBSAT; break;
+	case MDG_ALU_USUBSAT: d->kind = K_SUBSAT; d->uns = true; break;
+	case MDG_ALU_IMUL: d->kind = K_IMUL; break;
+	case MDG_ALU_IMIN: d->kind = K_MIN; break;
+	case MDG_ALU_UMIN: d->kind = K_MIN; d->uns = true; break;
+	case MDG_ALU_IMAX: d->kind = K_MAX; break;
+	case MDG_ALU_UMAX: d->kind = K_MAX; d->uns = true; break;
+	case MDG_ALU_IAVG: d->kind = K_AVG; break;
+	case MDG_ALU_UAVG: d->kind = K_AVG; d->uns = true; break;
+	case MDG_ALU_IRAVG: d->kind = K_RAVG; break;
+	case MDG_ALU_URAVG: d->kind = K_RAVG; d->uns = true; break;
+	case MDG_ALU_IASR: d->kind = K_ASR; break;
+	case MDG_ALU_ILSR: d->kind = K_LSR; d->uns = true; break;
+	case MDG_ALU_ISHLSAT: d->kind = K_SHLSAT; break;
+	case MDG_ALU_USHLSAT: d->kind = K_SHLSAT; d->uns = true; break;
+	case MDG_ALU_ISHL: d->kind = K_SHL; d->uns = true; break;
+	case MDG_ALU_IAND: d->kind = K_AND; d->uns = true; break;
+	case MDG_ALU_IOR: d->kind = K_OR; d->uns = true; break;
+	case MDG_ALU_INAND: d->kind = K_NAND; d->uns = true; break;
+	case MDG_ALU_INOR: d->kind = K_NOR; d->uns = true; break;
+	case MDG_ALU_IANDNOT: d->kind = K_ANDNOT; d->uns = true; break;
+	case MDG_ALU_IORNOT: d->kind = K_ORNOT; d->uns = true; break;
+	case MDG_ALU_IXOR: d->kind = K_XOR; d->uns = true; break;
+	case MDG_ALU_INXOR: d->kind = K_NXOR; d->uns = true; break;
+	case MDG_ALU_ICLZ: d->kind = K_CLZ; d->uns = true; break;
+	case MDG_ALU_IPOPCNT: d->kind = K_POPCNT; d->uns = true; break;
+	case MDG_ALU_IMOV: d->kind = K_IMOV; d->src2_only = true; break;
+	case MDG_ALU_IABSDIFF: d->kind = K_ABSDIFF; break;
+	case MDG_ALU_UABSDIFF: d->kind = K_ABSDIFF; d->uns = true; break;
+	case MDG_ALU_IEQ: d->kind = K_ICMP; d->cmp = C_EQ; break;
+	case MDG_ALU_INE: d->kind = K_ICMP; d->cmp = C_NE; break;
+	case MDG_ALU_ULT: d->kind = K_ICMP; d->cmp = C_LT; d->uns = true; break;
+	case MDG_ALU_ULE: d->kind = K_ICMP; d->cmp = C_LE; d->uns = true; break;
+	case MDG_ALU_ILT: d->kind = K_ICMP; d->cmp = C_LT; break;
+	case MDG_ALU_ILE: d->kind = K_ICMP; d->cmp = C_LE; break;
+	case MDG_ALU_IBALL_EQ: d->kind = K_IBALL; d->cmp = C_EQ; break;
+	case MDG_ALU_IBALL_NEQ: d->kind = K_IBALL; d->cmp = C_NE; break;
+	case MDG_ALU_UBALL_LT:
+		d->kind = K_IBALL; d->cmp = C_LT; d->uns = true; break;
+	case MDG_ALU_UBALL_LTE:
+		d->kind = K_IBALL; d->cmp = C_LE; d->uns = true; break;
+	case MDG_ALU_IBALL_LT: d->kind = K_IBALL; d->cmp = C_LT; break;
+	case MDG_ALU_IBALL_LTE: d->kind = K_IBALL; d->cmp = C_LE; break;
+	case MDG_ALU_IBANY_EQ: d->kind = K_IBANY; d->cmp = C_EQ; break;
+	case MDG_ALU_IBANY_NEQ: d->kind = K_IBANY; d->cmp = C_NE; break;
+	case MDG_ALU_UBANY_LT:
+		d->kind = K_IBANY; d->cmp = C_LT; d->uns = true; break;
+	case MDG_ALU_UBANY_LTE:
+		d->kind = K_IBANY; d->cmp = C_LE; d->uns = true; break;
+	case MDG_ALU_IBANY_LT: d->kind = K_IBANY; d->cmp = C_LT; break;
+	case MDG_ALU_IBANY_LTE: d->kind = K_IBANY; d->cmp = C_LE; break;
+	case MDG_ALU_I2F_RTE: case MDG_ALU_I2F_RTZ: case MDG_ALU_I2F_RTN:
+	case MDG_ALU_I2F_RTP:
 		d->kind = K_I2F;
 		break;
-	case 0xBC: case 0xBD: case 0xBE: case 0xBF:
+	case MDG_ALU_U2F_RTE: case MDG_ALU_U2F_RTZ: case MDG_ALU_U2F_RTN:
+	case MDG_ALU_U2F_RTP:
 		d->kind = K_I2F;
 		d->uns = true;
 		break;
-	case 0xC0: d->kind = K_ICSEL_V; break;
-	case 0xC1: d->kind = K_ICSEL; break;
+	case MDG_ALU_ICSEL_V: d->kind = K_ICSEL_V; break;
+	case MDG_ALU_ICSEL: d->kind = K_ICSEL; break;
 	default:
 		/*
 		 * fdot3r, freduce, ffma, iwmul/uwmul/iuwmul, ichoose, fatan2,
@@ -868,21 +887,29 @@ enum fast_class {
 static enum fast_class fast_class_of(uint8_t op)
 {
 	switch (op) {
-	case 0x10: case 0x14:                   /* fadd, fmul (rte) */
-	case 0x28: case 0x29: case 0x2A: case 0x2B:
-	case 0x2C: case 0x2D: case 0x2E: case 0x2F:
-	case 0x30: case 0x31: case 0x32: case 0x33:
-	case 0xC4: case 0xC5:
+	case MDG_ALU_FADD: case MDG_ALU_FMUL: /* fadd, fmul (rte) */
+	case MDG_ALU_FMIN: case MDG_ALU_FMIN_NAN: case MDG_ALU_FABSMIN:
+	case MDG_ALU_FABSMIN_NAN:
+	case MDG_ALU_FMAX: case MDG_ALU_FMAX_NAN: case MDG_ALU_FABSMAX:
+	case MDG_ALU_FABSMAX_NAN:
+	case MDG_ALU_FMOV: case MDG_ALU_FMOV_RTZ: case MDG_ALU_FMOV_RTN:
+	case MDG_ALU_FMOV_RTP:
+	case MDG_ALU_FCSEL_V: case MDG_ALU_FCSEL:
 		return FC_FLOAT;
-	case 0x80: case 0x81: case 0x82: case 0x83:
+	case MDG_ALU_FEQ: case MDG_ALU_FNE: case MDG_ALU_FLT: case MDG_ALU_FLE:
 		return FC_FCMP;
-	case 0x40: case 0x41: case 0x46: case 0x47: case 0x58:
-	case 0x60: case 0x61: case 0x62: case 0x63:
-	case 0x68: case 0x69: case 0x6E:
-	case 0x70: case 0x71: case 0x72: case 0x73:
-	case 0x74: case 0x75: case 0x76: case 0x77: case 0x7B:
-	case 0xA0: case 0xA1: case 0xA2: case 0xA3: case 0xA4: case 0xA5:
-	case 0xC0: case 0xC1:
+	case MDG_ALU_IADD: case MDG_ALU_ISHLADD: case MDG_ALU_ISUB:
+	case MDG_ALU_ISHLSUB: case MDG_ALU_IMUL:
+	case MDG_ALU_IMIN: case MDG_ALU_UMIN: case MDG_ALU_IMAX:
+	case MDG_ALU_UMAX:
+	case MDG_ALU_IASR: case MDG_ALU_ILSR: case MDG_ALU_ISHL:
+	case MDG_ALU_IAND: case MDG_ALU_IOR: case MDG_ALU_INAND:
+	case MDG_ALU_INOR:
+	case MDG_ALU_IANDNOT: case MDG_ALU_IORNOT: case MDG_ALU_IXOR:
+	case MDG_ALU_INXOR: case MDG_ALU_IMOV:
+	case MDG_ALU_IEQ: case MDG_ALU_INE: case MDG_ALU_ULT: case MDG_ALU_ULE:
+	case MDG_ALU_ILT: case MDG_ALU_ILE:
+	case MDG_ALU_ICSEL_V: case MDG_ALU_ICSEL:
 		return FC_INT;
 	default:
 		return FC_NONE;
@@ -891,7 +918,8 @@ static enum fast_class fast_class_of(uint8_t op)
 
 static bool fast_src2_only(uint8_t op)
 {
-	return (op >= 0x30 && op <= 0x33) || op == 0x7B;
+	return (op >= MDG_ALU_FMOV && op <= MDG_ALU_FMOV_RTP) ||
+	       op == MDG_ALU_IMOV;
 }
 
 static double f32_value(uint32_t f)
@@ -988,7 +1016,7 @@ static uint32_t fast_float_lane(uint8_t op, uint32_t x, uint32_t y,
 	uint32_t r;
 
 	switch (op) {
-	case 0x10: {                            /* fadd.rte */
+	case MDG_ALU_FADD: {                            /* fadd.rte */
 		int ex, ey;
 
 		if (f32_special(x) || f32_special(y))
@@ -1017,14 +1045,16 @@ static uint32_t fast_float_lane(uint8_t op, uint32_t x, uint32_t y,
 		}
 		break;
 	}
-	case 0x14:                              /* fmul.rte */
+	case MDG_ALU_FMUL:                              /* fmul.rte */
 		if (f32_special(x) || f32_special(y))
 			return f32_outmod(f32_special_mul(x, y), outmod);
 		/* Exact in double: 24 + 24 bits, exponents in range. */
 		r = sgpu_f32_round(f32_value(x) * f32_value(y), SGPU_RTE);
 		break;
-	case 0x28: case 0x29: case 0x2A: case 0x2B:
-	case 0x2C: case 0x2D: case 0x2E: case 0x2F:
+	case MDG_ALU_FMIN: case MDG_ALU_FMIN_NAN: case MDG_ALU_FABSMIN:
+	case MDG_ALU_FABSMIN_NAN:
+	case MDG_ALU_FMAX: case MDG_ALU_FMAX_NAN: case MDG_ALU_FABSMAX:
+	case MDG_ALU_FABSMAX_NAN:
 		if (f32_nan(x) || f32_nan(y))
 			return slow_float_lane(op, x, y, outmod);
 		if (op & 2) {                   /* fabsmin, fabsmax */
@@ -1084,33 +1114,34 @@ static int64_t fast_int_lane(uint8_t op, uint32_t x, uint32_t y)
 	unsigned int n = y & 31;
 
 	switch (op) {
-	case 0x40: return sx + sy;
-	case 0x41: return 2 * sx + sy;
-	case 0x46: return sx - sy;
-	case 0x47: return 2 * sx - sy;
-	case 0x58: return sx * sy;
-	case 0x60: return sy < sx ? sy : sx;
-	case 0x61: return y < x ? y : x;
-	case 0x62: return sx < sy ? sy : sx;
-	case 0x63: return x < y ? y : x;
-	case 0x68: return (int32_t)(x >> n | (x >> 31 ? ~(UINT32_MAX >> n) : 0));
-	case 0x69: return x >> n;
-	case 0x6E: return (uint32_t)(x << n);
-	case 0x70: return x & y;
-	case 0x71: return x | y;
-	case 0x72: return (uint32_t)~(x & y);
-	case 0x73: return (uint32_t)~(x | y);
-	case 0x74: return x & ~y;
-	case 0x75: return (uint32_t)(x | ~y);
-	case 0x76: return x ^ y;
-	case 0x77: return (uint32_t)~(x ^ y);
-	case 0x7B: return sy;
-	case 0xA0: return -(int64_t)(x == y);
-	case 0xA1: return -(int64_t)(x != y);
-	case 0xA2: return -(int64_t)(x < y);
-	case 0xA3: return -(int64_t)(x <= y);
-	case 0xA4: return -(int64_t)(sx < sy);
-	default: return -(int64_t)(sx <= sy);  /* 0xA5 */
+	case MDG_ALU_IADD: return sx + sy;
+	case MDG_ALU_ISHLADD: return 2 * sx + sy;
+	case MDG_ALU_ISUB: return sx - sy;
+	case MDG_ALU_ISHLSUB: return 2 * sx - sy;
+	case MDG_ALU_IMUL: return sx * sy;
+	case MDG_ALU_IMIN: return sy < sx ? sy : sx;
+	case MDG_ALU_UMIN: return y < x ? y : x;
+	case MDG_ALU_IMAX: return sx < sy ? sy : sx;
+	case MDG_ALU_UMAX: return x < y ? y : x;
+	case MDG_ALU_IASR:
+		return (int32_t)(x >> n | (x >> 31 ? ~(UINT32_MAX >> n) : 0));
+	case MDG_ALU_ILSR: return x >> n;
+	case MDG_ALU_ISHL: return (uint32_t)(x << n);
+	case MDG_ALU_IAND: return x & y;
+	case MDG_ALU_IOR: return x | y;
+	case MDG_ALU_INAND: return (uint32_t)~(x & y);
+	case MDG_ALU_INOR: return (uint32_t)~(x | y);
+	case MDG_ALU_IANDNOT: return x & ~y;
+	case MDG_ALU_IORNOT: return (uint32_t)(x | ~y);
+	case MDG_ALU_IXOR: return x ^ y;
+	case MDG_ALU_INXOR: return (uint32_t)~(x ^ y);
+	case MDG_ALU_IMOV: return sy;
+	case MDG_ALU_IEQ: return -(int64_t)(x == y);
+	case MDG_ALU_INE: return -(int64_t)(x != y);
+	case MDG_ALU_ULT: return -(int64_t)(x < y);
+	case MDG_ALU_ULE: return -(int64_t)(x <= y);
+	case MDG_ALU_ILT: return -(int64_t)(sx < sy);
+	default: return -(int64_t)(sx <= sy);  /* ile */
 	}
 }
 
@@ -1226,21 +1257,22 @@ static bool fast_execute(const struct mdg_alu *alu, enum mdg_unit unit,
 	for (unsigned int i = 0; i < n; i++) {
 		if (!(lanes & (1u << i)))
 			continue;
-		if (op == 0xC0 || op == 0xC1 || op == 0xC4 || op == 0xC5) {
+		if (op == MDG_ALU_ICSEL_V || op == MDG_ALU_ICSEL ||
+		    op == MDG_ALU_FCSEL_V || op == MDG_ALU_FCSEL) {
 			/* csel: r31.w, or r31's lane (the scalar's position). */
 			uint32_t c;
 
-			if (op == 0xC1 || op == 0xC5)
+			if (op == MDG_ALU_ICSEL || op == MDG_ALU_FCSEL)
 				c = in->cond.u32[3];
 			else if (n == 1)
 				memcpy(&c, in->cond.u8 + alu->comp * 2, 4);
 			else
 				c = in->cond.u32[i];
-			if (op == 0xC0)
+			if (op == MDG_ALU_ICSEL_V)
 				res[i] = (a[i] & c) | (b[i] & ~c);
 			else
 				res[i] = c ? a[i] : b[i];
-			if (op == 0xC4 || op == 0xC5)
+			if (op == MDG_ALU_FCSEL_V || op == MDG_ALU_FCSEL)
 				res[i] = f32_outmod(res[i], alu->outmod);
 			else
 				res[i] = int_outmod32((int64_t)res[i],

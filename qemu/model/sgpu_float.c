@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "midgard_isa.h"
 #include "sgpu_float.h"
 
 #define D_EXP_MASK 0x7FF0000000000000ull
@@ -371,13 +372,13 @@ uint32_t sgpu_i2f(uint64_t v, bool is_signed, unsigned int bits,
 bool sgpu_lut_op_known(unsigned int op)
 {
 	switch (op) {
-	case SGPU_LUT_RCP:
-	case SGPU_LUT_RSQRT:
-	case SGPU_LUT_SQRT:
-	case SGPU_LUT_EXP2:
-	case SGPU_LUT_LOG2:
-	case SGPU_LUT_SINPI:
-	case SGPU_LUT_COSPI:
+	case MDG_ALU_FRCP:
+	case MDG_ALU_FRSQRT:
+	case MDG_ALU_FSQRT:
+	case MDG_ALU_FEXP2:
+	case MDG_ALU_FLOG2:
+	case MDG_ALU_FSINPI:
+	case MDG_ALU_FCOSPI:
 		return true;
 	default:
 		return false;
@@ -428,29 +429,29 @@ static double cospi(double x)
 double sgpu_lut_exact(unsigned int op, double x)
 {
 	switch (op) {
-	case SGPU_LUT_RCP:
+	case MDG_ALU_FRCP:
 		return 1.0 / x;
-	case SGPU_LUT_RSQRT:
+	case MDG_ALU_FRSQRT:
 		if (x == 0.0)
 			return copysign(INFINITY, x);
 		if (x < 0.0)
 			return sgpu_default_nan();
 		return 1.0 / sqrt(x);
-	case SGPU_LUT_SQRT:
+	case MDG_ALU_FSQRT:
 		if (x < 0.0)
 			return sgpu_default_nan();
 		return sqrt(x);
-	case SGPU_LUT_EXP2:
+	case MDG_ALU_FEXP2:
 		return exp2(x);
-	case SGPU_LUT_LOG2:
+	case MDG_ALU_FLOG2:
 		if (x == 0.0)
 			return -INFINITY;
 		if (x < 0.0)
 			return sgpu_default_nan();
 		return log2(x);
-	case SGPU_LUT_SINPI:
+	case MDG_ALU_FSINPI:
 		return sinpi(x);
-	case SGPU_LUT_COSPI:
+	case MDG_ALU_FCOSPI:
 		return cospi(x);
 	default:
 		return sgpu_default_nan();

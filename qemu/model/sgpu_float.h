@@ -151,18 +151,10 @@ uint32_t sgpu_i2f(uint64_t v, bool is_signed, unsigned int bits,
 uint32_t sgpu_f16_to_f32(uint16_t h);
 uint16_t sgpu_f32_to_f16(uint32_t f, enum sgpu_round r);
 
-/* The lookup-table ops, keyed by their Midgard opcode. */
-enum sgpu_lut_op {
-	SGPU_LUT_RCP = 0xF0,
-	SGPU_LUT_RSQRT = 0xF2,
-	SGPU_LUT_SQRT = 0xF3,
-	SGPU_LUT_EXP2 = 0xF4,
-	SGPU_LUT_LOG2 = 0xF5,
-	SGPU_LUT_SINPI = 0xF6,
-	SGPU_LUT_COSPI = 0xF7,
-};
-
-/* True if op is one of the LUT ops above. */
+/*
+ * The lookup-table ops are keyed by their Midgard opcode (MDG_ALU_FRCP,
+ * ...). True if op is one of them.
+ */
 bool sgpu_lut_op_known(unsigned int op);
 /*
  * The model's LUT result for x, as fmt bits: computed in double, then

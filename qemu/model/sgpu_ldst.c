@@ -207,26 +207,29 @@ static void bswap_units(uint8_t *p, unsigned int len, unsigned int unit)
 	}
 }
 
-/* Byte-swap unit of the bswap/.be variants of a load or store. */
+/* Byte-swap unit of the bswap/.be variants of a load or store, 0 if none. */
 static unsigned int swap_unit(uint8_t op)
 {
-	uint8_t base = op & ~3u;
-	unsigned int variant = op & 3u;
-
-	if ((op & 0xC0) != 0x80 && (op & 0xC0) != 0xC0)
-		return 0;
-	switch (base & 0x3F) {
-	case 0x04:  /* u16/s16 (.be at +2, +3) */
-	case 0x24:  /* UBO u16/s16 */
-		return variant >= 2 ? 2 : 0;
-	case 0x08:  /* 32: bswap2, bswap4 */
-	case 0x28:  /* UBO 32 */
-		return variant ? 1u << variant : 0;
-	case 0x0C:  /* 64: bswap2/4/8 */
-	case 0x10:  /* 128 */
-	case 0x2C:
-	case 0x30:
-		return variant ? 1u << variant : 0;
+	switch (op) {
+	case MDG_LDST_LD_U16_BE: case MDG_LDST_LD_S16_BE:
+	case MDG_LDST_LD_UBO_U16_BE: case MDG_LDST_LD_UBO_S16_BE:
+	case MDG_LDST_ST_U16_BE: case MDG_LDST_ST_S16_BE:
+	case MDG_LDST_LD_32_BSWAP2: case MDG_LDST_LD_64_BSWAP2:
+	case MDG_LDST_LD_128_BSWAP2: case MDG_LDST_LD_UBO_32_BSWAP2:
+	case MDG_LDST_LD_UBO_64_BSWAP2: case MDG_LDST_LD_UBO_128_BSWAP2:
+	case MDG_LDST_ST_32_BSWAP2: case MDG_LDST_ST_64_BSWAP2:
+	case MDG_LDST_ST_128_BSWAP2:
+		return 2;
+	case MDG_LDST_LD_32_BSWAP4: case MDG_LDST_LD_64_BSWAP4:
+	case MDG_LDST_LD_128_BSWAP4: case MDG_LDST_LD_UBO_32_BSWAP4:
+	case MDG_LDST_LD_UBO_64_BSWAP4: case MDG_LDST_LD_UBO_128_BSWAP4:
+	case MDG_LDST_ST_32_BSWAP4: case MDG_LDST_ST_64_BSWAP4:
+	case MDG_LDST_ST_128_BSWAP4:
+		return 4;
+	case MDG_LDST_LD_64_BSWAP8: case MDG_LDST_LD_128_BSWAP8:
+	case MDG_LDST_LD_UBO_64_BSWAP8: case MDG_LDST_LD_UBO_128_BSWAP8:
+	case MDG_LDST_ST_64_BSWAP8: case MDG_LDST_ST_128_BSWAP8:
+		return 8;
 	default:
 		return 0;
 	}
@@ -377,14 +380,14 @@ static uint64_t atomic_apply(uint8_t base_op, bool wide, uint64_t old,
 	int64_t sv = wide ? (int64_t)v : (int64_t)(int32_t)v;
 
 	switch (base_op) {
-	case 0x40: return old + v;
-	case 0x44: return old & v;
-	case 0x48: return old | v;
-	case 0x4C: return old ^ v;
-	case 0x50: return (uint64_t)(so < sv ? so : sv);
-	case 0x54: return old < v ? old : v;
-	case 0x58: return (uint64_t)(so > sv ? so : sv);
-	case 0x5C: return old > v ? old : v;
+	case MDG_LDST_AADD_32: return old + v;
+	case MDG_LDST_AAND_32: return old & v;
+	case MDG_LDST_AOR_32: return old | v;
+	case MDG_LDST_AXOR_32: return old ^ v;
+	case MDG_LDST_AIMIN_32: return (uint64_t)(so < sv ? so : sv);
+	case MDG_LDST_AUMIN_32: return old < v ? old : v;
+	case MDG_LDST_AIMAX_32: return (uint64_t)(so > sv ? so : sv);
+	case MDG_LDST_AUMAX_32: return old > v ? old : v;
 	default:   return v; /* xchg; cmpxchg decided by the caller */
 	}
 }
@@ -396,7 +399,7 @@ static uint32_t atomic_operands(struct sgpu_exec *ex,
 	bool wide = op->info->bytes == 8;
 	union sgpu_reg v = selector_value(ex, th, (w->swizzle >> 2) & 7);
 	unsigned int comp = w->swizzle & 3;
-	bool cmpxchg = (w->op & ~3u) == 0x64;
+	bool cmpxchg = (w->op & ~3u) == MDG_LDST_ACMPXCHG_32;
 
 	if (wide && (comp & 1))
 		return fail(ex, th, MDG_EXCEPTION_INSTR_INVALID_ENC,
@@ -418,6 +421,7 @@ static uint32_t atomic(struct sgpu_exec *ex, const struct sgpu_thread *th,
 	unsigned int bytes = op->info->bytes;
 	bool wide = bytes == 8;
 	bool be = op->info->flags & MDG_LDST_BIG_ENDIAN;
+	/* Atomics come in fours: .32, .64, .32.be, .64.be. */
 	uint8_t base_op = op->w->op & ~3u;
 	uint8_t buf[8];
 	uint64_t old = 0, v = op->data.u64[0], nv;
@@ -436,7 +440,7 @@ static uint32_t atomic(struct sgpu_exec *ex, const struct sgpu_thread *th,
 	if (be)
 		bswap_units(buf, bytes, bytes);
 	memcpy(&old, buf, bytes);
-	if (base_op == 0x64)
+	if (base_op == MDG_LDST_ACMPXCHG_32)
 		nv = old == op->compare ? v : old;
 	else
 		nv = atomic_apply(base_op, wide, old, v);
@@ -501,12 +505,12 @@ static uint32_t perform(struct sgpu_exec *ex, const struct sgpu_thread *th,
 	if (flags & MDG_LDST_LOAD)
 		return load(ex, th, op);
 	switch (w->op) {
-	case 0x10: /* LDST_MOV: a read-selector into a register */
+	case MDG_LDST_MOV: /* a read-selector into a register */
 		v = selector_value(ex, th, w->arg_reg);
 		op->result = swizzle32(&v, w->swizzle);
 		op->writes_reg = true;
 		return 0;
-	case 0x0C: /* LEA: the effective address itself */
+	case MDG_LDST_LEA: /* the effective address itself */
 		if (address(ex, th, op, true))
 			return MDG_EXCEPTION_INSTR_INVALID_ENC;
 		memset(&v, 0, sizeof(v));

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The Midgard back end (compiler/backend) end to end: SIR kernels built by
- * hand, compiled with mdg_compile_kernel(), run on the model's shader
+ * hand, compiled with mbe_compile_kernel(), run on the model's shader
  * cores through the compute harness and compared with C references on
  * random inputs, for 32-, 64-, 16- and 8-bit integer lanes and the
  * conversions between them, and short8 / char16 in 16- / 8-bit reg mode.
@@ -17,7 +17,7 @@
 
 #include "check.h"
 #include "compute_harness.h"
-#include "mdg_backend.h"
+#include "mbe_backend.h"
 #include "midgard_isa.h"
 #include "sir.h"
 #include "sir_passes.h"
@@ -194,14 +194,14 @@ static sir_id phi(struct kb *k, struct sir_type t, sir_id a, uint32_t ba,
 
 struct compiled {
 	struct slb_kernel k;
-	struct mdg_code code;
+	struct mbe_code code;
 	struct ch_result r;
 };
 
 static bool compile(struct kb *kb, unsigned int max_regs, uint32_t priv,
 		    struct compiled *c)
 {
-	struct mdg_backend_options o = { max_regs };
+	struct mbe_backend_options o = { max_regs };
 	char err[256] = "";
 	char verr[256] = "";
 
@@ -212,7 +212,7 @@ static bool compile(struct kb *kb, unsigned int max_regs, uint32_t priv,
 		printf("  sir_verify: %s\n", verr);
 		return false;
 	}
-	if (!mdg_compile_kernel(kb->f, &o, &c->k, &c->code, err,
+	if (!mbe_compile_kernel(kb->f, &o, &c->k, &c->code, err,
 				sizeof(err))) {
 		printf("  compile: %s\n", err);
 		return false;

@@ -148,7 +148,8 @@ static inline void gen_ldst(struct mdg_ldst *w)
 	while (!(info = mdg_ldst_op_info(w->op)));
 	if (rn(4) == 0) {
 		/* Canonical-looking words: the printer's readable paths. */
-		w->op = rn(2) ? 0x88 : rn(2) ? 0xA8 : rn(2) ? 0x10 : 0xC8;
+		w->op = rn(2) ? MDG_LDST_LD_32 : rn(2) ? MDG_LDST_LD_UBO_32 :
+			rn(2) ? MDG_LDST_MOV : MDG_LDST_ST_32;
 		w->mask = 0xF;
 		w->swizzle = 0xE4;
 		w->arg_reg = 7;
@@ -240,7 +241,7 @@ static inline void gen_bundle(struct mdg_bundle *b)
 		if (rn(2))
 			gen_ldst(&b->ldst[1]);
 		else
-			b->ldst[1].op = 0x03;
+			b->ldst[1].op = MDG_LDST_NOP;
 	} else {
 		gen_tex(b);
 	}

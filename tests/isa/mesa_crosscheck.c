@@ -650,9 +650,13 @@ static void put_address(struct sb *b, const struct mdg_ldst *w, bool index)
 static bool mesa_store(uint8_t op)
 {
 	const struct mdg_ldst_op_info *info = mdg_ldst_op_info(op);
+	bool special = op >= MDG_LDST_ST_SPECIAL_F32 &&
+		       op <= MDG_LDST_ST_SPECIAL_S32;
+	bool tilebuffer = op >= MDG_LDST_ST_TILEBUFFER_F32 &&
+			  op <= MDG_LDST_ST_TILEBUFFER_RAW;
 
-	return info && (info->flags & MDG_LDST_STORE) &&
-	       !(op >= 0xDC && op <= 0xDF) && !(op >= 0xE8 && op <= 0xEA);
+	return info && (info->flags & MDG_LDST_STORE) && !special &&
+	       !tilebuffer;
 }
 
 static void check_ldst_line(const char *line, const struct mdg_ldst *w)
@@ -675,7 +679,7 @@ static void check_ldst_line(const char *line, const struct mdg_ldst *w)
 		sbf(&want, "ldst_op_%02X ", w->op);
 		put_wreg(&want, w->reg);
 		put_load_mask(&want, w->mask, w->swizzle);
-		if (w->op == 0x67) {
+		if (w->op == MDG_LDST_ACMPXCHG_64_BE) {
 			/* Mesa's cmpxchg test is by opcode range, not table. */
 			sbf(&want, ", ");
 			put_sel(&want, w->index_reg);
@@ -695,7 +699,7 @@ static void check_ldst_line(const char *line, const struct mdg_ldst *w)
 		put_load_mask(&want, w->mask, w->swizzle);
 		st.predicted++;
 		name = "";
-	} else if (!name && w->op == 0xFC) {
+	} else if (!name && w->op == MDG_LDST_TRAP) {
 		/* trap: Mesa knows the opcode (and prints the offset field)
 		 * but its name table has no entry. */
 		sbf(&want, "ldst_op_FC 0x%X", (unsigned int)w->offset);
@@ -709,7 +713,7 @@ static void check_ldst_line(const char *line, const struct mdg_ldst *w)
 	sbf(&want, "%s", name);
 	if (!*name) {
 		/* predicted above */
-	} else if (w->op == 0xFC) {                          /* trap */
+	} else if (w->op == MDG_LDST_TRAP) {
 		exact = false;
 	} else if (info->flags & MDG_LDST_GRAPHICS) {
 		/* Graphics ops: the name, and a store's data register after
@@ -781,11 +785,13 @@ static void check_ldst_line(const char *line, const struct mdg_ldst *w)
 		put_sel(&want, w->reg);
 		put_swz4(&want, w->swizzle, w->mask);
 		put_address(&want, w, true);
-	} else if (w->op == 0x10 || w->op == 0x0C) { /* mov, lea */
+	} else if (w->op == MDG_LDST_MOV || w->op == MDG_LDST_LEA) {
+		bool lea = w->op == MDG_LDST_LEA;
+
 		sbf(&want, " ");
 		put_wreg(&want, w->reg);
-		put_load_mask(&want, w->mask, w->op == 0x0C ? w->swizzle : 0xE4);
-		if (w->op == 0x0C)
+		put_load_mask(&want, w->mask, lea ? w->swizzle : 0xE4);
+		if (lea)
 			put_address(&want, w, true);
 		sbf(&want, ", ");
 		put_sel(&want, w->arg_reg);
@@ -1340,7 +1346,7 @@ TEST(branches)
 
 	memset(&ld, 0, sizeof(ld));
 	ld.tag = MDG_TAG_LDST;
-	ld.ldst[0].op = 0x88;
+	ld.ldst[0].op = MDG_LDST_LD_32;
 	ld.ldst[0].mask = 0xF;
 	ld.ldst[0].swizzle = 0xE4;
 	ld.ldst[0].arg_reg = 7;

@@ -5,6 +5,9 @@
  * and mutated bytes (decode rejects or reproduces them exactly), and the
  * known answers of the fact sheet (§5.13 worked example, the barrier).
  */
+#include <ctype.h>
+#include <string.h>
+
 #include "check.h"
 #include "isa_gen.h"
 
@@ -109,6 +112,80 @@ TEST(tables)
 	CHECK_EQ(mdg_tag_size(0xB), 64);
 	CHECK_EQ(mdg_tag_size(0x6), 0);
 	CHECK_EQ(mdg_tag_kind(0x1), MDG_KIND_INVALID);
+}
+
+/*
+ * The opcode names and the tables come from one list (midgard_ops.def): every
+ * name must be its mnemonic upper-cased with '.' as '_', name the entry the
+ * tables hold under its number, and every table entry must have a name.
+ */
+struct named_op {
+	const char *id;
+	unsigned int code;
+	const char *mnemonic;
+	enum mdg_bundle_kind kind;
+};
+
+static const struct named_op named_ops[] = {
+#define MDG_ALU_OP(id, code, mnemonic, units, flags, rounding)                 \
+	{ #id, code, mnemonic, MDG_KIND_ALU },
+#define MDG_LDST_OP(id, code, mnemonic, flags, bytes)                          \
+	{ #id, code, mnemonic, MDG_KIND_LDST },
+#define MDG_TEX_OP(id, code, mnemonic)                                         \
+	{ #id, code, mnemonic, MDG_KIND_TEXTURE },
+#include "midgard_ops.def"
+#undef MDG_ALU_OP
+#undef MDG_LDST_OP
+#undef MDG_TEX_OP
+};
+
+TEST(op_names)
+{
+	unsigned int counts[4] = { 0 }, in_tables[4] = { 0 }, i, op;
+
+	for (i = 0; i < sizeof(named_ops) / sizeof(named_ops[0]); i++) {
+		const struct named_op *n = &named_ops[i];
+		uint8_t code = (uint8_t)n->code;
+		const char *name = NULL;
+		char upper[64];
+		size_t k;
+
+		for (k = 0; n->mnemonic[k] && k + 1 < sizeof(upper); k++)
+			upper[k] = n->mnemonic[k] == '.' ? '_' :
+				   (char)toupper((unsigned char)n->mnemonic[k]);
+		upper[k] = 0;
+		if (strcmp(n->id, upper))
+			CHECK_FAIL_AT(__FILE__, __LINE__, "%s is called %s",
+				      n->mnemonic, n->id);
+		if (n->kind == MDG_KIND_ALU && mdg_alu_op_info(code))
+			name = mdg_alu_op_info(code)->name;
+		if (n->kind == MDG_KIND_LDST && mdg_ldst_op_info(code))
+			name = mdg_ldst_op_info(code)->name;
+		if (n->kind == MDG_KIND_TEXTURE)
+			name = mdg_tex_op_name(code);
+		CHECK(name && !strcmp(name, n->mnemonic));
+		counts[n->kind]++;
+	}
+	for (op = 0; op < 256; op++) {
+		uint8_t code = (uint8_t)op;
+
+		in_tables[MDG_KIND_ALU] += mdg_alu_op_info(code) != NULL;
+		in_tables[MDG_KIND_LDST] += mdg_ldst_op_info(code) != NULL;
+		in_tables[MDG_KIND_TEXTURE] += mdg_tex_op_name(code) != NULL;
+	}
+	CHECK_EQ(counts[MDG_KIND_ALU], in_tables[MDG_KIND_ALU]);
+	CHECK_EQ(counts[MDG_KIND_LDST], in_tables[MDG_KIND_LDST]);
+	CHECK_EQ(counts[MDG_KIND_TEXTURE], in_tables[MDG_KIND_TEXTURE]);
+	/* The numbers Mesa's midgard.h gives these ops. */
+	CHECK_EQ(MDG_ALU_FADD, 0x10);
+	CHECK_EQ(MDG_ALU_IMOV, 0x7B);
+	CHECK_EQ(MDG_ALU_F2U_RTZ, 0x9D);
+	CHECK_EQ(MDG_ALU_FCSEL, 0xC5);
+	CHECK_EQ(MDG_LDST_NOP, 0x03);
+	CHECK_EQ(MDG_LDST_LD_32, 0x88);
+	CHECK_EQ(MDG_LDST_ACMPXCHG_64_BE, 0x67);
+	CHECK_EQ(MDG_LDST_ST_128, 0xD0);
+	CHECK_EQ(MDG_TEX_OP_BARRIER, 11);
 }
 
 TEST(every_alu_op_on_every_unit)
@@ -425,7 +502,7 @@ TEST(rejections)
 	b.tag = MDG_TAG_ALU4;
 	b.next_tag = 1;
 	b.units = MDG_UNIT_MASK(MDG_UNIT_SADD);
-	b.alu[MDG_UNIT_SADD].op = 0x40;
+	b.alu[MDG_UNIT_SADD].op = MDG_ALU_IADD;
 	b.alu[MDG_UNIT_SADD].full = 1;
 	b.has_branch = true;
 	b.branch.op = 1;
@@ -479,6 +556,7 @@ TEST(immediates)
 int main(void)
 {
 	RUN(tables);
+	RUN(op_names);
 	RUN(every_alu_op_on_every_unit);
 	RUN(random_bundles);
 	RUN(random_programs);

@@ -117,40 +117,16 @@ static uint64_t rnd(void)
 
 typedef __int128 i128;
 
-enum {
-	OP_IADD = 0x40, OP_ISHLADD = 0x41, OP_ISUB = 0x46, OP_ISHLSUB = 0x47,
-	OP_IADDSAT = 0x48, OP_UADDSAT = 0x49, OP_ISUBSAT = 0x4E,
-	OP_USUBSAT = 0x4F, OP_IMUL = 0x58, OP_IMIN = 0x60, OP_UMIN = 0x61,
-	OP_IMAX = 0x62, OP_UMAX = 0x63, OP_IAVG = 0x64, OP_UAVG = 0x65,
-	OP_IRAVG = 0x66, OP_URAVG = 0x67, OP_IASR = 0x68, OP_ILSR = 0x69,
-	OP_ISHLSAT = 0x6C, OP_USHLSAT = 0x6D, OP_ISHL = 0x6E, OP_IAND = 0x70,
-	OP_IOR = 0x71, OP_INAND = 0x72, OP_INOR = 0x73, OP_IANDNOT = 0x74,
-	OP_IORNOT = 0x75, OP_IXOR = 0x76, OP_INXOR = 0x77, OP_ICLZ = 0x78,
-	OP_IPOPCNT = 0x7A, OP_IMOV = 0x7B, OP_IABSDIFF = 0x7C,
-	OP_UABSDIFF = 0x7D, OP_IEQ = 0xA0, OP_INE = 0xA1, OP_ULT = 0xA2,
-	OP_ULE = 0xA3, OP_ILT = 0xA4, OP_ILE = 0xA5,
-	OP_FADD = 0x10, OP_FMUL = 0x14, OP_FMIN = 0x28, OP_FMIN_NAN = 0x29,
-	OP_FABSMIN = 0x2A, OP_FMAX = 0x2C, OP_FMAX_NAN = 0x2D,
-	OP_FABSMAX = 0x2E, OP_FMOV = 0x30, OP_FROUNDEVEN = 0x34,
-	OP_FTRUNC = 0x35, OP_FFLOOR = 0x36, OP_FCEIL = 0x37, OP_FDOT3 = 0x3C,
-	OP_FDOT4 = 0x3E, OP_FEQ = 0x80, OP_FNE = 0x81, OP_FLT = 0x82,
-	OP_FLE = 0x83, OP_FBALL_EQ = 0x88, OP_FBANY_NEQ = 0x91,
-	OP_FBANY_LT = 0x92, OP_F2I = 0x98, OP_F2U = 0x9C,
-	OP_IBALL_EQ = 0xA8, OP_UBALL_LT = 0xAA, OP_IBANY_NEQ = 0xB1,
-	OP_IBANY_LT = 0xB4, OP_I2F = 0xB8, OP_U2F = 0xBC, OP_ICSEL_V = 0xC0,
-	OP_ICSEL = 0xC1, OP_FCSEL_V = 0xC4, OP_FCSEL = 0xC5,
-	OP_FROUNDAWAY = 0xC6, OP_FRCP = 0xF0, OP_FRSQRT = 0xF2,
-	OP_FSQRT = 0xF3, OP_FEXP2 = 0xF4, OP_FLOG2 = 0xF5, OP_FSINPI = 0xF6,
-	OP_FCOSPI = 0xF7,
-};
-
 static const uint8_t int_binops[] = {
-	OP_IADD, OP_ISHLADD, OP_ISUB, OP_ISHLSUB, OP_IADDSAT, OP_UADDSAT,
-	OP_ISUBSAT, OP_USUBSAT, OP_IMUL, OP_IMIN, OP_UMIN, OP_IMAX, OP_UMAX,
-	OP_IAVG, OP_UAVG, OP_IRAVG, OP_URAVG, OP_IASR, OP_ILSR, OP_ISHLSAT,
-	OP_USHLSAT, OP_ISHL, OP_IAND, OP_IOR, OP_INAND, OP_INOR, OP_IANDNOT,
-	OP_IORNOT, OP_IXOR, OP_INXOR, OP_IABSDIFF, OP_UABSDIFF, OP_IEQ,
-	OP_INE, OP_ULT, OP_ULE, OP_ILT, OP_ILE, OP_IMOV,
+	MDG_ALU_IADD, MDG_ALU_ISHLADD, MDG_ALU_ISUB, MDG_ALU_ISHLSUB,
+	MDG_ALU_IADDSAT, MDG_ALU_UADDSAT, MDG_ALU_ISUBSAT, MDG_ALU_USUBSAT,
+	MDG_ALU_IMUL, MDG_ALU_IMIN, MDG_ALU_UMIN, MDG_ALU_IMAX, MDG_ALU_UMAX,
+	MDG_ALU_IAVG, MDG_ALU_UAVG, MDG_ALU_IRAVG, MDG_ALU_URAVG, MDG_ALU_IASR,
+	MDG_ALU_ILSR, MDG_ALU_ISHLSAT, MDG_ALU_USHLSAT, MDG_ALU_ISHL,
+	MDG_ALU_IAND, MDG_ALU_IOR, MDG_ALU_INAND, MDG_ALU_INOR, MDG_ALU_IANDNOT,
+	MDG_ALU_IORNOT, MDG_ALU_IXOR, MDG_ALU_INXOR, MDG_ALU_IABSDIFF,
+	MDG_ALU_UABSDIFF, MDG_ALU_IEQ, MDG_ALU_INE, MDG_ALU_ULT, MDG_ALU_ULE,
+	MDG_ALU_ILT, MDG_ALU_ILE, MDG_ALU_IMOV,
 };
 
 static uint64_t wmask(unsigned int w)
@@ -187,45 +163,51 @@ static uint64_t ref_int(uint8_t op, uint64_t a, uint64_t b, unsigned int w)
 	uint64_t all = wmask(w);
 
 	switch (op) {
-	case OP_IADD: r = sa + sb; break;
-	case OP_ISHLADD: r = 2 * sa + sb; break;
-	case OP_ISUB: r = sa - sb; break;
-	case OP_ISHLSUB: r = 2 * sa - sb; break;
-	case OP_IADDSAT: r = clampi(sa + sb, smin, smax); break;
-	case OP_UADDSAT: r = clampi(ua + ub, 0, umax); break;
-	case OP_ISUBSAT: r = clampi(sa - sb, smin, smax); break;
-	case OP_USUBSAT: r = clampi(ua - ub, 0, umax); break;
-	case OP_IMUL: r = sa * sb; break;
-	case OP_IMIN: r = sa < sb ? sa : sb; break;
-	case OP_UMIN: r = ua < ub ? ua : ub; break;
-	case OP_IMAX: r = sa > sb ? sa : sb; break;
-	case OP_UMAX: r = ua > ub ? ua : ub; break;
-	case OP_IAVG: r = floordiv2(sa + sb); break;
-	case OP_UAVG: r = (ua + ub) / 2; break;
-	case OP_IRAVG: r = floordiv2(sa + sb + 1); break;
-	case OP_URAVG: r = (ua + ub + 1) / 2; break;
-	case OP_IASR: r = sa; for (unsigned int i = 0; i < n; i++) r = floordiv2(r); break;
-	case OP_ILSR: r = ua >> n; break;
-	case OP_ISHLSAT: r = clampi(sa * ((i128)1 << n), smin, smax); break;
-	case OP_USHLSAT: r = clampi(ua * ((i128)1 << n), 0, umax); break;
-	case OP_ISHL: r = ua << n; break;
-	case OP_IAND: r = ua & ub; break;
-	case OP_IOR: r = ua | ub; break;
-	case OP_INAND: r = ~(ua & ub); break;
-	case OP_INOR: r = ~(ua | ub); break;
-	case OP_IANDNOT: r = ua & ~ub; break;
-	case OP_IORNOT: r = ua | ~ub; break;
-	case OP_IXOR: r = ua ^ ub; break;
-	case OP_INXOR: r = ~(ua ^ ub); break;
-	case OP_IABSDIFF: r = sa > sb ? sa - sb : sb - sa; break;
-	case OP_UABSDIFF: r = ua > ub ? ua - ub : ub - ua; break;
-	case OP_IEQ: return ua == ub ? all : 0;
-	case OP_INE: return ua != ub ? all : 0;
-	case OP_ULT: return ua < ub ? all : 0;
-	case OP_ULE: return ua <= ub ? all : 0;
-	case OP_ILT: return sa < sb ? all : 0;
-	case OP_ILE: return sa <= sb ? all : 0;
-	case OP_IMOV: r = ub; break;
+	case MDG_ALU_IADD: r = sa + sb; break;
+	case MDG_ALU_ISHLADD: r = 2 * sa + sb; break;
+	case MDG_ALU_ISUB: r = sa - sb; break;
+	case MDG_ALU_ISHLSUB: r = 2 * sa - sb; break;
+	case MDG_ALU_IADDSAT: r = clampi(sa + sb, smin, smax); break;
+	case MDG_ALU_UADDSAT: r = clampi(ua + ub, 0, umax); break;
+	case MDG_ALU_ISUBSAT: r = clampi(sa - sb, smin, smax); break;
+	case MDG_ALU_USUBSAT: r = clampi(ua - ub, 0, umax); break;
+	case MDG_ALU_IMUL: r = sa * sb; break;
+	case MDG_ALU_IMIN: r = sa < sb ? sa : sb; break;
+	case MDG_ALU_UMIN: r = ua < ub ? ua : ub; break;
+	case MDG_ALU_IMAX: r = sa > sb ? sa : sb; break;
+	case MDG_ALU_UMAX: r = ua > ub ? ua : ub; break;
+	case MDG_ALU_IAVG: r = floordiv2(sa + sb); break;
+	case MDG_ALU_UAVG: r = (ua + ub) / 2; break;
+	case MDG_ALU_IRAVG: r = floordiv2(sa + sb + 1); break;
+	case MDG_ALU_URAVG: r = (ua + ub + 1) / 2; break;
+	case MDG_ALU_IASR:
+		r = sa;
+		for (unsigned int i = 0; i < n; i++)
+			r = floordiv2(r);
+		break;
+	case MDG_ALU_ILSR: r = ua >> n; break;
+	case MDG_ALU_ISHLSAT:
+		r = clampi(sa * ((i128)1 << n), smin, smax);
+		break;
+	case MDG_ALU_USHLSAT: r = clampi(ua * ((i128)1 << n), 0, umax); break;
+	case MDG_ALU_ISHL: r = ua << n; break;
+	case MDG_ALU_IAND: r = ua & ub; break;
+	case MDG_ALU_IOR: r = ua | ub; break;
+	case MDG_ALU_INAND: r = ~(ua & ub); break;
+	case MDG_ALU_INOR: r = ~(ua | ub); break;
+	case MDG_ALU_IANDNOT: r = ua & ~ub; break;
+	case MDG_ALU_IORNOT: r = ua | ~ub; break;
+	case MDG_ALU_IXOR: r = ua ^ ub; break;
+	case MDG_ALU_INXOR: r = ~(ua ^ ub); break;
+	case MDG_ALU_IABSDIFF: r = sa > sb ? sa - sb : sb - sa; break;
+	case MDG_ALU_UABSDIFF: r = ua > ub ? ua - ub : ub - ua; break;
+	case MDG_ALU_IEQ: return ua == ub ? all : 0;
+	case MDG_ALU_INE: return ua != ub ? all : 0;
+	case MDG_ALU_ULT: return ua < ub ? all : 0;
+	case MDG_ALU_ULE: return ua <= ub ? all : 0;
+	case MDG_ALU_ILT: return sa < sb ? all : 0;
+	case MDG_ALU_ILE: return sa <= sb ? all : 0;
+	case MDG_ALU_IMOV: r = ub; break;
 	default: r = 0; break;
 	}
 	return (uint64_t)r & all;
@@ -299,8 +281,8 @@ TEST(int8_unary_clz_popcnt)
 
 		for (unsigned int i = 0; i < 16; i++)
 			va[i] = a0 + i;
-		CHECK(run_lanes(OP_ICLZ, 8, va, vb, clz));
-		CHECK(run_lanes(OP_IPOPCNT, 8, va, vb, pop));
+		CHECK(run_lanes(MDG_ALU_ICLZ, 8, va, vb, clz));
+		CHECK(run_lanes(MDG_ALU_IPOPCNT, 8, va, vb, pop));
 		for (unsigned int i = 0; i < 16; i++) {
 			unsigned int z = 8, p = 0;
 
@@ -389,28 +371,28 @@ TEST(int_edge_cases_explicit)
 	a[1] = 0x7FFFFFFF; b[1] = 1;
 	a[2] = 0x80000000; b[2] = 0;
 	a[3] = 5; b[3] = 33;            /* shift count 33 -> 1 */
-	CHECK(run_lanes(OP_IADD, 32, a, b, o));
+	CHECK(run_lanes(MDG_ALU_IADD, 32, a, b, o));
 	CHECK_EQ(o[0], 0x7FFFFFFF);
 	CHECK_EQ(o[1], 0x80000000);
-	CHECK(run_lanes(OP_IADDSAT, 32, a, b, o));
+	CHECK(run_lanes(MDG_ALU_IADDSAT, 32, a, b, o));
 	CHECK_EQ(o[0], 0x80000000);
 	CHECK_EQ(o[1], 0x7FFFFFFF);
-	CHECK(run_lanes(OP_IABSDIFF, 32, a, b, o));
+	CHECK(run_lanes(MDG_ALU_IABSDIFF, 32, a, b, o));
 	CHECK_EQ(o[2], 0x80000000);
-	CHECK(run_lanes(OP_ISHL, 32, a, b, o));
+	CHECK(run_lanes(MDG_ALU_ISHL, 32, a, b, o));
 	CHECK_EQ(o[3], 10);
-	CHECK(run_lanes(OP_IASR, 32, a, b, o));
+	CHECK(run_lanes(MDG_ALU_IASR, 32, a, b, o));
 	CHECK_EQ(o[0], 0xFFFFFFFF);     /* INT_MIN >> 31 */
-	CHECK(run_lanes(OP_ILSR, 32, a, b, o));
+	CHECK(run_lanes(MDG_ALU_ILSR, 32, a, b, o));
 	CHECK_EQ(o[0], 1);
 	/* 64-bit: INT64_MIN - 1 wraps, imul low half. */
 	a[0] = 1ull << 63; b[0] = 1;
 	a[1] = 0x100000000ull; b[1] = 0x100000001ull;
-	CHECK(run_lanes(OP_ISUB, 64, a, b, o));
+	CHECK(run_lanes(MDG_ALU_ISUB, 64, a, b, o));
 	CHECK_EQ(o[0], 0x7FFFFFFFFFFFFFFFull);
-	CHECK(run_lanes(OP_IMUL, 64, a, b, o));
+	CHECK(run_lanes(MDG_ALU_IMUL, 64, a, b, o));
 	CHECK_EQ(o[1], 0x100000000ull);
-	CHECK(run_lanes(OP_ISUBSAT, 64, a, b, o));
+	CHECK(run_lanes(MDG_ALU_ISUBSAT, 64, a, b, o));
 	CHECK_EQ(o[0], 1ull << 63);
 }
 
@@ -426,7 +408,7 @@ TEST(imul_keep_high)
 	ops.src1.u32[0] = 0xFFFFFFFF; ops.src1.u32[1] = 0x80000000;
 	ops.src2.u32[0] = 0xFFFFFFFF; ops.src2.u32[1] = 3;
 	/* Selector pairs: lane 0 = (x,y) -> element 0, lane 1 = (z,w) -> 1. */
-	a = valu(OP_IMUL, MDG_REG_MODE_64, MDG_VSRC(1, 4, 0xE4),
+	a = valu(MDG_ALU_IMUL, MDG_REG_MODE_64, MDG_VSRC(1, 4, 0xE4),
 		 MDG_VSRC(1, 4, 0xE4), 0xFF, MDG_OUTMOD_KEEP_HIGH);
 	a.shrink = MDG_SHRINK_LOWER;
 	CHECK(run(&a, MDG_UNIT_VMUL, &d));
@@ -440,7 +422,7 @@ TEST(imul_keep_high)
 	CHECK_EQ(d.u32[0], 0);                  /* -1 * -1 = 1 */
 	CHECK_EQ(d.u32[1], 0xFFFFFFFE);         /* -2^31 * 3 >> 32 = -2 */
 	/* Full-width keep-high: the upper 32 bits of the signed product. */
-	a = vop(OP_IMUL, MDG_REG_MODE_32, MDG_OUTMOD_KEEP_HIGH);
+	a = vop(MDG_ALU_IMUL, MDG_REG_MODE_32, MDG_OUTMOD_KEEP_HIGH);
 	ops.src1.u32[0] = 0x7FFFFFFF; ops.src2.u32[0] = 0x7FFFFFFF;
 	ops.src1.u32[1] = 0xFFFFFFFF; ops.src2.u32[1] = 0x7FFFFFFF;
 	CHECK(run(&a, MDG_UNIT_VMUL, &d));
@@ -451,7 +433,8 @@ TEST(imul_keep_high)
 TEST(int_outmod_saturate_and_shrink)
 {
 	union sgpu_reg d;
-	struct mdg_alu a = vop(OP_IADD, MDG_REG_MODE_32, MDG_OUTMOD_SAT_SIGNED);
+	struct mdg_alu a =
+		vop(MDG_ALU_IADD, MDG_REG_MODE_32, MDG_OUTMOD_SAT_SIGNED);
 
 	memset(&ops, 0, sizeof(ops));
 	memset(&d, 0, sizeof(d));
@@ -488,7 +471,7 @@ TEST(int_outmod_saturate_and_shrink)
 TEST(swizzle_32)
 {
 	union sgpu_reg d;
-	struct mdg_alu a = valu(OP_IMOV, MDG_REG_MODE_32, V_ID,
+	struct mdg_alu a = valu(MDG_ALU_IMOV, MDG_REG_MODE_32, V_ID,
 				MDG_VSRC(0, 0, 0x1B), 0xFF, MDG_OUTMOD_KEEP_LOW);
 
 	memset(&ops, 0, sizeof(ops));
@@ -504,8 +487,8 @@ TEST(swizzle_32)
 	for (int i = 0; i < 4; i++)
 		CHECK_EQ(d.u32[i], 0x1001);
 	/* Swizzle on src1 of a binary op. */
-	a = valu(OP_ISUB, MDG_REG_MODE_32, MDG_VSRC(0, 0, 0xAA), V_ID, 0xFF,
-		 MDG_OUTMOD_KEEP_LOW);
+	a = valu(MDG_ALU_ISUB, MDG_REG_MODE_32, MDG_VSRC(0, 0, 0xAA), V_ID,
+		 0xFF, MDG_OUTMOD_KEEP_LOW);
 	for (int i = 0; i < 4; i++)
 		ops.src1.u32[i] = 100 * (uint32_t)(i + 1);
 	CHECK(run(&a, MDG_UNIT_VADD, &d));
@@ -516,7 +499,7 @@ TEST(swizzle_32)
 TEST(swizzle_16_expand_modes)
 {
 	union sgpu_reg d;
-	struct mdg_alu a = valu(OP_IMOV, MDG_REG_MODE_16, V_ID,
+	struct mdg_alu a = valu(MDG_ALU_IMOV, MDG_REG_MODE_16, V_ID,
 				MDG_VSRC(0, 0, 0x1B), 0xFF, MDG_OUTMOD_KEEP_LOW);
 	static const uint16_t want[4][8] = {
 		/* passthrough: lanes 0-3 from 0-3, 4-7 from 4-7 */
@@ -543,7 +526,7 @@ TEST(swizzle_16_expand_modes)
 TEST(swizzle_8bit_pairs)
 {
 	union sgpu_reg d;
-	struct mdg_alu a = valu(OP_IMOV, MDG_REG_MODE_8, V_ID,
+	struct mdg_alu a = valu(MDG_ALU_IMOV, MDG_REG_MODE_8, V_ID,
 				MDG_VSRC(0, 0, 0x1B), 0xFF, MDG_OUTMOD_KEEP_LOW);
 	static const uint8_t want[16] = { 6, 7, 4, 5, 2, 3, 0, 1,
 					  14, 15, 12, 13, 10, 11, 8, 9 };
@@ -569,8 +552,9 @@ TEST(swizzle_8bit_pairs)
 TEST(expand_16_to_32_int_mods)
 {
 	union sgpu_reg d;
-	struct mdg_alu a = valu(OP_IADD, MDG_REG_MODE_32, MDG_VSRC(0, 4, ID_SWZ),
-				MDG_VSRC(1, 5, ID_SWZ), 0xFF, MDG_OUTMOD_KEEP_LOW);
+	struct mdg_alu a = valu(MDG_ALU_IADD, MDG_REG_MODE_32,
+				MDG_VSRC(0, 4, ID_SWZ), MDG_VSRC(1, 5, ID_SWZ),
+				0xFF, MDG_OUTMOD_KEEP_LOW);
 
 	memset(&ops, 0, sizeof(ops));
 	for (int i = 0; i < 8; i++) {
@@ -590,8 +574,8 @@ TEST(expand_16_to_32_int_mods)
 		CHECK_EQ(d.u32[i], (v << 16 | v) + ((0x8000u + (uint32_t)i) << 16));
 	}
 	/* 16-bit mode reading 8-bit bytes: expand_low, zero-extend. */
-	a = valu(OP_IMOV, MDG_REG_MODE_16, V_ID, MDG_VSRC(1, 4, ID_SWZ), 0xFF,
-		 MDG_OUTMOD_KEEP_LOW);
+	a = valu(MDG_ALU_IMOV, MDG_REG_MODE_16, V_ID, MDG_VSRC(1, 4, ID_SWZ),
+		 0xFF, MDG_OUTMOD_KEEP_LOW);
 	for (int i = 0; i < 16; i++)
 		ops.src2.u8[i] = (uint8_t)(0xF0 + i);
 	CHECK(run(&a, MDG_UNIT_VADD, &d));
@@ -606,7 +590,7 @@ TEST(expand_16_to_32_int_mods)
 TEST(mode64_sources)
 {
 	union sgpu_reg d;
-	struct mdg_alu a = valu(OP_IMOV, MDG_REG_MODE_64, V_ID,
+	struct mdg_alu a = valu(MDG_ALU_IMOV, MDG_REG_MODE_64, V_ID,
 				MDG_VSRC(0, 0, 0x4E), 0xFF, MDG_OUTMOD_KEEP_LOW);
 
 	memset(&ops, 0, sizeof(ops));
@@ -627,7 +611,7 @@ TEST(mode64_sources)
 	CHECK_EQ(d.u64[0], 0xA0000000ull);
 	CHECK_EQ(d.u64[1], 0x90000000ull);
 	/* 64-bit iadd carries across the 32-bit boundary. */
-	a = vop(OP_IADD, MDG_REG_MODE_64, MDG_OUTMOD_KEEP_LOW);
+	a = vop(MDG_ALU_IADD, MDG_REG_MODE_64, MDG_OUTMOD_KEEP_LOW);
 	ops.src1.u64[0] = 0xFFFFFFFFull; ops.src2.u64[0] = 1;
 	CHECK(run(&a, MDG_UNIT_VADD, &d));
 	CHECK_EQ(d.u64[0], 0x100000000ull);
@@ -641,7 +625,7 @@ TEST(mode64_sources)
 TEST(write_mask_and_float_shrink)
 {
 	union sgpu_reg d;
-	struct mdg_alu a = vop(OP_FADD, MDG_REG_MODE_32, MDG_OUTMOD_NONE);
+	struct mdg_alu a = vop(MDG_ALU_FADD, MDG_REG_MODE_32, MDG_OUTMOD_NONE);
 
 	memset(&ops, 0, sizeof(ops));
 	for (int i = 0; i < 4; i++) {
@@ -667,7 +651,8 @@ TEST(write_mask_and_float_shrink)
 TEST(immediates)
 {
 	union sgpu_reg d;
-	struct mdg_alu a = vop(OP_IADD, MDG_REG_MODE_32, MDG_OUTMOD_KEEP_LOW);
+	struct mdg_alu a =
+		vop(MDG_ALU_IADD, MDG_REG_MODE_32, MDG_OUTMOD_KEEP_LOW);
 
 	memset(&ops, 0, sizeof(ops));
 	for (int i = 0; i < 4; i++)
@@ -686,7 +671,7 @@ TEST(immediates)
 	CHECK(run(&a, MDG_UNIT_VADD, &d));
 	CHECK_EQ(d.u16[0], (uint16_t)(1000 + 0x8001));
 	/* Float op: fp16 constant 2.5 widened to fp32. */
-	a = vop(OP_FMUL, MDG_REG_MODE_32, MDG_OUTMOD_NONE);
+	a = vop(MDG_ALU_FMUL, MDG_REG_MODE_32, MDG_OUTMOD_NONE);
 	for (int i = 0; i < 4; i++)
 		ops.src1.f32[i] = (float)i + 0.5f;
 	set_vector_imm(&a, hbits((_Float16)2.5f));
@@ -696,7 +681,7 @@ TEST(immediates)
 	/* Scalar immediate layout. */
 	for (int i = 0; i < 4; i++)
 		ops.src1.u32[i] = 1000 + (uint32_t)i;
-	a = vop(OP_IADD, MDG_REG_MODE_32, MDG_OUTMOD_KEEP_LOW);
+	a = vop(MDG_ALU_IADD, MDG_REG_MODE_32, MDG_OUTMOD_KEEP_LOW);
 	a.ssrc1 = (uint8_t)(1 << 2 | 4 << 3);          /* full, z */
 	a.full = true;
 	a.comp = 2;
@@ -715,7 +700,7 @@ TEST(scalar_units)
 
 	memset(&ops, 0, sizeof(ops));
 	memset(&a, 0, sizeof(a));
-	a.op = OP_FADD;
+	a.op = MDG_ALU_FADD;
 	a.ssrc1 = (uint8_t)(1 << 2 | 6 << 3);          /* r.w, full */
 	a.ssrc2 = (uint16_t)(1 << 2 | 2 << 3 | 2);     /* r.y, full, neg */
 	a.full = true;
@@ -741,7 +726,7 @@ TEST(scalar_units)
 	CHECK_EQ(d.u16[7], hbits((_Float16)0.75f));
 	CHECK_EQ(d.u16[6], 0x3333);
 	/* 16-bit integer scalar op computes at 16 bits (ilsr of 0x8000). */
-	a.op = OP_ILSR;
+	a.op = MDG_ALU_ILSR;
 	a.outmod = MDG_OUTMOD_KEEP_LOW;
 	a.ssrc1 = (uint8_t)(0 << 3);
 	a.ssrc2 = (uint16_t)(1 << 3);
@@ -841,12 +826,14 @@ TEST(fadd_fmul_all_roundings_random)
 				y = bitsf((fbits(x) & 0xFF800000) |
 					  ((uint32_t)rnd() & 0x807FFFFF));
 			}
-			got = run_f32(OP_FADD + mode, x, y, MDG_UNIT_VADD, 0);
+			got = run_f32(MDG_ALU_FADD + mode, x, y, MDG_UNIT_VADD,
+				      0);
 			want = fbits(host_fadd(x, y, mode));
 			if (got != want && bad++ < 3)
 				printf("  fadd mode %d %a %a -> %08x want %08x\n",
 				       mode, (double)x, (double)y, got, want);
-			got = run_f32(OP_FMUL + mode, x, y, MDG_UNIT_VMUL, 0);
+			got = run_f32(MDG_ALU_FMUL + mode, x, y, MDG_UNIT_VMUL,
+				      0);
 			want = fbits(host_fmul(x, y, mode));
 			if (got != want && bad++ < 3)
 				printf("  fmul mode %d %a %a -> %08x want %08x\n",
@@ -861,99 +848,105 @@ TEST(fadd_halfway_cases)
 	/* 1 + 2^-24 is exactly halfway between 1 and 1 + 2^-23. */
 	float h = ldexpf(1.0f, -24);
 
-	CHECK_EQ(run_f32(OP_FADD + 0, 1.0f, h, MDG_UNIT_VADD, 0), fbits(1.0f));
-	CHECK_EQ(run_f32(OP_FADD + 3, 1.0f, h, MDG_UNIT_VADD, 0),
+	CHECK_EQ(run_f32(MDG_ALU_FADD + 0, 1.0f, h, MDG_UNIT_VADD, 0),
+		 fbits(1.0f));
+	CHECK_EQ(run_f32(MDG_ALU_FADD + 3, 1.0f, h, MDG_UNIT_VADD, 0),
 		 fbits(1.0f + 2 * h));
-	CHECK_EQ(run_f32(OP_FADD + 0, 1.0f + 2 * h, h, MDG_UNIT_VADD, 0),
+	CHECK_EQ(run_f32(MDG_ALU_FADD + 0, 1.0f + 2 * h, h, MDG_UNIT_VADD, 0),
 		 fbits(1.0f + 4 * h));          /* tie to even: up */
-	CHECK_EQ(run_f32(OP_FADD + 1, -1.0f, -h, MDG_UNIT_VADD, 0),
+	CHECK_EQ(run_f32(MDG_ALU_FADD + 1, -1.0f, -h, MDG_UNIT_VADD, 0),
 		 fbits(-1.0f));
-	CHECK_EQ(run_f32(OP_FADD + 2, -1.0f, -h, MDG_UNIT_VADD, 0),
+	CHECK_EQ(run_f32(MDG_ALU_FADD + 2, -1.0f, -h, MDG_UNIT_VADD, 0),
 		 fbits(-1.0f - 2 * h));
 	/* Tiny addend far below the ulp still steers directed rounding. */
-	CHECK_EQ(run_f32(OP_FADD + 3, 1.0f, 1e-30f, MDG_UNIT_VADD, 0),
+	CHECK_EQ(run_f32(MDG_ALU_FADD + 3, 1.0f, 1e-30f, MDG_UNIT_VADD, 0),
 		 fbits(1.0f + 2 * h));
-	CHECK_EQ(run_f32(OP_FADD + 2, 1.0f, -1e-30f, MDG_UNIT_VADD, 0),
+	CHECK_EQ(run_f32(MDG_ALU_FADD + 2, 1.0f, -1e-30f, MDG_UNIT_VADD, 0),
 		 fbits(1.0f - h));
-	CHECK_EQ(run_f32(OP_FADD + 1, 1.0f, -1e-30f, MDG_UNIT_VADD, 0),
+	CHECK_EQ(run_f32(MDG_ALU_FADD + 1, 1.0f, -1e-30f, MDG_UNIT_VADD, 0),
 		 fbits(1.0f - h));
-	CHECK_EQ(run_f32(OP_FADD + 0, 1.0f, -1e-30f, MDG_UNIT_VADD, 0),
+	CHECK_EQ(run_f32(MDG_ALU_FADD + 0, 1.0f, -1e-30f, MDG_UNIT_VADD, 0),
 		 fbits(1.0f));
 	/* Overflow: RTE -> inf, RTZ -> FLT_MAX. */
-	CHECK_EQ(run_f32(OP_FADD + 0, 3e38f, 3e38f, MDG_UNIT_VADD, 0),
+	CHECK_EQ(run_f32(MDG_ALU_FADD + 0, 3e38f, 3e38f, MDG_UNIT_VADD, 0),
 		 0x7F800000);
-	CHECK_EQ(run_f32(OP_FADD + 1, 3e38f, 3e38f, MDG_UNIT_VADD, 0),
+	CHECK_EQ(run_f32(MDG_ALU_FADD + 1, 3e38f, 3e38f, MDG_UNIT_VADD, 0),
 		 0x7F7FFFFF);
-	CHECK_EQ(run_f32(OP_FMUL + 2, 3e38f, -3e38f, MDG_UNIT_VMUL, 0),
+	CHECK_EQ(run_f32(MDG_ALU_FMUL + 2, 3e38f, -3e38f, MDG_UNIT_VMUL, 0),
 		 0xFF800000);
-	CHECK_EQ(run_f32(OP_FMUL + 3, 3e38f, -3e38f, MDG_UNIT_VMUL, 0),
+	CHECK_EQ(run_f32(MDG_ALU_FMUL + 3, 3e38f, -3e38f, MDG_UNIT_VMUL, 0),
 		 0xFF7FFFFF);
 }
 
 TEST(signed_zeros)
 {
-	CHECK_EQ(run_f32b(OP_FADD, 0x80000000, 0x80000000), 0x80000000);
-	CHECK_EQ(run_f32b(OP_FADD, 0x80000000, 0x00000000), 0x00000000);
-	CHECK_EQ(run_f32b(OP_FADD + 2, 0x80000000, 0x00000000), 0x80000000);
-	CHECK_EQ(run_f32(OP_FADD, 1.0f, -1.0f, MDG_UNIT_VADD, 0), 0);
-	CHECK_EQ(run_f32(OP_FADD + 2, 1.0f, -1.0f, MDG_UNIT_VADD, 0),
+	CHECK_EQ(run_f32b(MDG_ALU_FADD, 0x80000000, 0x80000000), 0x80000000);
+	CHECK_EQ(run_f32b(MDG_ALU_FADD, 0x80000000, 0x00000000), 0x00000000);
+	CHECK_EQ(run_f32b(MDG_ALU_FADD + 2, 0x80000000, 0x00000000),
 		 0x80000000);
-	CHECK_EQ(run_f32(OP_FMUL, -0.0f, 5.0f, MDG_UNIT_VMUL, 0), 0x80000000);
-	CHECK_EQ(run_f32(OP_FMUL, -0.0f, -5.0f, MDG_UNIT_VMUL, 0), 0);
+	CHECK_EQ(run_f32(MDG_ALU_FADD, 1.0f, -1.0f, MDG_UNIT_VADD, 0), 0);
+	CHECK_EQ(run_f32(MDG_ALU_FADD + 2, 1.0f, -1.0f, MDG_UNIT_VADD, 0),
+		 0x80000000);
+	CHECK_EQ(run_f32(MDG_ALU_FMUL, -0.0f, 5.0f, MDG_UNIT_VMUL, 0),
+		 0x80000000);
+	CHECK_EQ(run_f32(MDG_ALU_FMUL, -0.0f, -5.0f, MDG_UNIT_VMUL, 0), 0);
 	/* Underflow to zero keeps the sign. */
-	CHECK_EQ(run_f32(OP_FMUL, -1e-30f, 1e-30f, MDG_UNIT_VMUL, 0),
+	CHECK_EQ(run_f32(MDG_ALU_FMUL, -1e-30f, 1e-30f, MDG_UNIT_VMUL, 0),
 		 0x80000000);
-	CHECK_EQ(run_f32(OP_FMUL + 2, 1e-30f, -1e-30f, MDG_UNIT_VMUL, 0),
+	CHECK_EQ(run_f32(MDG_ALU_FMUL + 2, 1e-30f, -1e-30f, MDG_UNIT_VMUL, 0),
 		 0x80000001);
-	CHECK_EQ(run_f32(OP_FMUL + 3, 1e-30f, 1e-30f, MDG_UNIT_VMUL, 0),
+	CHECK_EQ(run_f32(MDG_ALU_FMUL + 3, 1e-30f, 1e-30f, MDG_UNIT_VMUL, 0),
 		 0x00000001);
 }
 
 TEST(nan_rules)
 {
 	/* Input NaN propagates quieted (src1 first), payload kept. */
-	CHECK_EQ(run_f32b(OP_FADD, 0x7F800001, 0x3F800000), 0x7FC00001);
-	CHECK_EQ(run_f32b(OP_FADD, 0x3F800000, 0xFF812345), 0xFFC12345);
-	CHECK_EQ(run_f32b(OP_FADD, 0x7FC00002, 0x7FC00003), 0x7FC00002);
-	CHECK_EQ(run_f32(OP_FMUL, bitsf(0x7F900000), 2.0f, MDG_UNIT_VMUL, 0),
+	CHECK_EQ(run_f32b(MDG_ALU_FADD, 0x7F800001, 0x3F800000), 0x7FC00001);
+	CHECK_EQ(run_f32b(MDG_ALU_FADD, 0x3F800000, 0xFF812345), 0xFFC12345);
+	CHECK_EQ(run_f32b(MDG_ALU_FADD, 0x7FC00002, 0x7FC00003), 0x7FC00002);
+	CHECK_EQ(run_f32(MDG_ALU_FMUL, bitsf(0x7F900000), 2.0f, MDG_UNIT_VMUL,
+			 0),
 		 0x7FD00000);
 	/* Generated NaNs are the default NaN. */
-	CHECK_EQ(run_f32(OP_FADD, INFINITY, -INFINITY, MDG_UNIT_VADD, 0),
+	CHECK_EQ(run_f32(MDG_ALU_FADD, INFINITY, -INFINITY, MDG_UNIT_VADD, 0),
 		 SGPU_F32_DEFAULT_NAN);
-	CHECK_EQ(run_f32(OP_FMUL, 0.0f, -INFINITY, MDG_UNIT_VMUL, 0),
+	CHECK_EQ(run_f32(MDG_ALU_FMUL, 0.0f, -INFINITY, MDG_UNIT_VMUL, 0),
 		 SGPU_F32_DEFAULT_NAN);
-	CHECK_EQ(run_f32(OP_FADD, INFINITY, 1e30f, MDG_UNIT_VADD, 0),
+	CHECK_EQ(run_f32(MDG_ALU_FADD, INFINITY, 1e30f, MDG_UNIT_VADD, 0),
 		 0x7F800000);
-	CHECK_EQ(run_f32(OP_FMUL, -INFINITY, 2.0f, MDG_UNIT_VMUL, 0),
+	CHECK_EQ(run_f32(MDG_ALU_FMUL, -INFINITY, 2.0f, MDG_UNIT_VMUL, 0),
 		 0xFF800000);
 	/* fmov moves a signalling NaN bit for bit (Mesa moves int
 	 * constants with fmov). */
-	CHECK_EQ(run_f32b(OP_FMOV, 0, 0x7F800001), 0x7F800001);
-	CHECK_EQ(run_f32b(OP_FMOV, 0, 0xFFBFFFFF), 0xFFBFFFFF);
+	CHECK_EQ(run_f32b(MDG_ALU_FMOV, 0, 0x7F800001), 0x7F800001);
+	CHECK_EQ(run_f32b(MDG_ALU_FMOV, 0, 0xFFBFFFFF), 0xFFBFFFFF);
 }
 
 TEST(fmin_fmax)
 {
 	const uint32_t qn = 0x7FC00000, n1 = 0x7FA00000;
 
-	CHECK_EQ(run_f32(OP_FMIN, 1.0f, 2.0f, MDG_UNIT_VADD, 0), fbits(1.0f));
-	CHECK_EQ(run_f32(OP_FMAX, 1.0f, -2.0f, MDG_UNIT_VMUL, 0), fbits(1.0f));
-	CHECK_EQ(run_f32b(OP_FMIN, 0x80000000, 0), 0x80000000);
-	CHECK_EQ(run_f32b(OP_FMIN, 0, 0x80000000), 0x80000000);
-	CHECK_EQ(run_f32b(OP_FMAX, 0x80000000, 0), 0);
-	CHECK_EQ(run_f32b(OP_FMAX, 0, 0x80000000), 0);
+	CHECK_EQ(run_f32(MDG_ALU_FMIN, 1.0f, 2.0f, MDG_UNIT_VADD, 0),
+		 fbits(1.0f));
+	CHECK_EQ(run_f32(MDG_ALU_FMAX, 1.0f, -2.0f, MDG_UNIT_VMUL, 0),
+		 fbits(1.0f));
+	CHECK_EQ(run_f32b(MDG_ALU_FMIN, 0x80000000, 0), 0x80000000);
+	CHECK_EQ(run_f32b(MDG_ALU_FMIN, 0, 0x80000000), 0x80000000);
+	CHECK_EQ(run_f32b(MDG_ALU_FMAX, 0x80000000, 0), 0);
+	CHECK_EQ(run_f32b(MDG_ALU_FMAX, 0, 0x80000000), 0);
 	/* Plain: the number wins; .nan: NaN wins (quieted). */
-	CHECK_EQ(run_f32b(OP_FMIN, qn, fbits(3.0f)), fbits(3.0f));
-	CHECK_EQ(run_f32b(OP_FMAX, fbits(3.0f), n1), fbits(3.0f));
-	CHECK_EQ(run_f32b(OP_FMIN_NAN, fbits(3.0f), n1), 0x7FE00000);
-	CHECK_EQ(run_f32b(OP_FMAX_NAN, qn, fbits(3.0f)), qn);
-	CHECK_EQ(run_f32b(OP_FMIN, n1, qn), 0x7FE00000);
-	CHECK_EQ(run_f32(OP_FMIN, -INFINITY, 1.0f, MDG_UNIT_VADD, 0),
+	CHECK_EQ(run_f32b(MDG_ALU_FMIN, qn, fbits(3.0f)), fbits(3.0f));
+	CHECK_EQ(run_f32b(MDG_ALU_FMAX, fbits(3.0f), n1), fbits(3.0f));
+	CHECK_EQ(run_f32b(MDG_ALU_FMIN_NAN, fbits(3.0f), n1), 0x7FE00000);
+	CHECK_EQ(run_f32b(MDG_ALU_FMAX_NAN, qn, fbits(3.0f)), qn);
+	CHECK_EQ(run_f32b(MDG_ALU_FMIN, n1, qn), 0x7FE00000);
+	CHECK_EQ(run_f32(MDG_ALU_FMIN, -INFINITY, 1.0f, MDG_UNIT_VADD, 0),
 		 0xFF800000);
 	/* Absolute-value variants return the absolute value. */
-	CHECK_EQ(run_f32(OP_FABSMIN, -1.0f, 2.0f, MDG_UNIT_VADD, 0),
+	CHECK_EQ(run_f32(MDG_ALU_FABSMIN, -1.0f, 2.0f, MDG_UNIT_VADD, 0),
 		 fbits(1.0f));
-	CHECK_EQ(run_f32(OP_FABSMAX, -3.0f, 2.0f, MDG_UNIT_VADD, 0),
+	CHECK_EQ(run_f32(MDG_ALU_FABSMAX, -3.0f, 2.0f, MDG_UNIT_VADD, 0),
 		 fbits(3.0f));
 }
 
@@ -961,16 +954,17 @@ TEST(denormals_preserved)
 {
 	float dmin = bitsf(1), d2 = bitsf(0x00400000);
 
-	CHECK_EQ(run_f32(OP_FADD, dmin, dmin, MDG_UNIT_VADD, 0), 2);
-	CHECK_EQ(run_f32(OP_FADD, d2, d2, MDG_UNIT_VADD, 0), 0x00800000);
-	CHECK_EQ(run_f32(OP_FMUL, d2, 2.0f, MDG_UNIT_VMUL, 0), 0x00800000);
-	CHECK_EQ(run_f32(OP_FMUL, 0x1p-126f, 0.5f, MDG_UNIT_VMUL, 0),
+	CHECK_EQ(run_f32(MDG_ALU_FADD, dmin, dmin, MDG_UNIT_VADD, 0), 2);
+	CHECK_EQ(run_f32(MDG_ALU_FADD, d2, d2, MDG_UNIT_VADD, 0), 0x00800000);
+	CHECK_EQ(run_f32(MDG_ALU_FMUL, d2, 2.0f, MDG_UNIT_VMUL, 0), 0x00800000);
+	CHECK_EQ(run_f32(MDG_ALU_FMUL, 0x1p-126f, 0.5f, MDG_UNIT_VMUL, 0),
 		 0x00400000);
-	CHECK_EQ(run_f32(OP_FMUL, 0x1p-149f, 0.5f, MDG_UNIT_VMUL, 0), 0);
-	CHECK_EQ(run_f32(OP_FMUL, 0x1p-149f, 0.75f, MDG_UNIT_VMUL, 0), 1);
-	CHECK_EQ(run_f32(OP_FMUL + 1, 0x1p-149f, 0.75f, MDG_UNIT_VMUL, 0), 0);
-	CHECK_EQ(run_f32(OP_FLT, dmin, 0.0f, MDG_UNIT_VADD, 0), 0);
-	CHECK_EQ(run_f32(OP_FEQ, dmin, 0.0f, MDG_UNIT_VADD, 0), 0);
+	CHECK_EQ(run_f32(MDG_ALU_FMUL, 0x1p-149f, 0.5f, MDG_UNIT_VMUL, 0), 0);
+	CHECK_EQ(run_f32(MDG_ALU_FMUL, 0x1p-149f, 0.75f, MDG_UNIT_VMUL, 0), 1);
+	CHECK_EQ(run_f32(MDG_ALU_FMUL + 1, 0x1p-149f, 0.75f, MDG_UNIT_VMUL, 0),
+		 0);
+	CHECK_EQ(run_f32(MDG_ALU_FLT, dmin, 0.0f, MDG_UNIT_VADD, 0), 0);
+	CHECK_EQ(run_f32(MDG_ALU_FEQ, dmin, 0.0f, MDG_UNIT_VADD, 0), 0);
 }
 
 /* Reference fp16 rounding of an exact double, independent of sgpu_float:
@@ -1011,7 +1005,8 @@ TEST(fp16_mode_arith)
 	for (int mode = 0; mode < 4; mode++) {
 		for (int iter = 0; iter < 3000; iter++) {
 			union sgpu_reg d;
-			struct mdg_alu a = vop(OP_FADD + mode, MDG_REG_MODE_16, 0);
+			struct mdg_alu a =
+				vop(MDG_ALU_FADD + mode, MDG_REG_MODE_16, 0);
 			uint16_t x[8], y[8];
 
 			memset(&ops, 0, sizeof(ops));
@@ -1044,7 +1039,7 @@ TEST(fp16_mode_arith)
 					printf("  f16 add m%d %04x %04x -> %04x want %04x\n",
 					       mode, x[i], y[i], d.u16[i], want);
 			}
-			a.op = OP_FMUL + mode;
+			a.op = MDG_ALU_FMUL + mode;
 			CHECK(run(&a, MDG_UNIT_VMUL, &d));
 			for (int i = 0; i < 8; i++) {
 				double ex = (double)bitsh(x[i]) * (double)bitsh(y[i]);
@@ -1101,25 +1096,29 @@ TEST(float_outmods)
 	const uint8_t pos = MDG_OUTMOD_CLAMP_POS, m11 = MDG_OUTMOD_CLAMP_M1_1;
 	const uint8_t s01 = MDG_OUTMOD_CLAMP_0_1;
 
-	CHECK_EQ(run_f32(OP_FADD, -3.0f, 1.0f, MDG_UNIT_VADD, pos), 0);
-	CHECK_EQ(run_f32(OP_FADD, 3.0f, 1.0f, MDG_UNIT_VADD, pos), fbits(4.0f));
-	CHECK_EQ(run_f32(OP_FADD, NAN, 1.0f, MDG_UNIT_VADD, pos), 0);
-	CHECK_EQ(run_f32(OP_FADD, -3.0f, 1.0f, MDG_UNIT_VADD, m11),
+	CHECK_EQ(run_f32(MDG_ALU_FADD, -3.0f, 1.0f, MDG_UNIT_VADD, pos), 0);
+	CHECK_EQ(run_f32(MDG_ALU_FADD, 3.0f, 1.0f, MDG_UNIT_VADD, pos),
+		 fbits(4.0f));
+	CHECK_EQ(run_f32(MDG_ALU_FADD, NAN, 1.0f, MDG_UNIT_VADD, pos), 0);
+	CHECK_EQ(run_f32(MDG_ALU_FADD, -3.0f, 1.0f, MDG_UNIT_VADD, m11),
 		 fbits(-1.0f));
-	CHECK_EQ(run_f32(OP_FADD, 3.0f, 1.0f, MDG_UNIT_VADD, m11), fbits(1.0f));
-	CHECK_EQ(run_f32(OP_FADD, NAN, 1.0f, MDG_UNIT_VADD, m11), fbits(-1.0f));
-	CHECK_EQ(run_f32(OP_FADD, 0.25f, 0.0f, MDG_UNIT_VADD, m11),
-		 fbits(0.25f));
-	CHECK_EQ(run_f32(OP_FADD, 3.0f, 1.0f, MDG_UNIT_VADD, s01), fbits(1.0f));
-	CHECK_EQ(run_f32(OP_FADD, -3.0f, 1.0f, MDG_UNIT_VADD, s01), 0);
-	CHECK_EQ(run_f32(OP_FADD, NAN, 1.0f, MDG_UNIT_VADD, s01), 0);
-	CHECK_EQ(run_f32(OP_FMUL, -0.0f, 1.0f, MDG_UNIT_VMUL, s01), 0);
-	CHECK_EQ(run_f32(OP_FMUL, INFINITY, 1.0f, MDG_UNIT_VMUL, s01),
+	CHECK_EQ(run_f32(MDG_ALU_FADD, 3.0f, 1.0f, MDG_UNIT_VADD, m11),
 		 fbits(1.0f));
-	CHECK_EQ(run_f32(OP_FMOV, 0.0f, 0.5f, MDG_UNIT_VMUL, s01),
+	CHECK_EQ(run_f32(MDG_ALU_FADD, NAN, 1.0f, MDG_UNIT_VADD, m11),
+		 fbits(-1.0f));
+	CHECK_EQ(run_f32(MDG_ALU_FADD, 0.25f, 0.0f, MDG_UNIT_VADD, m11),
+		 fbits(0.25f));
+	CHECK_EQ(run_f32(MDG_ALU_FADD, 3.0f, 1.0f, MDG_UNIT_VADD, s01),
+		 fbits(1.0f));
+	CHECK_EQ(run_f32(MDG_ALU_FADD, -3.0f, 1.0f, MDG_UNIT_VADD, s01), 0);
+	CHECK_EQ(run_f32(MDG_ALU_FADD, NAN, 1.0f, MDG_UNIT_VADD, s01), 0);
+	CHECK_EQ(run_f32(MDG_ALU_FMUL, -0.0f, 1.0f, MDG_UNIT_VMUL, s01), 0);
+	CHECK_EQ(run_f32(MDG_ALU_FMUL, INFINITY, 1.0f, MDG_UNIT_VMUL, s01),
+		 fbits(1.0f));
+	CHECK_EQ(run_f32(MDG_ALU_FMOV, 0.0f, 0.5f, MDG_UNIT_VMUL, s01),
 		 fbits(0.5f));
 	/* Just above 1 with round-up: clamps to exactly 1. */
-	CHECK_EQ(run_f32(OP_FADD + 3, 1.0f, 1e-30f, MDG_UNIT_VADD, s01),
+	CHECK_EQ(run_f32(MDG_ALU_FADD + 3, 1.0f, 1e-30f, MDG_UNIT_VADD, s01),
 		 fbits(1.0f));
 }
 
@@ -1131,26 +1130,26 @@ TEST(round_to_integral)
 	for (unsigned int i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
 		float x = in[i];
 
-		CHECK_EQ(run_f32(OP_FROUNDEVEN, x, 0, MDG_UNIT_VADD, 0),
+		CHECK_EQ(run_f32(MDG_ALU_FROUNDEVEN, x, 0, MDG_UNIT_VADD, 0),
 			 fbits(nearbyintf(x)));
-		CHECK_EQ(run_f32(OP_FTRUNC, x, 0, MDG_UNIT_VADD, 0),
+		CHECK_EQ(run_f32(MDG_ALU_FTRUNC, x, 0, MDG_UNIT_VADD, 0),
 			 fbits(truncf(x)));
-		CHECK_EQ(run_f32(OP_FFLOOR, x, 0, MDG_UNIT_SADD, 0),
+		CHECK_EQ(run_f32(MDG_ALU_FFLOOR, x, 0, MDG_UNIT_SADD, 0),
 			 fbits(floorf(x)));
-		CHECK_EQ(run_f32(OP_FCEIL, x, 0, MDG_UNIT_VADD, 0),
+		CHECK_EQ(run_f32(MDG_ALU_FCEIL, x, 0, MDG_UNIT_VADD, 0),
 			 fbits(ceilf(x)));
-		CHECK_EQ(run_f32(OP_FROUNDAWAY, x, 0, MDG_UNIT_VADD, 0),
+		CHECK_EQ(run_f32(MDG_ALU_FROUNDAWAY, x, 0, MDG_UNIT_VADD, 0),
 			 fbits(roundf(x)));
 	}
-	CHECK_EQ(run_f32(OP_FTRUNC, -INFINITY, 0, MDG_UNIT_VADD, 0),
+	CHECK_EQ(run_f32(MDG_ALU_FTRUNC, -INFINITY, 0, MDG_UNIT_VADD, 0),
 		 0xFF800000);
-	CHECK_EQ(run_f32b(OP_FFLOOR, 0x7F800001, 0), 0x7FC00001);
+	CHECK_EQ(run_f32b(MDG_ALU_FFLOOR, 0x7F800001, 0), 0x7FC00001);
 }
 
 TEST(fmov_modifiers_and_conversions)
 {
 	union sgpu_reg d;
-	struct mdg_alu a = valu(OP_FMOV, MDG_REG_MODE_32, V_ID,
+	struct mdg_alu a = valu(MDG_ALU_FMOV, MDG_REG_MODE_32, V_ID,
 				MDG_VSRC(1, 0, ID_SWZ), 0xFF, 0);
 
 	memset(&ops, 0, sizeof(ops));
@@ -1174,7 +1173,7 @@ TEST(fmov_modifiers_and_conversions)
 	ops.src2.f32[0] = 1.0f + 0x1p-12f;              /* halfway in fp16 */
 	ops.src2.f32[1] = -(1.0f + 0x1p-12f);
 	for (int m = 0; m < 4; m++) {
-		a.op = (uint8_t)(OP_FMOV + m);
+		a.op = (uint8_t)(MDG_ALU_FMOV + m);
 		CHECK(run(&a, MDG_UNIT_VADD, &d));
 		CHECK_EQ(d.u16[0], ref_f16(1.0 + 0x1p-12, m));
 		CHECK_EQ(d.u16[1], ref_f16(-1.0 - 0x1p-12, m));
@@ -1201,21 +1200,27 @@ TEST(f2i_f2u)
 			     r < -2147483648.0 ? INT32_MIN : (int64_t)r;
 			ui = r > 4294967295.0 ? 4294967295u :
 			     r < 0 ? 0 : (uint64_t)r;
-			CHECK_EQ(run_f32(OP_F2I + m, in[i], 0, MDG_UNIT_VADD,
-					 MDG_OUTMOD_KEEP_LOW), (uint32_t)si);
-			CHECK_EQ(run_f32(OP_F2U + m, in[i], 0, MDG_UNIT_SADD,
-					 MDG_OUTMOD_KEEP_LOW), (uint32_t)ui);
+			CHECK_EQ(run_f32(MDG_ALU_F2I_RTE + m, in[i], 0,
+					 MDG_UNIT_VADD, MDG_OUTMOD_KEEP_LOW),
+				 (uint32_t)si);
+			CHECK_EQ(run_f32(MDG_ALU_F2U_RTE + m, in[i], 0,
+					 MDG_UNIT_SADD, MDG_OUTMOD_KEEP_LOW),
+				 (uint32_t)ui);
 		}
 	}
-	CHECK_EQ(run_f32(OP_F2I, NAN, 0, MDG_UNIT_VADD, MDG_OUTMOD_KEEP_LOW), 0);
-	CHECK_EQ(run_f32(OP_F2U, NAN, 0, MDG_UNIT_VADD, MDG_OUTMOD_KEEP_LOW), 0);
-	CHECK_EQ(run_f32(OP_F2I, INFINITY, 0, MDG_UNIT_VADD,
+	CHECK_EQ(run_f32(MDG_ALU_F2I_RTE, NAN, 0, MDG_UNIT_VADD,
+			 MDG_OUTMOD_KEEP_LOW),
+		 0);
+	CHECK_EQ(run_f32(MDG_ALU_F2U_RTE, NAN, 0, MDG_UNIT_VADD,
+			 MDG_OUTMOD_KEEP_LOW),
+		 0);
+	CHECK_EQ(run_f32(MDG_ALU_F2I_RTE, INFINITY, 0, MDG_UNIT_VADD,
 			 MDG_OUTMOD_KEEP_LOW), 0x7FFFFFFF);
-	CHECK_EQ(run_f32(OP_F2I, -INFINITY, 0, MDG_UNIT_VADD,
+	CHECK_EQ(run_f32(MDG_ALU_F2I_RTE, -INFINITY, 0, MDG_UNIT_VADD,
 			 MDG_OUTMOD_KEEP_LOW), 0x80000000);
 	/* f2i64 (Mesa): 64-bit mode, fp32 source expanded. */
 	{
-		struct mdg_alu a = valu(OP_F2I + 1, MDG_REG_MODE_64,
+		struct mdg_alu a = valu(MDG_ALU_F2I_RTE + 1, MDG_REG_MODE_64,
 					MDG_VSRC(0, 4, ID_SWZ), V_ID, 0xFF,
 					MDG_OUTMOD_KEEP_LOW);
 
@@ -1228,7 +1233,7 @@ TEST(f2i_f2u)
 	}
 	/* fp16 mode: f2i16 saturates at 16 bits. */
 	{
-		struct mdg_alu a = vop(OP_F2I + 1, MDG_REG_MODE_16,
+		struct mdg_alu a = vop(MDG_ALU_F2I_RTE + 1, MDG_REG_MODE_16,
 				       MDG_OUTMOD_KEEP_LOW);
 
 		memset(&ops, 0, sizeof(ops));
@@ -1252,7 +1257,8 @@ TEST(i2f_u2f)
 		for (unsigned int i = 0; i < sizeof(si) / sizeof(si[0]) + 2000; i++) {
 			int32_t v = i < sizeof(si) / sizeof(si[0]) ? si[i] :
 				    (int32_t)(uint32_t)rnd();
-			struct mdg_alu a = vop(OP_I2F + m, MDG_REG_MODE_32, 0);
+			struct mdg_alu a =
+				vop(MDG_ALU_I2F_RTE + m, MDG_REG_MODE_32, 0);
 			volatile int32_t vv = v;
 			volatile uint32_t uv = (uint32_t)v;
 			float fs, fu;
@@ -1265,7 +1271,7 @@ TEST(i2f_u2f)
 			ops.src1.u32[0] = (uint32_t)v;
 			CHECK(run(&a, MDG_UNIT_VADD, &d));
 			bad += d.u32[0] != fbits(fs);
-			a.op = OP_U2F + m;
+			a.op = MDG_ALU_U2F_RTE + m;
 			CHECK(run(&a, MDG_UNIT_VADD, &d));
 			bad += d.u32[0] != fbits(fu);
 		}
@@ -1273,7 +1279,7 @@ TEST(i2f_u2f)
 	CHECK_EQ(bad, 0);
 	/* i64 -> f32 with shrink (Mesa's i2f32 of an int64). */
 	{
-		struct mdg_alu a = vop(OP_I2F, MDG_REG_MODE_64, 0);
+		struct mdg_alu a = vop(MDG_ALU_I2F_RTE, MDG_REG_MODE_64, 0);
 
 		a.shrink = MDG_SHRINK_LOWER;
 		memset(&ops, 0, sizeof(ops));
@@ -1282,17 +1288,17 @@ TEST(i2f_u2f)
 		CHECK(run(&a, MDG_UNIT_VADD, &d));
 		CHECK_EQ(d.u32[0], fbits(-0x1p63f));
 		CHECK_EQ(d.u32[1], fbits(0x1p62f));
-		a.op = OP_I2F + 3;
+		a.op = MDG_ALU_I2F_RTP;
 		CHECK(run(&a, MDG_UNIT_VADD, &d));
 		CHECK_EQ(d.u32[1], fbits(0x1p62f) + 1);
-		a.op = OP_U2F;
+		a.op = MDG_ALU_U2F_RTE;
 		ops.src1.u64[0] = UINT64_MAX;
 		CHECK(run(&a, MDG_UNIT_VADD, &d));
 		CHECK_EQ(d.u32[0], fbits(0x1p64f));
 	}
 	/* i32 -> f16 via shrink saturates to inf in RTE. */
 	{
-		struct mdg_alu a = vop(OP_I2F, MDG_REG_MODE_32, 0);
+		struct mdg_alu a = vop(MDG_ALU_I2F_RTE, MDG_REG_MODE_32, 0);
 
 		a.shrink = MDG_SHRINK_LOWER;
 		memset(&ops, 0, sizeof(ops));
@@ -1312,20 +1318,20 @@ TEST(compares)
 		for (unsigned int j = 0; j < 6; j++) {
 			float x = v[i], y = v[j];
 
-			CHECK_EQ(run_f32(OP_FEQ, x, y, MDG_UNIT_VADD, 2),
+			CHECK_EQ(run_f32(MDG_ALU_FEQ, x, y, MDG_UNIT_VADD, 2),
 				 x == y ? 0xFFFFFFFFu : 0);
-			CHECK_EQ(run_f32(OP_FNE, x, y, MDG_UNIT_VMUL, 2),
+			CHECK_EQ(run_f32(MDG_ALU_FNE, x, y, MDG_UNIT_VMUL, 2),
 				 x != y ? 0xFFFFFFFFu : 0);
-			CHECK_EQ(run_f32(OP_FLT, x, y, MDG_UNIT_SADD, 2),
+			CHECK_EQ(run_f32(MDG_ALU_FLT, x, y, MDG_UNIT_SADD, 2),
 				 x < y ? 0xFFFFFFFFu : 0);
-			CHECK_EQ(run_f32(OP_FLE, x, y, MDG_UNIT_VADD, 2),
+			CHECK_EQ(run_f32(MDG_ALU_FLE, x, y, MDG_UNIT_VADD, 2),
 				 x <= y ? 0xFFFFFFFFu : 0);
 		}
 	}
 	/* fp16 compares give 16-bit booleans. */
 	{
 		union sgpu_reg d;
-		struct mdg_alu a = vop(OP_FLT, MDG_REG_MODE_16,
+		struct mdg_alu a = vop(MDG_ALU_FLT, MDG_REG_MODE_16,
 				       MDG_OUTMOD_KEEP_LOW);
 
 		memset(&ops, 0, sizeof(ops));
@@ -1341,7 +1347,7 @@ TEST(compares)
 TEST(ball_bany)
 {
 	union sgpu_reg d;
-	struct mdg_alu a = vop(OP_FBALL_EQ, MDG_REG_MODE_32,
+	struct mdg_alu a = vop(MDG_ALU_FBALL_EQ, MDG_REG_MODE_32,
 			       MDG_OUTMOD_KEEP_LOW);
 
 	memset(&ops, 0, sizeof(ops));
@@ -1354,21 +1360,21 @@ TEST(ball_bany)
 	CHECK(run(&a, MDG_UNIT_VMUL, &d));
 	CHECK_EQ(d.u32[0], 0xFFFFFFFF);
 	CHECK_EQ(d.u32[1], 0x11111111);                 /* one component */
-	a.op = OP_FBANY_NEQ;
+	a.op = MDG_ALU_FBANY_NEQ;
 	CHECK(run(&a, MDG_UNIT_VADD, &d));
 	CHECK_EQ(d.u32[0], 0);
 	ops.src2.f32[3] = NAN;
 	CHECK(run(&a, MDG_UNIT_VADD, &d));
 	CHECK_EQ(d.u32[0], 0xFFFFFFFF);
-	a.op = OP_FBALL_EQ;
+	a.op = MDG_ALU_FBALL_EQ;
 	CHECK(run(&a, MDG_UNIT_VADD, &d));
 	CHECK_EQ(d.u32[0], 0);
-	a.op = OP_FBANY_LT;
+	a.op = MDG_ALU_FBANY_LT;
 	ops.src2.f32[3] = 3.5f;
 	CHECK(run(&a, MDG_UNIT_VADD, &d));
 	CHECK_EQ(d.u32[0], 0xFFFFFFFF);
 	/* Integer forms; Mesa's vec2 all-equal broadcasts y into z, w. */
-	a.op = OP_IBALL_EQ;
+	a.op = MDG_ALU_IBALL_EQ;
 	a.src1 = MDG_VSRC(0, 0, 0x54);                  /* xyyy */
 	a.src2 = MDG_VSRC(0, 0, 0x54);
 	ops.src1.u32[0] = 5; ops.src1.u32[1] = 6; ops.src1.u32[2] = 7;
@@ -1380,10 +1386,10 @@ TEST(ball_bany)
 	a.src2 = V_ID;
 	CHECK(run(&a, MDG_UNIT_VADD, &d));
 	CHECK_EQ(d.u32[1], 0);
-	a.op = OP_IBANY_NEQ;
+	a.op = MDG_ALU_IBANY_NEQ;
 	CHECK(run(&a, MDG_UNIT_VADD, &d));
 	CHECK_EQ(d.u32[1], 0xFFFFFFFF);
-	a.op = OP_UBALL_LT;
+	a.op = MDG_ALU_UBALL_LT;
 	ops.src1.u32[3] = 0; ops.src2.u32[3] = 0xFFFFFFFF;
 	for (int i = 0; i < 3; i++) {
 		ops.src1.u32[i] = 1;
@@ -1391,7 +1397,7 @@ TEST(ball_bany)
 	}
 	CHECK(run(&a, MDG_UNIT_VADD, &d));
 	CHECK_EQ(d.u32[1], 0xFFFFFFFF);
-	a.op = OP_IBANY_LT;                             /* -1 is not > 0 */
+	a.op = MDG_ALU_IBANY_LT;                             /* -1 is not > 0 */
 	ops.src1.u32[0] = ops.src1.u32[1] = ops.src1.u32[2] = 2;
 	CHECK(run(&a, MDG_UNIT_VADD, &d));
 	CHECK_EQ(d.u32[1], 0);
@@ -1402,7 +1408,7 @@ TEST(ball_bany)
 TEST(dot_products)
 {
 	union sgpu_reg d;
-	struct mdg_alu a = vop(OP_FDOT3, MDG_REG_MODE_32, 0);
+	struct mdg_alu a = vop(MDG_ALU_FDOT3, MDG_REG_MODE_32, 0);
 
 	memset(&ops, 0, sizeof(ops));
 	for (int i = 0; i < 4; i++) {
@@ -1414,7 +1420,7 @@ TEST(dot_products)
 	CHECK(run(&a, MDG_UNIT_VMUL, &d));
 	CHECK_EQ(d.u32[2], fbits(7.0f));                /* (1+4+9)/2 */
 	CHECK_EQ(d.u32[0], 0);
-	a.op = OP_FDOT4;
+	a.op = MDG_ALU_FDOT4;
 	CHECK(run(&a, MDG_UNIT_VMUL, &d));
 	CHECK_EQ(d.u32[2], fbits(15.0f));
 	/* Modifiers apply per source; outmod clamps. */
@@ -1423,7 +1429,7 @@ TEST(dot_products)
 	CHECK(run(&a, MDG_UNIT_VMUL, &d));
 	CHECK_EQ(d.u32[2], fbits(-1.0f));
 	/* Rounded once, not per step. */
-	a = vop(OP_FDOT3, MDG_REG_MODE_32, 0);
+	a = vop(MDG_ALU_FDOT3, MDG_REG_MODE_32, 0);
 	a.mask = 0x03;
 	ops.src1.f32[0] = 1.0f; ops.src2.f32[0] = 1.0f;
 	ops.src1.f32[1] = 0x1p-24f; ops.src2.f32[1] = 1.0f;
@@ -1438,7 +1444,8 @@ TEST(dot_products)
 TEST(csel)
 {
 	union sgpu_reg d;
-	struct mdg_alu a = vop(OP_ICSEL, MDG_REG_MODE_32, MDG_OUTMOD_KEEP_LOW);
+	struct mdg_alu a =
+		vop(MDG_ALU_ICSEL, MDG_REG_MODE_32, MDG_OUTMOD_KEEP_LOW);
 
 	memset(&ops, 0, sizeof(ops));
 	for (int i = 0; i < 4; i++) {
@@ -1454,7 +1461,7 @@ TEST(csel)
 	CHECK(run(&a, MDG_UNIT_VADD, &d));
 	CHECK_EQ(d.u32[0], 0x200);
 	/* Vector select: a bit select against r31. */
-	a.op = OP_ICSEL_V;
+	a.op = MDG_ALU_ICSEL_V;
 	ops.cond.u32[0] = 0xFFFFFFFF;
 	ops.cond.u32[1] = 0;
 	ops.cond.u32[2] = 0x0000FFFF;
@@ -1466,7 +1473,7 @@ TEST(csel)
 	CHECK_EQ(d.u32[2], 0x5555AAAA);
 	/* fcsel with float modifiers, on the scalar multiply unit. */
 	memset(&a, 0, sizeof(a));
-	a.op = OP_FCSEL;
+	a.op = MDG_ALU_FCSEL;
 	a.ssrc1 = (uint8_t)(1 << 2 | 0 << 3 | 2);       /* -x */
 	a.ssrc2 = (uint16_t)(1 << 2 | 2 << 3 | 1);      /* |y| */
 	a.full = true;
@@ -1480,7 +1487,7 @@ TEST(csel)
 	CHECK(run(&a, MDG_UNIT_SMUL, &d));
 	CHECK_EQ(d.u32[3], fbits(9.0f));
 	/* fcsel_v per lane; NaNs pass unchanged. */
-	a = vop(OP_FCSEL_V, MDG_REG_MODE_32, 0);
+	a = vop(MDG_ALU_FCSEL_V, MDG_REG_MODE_32, 0);
 	ops.src1.u32[0] = 0x7F800001;
 	ops.cond.u32[0] = 0xFFFFFFFF;
 	ops.cond.u32[1] = 0;
@@ -1508,20 +1515,22 @@ static uint32_t run_lut(uint8_t op, float x)
 static double lut_ref(uint8_t op, double x)
 {
 	switch (op) {
-	case OP_FRCP: return 1.0 / x;
-	case OP_FRSQRT: return 1.0 / sqrt(x);
-	case OP_FSQRT: return sqrt(x);
-	case OP_FEXP2: return exp2(x);
-	case OP_FLOG2: return log2(x);
-	case OP_FSINPI: return sin(M_PI * x);
+	case MDG_ALU_FRCP: return 1.0 / x;
+	case MDG_ALU_FRSQRT: return 1.0 / sqrt(x);
+	case MDG_ALU_FSQRT: return sqrt(x);
+	case MDG_ALU_FEXP2: return exp2(x);
+	case MDG_ALU_FLOG2: return log2(x);
+	case MDG_ALU_FSINPI: return sin(M_PI * x);
 	default: return cos(M_PI * x);
 	}
 }
 
 TEST(lut_precision_truncation)
 {
-	static const uint8_t lops[] = { OP_FRCP, OP_FRSQRT, OP_FSQRT, OP_FEXP2,
-					OP_FLOG2, OP_FSINPI, OP_FCOSPI };
+	static const uint8_t lops[] = { MDG_ALU_FRCP,  MDG_ALU_FRSQRT,
+					MDG_ALU_FSQRT, MDG_ALU_FEXP2,
+					MDG_ALU_FLOG2, MDG_ALU_FSINPI,
+					MDG_ALU_FCOSPI };
 	unsigned int bad = 0, total = 0;
 
 	for (unsigned int k = 0; k < sizeof(lops); k++) {
@@ -1531,11 +1540,11 @@ TEST(lut_precision_truncation)
 			uint32_t r;
 
 			switch (lops[k]) {
-			case OP_FEXP2:
+			case MDG_ALU_FEXP2:
 				x = (float)((double)(rnd() % 200000) / 1000.0 - 100.0);
 				break;
-			case OP_FSINPI:
-			case OP_FCOSPI:
+			case MDG_ALU_FSINPI:
+			case MDG_ALU_FCOSPI:
 				x = (float)((double)(rnd() % 1000000) / 250000.0 - 2.0);
 				break;
 			default:
@@ -1563,56 +1572,58 @@ TEST(lut_precision_truncation)
 	CHECK(total > 25000);
 
 	/* A value whose nearest float lies above: truncation goes down. */
-	CHECK_EQ(run_lut(OP_FRCP, 3.0f), 0x3EAAAAAA);
+	CHECK_EQ(run_lut(MDG_ALU_FRCP, 3.0f), 0x3EAAAAAA);
 	CHECK_EQ(fbits(1.0f / 3.0f), 0x3EAAAAAB);
-	CHECK_EQ(run_lut(OP_FSQRT, 2.0f), 0x3FB504F3);  /* rte is ...F3 too */
-	CHECK_EQ(run_lut(OP_FEXP2, 3.0f), fbits(8.0f));
-	CHECK_EQ(run_lut(OP_FLOG2, 1024.0f), fbits(10.0f));
-	CHECK_EQ(run_lut(OP_FSQRT, 16.0f), fbits(4.0f));
-	CHECK_EQ(run_lut(OP_FSINPI, 0.5f), fbits(1.0f));
-	CHECK_EQ(run_lut(OP_FSINPI, 1.0f), 0);
-	CHECK_EQ(run_lut(OP_FSINPI, -1.0f), 0x80000000);
-	CHECK_EQ(run_lut(OP_FCOSPI, 0.5f), 0);
-	CHECK_EQ(run_lut(OP_FCOSPI, 1.0f), fbits(-1.0f));
-	CHECK_EQ(run_lut(OP_FSINPI, 16777216.0f), 0);
+	CHECK_EQ(run_lut(MDG_ALU_FSQRT, 2.0f),
+		 0x3FB504F3); /* rte is ...F3 too */
+	CHECK_EQ(run_lut(MDG_ALU_FEXP2, 3.0f), fbits(8.0f));
+	CHECK_EQ(run_lut(MDG_ALU_FLOG2, 1024.0f), fbits(10.0f));
+	CHECK_EQ(run_lut(MDG_ALU_FSQRT, 16.0f), fbits(4.0f));
+	CHECK_EQ(run_lut(MDG_ALU_FSINPI, 0.5f), fbits(1.0f));
+	CHECK_EQ(run_lut(MDG_ALU_FSINPI, 1.0f), 0);
+	CHECK_EQ(run_lut(MDG_ALU_FSINPI, -1.0f), 0x80000000);
+	CHECK_EQ(run_lut(MDG_ALU_FCOSPI, 0.5f), 0);
+	CHECK_EQ(run_lut(MDG_ALU_FCOSPI, 1.0f), fbits(-1.0f));
+	CHECK_EQ(run_lut(MDG_ALU_FSINPI, 16777216.0f), 0);
 	/* 1/6 rounded up: sin is just above 0.5 -> 0.5; rounded down:
 	 * just below -> the float below 0.5. */
-	CHECK_EQ(run_lut(OP_FSINPI, 1.0f / 6.0f), fbits(0.5f));
-	CHECK_EQ(run_lut(OP_FSINPI, nextafterf(1.0f / 6.0f, 0.0f)), 0x3EFFFFFF);
+	CHECK_EQ(run_lut(MDG_ALU_FSINPI, 1.0f / 6.0f), fbits(0.5f));
+	CHECK_EQ(run_lut(MDG_ALU_FSINPI, nextafterf(1.0f / 6.0f, 0.0f)),
+		 0x3EFFFFFF);
 }
 
 TEST(lut_special_cases)
 {
-	CHECK_EQ(run_lut(OP_FRCP, 0.0f), 0x7F800000);
-	CHECK_EQ(run_lut(OP_FRCP, -0.0f), 0xFF800000);
-	CHECK_EQ(run_lut(OP_FRCP, INFINITY), 0);
-	CHECK_EQ(run_lut(OP_FRCP, 0x1p-149f), 0x7F800000);     /* overflow */
-	CHECK_EQ(run_lut(OP_FRSQRT, -1.0f), SGPU_F32_DEFAULT_NAN);
-	CHECK_EQ(run_lut(OP_FRSQRT, 0.0f), 0x7F800000);
-	CHECK_EQ(run_lut(OP_FRSQRT, -0.0f), 0xFF800000);
-	CHECK_EQ(run_lut(OP_FRSQRT, 4.0f), fbits(0.5f));
-	CHECK_EQ(run_lut(OP_FSQRT, -0.0f), 0x80000000);
-	CHECK_EQ(run_lut(OP_FSQRT, -4.0f), SGPU_F32_DEFAULT_NAN);
-	CHECK_EQ(run_lut(OP_FSQRT, INFINITY), 0x7F800000);
-	CHECK_EQ(run_lut(OP_FLOG2, 0.0f), 0xFF800000);
-	CHECK_EQ(run_lut(OP_FLOG2, -0.0f), 0xFF800000);
-	CHECK_EQ(run_lut(OP_FLOG2, -2.0f), SGPU_F32_DEFAULT_NAN);
-	CHECK_EQ(run_lut(OP_FLOG2, INFINITY), 0x7F800000);
-	CHECK_EQ(run_lut(OP_FEXP2, 200.0f), 0x7F800000);
-	CHECK_EQ(run_lut(OP_FEXP2, 128.0f), 0x7F800000);
-	CHECK_EQ(run_lut(OP_FEXP2, -INFINITY), 0);
-	CHECK_EQ(run_lut(OP_FEXP2, -149.0f), 1);
-	CHECK_EQ(run_lut(OP_FEXP2, -200.0f), 0);
-	CHECK_EQ(run_lut(OP_FSINPI, INFINITY), SGPU_F32_DEFAULT_NAN);
-	CHECK_EQ(run_lut(OP_FCOSPI, -INFINITY), SGPU_F32_DEFAULT_NAN);
-	CHECK_EQ(run_lut(OP_FEXP2, bitsf(0x7F800005)), 0x7FC00005);
+	CHECK_EQ(run_lut(MDG_ALU_FRCP, 0.0f), 0x7F800000);
+	CHECK_EQ(run_lut(MDG_ALU_FRCP, -0.0f), 0xFF800000);
+	CHECK_EQ(run_lut(MDG_ALU_FRCP, INFINITY), 0);
+	CHECK_EQ(run_lut(MDG_ALU_FRCP, 0x1p-149f), 0x7F800000); /* overflow */
+	CHECK_EQ(run_lut(MDG_ALU_FRSQRT, -1.0f), SGPU_F32_DEFAULT_NAN);
+	CHECK_EQ(run_lut(MDG_ALU_FRSQRT, 0.0f), 0x7F800000);
+	CHECK_EQ(run_lut(MDG_ALU_FRSQRT, -0.0f), 0xFF800000);
+	CHECK_EQ(run_lut(MDG_ALU_FRSQRT, 4.0f), fbits(0.5f));
+	CHECK_EQ(run_lut(MDG_ALU_FSQRT, -0.0f), 0x80000000);
+	CHECK_EQ(run_lut(MDG_ALU_FSQRT, -4.0f), SGPU_F32_DEFAULT_NAN);
+	CHECK_EQ(run_lut(MDG_ALU_FSQRT, INFINITY), 0x7F800000);
+	CHECK_EQ(run_lut(MDG_ALU_FLOG2, 0.0f), 0xFF800000);
+	CHECK_EQ(run_lut(MDG_ALU_FLOG2, -0.0f), 0xFF800000);
+	CHECK_EQ(run_lut(MDG_ALU_FLOG2, -2.0f), SGPU_F32_DEFAULT_NAN);
+	CHECK_EQ(run_lut(MDG_ALU_FLOG2, INFINITY), 0x7F800000);
+	CHECK_EQ(run_lut(MDG_ALU_FEXP2, 200.0f), 0x7F800000);
+	CHECK_EQ(run_lut(MDG_ALU_FEXP2, 128.0f), 0x7F800000);
+	CHECK_EQ(run_lut(MDG_ALU_FEXP2, -INFINITY), 0);
+	CHECK_EQ(run_lut(MDG_ALU_FEXP2, -149.0f), 1);
+	CHECK_EQ(run_lut(MDG_ALU_FEXP2, -200.0f), 0);
+	CHECK_EQ(run_lut(MDG_ALU_FSINPI, INFINITY), SGPU_F32_DEFAULT_NAN);
+	CHECK_EQ(run_lut(MDG_ALU_FCOSPI, -INFINITY), SGPU_F32_DEFAULT_NAN);
+	CHECK_EQ(run_lut(MDG_ALU_FEXP2, bitsf(0x7F800005)), 0x7FC00005);
 }
 
 TEST(lut_forms)
 {
 	union sgpu_reg d;
-	struct mdg_alu a = valu(OP_FRCP, MDG_REG_MODE_32, MDG_VSRC(0, 0, 0xAA),
-				V_ID, 0xFF, 0);
+	struct mdg_alu a = valu(MDG_ALU_FRCP, MDG_REG_MODE_32,
+				MDG_VSRC(0, 0, 0xAA), V_ID, 0xFF, 0);
 
 	/* Mesa's split: all selectors equal, value to every masked lane. */
 	memset(&ops, 0, sizeof(ops));
@@ -1629,7 +1640,8 @@ TEST(lut_forms)
 	CHECK(run(&a, MDG_UNIT_VLUT, &d));
 	CHECK_EQ(d.u32[3], fbits(0.5f));
 	/* fp16 in/out: 32-bit op with expanded source and shrink. */
-	a = valu(OP_FSQRT, MDG_REG_MODE_32, MDG_VSRC(0, 4, 0x00), V_ID, 0x03, 0);
+	a = valu(MDG_ALU_FSQRT, MDG_REG_MODE_32, MDG_VSRC(0, 4, 0x00), V_ID,
+		 0x03, 0);
 	a.shrink = MDG_SHRINK_LOWER;
 	ops.src1.u16[0] = hbits((_Float16)2.0f);
 	memset(&d, 0, sizeof(d));
@@ -1637,9 +1649,9 @@ TEST(lut_forms)
 	CHECK_EQ(d.u16[0], 0x3DA8);             /* sqrt 2 = 0x3DA8 (trunc) */
 	CHECK_EQ(d.u16[1], 0);
 	/* No native fp16 LUT, no scalar-unit LUT. */
-	a = vop(OP_FSQRT, MDG_REG_MODE_16, 0);
+	a = vop(MDG_ALU_FSQRT, MDG_REG_MODE_16, 0);
 	CHECK(!run(&a, MDG_UNIT_VLUT, &d));
-	a = vop(OP_FSQRT, MDG_REG_MODE_32, 0);
+	a = vop(MDG_ALU_FSQRT, MDG_REG_MODE_32, 0);
 	CHECK(!run(&a, MDG_UNIT_SADD, &d));
 	/* LUT output modifier. */
 	a.outmod = MDG_OUTMOD_CLAMP_0_1;
@@ -1655,17 +1667,17 @@ TEST(invalid_forms)
 	struct mdg_alu a;
 
 	memset(&ops, 0, sizeof(ops));
-	a = vop(OP_FADD, MDG_REG_MODE_64, 0);
+	a = vop(MDG_ALU_FADD, MDG_REG_MODE_64, 0);
 	CHECK(!run(&a, MDG_UNIT_VADD, &d));     /* no fp64 */
-	a = vop(OP_FMUL, MDG_REG_MODE_8, 0);
+	a = vop(MDG_ALU_FMUL, MDG_REG_MODE_8, 0);
 	CHECK(!run(&a, MDG_UNIT_VMUL, &d));     /* no fp8 */
-	a = vop(OP_FADD, MDG_REG_MODE_16, 0);
+	a = vop(MDG_ALU_FADD, MDG_REG_MODE_16, 0);
 	a.shrink = MDG_SHRINK_LOWER;
 	CHECK(!run(&a, MDG_UNIT_VADD, &d));     /* fp16 -> fp8 */
-	a = vop(OP_IADD, MDG_REG_MODE_8, MDG_OUTMOD_KEEP_LOW);
+	a = vop(MDG_ALU_IADD, MDG_REG_MODE_8, MDG_OUTMOD_KEEP_LOW);
 	a.shrink = MDG_SHRINK_UPPER;
 	CHECK(!run(&a, MDG_UNIT_VADD, &d));     /* 8-bit cannot shrink */
-	a = vop(OP_IADD, MDG_REG_MODE_32, MDG_OUTMOD_KEEP_LOW);
+	a = vop(MDG_ALU_IADD, MDG_REG_MODE_32, MDG_OUTMOD_KEEP_LOW);
 	a.src1 = MDG_VSRC(0, 1, ID_SWZ);        /* rep_low in 32-bit mode */
 	CHECK(!run(&a, MDG_UNIT_VADD, &d));
 	a.src1 = MDG_VSRC(0, 6, ID_SWZ);        /* low_swap in 32-bit mode */
@@ -1674,8 +1686,12 @@ TEST(invalid_forms)
 	a.shrink = 3;
 	CHECK(!run(&a, MDG_UNIT_VADD, &d));
 	/* Unimplemented ops. */
-	static const uint8_t unimpl[] = { 0x3D, 0x3F, 0x38, 0x59, 0x5A, 0x5B,
-					  0x7E, 0xE8, 0xEC, 0xF9, 0x00, 0xFF };
+	static const uint8_t unimpl[] = {
+		MDG_ALU_FDOT3R, MDG_ALU_FREDUCE, MDG_ALU_FFMA, MDG_ALU_IWMUL,
+		MDG_ALU_UWMUL, MDG_ALU_IUWMUL, MDG_ALU_ICHOOSE,
+		MDG_ALU_FATAN2_PT2, MDG_ALU_FPOW_PT1, MDG_ALU_FATAN2_PT1,
+		0x00, 0xFF,                     /* not opcodes at all */
+	};
 	for (unsigned int i = 0; i < sizeof(unimpl); i++) {
 		a = vop(unimpl[i], MDG_REG_MODE_32, 0);
 		CHECK(!run(&a, MDG_UNIT_VADD, &d));
@@ -1689,20 +1705,20 @@ TEST(inot_iabs_b2f_idioms)
 
 	memset(&ops, 0, sizeof(ops));
 	/* inot = inor(x, #0). */
-	a = vop(OP_INOR, MDG_REG_MODE_32, MDG_OUTMOD_KEEP_LOW);
+	a = vop(MDG_ALU_INOR, MDG_REG_MODE_32, MDG_OUTMOD_KEEP_LOW);
 	set_vector_imm(&a, 0);
 	ops.src1.u32[0] = 0x0F0F0F0F;
 	CHECK(run(&a, MDG_UNIT_VADD, &d));
 	CHECK_EQ(d.u32[0], 0xF0F0F0F0);
 	/* iabs = iabsdiff(x, 0) */
-	a = vop(OP_IABSDIFF, MDG_REG_MODE_32, MDG_OUTMOD_KEEP_LOW);
+	a = vop(MDG_ALU_IABSDIFF, MDG_REG_MODE_32, MDG_OUTMOD_KEEP_LOW);
 	set_vector_imm(&a, 0);
 	ops.src1.u32[0] = (uint32_t)-77;
 	CHECK(run(&a, MDG_UNIT_VADD, &d));
 	CHECK_EQ(d.u32[0], 77);
 	/* b2f32 = iand(bool, 1.0f) with 1.0f in the constants (r26). */
-	a = valu(OP_IAND, MDG_REG_MODE_32, V_ID, MDG_VSRC(0, 0, 0x00), 0xFF,
-		 MDG_OUTMOD_KEEP_LOW);
+	a = valu(MDG_ALU_IAND, MDG_REG_MODE_32, V_ID, MDG_VSRC(0, 0, 0x00),
+		 0xFF, MDG_OUTMOD_KEEP_LOW);
 	ops.src1.u32[0] = 0xFFFFFFFF;
 	ops.src1.u32[1] = 0;
 	ops.src2.f32[0] = 1.0f;
@@ -1712,7 +1728,7 @@ TEST(inot_iabs_b2f_idioms)
 	/* fp mode does not change results. */
 	for (int m = 0; m < 4; m++) {
 		ops.fp_mode = (enum sgpu_fp_mode)m;
-		CHECK_EQ(run_f32(OP_FADD, 1.0f, 2.0f, MDG_UNIT_VADD, 0),
+		CHECK_EQ(run_f32(MDG_ALU_FADD, 1.0f, 2.0f, MDG_UNIT_VADD, 0),
 			 fbits(3.0f));
 	}
 }
@@ -1773,8 +1789,9 @@ static uint32_t ref_f32_op(uint8_t op, uint32_t x, uint32_t y)
 {
 	float a = bitsf(x), b = bitsf(y);
 	bool na = f32_isnan_bits(x), nb = f32_isnan_bits(y);
-	/* fmin/fmax family 0x28-0x2F: bit 0 = .nan, 1 = abs, 2 = max. */
-	bool minmax = op >= 0x28 && op <= 0x2F, is_max = minmax && (op & 4);
+	/* The fmin/fmax family: bit 0 = .nan, 1 = abs, 2 = max. */
+	bool minmax = op >= MDG_ALU_FMIN && op <= MDG_ALU_FABSMAX_NAN;
+	bool is_max = minmax && (op & 4);
 
 	if (minmax) {
 		if (op & 2) {
@@ -1793,13 +1810,13 @@ static uint32_t ref_f32_op(uint8_t op, uint32_t x, uint32_t y)
 		return (a < b) == is_max ? y : x;
 	}
 	switch (op) {
-	case OP_FADD:
+	case MDG_ALU_FADD:
 		if (na || nb)
 			return (na ? x : y) | 0x00400000u;
 		if (isinf(a) && isinf(b) && signbit(a) != signbit(b))
 			return SGPU_F32_DEFAULT_NAN;
 		return fbits(host_fadd(a, b, 0));
-	case OP_FMUL:
+	case MDG_ALU_FMUL:
 		if (na || nb)
 			return (na ? x : y) | 0x00400000u;
 		if ((isinf(a) && b == 0.0f) || (isinf(b) && a == 0.0f))
@@ -1832,11 +1849,11 @@ static bool ref_fcmp(uint8_t op, uint32_t x, uint32_t y)
 	float a = bitsf(x), b = bitsf(y);
 
 	if (f32_isnan_bits(x) || f32_isnan_bits(y))
-		return op == OP_FNE;
+		return op == MDG_ALU_FNE;
 	switch (op) {
-	case OP_FEQ: return a == b;
-	case OP_FNE: return a != b;
-	case OP_FLT: return a < b;
+	case MDG_ALU_FEQ: return a == b;
+	case MDG_ALU_FNE: return a != b;
+	case MDG_ALU_FLT: return a < b;
 	default: return a <= b;
 	}
 }
@@ -1863,14 +1880,21 @@ static i128 ref_int_exact32(uint8_t op, uint32_t x, uint32_t y)
 	uint64_t r = ref_int(op, x, y, 32);
 
 	switch (op) {
-	case OP_IADD: return sa + sb;
-	case OP_ISHLADD: return 2 * sa + sb;
-	case OP_ISUB: return sa - sb;
-	case OP_ISHLSUB: return 2 * sa - sb;
-	case OP_IMUL: return sa * sb;
-	case OP_IMOV: case OP_IMIN: case OP_IMAX: case OP_IASR:
-	case OP_IEQ: case OP_INE: case OP_ULT: case OP_ULE: case OP_ILT:
-	case OP_ILE:
+	case MDG_ALU_IADD: return sa + sb;
+	case MDG_ALU_ISHLADD: return 2 * sa + sb;
+	case MDG_ALU_ISUB: return sa - sb;
+	case MDG_ALU_ISHLSUB: return 2 * sa - sb;
+	case MDG_ALU_IMUL: return sa * sb;
+	case MDG_ALU_IMOV:
+	case MDG_ALU_IMIN:
+	case MDG_ALU_IMAX:
+	case MDG_ALU_IASR:
+	case MDG_ALU_IEQ:
+	case MDG_ALU_INE:
+	case MDG_ALU_ULT:
+	case MDG_ALU_ULE:
+	case MDG_ALU_ILT:
+	case MDG_ALU_ILE:
 		return sval(r, 32);
 	default:
 		return (i128)r;
@@ -1895,16 +1919,21 @@ static uint32_t apply_fmod(uint32_t v, unsigned int mod)
 }
 
 static const uint8_t fast_fops[] = {
-	OP_FADD, OP_FMUL, OP_FMIN, OP_FMIN_NAN, OP_FABSMIN, OP_FMAX,
-	OP_FMAX_NAN, OP_FABSMAX, OP_FMOV, OP_FEQ, OP_FNE, OP_FLT, OP_FLE,
-	OP_FCSEL, OP_FCSEL_V, 0x31, 0x2B, 0x2F,
+	MDG_ALU_FADD, MDG_ALU_FMUL, MDG_ALU_FMIN, MDG_ALU_FMIN_NAN,
+	MDG_ALU_FABSMIN, MDG_ALU_FMAX, MDG_ALU_FMAX_NAN, MDG_ALU_FABSMAX,
+	MDG_ALU_FMOV, MDG_ALU_FEQ, MDG_ALU_FNE, MDG_ALU_FLT, MDG_ALU_FLE,
+	MDG_ALU_FCSEL, MDG_ALU_FCSEL_V, MDG_ALU_FMOV_RTZ, MDG_ALU_FABSMIN_NAN,
+	MDG_ALU_FABSMAX_NAN,
 };
 
 static const uint8_t fast_iops[] = {
-	OP_IADD, OP_ISHLADD, OP_ISUB, OP_ISHLSUB, OP_IMUL, OP_IMIN, OP_UMIN,
-	OP_IMAX, OP_UMAX, OP_IASR, OP_ILSR, OP_ISHL, OP_IAND, OP_IOR,
-	OP_INAND, OP_INOR, OP_IANDNOT, OP_IORNOT, OP_IXOR, OP_INXOR, OP_IMOV,
-	OP_IEQ, OP_INE, OP_ULT, OP_ULE, OP_ILT, OP_ILE, OP_ICSEL, OP_ICSEL_V,
+	MDG_ALU_IADD, MDG_ALU_ISHLADD, MDG_ALU_ISUB, MDG_ALU_ISHLSUB,
+	MDG_ALU_IMUL, MDG_ALU_IMIN, MDG_ALU_UMIN, MDG_ALU_IMAX, MDG_ALU_UMAX,
+	MDG_ALU_IASR, MDG_ALU_ILSR, MDG_ALU_ISHL, MDG_ALU_IAND, MDG_ALU_IOR,
+	MDG_ALU_INAND, MDG_ALU_INOR, MDG_ALU_IANDNOT, MDG_ALU_IORNOT,
+	MDG_ALU_IXOR, MDG_ALU_INXOR, MDG_ALU_IMOV, MDG_ALU_IEQ, MDG_ALU_INE,
+	MDG_ALU_ULT, MDG_ALU_ULE, MDG_ALU_ILT, MDG_ALU_ILE, MDG_ALU_ICSEL,
+	MDG_ALU_ICSEL_V,
 };
 
 /*
@@ -1921,9 +1950,10 @@ static unsigned int fast_form_check(uint8_t op, bool fop, bool scalar)
 	unsigned int mod1 = (unsigned int)rnd() & 3;
 	unsigned int mod2 = (unsigned int)rnd() & 3;
 	unsigned int outmod = (unsigned int)rnd() & 3;
-	bool imm = rnd() % 5 == 0, is_cmp = op >= OP_FEQ && op <= OP_FLE;
-	bool csel = op == OP_FCSEL || op == OP_FCSEL_V || op == OP_ICSEL ||
-		    op == OP_ICSEL_V;
+	bool imm = rnd() % 5 == 0,
+	     is_cmp = op >= MDG_ALU_FEQ && op <= MDG_ALU_FLE;
+	bool csel = op == MDG_ALU_FCSEL || op == MDG_ALU_FCSEL_V ||
+		    op == MDG_ALU_ICSEL || op == MDG_ALU_ICSEL_V;
 	uint16_t h = (uint16_t)rnd();
 
 	memset(&ops, 0, sizeof(ops));
@@ -1977,7 +2007,7 @@ static unsigned int fast_form_check(uint8_t op, bool fop, bool scalar)
 			set_vector_imm(&a, h);
 	}
 	for (unsigned int i = 0; i < n; i++) {
-		bool c = (op == OP_FCSEL || op == OP_ICSEL) ?
+		bool c = (op == MDG_ALU_FCSEL || op == MDG_ALU_ICSEL) ?
 			 ops.cond.u32[3] != 0 : cond[i] != 0;
 
 		if (imm)
@@ -1986,10 +2016,10 @@ static unsigned int fast_form_check(uint8_t op, bool fop, bool scalar)
 			y[i] = apply_fmod(y[i], mod2);
 		if (fop)
 			x[i] = apply_fmod(x[i], mod1);
-		if (op == OP_ICSEL_V)
+		if (op == MDG_ALU_ICSEL_V)
 			want[i] = ref_int_outmod32(
 				(x[i] & cond[i]) | (y[i] & ~cond[i]), outmod);
-		else if (op == OP_ICSEL)
+		else if (op == MDG_ALU_ICSEL)
 			want[i] = ref_int_outmod32(c ? x[i] : y[i], outmod);
 		else if (csel)
 			want[i] = ref_f32_outmod(c ? x[i] : y[i], outmod);
@@ -2095,12 +2125,13 @@ TEST(fast_path_fadd_fmul_gaps)
 			x = y;
 			y = t;
 		}
-		got = run_f32b(OP_FADD, x, y);
+		got = run_f32b(MDG_ALU_FADD, x, y);
 		want = fbits(host_fadd(bitsf(x), bitsf(y), 0));
 		if (got != want && bad++ < 4)
 			printf("  fadd %08x %08x -> %08x want %08x\n", x, y, got,
 			       want);
-		got = run_f32(OP_FMUL, bitsf(x), bitsf(y), MDG_UNIT_VMUL, 0);
+		got = run_f32(MDG_ALU_FMUL, bitsf(x), bitsf(y), MDG_UNIT_VMUL,
+			      0);
 		want = fbits(host_fmul(bitsf(x), bitsf(y), 0));
 		if (got != want && bad++ < 4)
 			printf("  fmul %08x %08x -> %08x want %08x\n", x, y, got,

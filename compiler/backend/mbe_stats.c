@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mdg_internal.h"
+#include "mbe_internal.h"
 
 struct pathv {
 	bool reached;
@@ -29,7 +29,7 @@ static uint32_t weight(const uint32_t v[3])
 	return m * 4096 + a + v[1] + v[2];
 }
 
-void mdg_stats(const struct mi_func *mf, const struct mdg_schedule *s,
+void mbe_stats(const struct mi_func *mf, const struct mbe_schedule *s,
 	       struct slb_stats *st)
 {
 	uint32_t nb = mf->num_blocks;
@@ -43,7 +43,7 @@ void mdg_stats(const struct mi_func *mf, const struct mdg_schedule *s,
 
 	for (uint32_t b = 0; b < nb; b++) {
 		for (uint32_t k = 0; k < s->blocks[b].num; k++) {
-			const struct mdg_sbundle *x = &s->blocks[b].b[k];
+			const struct mbe_sbundle *x = &s->blocks[b].b[k];
 
 			if (x->kind == MDG_KIND_ALU) {
 				st->alu_bundles++;

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mdg_internal.h"
+#include "mbe_internal.h"
 
 #define MAX_RA_ROUNDS 256
 
@@ -579,7 +579,8 @@ static void make_fill(struct mi_instr *f, uint32_t t, unsigned int size,
 {
 	memset(f, 0, sizeof(*f));
 	f->kind = MI_LDST;
-	f->w.op = size == 1 ? 0x88 : size == 2 ? 0x8C : 0x90;
+	f->w.op = size == 1 ? MDG_LDST_LD_32 : size == 2 ? MDG_LDST_LD_64 :
+		  MDG_LDST_LD_128;
 	tls_fields(&f->w, offset);
 	f->dst.kind = MO_VREG;
 	f->dst.reg = t;
@@ -597,8 +598,8 @@ static void make_store(struct ilist *l, uint32_t t, unsigned int size,
 	uint8_t mask = (uint8_t)((1u << size) - 1);
 
 	m->kind = MI_ALU;
-	m->op = 0x7B;
-	m->units = mdg_alu_op_info(0x7B)->units;
+	m->op = MDG_ALU_IMOV;
+	m->units = mdg_alu_op_info(MDG_ALU_IMOV)->units;
 	m->outmod = MDG_OUTMOD_KEEP_LOW;
 	m->dst.kind = MO_PHYS;
 	m->dst.reg = 27;
@@ -609,7 +610,8 @@ static void make_store(struct ilist *l, uint32_t t, unsigned int size,
 		m->src[1].swz[j] = (uint8_t)j;
 	st = push(l);
 	st->kind = MI_LDST;
-	st->w.op = size == 1 ? 0xC8 : size == 2 ? 0xCC : 0xD0;
+	st->w.op = size == 1 ? MDG_LDST_ST_32 : size == 2 ? MDG_LDST_ST_64 :
+		   MDG_LDST_ST_128;
 	st->w.reg = 1;
 	st->w.mask = size > 2 ? mask : 0xF;   /* quarters of the access */
 	st->w.swizzle = 0xE4;
@@ -683,7 +685,7 @@ static bool is_self_move(const struct mi_func *mf, const struct mi_instr *in)
 	const struct mi_src *src = &in->src[1];
 	unsigned int dreg, dcomp, sreg, scomp;
 
-	if (in->kind != MI_ALU || in->op != 0x7B || in->mode64 ||
+	if (in->kind != MI_ALU || in->op != MDG_ALU_IMOV || in->mode64 ||
 	    in->lane_bits ||
 	    in->outmod != MDG_OUTMOD_KEEP_LOW || in->dst.kind != MO_VREG ||
 	    src->kind != MO_VREG || src->mod || src->widen)
@@ -731,7 +733,7 @@ static bool arg_move(const struct mi_func *mf, const struct mi_instr *in,
 	const struct mi_src *src = &in->src[1];
 	unsigned int reg, comp;
 
-	if (in->kind != MI_ALU || in->op != 0x7B || in->mode64 ||
+	if (in->kind != MI_ALU || in->op != MDG_ALU_IMOV || in->mode64 ||
 	    in->lane_bits ||
 	    in->outmod != MDG_OUTMOD_KEEP_LOW || in->dst.kind != MO_PHYS ||
 	    (in->dst.reg != 26 && in->dst.reg != 27) ||
@@ -865,7 +867,7 @@ static uint32_t spill_choice(const struct mi_func *mf, const struct graph *g,
 	return best;
 }
 
-bool mdg_ra(struct mi_func *mf, unsigned int max_regs, char *err,
+bool mbe_ra(struct mi_func *mf, unsigned int max_regs, char *err,
 	    size_t errsz)
 {
 	uint32_t spill_base = (mf->private_bytes + 15u) & ~15u, slots = 0;

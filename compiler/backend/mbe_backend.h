@@ -2,12 +2,12 @@
 /*
  * The Midgard back end: one lowered SIR kernel in, Midgard code and the
  * kernel's launch figures out. Stages, one file each: instruction selection
- * (mdg_isel.c), scheduling into VLIW bundles (mdg_sched.c), register
- * allocation with spilling (mdg_ra.c), bundle encoding through the ISA
- * library (mdg_emit.c), static statistics (mdg_stats.c).
+ * (mbe_isel.c), scheduling into VLIW bundles (mbe_sched.c), register
+ * allocation with spilling (mbe_ra.c), bundle encoding through the ISA
+ * library (mbe_emit.c), static statistics (mbe_stats.c).
  */
-#ifndef SLEIPNIR_MDG_BACKEND_H
-#define SLEIPNIR_MDG_BACKEND_H
+#ifndef SLEIPNIR_MBE_BACKEND_H
+#define SLEIPNIR_MBE_BACKEND_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,7 +16,7 @@
 #include "../binary/slb_binary.h"
 #include "../ir/sir.h"
 
-struct mdg_backend_options {
+struct mbe_backend_options {
 	/*
 	 * Most work registers the allocator may use (1-16); it spills to
 	 * thread storage to stay within. 16 unless a required work-group
@@ -25,7 +25,7 @@ struct mdg_backend_options {
 	unsigned int max_work_regs;
 };
 
-struct mdg_code {
+struct mbe_code {
 	uint8_t *code;               /* malloc'ed, 16 zero bytes appended */
 	size_t size;
 };
@@ -37,9 +37,9 @@ struct mdg_code {
  * barrier, stats; the caller places the code and sets code_offset. False
  * with a message when the kernel cannot be compiled.
  */
-bool mdg_compile_kernel(struct sir_function *f,
-			const struct mdg_backend_options *opts,
-			struct slb_kernel *k, struct mdg_code *out,
+bool mbe_compile_kernel(struct sir_function *f,
+			const struct mbe_backend_options *opts,
+			struct slb_kernel *k, struct mbe_code *out,
 			char *err, size_t errsz);
 
 #endif

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mdg_internal.h"
+#include "mbe_internal.h"
 
 struct rw {
 	uint8_t rd[32], wr[32];
@@ -125,7 +125,7 @@ static void collect_consts(struct node *n, const struct mi_instr *in)
 }
 
 /* Adds n's constants to the bundle's pool; false when they do not fit. */
-static bool fit_consts(struct mdg_sbundle *b, const struct node *n)
+static bool fit_consts(struct mbe_sbundle *b, const struct node *n)
 {
 	uint32_t pool[4];
 	unsigned int np = b->num_consts;
@@ -153,7 +153,8 @@ static bool scalar_ok(const struct mi_instr *in)
 
 	if (info->flags & (MDG_OP_REDUCE | MDG_OP_LUT))
 		return false;
-	if (in->op == 0xC0 || in->op == 0xC4 || in->mode64 || in->lane_bits)
+	if (in->op == MDG_ALU_ICSEL_V || in->op == MDG_ALU_FCSEL_V ||
+	    in->mode64 || in->lane_bits)
 		return false;
 	return in->dst.mask && !(in->dst.mask & (in->dst.mask - 1)) &&
 	       !(in->dst.kind == MO_PHYS && in->dst.off > 3);
@@ -192,10 +193,10 @@ struct block_sched {
 	/* Unscheduled nodes whose predecessors are all scheduled. */
 	uint64_t *ready_bits;
 	uint32_t *heap, heap_n;      /* the same, by height (lazy removal) */
-	struct mdg_sblock *out;
+	struct mbe_sblock *out;
 };
 
-static struct mdg_sbundle *new_bundle(struct mdg_sblock *sb, uint8_t kind)
+static struct mbe_sbundle *new_bundle(struct mbe_sblock *sb, uint8_t kind)
 {
 	if (sb->num == sb->cap) {
 		sb->cap = sb->cap ? 2 * sb->cap : 16;
@@ -302,7 +303,7 @@ static bool ready(const struct block_sched *s, uint32_t j, int cur,
 	return !n->waiting && n->blocked != cur;
 }
 
-static bool place_alu(struct block_sched *s, struct mdg_sbundle *b,
+static bool place_alu(struct block_sched *s, struct mbe_sbundle *b,
 		      uint32_t j, int cur, uint8_t *used)
 {
 	/* Stage 1 first, so that consumers may join in stage 2. */
@@ -315,7 +316,7 @@ static bool place_alu(struct block_sched *s, struct mdg_sbundle *b,
 	};
 	struct node *n = &s->nodes[j];
 	bool in_cur;
-	struct mdg_sbundle save = *b;
+	struct mbe_sbundle save = *b;
 
 	if (!ready(s, j, cur, &in_cur))
 		return false;
@@ -518,7 +519,7 @@ static void build_deps(struct block_sched *s)
 }
 
 static void schedule_block(const struct mi_func *mf, struct mi_block *blk,
-			   struct mdg_sblock *out)
+			   struct mbe_sblock *out)
 {
 	struct block_sched s;
 	uint32_t left;
@@ -575,7 +576,7 @@ static void schedule_block(const struct mi_func *mf, struct mi_block *blk,
 		int cur = (int)out->num;
 		uint32_t j = best_ready(&s, left == 1);
 		struct node *n;
-		struct mdg_sbundle *b;
+		struct mbe_sbundle *b;
 
 		if (j == MI_NONE)
 			break;                   /* cannot happen: a DAG */
@@ -645,10 +646,10 @@ static void schedule_block(const struct mi_func *mf, struct mi_block *blk,
 
 /* Branches: the block's terminator on its last bundle(s). */
 static void finish_block(const struct mi_func *mf, uint32_t bi,
-			 struct mdg_sblock *sb)
+			 struct mbe_sblock *sb)
 {
 	const struct mi_block *blk = &mf->blocks[bi];
-	struct mdg_sbundle *last = sb->num ? &sb->b[sb->num - 1] : NULL;
+	struct mbe_sbundle *last = sb->num ? &sb->b[sb->num - 1] : NULL;
 
 	switch (blk->term) {
 	case MT_RET:
@@ -686,7 +687,7 @@ static void finish_block(const struct mi_func *mf, uint32_t bi,
 	}
 }
 
-bool mdg_schedule(struct mi_func *mf, struct mdg_schedule *s, char *err,
+bool mbe_schedule(struct mi_func *mf, struct mbe_schedule *s, char *err,
 		  size_t errsz)
 {
 	s->num_blocks = mf->num_blocks;
@@ -697,7 +698,7 @@ bool mdg_schedule(struct mi_func *mf, struct mdg_schedule *s, char *err,
 
 		schedule_block(mf, blk, &s->blocks[b]);
 		for (uint32_t k = 0; k < s->blocks[b].num; k++) {
-			const struct mdg_sbundle *x = &s->blocks[b].b[k];
+			const struct mbe_sbundle *x = &s->blocks[b].b[k];
 
 			for (int u = 0; u < MDG_UNIT_COUNT; u++)
 				scheduled += x->alu[u] != NULL;
@@ -722,7 +723,7 @@ bool mdg_schedule(struct mi_func *mf, struct mdg_schedule *s, char *err,
 	return true;
 }
 
-void mdg_schedule_free(struct mdg_schedule *s)
+void mbe_schedule_free(struct mbe_schedule *s)
 {
 	for (uint32_t b = 0; b < s->num_blocks; b++)
 		free(s->blocks[b].b);

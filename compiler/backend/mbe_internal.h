@@ -9,16 +9,16 @@
  * to the vreg; fixed registers (r23 downwards for pushed uniforms, r26/r27
  * for load/store arguments, r31 for conditions) are named directly.
  */
-#ifndef SLEIPNIR_MDG_INTERNAL_H
-#define SLEIPNIR_MDG_INTERNAL_H
+#ifndef SLEIPNIR_MBE_INTERNAL_H
+#define SLEIPNIR_MBE_INTERNAL_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "mdg_backend.h"
+#include "mbe_backend.h"
 #include "midgard_isa.h"
 
-#define MDG_MAX_VEC 4
+#define MBE_MAX_VEC 4
 #define MI_NONE UINT32_MAX
 
 enum mi_opnd_kind {
@@ -46,9 +46,9 @@ struct mi_src {
 				      * (constants: of word cval[0]); in
 				      * 8-bit lanes the word holds its
 				      * byte four times */
-	uint8_t swz[MDG_MAX_VEC];
+	uint8_t swz[MBE_MAX_VEC];
 	uint32_t reg;
-	uint32_t cval[MDG_MAX_VEC];
+	uint32_t cval[MBE_MAX_VEC];
 	uint16_t imm;
 };
 
@@ -89,7 +89,7 @@ struct mi_instr {
 	 * r26/r27 through w.reg/w.swizzle as set by isel.
 	 */
 	struct mdg_ldst w;
-	uint8_t lswz[MDG_MAX_VEC];
+	uint8_t lswz[MBE_MAX_VEC];
 	bool mem_read, mem_write;    /* ordering of memory accesses */
 	/* Load/store: components of r26 ([0]) and r27 ([1]) it reads. */
 	uint8_t phys_reads[2];
@@ -130,7 +130,7 @@ struct mi_func {
 };
 
 /* One scheduled bundle. */
-struct mdg_sbundle {
+struct mbe_sbundle {
 	uint8_t kind;                /* enum mdg_bundle_kind */
 	struct mi_instr *alu[MDG_UNIT_COUNT];
 	struct mi_instr *ldst[2];
@@ -142,14 +142,14 @@ struct mdg_sbundle {
 	uint32_t target;             /* MIR block */
 };
 
-struct mdg_sblock {
+struct mbe_sblock {
 	uint32_t num, cap;
-	struct mdg_sbundle *b;
+	struct mbe_sbundle *b;
 };
 
-struct mdg_schedule {
+struct mbe_schedule {
 	uint32_t num_blocks;
-	struct mdg_sblock *blocks;
+	struct mbe_sblock *blocks;
 };
 
 /* Growable arrays (sir_xrealloc: allocation failure ends the process). */
@@ -162,17 +162,17 @@ struct mi_instr *mi_insert(struct mi_func *mf, uint32_t b, uint32_t pos);
 void mi_func_free(struct mi_func *mf);
 
 /* Stages. */
-bool mdg_isel(struct sir_function *f, struct mi_func *mf, char *err,
+bool mbe_isel(struct sir_function *f, struct mi_func *mf, char *err,
 	      size_t errsz);
-bool mdg_ra(struct mi_func *mf, unsigned int max_regs, char *err,
+bool mbe_ra(struct mi_func *mf, unsigned int max_regs, char *err,
 	    size_t errsz);
-bool mdg_schedule(struct mi_func *mf, struct mdg_schedule *s, char *err,
+bool mbe_schedule(struct mi_func *mf, struct mbe_schedule *s, char *err,
 		  size_t errsz);
-void mdg_schedule_free(struct mdg_schedule *s);
-bool mdg_emit(const struct mi_func *mf, const struct mdg_schedule *s,
-	      struct mdg_code *out, uint32_t *first_tag, char *err,
+void mbe_schedule_free(struct mbe_schedule *s);
+bool mbe_emit(const struct mi_func *mf, const struct mbe_schedule *s,
+	      struct mbe_code *out, uint32_t *first_tag, char *err,
 	      size_t errsz);
-void mdg_stats(const struct mi_func *mf, const struct mdg_schedule *s,
+void mbe_stats(const struct mi_func *mf, const struct mbe_schedule *s,
 	       struct slb_stats *st);
 
 /* Helpers shared by the stages. */

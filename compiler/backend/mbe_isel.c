@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Instruction selection: lowered SIR to MIR (mdg_internal.h).
+ * Instruction selection: lowered SIR to MIR (mbe_internal.h).
  *
  * Every SIR value maps to an operand view: a vreg with a swizzle and float
  * modifiers, embedded constant lanes, or a pushed uniform register. Vector
@@ -22,16 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mdg_internal.h"
-
-/* Load/store opcodes used here. */
-enum {
-	LS_MOV = 0x10, LS_LEA = 0x0C,
-	LS_LDU8 = 0x80, LS_LDU16 = 0x84, LS_STU8 = 0xC0, LS_STU16 = 0xC4,
-	LS_LD32 = 0x88, LS_LD64 = 0x8C, LS_LD128 = 0x90,
-	LS_UBO32 = 0xA8, LS_UBO64 = 0xAC, LS_UBO128 = 0xB0,
-	LS_ST32 = 0xC8, LS_ST64 = 0xCC, LS_ST128 = 0xD0,
-};
+#include "mbe_internal.h"
 
 #define SWZ_ID 0xE4                  /* .xyzw */
 #define ONE_OVER_PI_F32 0x3EA2F983u
@@ -379,10 +370,13 @@ static uint32_t op2(struct isel *s, uint8_t op, unsigned int n,
 static bool is_commutative(uint8_t op)
 {
 	switch (op) {
-	case 0x10: case 0x14: case 0x28: case 0x2C: case 0x40: case 0x58:
-	case 0x60: case 0x61: case 0x62: case 0x63: case 0x70: case 0x71:
-	case 0x76: case 0x77: case 0x80: case 0x81: case 0xA0: case 0xA1:
-	case 0x48: case 0x49:
+	case MDG_ALU_FADD: case MDG_ALU_FMUL: case MDG_ALU_FMIN:
+	case MDG_ALU_FMAX: case MDG_ALU_IADD: case MDG_ALU_IMUL:
+	case MDG_ALU_IMIN: case MDG_ALU_UMIN: case MDG_ALU_IMAX:
+	case MDG_ALU_UMAX: case MDG_ALU_IAND: case MDG_ALU_IOR:
+	case MDG_ALU_IXOR: case MDG_ALU_INXOR: case MDG_ALU_FEQ:
+	case MDG_ALU_FNE: case MDG_ALU_IEQ: case MDG_ALU_INE:
+	case MDG_ALU_IADDSAT: case MDG_ALU_UADDSAT:
 		return true;
 	default:
 		return false;
@@ -415,7 +409,7 @@ static uint32_t mov_to_vreg(struct isel *s, struct mi_src src, unsigned int n)
 {
 	uint32_t r = mi_vreg_new(s->mf, n);
 
-	alu(s, 0x7B, vdst(r, full_mask(n)), src, (struct mi_src){ 0 });
+	alu(s, MDG_ALU_IMOV, vdst(r, full_mask(n)), src, (struct mi_src){ 0 });
 	return r;
 }
 
@@ -542,7 +536,8 @@ static void mov_arg(struct isel *s, unsigned int reg, unsigned int comp,
 		memcpy(vals, v.cval, sizeof(vals));
 		v = const_src(vals, n);
 	}
-	alu(s, 0x7B, pdst(reg, comp, full_mask(n)), v, (struct mi_src){ 0 });
+	alu(s, MDG_ALU_IMOV, pdst(reg, comp, full_mask(n)), v,
+	    (struct mi_src){ 0 });
 }
 
 /* Fills the address fields of w, with the argument moves. */
@@ -605,7 +600,8 @@ static void emit_load_op(struct isel *s, const struct addr *a, uint32_t r,
 
 	s->load_slot ^= 1;
 	memset(&t, 0, sizeof(t));
-	t.w.op = op ? op : n == 1 ? LS_LD32 : n == 2 ? LS_LD64 : LS_LD128;
+	t.w.op = op ? op : n == 1 ? MDG_LDST_LD_32 :
+		 n == 2 ? MDG_LDST_LD_64 : MDG_LDST_LD_128;
 	t.dst = vdst(r, (uint8_t)(full_mask(n) << first));
 	t.kills = kills;
 	for (unsigned int j = 0; j < 4; j++)
@@ -640,7 +636,8 @@ static bool sel_load(struct isel *s, sir_id v)
 				    "large", v);
 		for (unsigned int j = 0; j < n; j++) {
 			emit_load_op(s, &a, r, j, 1, j == 0,
-				     bytes == 1 ? LS_LDU8 : LS_LDU16);
+				     bytes == 1 ? MDG_LDST_LD_U8 :
+						  MDG_LDST_LD_U16);
 			a.offset += (int32_t)bytes;
 		}
 	} else if (n == 3 && (in->aux % 16)) {
@@ -671,7 +668,7 @@ static bool store_narrow(struct isel *s, sir_id v, struct addr *a)
 	mov_arg(s, 27, 0, get(s, in->srcs[1]), n);
 	for (unsigned int j = 0; j < n; j++) {
 		memset(&t, 0, sizeof(t));
-		t.w.op = bytes == 1 ? LS_STU8 : LS_STU16;
+		t.w.op = bytes == 1 ? MDG_LDST_ST_U8 : MDG_LDST_ST_U16;
 		t.w.reg = 1;                     /* r27 */
 		t.w.mask = 0xF;
 		t.w.swizzle = (uint8_t)(j * 0x55u);
@@ -693,7 +690,8 @@ static void store_words(struct isel *s, struct mi_src src, unsigned int n,
 	struct mi_instr t;
 
 	memset(&t, 0, sizeof(t));
-	t.w.op = n == 1 ? LS_ST32 : n == 2 ? LS_ST64 : LS_ST128;
+	t.w.op = n == 1 ? MDG_LDST_ST_32 : n == 2 ? MDG_LDST_ST_64 :
+		 MDG_LDST_ST_128;
 	t.w.reg = 1;                             /* r27 */
 	/* A mask bit enables a quarter of the access: per component only
 	 * for st.128. */
@@ -745,13 +743,19 @@ static bool sel_store(struct isel *s, sir_id v)
 static bool sel_atomic(struct isel *s, sir_id v)
 {
 	static const uint8_t ops[] = {
-		[SIR_ATOMIC_ADD] = 0x40, [SIR_ATOMIC_SUB] = 0x40,
-		[SIR_ATOMIC_XCHG] = 0x60, [SIR_ATOMIC_CMPXCHG] = 0x64,
-		[SIR_ATOMIC_SMIN] = 0x50, [SIR_ATOMIC_SMAX] = 0x58,
-		[SIR_ATOMIC_UMIN] = 0x54, [SIR_ATOMIC_UMAX] = 0x5C,
-		[SIR_ATOMIC_AND] = 0x44, [SIR_ATOMIC_OR] = 0x48,
-		[SIR_ATOMIC_XOR] = 0x4C, [SIR_ATOMIC_INC] = 0x40,
-		[SIR_ATOMIC_DEC] = 0x40,
+		[SIR_ATOMIC_ADD] = MDG_LDST_AADD_32,
+		[SIR_ATOMIC_SUB] = MDG_LDST_AADD_32,
+		[SIR_ATOMIC_INC] = MDG_LDST_AADD_32,
+		[SIR_ATOMIC_DEC] = MDG_LDST_AADD_32,
+		[SIR_ATOMIC_XCHG] = MDG_LDST_AXCHG_32,
+		[SIR_ATOMIC_CMPXCHG] = MDG_LDST_ACMPXCHG_32,
+		[SIR_ATOMIC_SMIN] = MDG_LDST_AIMIN_32,
+		[SIR_ATOMIC_SMAX] = MDG_LDST_AIMAX_32,
+		[SIR_ATOMIC_UMIN] = MDG_LDST_AUMIN_32,
+		[SIR_ATOMIC_UMAX] = MDG_LDST_AUMAX_32,
+		[SIR_ATOMIC_AND] = MDG_LDST_AAND_32,
+		[SIR_ATOMIC_OR] = MDG_LDST_AOR_32,
+		[SIR_ATOMIC_XOR] = MDG_LDST_AXOR_32,
 	};
 	const struct sir_instr *in = val(s, v);
 	unsigned int kind = in->aux2;
@@ -783,7 +787,7 @@ static bool sel_atomic(struct isel *s, sir_id v)
 	else
 		operand = get(s, in->srcs[1]);
 	if (kind == SIR_ATOMIC_SUB)
-		operand = vreg_src(op2(s, 0x46, 1, const1(0), operand));
+		operand = vreg_src(op2(s, MDG_ALU_ISUB, 1, const1(0), operand));
 
 	memset(&t, 0, sizeof(t));
 	t.w.op = ops[kind];
@@ -811,7 +815,7 @@ static bool sel_atomic(struct isel *s, sir_id v)
 				struct mi_instr l;
 
 				memset(&l, 0, sizeof(l));
-				l.w.op = LS_LEA;
+				l.w.op = MDG_LDST_LEA;
 				address_moves(s, &a, 0, true);
 				address_fields(&l, &a, 0, true);
 				l.dst = pdst(26, 2, 3);
@@ -902,7 +906,7 @@ static struct mi_src gather(struct isel *s, const struct mi_src *lanes,
 			src.swz[i] = lanes[i].swz[0];
 			src.cval[i] = lanes[i].cval[0];
 		}
-		mi = alu(s, 0x7B, vdst(vr, mask), src, nosrc);
+		mi = alu(s, MDG_ALU_IMOV, vdst(vr, mask), src, nosrc);
 		mi->kills = done == 0;
 		done |= mask;
 	}
@@ -926,7 +930,7 @@ static struct mi_src unpack_lanes(struct isel *s, struct mi_src words,
 		sel[j] = (uint8_t)(bit / 32);
 		sh[j] = bit % 32;
 	}
-	return vreg_src(op2(s, 0x69, n, select_comps(words, sel, n),
+	return vreg_src(op2(s, MDG_ALU_ILSR, n, select_comps(words, sel, n),
 			    const_src(sh, n)));
 }
 
@@ -949,14 +953,15 @@ static void pack_word(struct isel *s, sir_id v, unsigned int w, uint32_t dst)
 		n++;
 	}
 	g = gather(s, lanes, n);
-	r = op2(s, 0x6E, n, g, const_src(sh, n));
-	r = op2(s, 0x70, n, vreg_src(r), const_src(mask, n));
+	r = op2(s, MDG_ALU_ISHL, n, g, const_src(sh, n));
+	r = op2(s, MDG_ALU_IAND, n, vreg_src(r), const_src(mask, n));
 	x = splat(vreg_src(r), 0);
 	if (n > 2) {
 		/* Three lanes: or-ing the third in twice does no harm. */
 		uint8_t lo[4] = { 0, 1, 0, 1 };
 		uint8_t hi[4] = { 2, (uint8_t)(n > 3 ? 3 : 2), 2, 2 };
-		uint32_t u = op2(s, 0x71, 2, select_comps(vreg_src(r), lo, 4),
+		uint32_t u = op2(s, MDG_ALU_IOR, 2,
+				 select_comps(vreg_src(r), lo, 4),
 				 select_comps(vreg_src(r), hi, 4));
 
 		r = u;
@@ -964,7 +969,7 @@ static void pack_word(struct isel *s, sir_id v, unsigned int w, uint32_t dst)
 		x = splat(vreg_src(r), 0);
 	}
 	y = n > 1 ? splat(vreg_src(r), 1) : const1(0);
-	mi = alu(s, 0x71, vdst(dst, (uint8_t)(1u << w)), x, y);
+	mi = alu(s, MDG_ALU_IOR, vdst(dst, (uint8_t)(1u << w)), x, y);
 	mi->kills = w == 0;
 }
 
@@ -1036,7 +1041,8 @@ static struct mi_src uniform_words(struct isel *s, sir_id v, unsigned int off,
 	}
 	d = mi_vreg_new(s->mf, n);
 	memset(&t, 0, sizeof(t));
-	t.w.op = bytes == 4 ? LS_UBO32 : bytes == 8 ? LS_UBO64 : LS_UBO128;
+	t.w.op = bytes == 4 ? MDG_LDST_LD_UBO_32 :
+		 bytes == 8 ? MDG_LDST_LD_UBO_64 : MDG_LDST_LD_UBO_128;
 	t.w.index_reg = MDG_LDST_SEL_ZERO;
 	t.w.offset = (int32_t)(off << 2);
 	t.dst = vdst(d, full_mask(n));
@@ -1091,7 +1097,7 @@ static bool sel_sysval(struct isel *s, sir_id v)
 			    "a uniform", v);
 	d = mi_vreg_new(s->mf, n);
 	memset(&t, 0, sizeof(t));
-	t.w.op = LS_MOV;
+	t.w.op = MDG_LDST_MOV;
 	t.w.arg_reg = sel[in->aux];
 	t.dst = vdst(d, full_mask(n));
 	t.kills = true;
@@ -1153,7 +1159,8 @@ static bool sel_vec(struct isel *s, sir_id v)
 			sel[j] = (uint8_t)(j >= pos && j < pos + k ? j - pos :
 					   0);
 		a = select_comps(a, sel, 4);
-		mi = alu(s, 0x7B, vdst(r, (uint8_t)(full_mask(k) << pos)), a,
+		mi = alu(s, MDG_ALU_IMOV,
+			 vdst(r, (uint8_t)(full_mask(k) << pos)), a,
 			 (struct mi_src){ 0 });
 		mi->kills = i == 0;
 		pos += k;
@@ -1196,10 +1203,10 @@ static bool sel_shuffle(struct isel *s, sir_id v)
 	}
 	r = mi_vreg_new(s->mf, n * w);
 	s->mf->vregs[r].align2 = w == 2;
-	mi = alu(s, 0x7B, vdst(r, ma), select_elems(a, sa, 4 / w, w),
+	mi = alu(s, MDG_ALU_IMOV, vdst(r, ma), select_elems(a, sa, 4 / w, w),
 		 (struct mi_src){ 0 });
 	mi->kills = true;
-	mi = alu(s, 0x7B, vdst(r, mb), select_elems(b, sb, 4 / w, w),
+	mi = alu(s, MDG_ALU_IMOV, vdst(r, mb), select_elems(b, sb, 4 / w, w),
 		 (struct mi_src){ 0 });
 	mi->kills = false;
 	set(s, v, vreg_src(r));
@@ -1218,9 +1225,9 @@ static bool sel_insert(struct isel *s, sir_id v)
 	if (k >= n)
 		return fail(s, "mdg: %s (%u-bit x%u): bad component", v);
 	s->mf->vregs[r].align2 = w == 2;
-	alu(s, 0x7B, vdst(r, full_mask(n * w)), get(s, in->srcs[0]),
+	alu(s, MDG_ALU_IMOV, vdst(r, full_mask(n * w)), get(s, in->srcs[0]),
 	    (struct mi_src){ 0 });
-	mi = alu(s, 0x7B, vdst(r, (uint8_t)(full_mask(w) << (k * w))),
+	mi = alu(s, MDG_ALU_IMOV, vdst(r, (uint8_t)(full_mask(w) << (k * w))),
 		 select_elems(get(s, in->srcs[1]), zero, 1, w),
 		 (struct mi_src){ 0 });
 	mi->kills = false;
@@ -1256,19 +1263,19 @@ static bool sel_select(struct isel *s, sir_id v)
 		c = select_comps(c, pairs, 4);
 
 	if (nc == 1) {
-		mov = alu(s, 0x7B, pdst(31, 3, 1), splat(c, 0),
+		mov = alu(s, MDG_ALU_IMOV, pdst(31, 3, 1), splat(c, 0),
 			  (struct mi_src){ 0 });
 		restrict_cond_move(mov);
-		sel = alu(s, 0xC1, vdst(r, full_mask(n)), get(s, in->srcs[1]),
-			  get(s, in->srcs[2]));
+		sel = alu(s, MDG_ALU_ICSEL, vdst(r, full_mask(n)),
+			  get(s, in->srcs[1]), get(s, in->srcs[2]));
 	} else {
 		/* r31's lanes must line up with the result's: emit places
 		 * the mov at the csel's destination component. */
-		mov = alu(s, 0x7B, pdst(31, 0xFF, full_mask(n)), c,
+		mov = alu(s, MDG_ALU_IMOV, pdst(31, 0xFF, full_mask(n)), c,
 			  (struct mi_src){ 0 });
 		restrict_cond_move(mov);
-		sel = alu(s, 0xC0, vdst(r, full_mask(n)), get(s, in->srcs[1]),
-			  get(s, in->srcs[2]));
+		sel = alu(s, MDG_ALU_ICSEL_V, vdst(r, full_mask(n)),
+			  get(s, in->srcs[1]), get(s, in->srcs[2]));
 		sel->units &= (uint8_t)~MDG_UNIT_MASK(MDG_UNIT_SMUL);
 	}
 	sel->glued = true;
@@ -1281,30 +1288,30 @@ static bool sel_select(struct isel *s, sir_id v)
 static uint8_t int_op(enum sir_op op)
 {
 	switch (op) {
-	case SIR_OP_IADD: case SIR_OP_PTR_ADD: return 0x40;
-	case SIR_OP_ISUB: return 0x46;
-	case SIR_OP_IMUL: return 0x58;
-	case SIR_OP_AND: case SIR_OP_BAND: return 0x70;
-	case SIR_OP_OR: case SIR_OP_BOR: return 0x71;
-	case SIR_OP_XOR: case SIR_OP_BNE: return 0x76;
-	case SIR_OP_BEQ: return 0x77;
-	case SIR_OP_SHL: return 0x6E;
-	case SIR_OP_LSHR: return 0x69;
-	case SIR_OP_ASHR: return 0x68;
-	case SIR_OP_SMIN: return 0x60;
-	case SIR_OP_SMAX: return 0x62;
-	case SIR_OP_UMIN: return 0x61;
-	case SIR_OP_UMAX: return 0x63;
-	case SIR_OP_UADD_SAT: return 0x49;
-	case SIR_OP_SADD_SAT: return 0x48;
-	case SIR_OP_USUB_SAT: return 0x4F;
-	case SIR_OP_SSUB_SAT: return 0x4E;
-	case SIR_OP_IEQ: return 0xA0;
-	case SIR_OP_INE: return 0xA1;
-	case SIR_OP_ULT: return 0xA2;
-	case SIR_OP_ULE: return 0xA3;
-	case SIR_OP_SLT: return 0xA4;
-	case SIR_OP_SLE: return 0xA5;
+	case SIR_OP_IADD: case SIR_OP_PTR_ADD: return MDG_ALU_IADD;
+	case SIR_OP_ISUB: return MDG_ALU_ISUB;
+	case SIR_OP_IMUL: return MDG_ALU_IMUL;
+	case SIR_OP_AND: case SIR_OP_BAND: return MDG_ALU_IAND;
+	case SIR_OP_OR: case SIR_OP_BOR: return MDG_ALU_IOR;
+	case SIR_OP_XOR: case SIR_OP_BNE: return MDG_ALU_IXOR;
+	case SIR_OP_BEQ: return MDG_ALU_INXOR;
+	case SIR_OP_SHL: return MDG_ALU_ISHL;
+	case SIR_OP_LSHR: return MDG_ALU_ILSR;
+	case SIR_OP_ASHR: return MDG_ALU_IASR;
+	case SIR_OP_SMIN: return MDG_ALU_IMIN;
+	case SIR_OP_SMAX: return MDG_ALU_IMAX;
+	case SIR_OP_UMIN: return MDG_ALU_UMIN;
+	case SIR_OP_UMAX: return MDG_ALU_UMAX;
+	case SIR_OP_UADD_SAT: return MDG_ALU_UADDSAT;
+	case SIR_OP_SADD_SAT: return MDG_ALU_IADDSAT;
+	case SIR_OP_USUB_SAT: return MDG_ALU_USUBSAT;
+	case SIR_OP_SSUB_SAT: return MDG_ALU_ISUBSAT;
+	case SIR_OP_IEQ: return MDG_ALU_IEQ;
+	case SIR_OP_INE: return MDG_ALU_INE;
+	case SIR_OP_ULT: return MDG_ALU_ULT;
+	case SIR_OP_ULE: return MDG_ALU_ULE;
+	case SIR_OP_SLT: return MDG_ALU_ILT;
+	case SIR_OP_SLE: return MDG_ALU_ILE;
 	default: return 0;
 	}
 }
@@ -1312,14 +1319,14 @@ static uint8_t int_op(enum sir_op op)
 static uint8_t float_op(enum sir_op op)
 {
 	switch (op) {
-	case SIR_OP_FADD: case SIR_OP_FSUB: return 0x10;
-	case SIR_OP_FMUL: return 0x14;
-	case SIR_OP_FMIN: return 0x28;
-	case SIR_OP_FMAX: return 0x2C;
-	case SIR_OP_FEQ: return 0x80;
-	case SIR_OP_FNE: return 0x81;
-	case SIR_OP_FLT: return 0x82;
-	case SIR_OP_FLE: return 0x83;
+	case SIR_OP_FADD: case SIR_OP_FSUB: return MDG_ALU_FADD;
+	case SIR_OP_FMUL: return MDG_ALU_FMUL;
+	case SIR_OP_FMIN: return MDG_ALU_FMIN;
+	case SIR_OP_FMAX: return MDG_ALU_FMAX;
+	case SIR_OP_FEQ: return MDG_ALU_FEQ;
+	case SIR_OP_FNE: return MDG_ALU_FNE;
+	case SIR_OP_FLT: return MDG_ALU_FLT;
+	case SIR_OP_FLE: return MDG_ALU_FLE;
 	default: return 0;
 	}
 }
@@ -1327,18 +1334,18 @@ static uint8_t float_op(enum sir_op op)
 static uint8_t float_unary(enum sir_op op)
 {
 	switch (op) {
-	case SIR_OP_FFLOOR: return 0x36;
-	case SIR_OP_FCEIL: return 0x37;
-	case SIR_OP_FTRUNC: return 0x35;
-	case SIR_OP_FRINT: return 0x34;
-	case SIR_OP_FROUND: return 0xC6;
-	case SIR_OP_FSQRT: return 0xF3;
-	case SIR_OP_FRSQ: return 0xF2;
-	case SIR_OP_FRCP: return 0xF0;
-	case SIR_OP_FEXP2: return 0xF4;
-	case SIR_OP_FLOG2: return 0xF5;
-	case SIR_OP_FSIN: return 0xF6;
-	case SIR_OP_FCOS: return 0xF7;
+	case SIR_OP_FFLOOR: return MDG_ALU_FFLOOR;
+	case SIR_OP_FCEIL: return MDG_ALU_FCEIL;
+	case SIR_OP_FTRUNC: return MDG_ALU_FTRUNC;
+	case SIR_OP_FRINT: return MDG_ALU_FROUNDEVEN;
+	case SIR_OP_FROUND: return MDG_ALU_FROUNDAWAY;
+	case SIR_OP_FSQRT: return MDG_ALU_FSQRT;
+	case SIR_OP_FRSQ: return MDG_ALU_FRSQRT;
+	case SIR_OP_FRCP: return MDG_ALU_FRCP;
+	case SIR_OP_FEXP2: return MDG_ALU_FEXP2;
+	case SIR_OP_FLOG2: return MDG_ALU_FLOG2;
+	case SIR_OP_FSIN: return MDG_ALU_FSINPI;
+	case SIR_OP_FCOS: return MDG_ALU_FCOSPI;
 	default: return 0;
 	}
 }
@@ -1361,9 +1368,10 @@ static struct mi_src ext_src(struct isel *s, struct mi_src x, unsigned int n,
 		return x;
 	}
 	if (!sign)
-		return vreg_src(op2(s, 0x70, n, x, const1(mask)));
-	t = op2(s, 0x6E, n, x, const1(32 - bits));
-	return vreg_src(op2(s, 0x68, n, vreg_src(t), const1(32 - bits)));
+		return vreg_src(op2(s, MDG_ALU_IAND, n, x, const1(mask)));
+	t = op2(s, MDG_ALU_ISHL, n, x, const1(32 - bits));
+	return vreg_src(
+		op2(s, MDG_ALU_IASR, n, vreg_src(t), const1(32 - bits)));
 }
 
 /* Value v with all 32 bits of each lane defined (narrow ones extended). */
@@ -1402,7 +1410,8 @@ static struct mi_src widen64(struct isel *s, struct mi_src x, unsigned int n,
 
 		e.widen = true;
 		e.mod = sign ? 0 : 1;
-		mi = alu(s, 0x7B, vdst(r, (uint8_t)(3u << (2 * k))), e, nosrc);
+		mi = alu(s, MDG_ALU_IMOV, vdst(r, (uint8_t)(3u << (2 * k))), e,
+			 nosrc);
 		make_wide(mi);
 		mi->kills = k == 0;
 	}
@@ -1447,18 +1456,19 @@ static uint32_t narrow_binop(struct isel *s, enum sir_op op, uint8_t mop,
 			for (unsigned int j = 0; j < 4; j++)
 				b.cval[j] &= bits - 1;
 		} else {
-			b = vreg_src(op2(s, 0x70, n, b, const1(bits - 1)));
+			b = vreg_src(
+				op2(s, MDG_ALU_IAND, n, b, const1(bits - 1)));
 		}
 	}
 	/* Saturation at the narrow width: exact in 32 bits, then clamped. */
 	if (op == SIR_OP_UADD_SAT) {
-		r = opc(s, 0x40, n, a, b, false);
-		r = op2(s, 0x61, n, vreg_src(r), const1(2 * lim + 1));
+		r = opc(s, MDG_ALU_IADD, n, a, b, false);
+		r = op2(s, MDG_ALU_UMIN, n, vreg_src(r), const1(2 * lim + 1));
 	} else if (op == SIR_OP_SADD_SAT || op == SIR_OP_SSUB_SAT) {
-		r = opc(s, op == SIR_OP_SADD_SAT ? 0x40 : 0x46, n, a, b,
-			false);
-		r = op2(s, 0x60, n, vreg_src(r), const1(lim));
-		r = op2(s, 0x62, n, vreg_src(r), const1(~lim));
+		r = opc(s, op == SIR_OP_SADD_SAT ? MDG_ALU_IADD : MDG_ALU_ISUB,
+			n, a, b, false);
+		r = op2(s, MDG_ALU_IMIN, n, vreg_src(r), const1(lim));
+		r = op2(s, MDG_ALU_IMAX, n, vreg_src(r), const1(~lim));
 	} else {
 		r = opc(s, mop, n, a, b, false);
 	}
@@ -1506,16 +1516,16 @@ static bool sel_bitcount64(struct isel *s, sir_id v)
 	struct mi_src x = get(s, in->srcs[0]);
 	struct mi_src lo = select_comps(x, lo_sel, 4);
 	struct mi_src hi = select_comps(x, hi_sel, 4);
-	uint8_t op = in->op == SIR_OP_CLZ ? 0x78 : 0x7A;
+	uint8_t op = in->op == SIR_OP_CLZ ? MDG_ALU_ICLZ : MDG_ALU_IPOPCNT;
 	uint32_t ch = op2(s, op, n, hi, nosrc), cl = op2(s, op, n, lo, nosrc);
 	uint32_t r;
 
 	if (in->op == SIR_OP_CLZ) {
-		uint32_t m = op2(s, 0xA0, n, vreg_src(ch), const1(32));
+		uint32_t m = op2(s, MDG_ALU_IEQ, n, vreg_src(ch), const1(32));
 
-		cl = op2(s, 0x70, n, vreg_src(m), vreg_src(cl));
+		cl = op2(s, MDG_ALU_IAND, n, vreg_src(m), vreg_src(cl));
 	}
-	r = op2(s, 0x40, n, vreg_src(ch), vreg_src(cl));
+	r = op2(s, MDG_ALU_IADD, n, vreg_src(ch), vreg_src(cl));
 	set(s, v, is64(in->type) ? widen64(s, vreg_src(r), n, false) :
 		  vreg_src(r));
 	return true;
@@ -1529,10 +1539,11 @@ static bool sel_bitcount(struct isel *s, sir_id v)
 
 	if (is64(t))
 		return sel_bitcount64(s, v);
-	r = op2(s, in->op == SIR_OP_CLZ ? 0x78 : 0x7A, t.comps,
-		ext_of(s, in->srcs[0], false), nosrc);
+	r = op2(s, in->op == SIR_OP_CLZ ? MDG_ALU_ICLZ : MDG_ALU_IPOPCNT,
+		t.comps, ext_of(s, in->srcs[0], false), nosrc);
 	if (in->op == SIR_OP_CLZ && is_narrow(t))
-		r = op2(s, 0x46, t.comps, vreg_src(r), const1(32 - t.bits));
+		r = op2(s, MDG_ALU_ISUB, t.comps, vreg_src(r),
+			const1(32 - t.bits));
 	set(s, v, vreg_src(r));
 	return true;
 }
@@ -1544,16 +1555,18 @@ static bool sel_f2i(struct isel *s, sir_id v)
 	struct sir_type t = in->type;
 	bool u = in->op == SIR_OP_F2U;
 	uint32_t lim = t.bits < 32 ? (1u << (t.bits - 1)) - 1 : 0;
-	uint32_t r = op2(s, u ? 0x9D : 0x99, t.comps, fsrc(s, in->srcs[0]),
-			 nosrc);
+	uint32_t r = op2(s, u ? MDG_ALU_F2U_RTZ : MDG_ALU_F2I_RTZ, t.comps,
+			 fsrc(s, in->srcs[0]), nosrc);
 
 	if (is_narrow(t) && (in->aux & SIR_CONV_SAT)) {
 		if (u) {
-			r = op2(s, 0x61, t.comps, vreg_src(r),
+			r = op2(s, MDG_ALU_UMIN, t.comps, vreg_src(r),
 				const1(2 * lim + 1));
 		} else {
-			r = op2(s, 0x60, t.comps, vreg_src(r), const1(lim));
-			r = op2(s, 0x62, t.comps, vreg_src(r), const1(~lim));
+			r = op2(s, MDG_ALU_IMIN, t.comps, vreg_src(r),
+				const1(lim));
+			r = op2(s, MDG_ALU_IMAX, t.comps, vreg_src(r),
+				const1(~lim));
 		}
 	}
 	set(s, v, vreg_src(r));
@@ -1564,9 +1577,10 @@ static bool sel_f2i(struct isel *s, sir_id v)
 static struct mi_src blend(struct isel *s, unsigned int n, struct mi_src m,
 			   struct mi_src a, struct mi_src b)
 {
-	uint32_t x = op2(s, 0x70, n, m, a), y = op2(s, 0x74, n, b, m);
+	uint32_t x = op2(s, MDG_ALU_IAND, n, m, a),
+		 y = op2(s, MDG_ALU_IANDNOT, n, b, m);
 
-	return vreg_src(op2(s, 0x71, n, vreg_src(x), vreg_src(y)));
+	return vreg_src(op2(s, MDG_ALU_IOR, n, vreg_src(x), vreg_src(y)));
 }
 
 /*
@@ -1577,23 +1591,23 @@ static struct mi_src blend(struct isel *s, unsigned int n, struct mi_src m,
 static struct mi_src half_to_float(struct isel *s, struct mi_src x,
 				   unsigned int n)
 {
-	struct mi_src em = vreg_src(op2(s, 0x70, n, x, const1(0x7FFF)));
-	struct mi_src sh = vreg_src(op2(s, 0x6E, n, em, const1(13)));
-	struct mi_src norm = vreg_src(op2(s, 0x40, n, sh,
+	struct mi_src em = vreg_src(op2(s, MDG_ALU_IAND, n, x, const1(0x7FFF)));
+	struct mi_src sh = vreg_src(op2(s, MDG_ALU_ISHL, n, em, const1(13)));
+	struct mi_src norm = vreg_src(op2(s, MDG_ALU_IADD, n, sh,
 					  const1(0x38000000u)));
-	struct mi_src sub = vreg_src(op2(s, 0xBC, n, em, nosrc));
-	struct mi_src special = vreg_src(op2(s, 0x71, n, sh,
+	struct mi_src sub = vreg_src(op2(s, MDG_ALU_U2F_RTE, n, em, nosrc));
+	struct mi_src special = vreg_src(op2(s, MDG_ALU_IOR, n, sh,
 					     const1(0x7F800000u)));
 	struct mi_src r, sign;
 
-	sub = vreg_src(op2(s, 0x14, n, sub, const1(0x33800000u)));
-	r = blend(s, n, vreg_src(op2(s, 0xA2, n, em, const1(0x400))), sub,
-		  norm);
-	r = blend(s, n, vreg_src(op2(s, 0xA3, n, const1(0x7C00), em)),
+	sub = vreg_src(op2(s, MDG_ALU_FMUL, n, sub, const1(0x33800000u)));
+	r = blend(s, n, vreg_src(op2(s, MDG_ALU_ULT, n, em, const1(0x400))),
+		  sub, norm);
+	r = blend(s, n, vreg_src(op2(s, MDG_ALU_ULE, n, const1(0x7C00), em)),
 		  special, r);
-	sign = vreg_src(op2(s, 0x70, n, x, const1(0x8000)));
-	sign = vreg_src(op2(s, 0x6E, n, sign, const1(16)));
-	return vreg_src(op2(s, 0x71, n, r, sign));
+	sign = vreg_src(op2(s, MDG_ALU_IAND, n, x, const1(0x8000)));
+	sign = vreg_src(op2(s, MDG_ALU_ISHL, n, sign, const1(16)));
+	return vreg_src(op2(s, MDG_ALU_IOR, n, r, sign));
 }
 
 /*
@@ -1606,41 +1620,43 @@ static struct mi_src half_to_float(struct isel *s, struct mi_src x,
 static struct mi_src float_to_half(struct isel *s, struct mi_src x,
 				   unsigned int n, unsigned int rnd)
 {
-	struct mi_src a = vreg_src(op2(s, 0x70, n, x, const1(0x7FFFFFFFu)));
-	struct mi_src smask = vreg_src(op2(s, 0x68, n, x, const1(31)));
-	struct mi_src den = vreg_src(op2(s, 0xA2, n, a, const1(0x38800000u)));
-	struct mi_src e = vreg_src(op2(s, 0x69, n, a, const1(23)));
+	struct mi_src a =
+		vreg_src(op2(s, MDG_ALU_IAND, n, x, const1(0x7FFFFFFFu)));
+	struct mi_src smask = vreg_src(op2(s, MDG_ALU_IASR, n, x, const1(31)));
+	struct mi_src den =
+		vreg_src(op2(s, MDG_ALU_ULT, n, a, const1(0x38800000u)));
+	struct mi_src e = vreg_src(op2(s, MDG_ALU_ILSR, n, a, const1(23)));
 	struct mi_src sh, m, base, trunc, rem, inc, h, lim, nan, special;
 	uint32_t t;
 
 	/* Shift: 13 for normals, 126 - e (at most 31) for subnormals. */
-	t = op2(s, 0x46, n, const1(126), e);
-	t = op2(s, 0x61, n, vreg_src(t), const1(31));
-	t = op2(s, 0x46, n, vreg_src(t), const1(13));
-	t = op2(s, 0x70, n, den, vreg_src(t));
-	sh = vreg_src(op2(s, 0x40, n, vreg_src(t), const1(13)));
+	t = op2(s, MDG_ALU_ISUB, n, const1(126), e);
+	t = op2(s, MDG_ALU_UMIN, n, vreg_src(t), const1(31));
+	t = op2(s, MDG_ALU_ISUB, n, vreg_src(t), const1(13));
+	t = op2(s, MDG_ALU_IAND, n, den, vreg_src(t));
+	sh = vreg_src(op2(s, MDG_ALU_IADD, n, vreg_src(t), const1(13)));
 	/* Subnormal significand; zero stays zero. */
-	t = op2(s, 0x70, n, a, const1(0x7FFFFF));
-	t = op2(s, 0x71, n, vreg_src(t), const1(0x800000));
-	m = vreg_src(op2(s, 0x70, n, vreg_src(t),
-			 vreg_src(op2(s, 0xA1, n, a, const1(0)))));
+	t = op2(s, MDG_ALU_IAND, n, a, const1(0x7FFFFF));
+	t = op2(s, MDG_ALU_IOR, n, vreg_src(t), const1(0x800000));
+	m = vreg_src(op2(s, MDG_ALU_IAND, n, vreg_src(t),
+			 vreg_src(op2(s, MDG_ALU_INE, n, a, const1(0)))));
 	base = blend(s, n, den, m,
-		     vreg_src(op2(s, 0x46, n, a, const1(0x38000000u))));
-	trunc = vreg_src(op2(s, 0x69, n, base, sh));
-	rem = vreg_src(op2(s, 0x46, n, base,
-			   vreg_src(op2(s, 0x6E, n, trunc, sh))));
+		     vreg_src(op2(s, MDG_ALU_ISUB, n, a, const1(0x38000000u))));
+	trunc = vreg_src(op2(s, MDG_ALU_ILSR, n, base, sh));
+	rem = vreg_src(op2(s, MDG_ALU_ISUB, n, base,
+			   vreg_src(op2(s, MDG_ALU_ISHL, n, trunc, sh))));
 	switch (rnd) {
 	case SIR_CONV_RTE: {
 		struct mi_src hp, gt, eq, odd;
 
-		t = op2(s, 0x46, n, sh, const1(1));
-		hp = vreg_src(op2(s, 0x6E, n, const1(1), vreg_src(t)));
-		gt = vreg_src(op2(s, 0xA2, n, hp, rem));
-		eq = vreg_src(op2(s, 0xA0, n, rem, hp));
-		t = op2(s, 0x70, n, trunc, const1(1));
-		odd = vreg_src(op2(s, 0xA1, n, vreg_src(t), const1(0)));
-		t = op2(s, 0x70, n, eq, odd);
-		inc = vreg_src(op2(s, 0x71, n, gt, vreg_src(t)));
+		t = op2(s, MDG_ALU_ISUB, n, sh, const1(1));
+		hp = vreg_src(op2(s, MDG_ALU_ISHL, n, const1(1), vreg_src(t)));
+		gt = vreg_src(op2(s, MDG_ALU_ULT, n, hp, rem));
+		eq = vreg_src(op2(s, MDG_ALU_IEQ, n, rem, hp));
+		t = op2(s, MDG_ALU_IAND, n, trunc, const1(1));
+		odd = vreg_src(op2(s, MDG_ALU_INE, n, vreg_src(t), const1(0)));
+		t = op2(s, MDG_ALU_IAND, n, eq, odd);
+		inc = vreg_src(op2(s, MDG_ALU_IOR, n, gt, vreg_src(t)));
 		lim = const1(0x7C00);
 		break;
 	}
@@ -1649,29 +1665,30 @@ static struct mi_src float_to_half(struct isel *s, struct mi_src x,
 		lim = const1(0x7BFF);
 		break;
 	case SIR_CONV_RTP:
-		t = op2(s, 0xA1, n, rem, const1(0));
-		inc = vreg_src(op2(s, 0x74, n, vreg_src(t), smask));
-		lim = vreg_src(op2(s, 0x40, n, smask, const1(0x7C00)));
+		t = op2(s, MDG_ALU_INE, n, rem, const1(0));
+		inc = vreg_src(op2(s, MDG_ALU_IANDNOT, n, vreg_src(t), smask));
+		lim = vreg_src(op2(s, MDG_ALU_IADD, n, smask, const1(0x7C00)));
 		break;
 	default:
-		t = op2(s, 0xA1, n, rem, const1(0));
-		inc = vreg_src(op2(s, 0x70, n, vreg_src(t), smask));
-		lim = vreg_src(op2(s, 0x46, n, const1(0x7BFF), smask));
+		t = op2(s, MDG_ALU_INE, n, rem, const1(0));
+		inc = vreg_src(op2(s, MDG_ALU_IAND, n, vreg_src(t), smask));
+		lim = vreg_src(op2(s, MDG_ALU_ISUB, n, const1(0x7BFF), smask));
 		break;
 	}
-	h = vreg_src(op2(s, 0x46, n, trunc, inc));
-	h = vreg_src(op2(s, 0x61, n, h, lim));
+	h = vreg_src(op2(s, MDG_ALU_ISUB, n, trunc, inc));
+	h = vreg_src(op2(s, MDG_ALU_UMIN, n, h, lim));
 	/* Inf and NaN. */
-	t = op2(s, 0x69, n, a, const1(13));
-	t = op2(s, 0x70, n, vreg_src(t), const1(0x3FF));
-	t = op2(s, 0x71, n, vreg_src(t), const1(0x200));
-	nan = vreg_src(op2(s, 0xA2, n, const1(0x7F800000u), a));
-	t = op2(s, 0x70, n, nan, vreg_src(t));
-	special = vreg_src(op2(s, 0x71, n, vreg_src(t), const1(0x7C00)));
-	h = blend(s, n, vreg_src(op2(s, 0xA3, n, const1(0x7F800000u), a)),
+	t = op2(s, MDG_ALU_ILSR, n, a, const1(13));
+	t = op2(s, MDG_ALU_IAND, n, vreg_src(t), const1(0x3FF));
+	t = op2(s, MDG_ALU_IOR, n, vreg_src(t), const1(0x200));
+	nan = vreg_src(op2(s, MDG_ALU_ULT, n, const1(0x7F800000u), a));
+	t = op2(s, MDG_ALU_IAND, n, nan, vreg_src(t));
+	special = vreg_src(op2(s, MDG_ALU_IOR, n, vreg_src(t), const1(0x7C00)));
+	h = blend(s, n,
+		  vreg_src(op2(s, MDG_ALU_ULE, n, const1(0x7F800000u), a)),
 		  special, h);
-	t = op2(s, 0x70, n, smask, const1(0x8000));
-	return vreg_src(op2(s, 0x71, n, h, vreg_src(t)));
+	t = op2(s, MDG_ALU_IAND, n, smask, const1(0x8000));
+	return vreg_src(op2(s, MDG_ALU_IOR, n, h, vreg_src(t)));
 }
 
 static bool sel_fconv(struct isel *s, sir_id v)
@@ -1706,25 +1723,26 @@ static uint32_t u64_to_f32(struct isel *s, struct mi_src x, unsigned int n,
 	static const uint8_t hi_sel[4] = { 1, 3, 1, 3 };
 	struct mi_src lo = select_comps(x, lo_sel, 4);
 	struct mi_src hi = select_comps(x, hi_sel, 4);
-	uint8_t u2f = (uint8_t)(0xBC + rm);
-	struct mi_src sh = vreg_src(op2(s, 0x78, n, hi, nosrc));
+	uint8_t u2f = (uint8_t)(MDG_ALU_U2F_RTE + rm);
+	struct mi_src sh = vreg_src(op2(s, MDG_ALU_ICLZ, n, hi, nosrc));
 	struct mi_src m, st, f;
 	uint32_t t;
 
-	t = op2(s, 0x69, n, lo, const1(1));
-	t = op2(s, 0x69, n, vreg_src(t),
-		vreg_src(op2(s, 0x46, n, const1(31), sh)));
-	m = vreg_src(op2(s, 0x71, n, vreg_src(op2(s, 0x6E, n, hi, sh)),
+	t = op2(s, MDG_ALU_ILSR, n, lo, const1(1));
+	t = op2(s, MDG_ALU_ILSR, n, vreg_src(t),
+		vreg_src(op2(s, MDG_ALU_ISUB, n, const1(31), sh)));
+	m = vreg_src(op2(s, MDG_ALU_IOR, n,
+			 vreg_src(op2(s, MDG_ALU_ISHL, n, hi, sh)),
 			 vreg_src(t)));
-	t = op2(s, 0x6E, n, lo, sh);
-	t = op2(s, 0xA1, n, vreg_src(t), const1(0));
-	st = vreg_src(op2(s, 0x70, n, vreg_src(t), const1(1)));
-	m = vreg_src(op2(s, 0x71, n, m, st));
+	t = op2(s, MDG_ALU_ISHL, n, lo, sh);
+	t = op2(s, MDG_ALU_INE, n, vreg_src(t), const1(0));
+	st = vreg_src(op2(s, MDG_ALU_IAND, n, vreg_src(t), const1(1)));
+	m = vreg_src(op2(s, MDG_ALU_IOR, n, m, st));
 	f = vreg_src(op2(s, u2f, n, m, nosrc));
-	t = op2(s, 0x46, n, const1(32), sh);
-	t = op2(s, 0x6E, n, vreg_src(t), const1(23));
-	f = vreg_src(op2(s, 0x40, n, f, vreg_src(t)));
-	f = blend(s, n, vreg_src(op2(s, 0xA0, n, hi, const1(0))),
+	t = op2(s, MDG_ALU_ISUB, n, const1(32), sh);
+	t = op2(s, MDG_ALU_ISHL, n, vreg_src(t), const1(23));
+	f = vreg_src(op2(s, MDG_ALU_IADD, n, f, vreg_src(t)));
+	f = blend(s, n, vreg_src(op2(s, MDG_ALU_IEQ, n, hi, const1(0))),
 		  vreg_src(op2(s, u2f, n, lo, nosrc)), f);
 	return f.reg;
 }
@@ -1747,11 +1765,11 @@ static bool sel_i64_to_f(struct isel *s, sir_id v, unsigned int rm)
 	}
 	/* |x| converted, rounded away from or toward zero as the sign
 	 * and mode say, then given the sign. */
-	neg = vreg_src(op2(s, 0x68, n, select_comps(x, hi_sel, 4),
+	neg = vreg_src(op2(s, MDG_ALU_IASR, n, select_comps(x, hi_sel, 4),
 			   const1(31)));
 	s64 = widen64(s, neg, n, true);
-	abs = opc(s, 0x76, 2 * n, x, s64, true);
-	abs = opc(s, 0x46, 2 * n, vreg_src(abs), s64, true);
+	abs = opc(s, MDG_ALU_IXOR, 2 * n, x, s64, true);
+	abs = opc(s, MDG_ALU_ISUB, 2 * n, vreg_src(abs), s64, true);
 	if (rm == 2 || rm == 3) {
 		/* rtn (2) / rtp (3): magnitude up on one side, toward
 		 * zero on the other. */
@@ -1763,8 +1781,8 @@ static bool sel_i64_to_f(struct isel *s, sir_id v, unsigned int rm)
 	} else {
 		r = vreg_src(u64_to_f32(s, vreg_src(abs), n, rm));
 	}
-	neg = vreg_src(op2(s, 0x70, n, neg, const1(0x80000000u)));
-	set(s, v, vreg_src(op2(s, 0x71, n, r, neg)));
+	neg = vreg_src(op2(s, MDG_ALU_IAND, n, neg, const1(0x80000000u)));
+	set(s, v, vreg_src(op2(s, MDG_ALU_IOR, n, r, neg)));
 	return true;
 }
 
@@ -1787,39 +1805,42 @@ static bool sel_f_to_i64(struct isel *s, sir_id v)
 	if (val(s, in->srcs[0])->type.bits != 32)
 		return fail(s, "mdg: %s to %u-bit x%u from other than 32-bit "
 			    "floats is not supported", v);
-	a = vreg_src(op2(s, 0x70, n, x, const1(0x7FFFFFFFu)));
-	e = vreg_src(op2(s, 0x69, n, a, const1(23)));
-	t = op2(s, 0x70, n, a, const1(0x7FFFFF));
-	m = vreg_src(op2(s, 0x71, n, vreg_src(t), const1(0x800000)));
-	t = op2(s, 0x46, n, e, const1(150));
-	q = vreg_src(op2(s, 0x70, n, vreg_src(t), const1(31)));
-	A = vreg_src(op2(s, 0x6E, n, m, q));
-	t = op2(s, 0x69, n, m, const1(1));
-	B = vreg_src(op2(s, 0x69, n, vreg_src(t),
-			 vreg_src(op2(s, 0x46, n, const1(31), q))));
-	t = op2(s, 0x46, n, const1(150), e);
-	t = op2(s, 0x61, n, vreg_src(t), const1(31));
-	R = vreg_src(op2(s, 0x69, n, m, vreg_src(t)));
-	isl = vreg_src(op2(s, 0xA5, n, const1(150), e));
-	big = vreg_src(op2(s, 0xA4, n, const1(181), e));
-	lo = blend(s, n, isl, vreg_src(op2(s, 0x74, n, A, big)), R);
-	hi = vreg_src(op2(s, 0x70, n, isl, blend(s, n, big, A, B)));
-	sgn = vreg_src(op2(s, 0x68, n, x, const1(31)));
+	a = vreg_src(op2(s, MDG_ALU_IAND, n, x, const1(0x7FFFFFFFu)));
+	e = vreg_src(op2(s, MDG_ALU_ILSR, n, a, const1(23)));
+	t = op2(s, MDG_ALU_IAND, n, a, const1(0x7FFFFF));
+	m = vreg_src(op2(s, MDG_ALU_IOR, n, vreg_src(t), const1(0x800000)));
+	t = op2(s, MDG_ALU_ISUB, n, e, const1(150));
+	q = vreg_src(op2(s, MDG_ALU_IAND, n, vreg_src(t), const1(31)));
+	A = vreg_src(op2(s, MDG_ALU_ISHL, n, m, q));
+	t = op2(s, MDG_ALU_ILSR, n, m, const1(1));
+	B = vreg_src(op2(s, MDG_ALU_ILSR, n, vreg_src(t),
+			 vreg_src(op2(s, MDG_ALU_ISUB, n, const1(31), q))));
+	t = op2(s, MDG_ALU_ISUB, n, const1(150), e);
+	t = op2(s, MDG_ALU_UMIN, n, vreg_src(t), const1(31));
+	R = vreg_src(op2(s, MDG_ALU_ILSR, n, m, vreg_src(t)));
+	isl = vreg_src(op2(s, MDG_ALU_ILE, n, const1(150), e));
+	big = vreg_src(op2(s, MDG_ALU_ILT, n, const1(181), e));
+	lo = blend(s, n, isl, vreg_src(op2(s, MDG_ALU_IANDNOT, n, A, big)), R);
+	hi = vreg_src(op2(s, MDG_ALU_IAND, n, isl, blend(s, n, big, A, B)));
+	sgn = vreg_src(op2(s, MDG_ALU_IASR, n, x, const1(31)));
 	if (sat) {
-		nan = vreg_src(op2(s, 0xA2, n, const1(0x7F800000u), a));
-		ovf = vreg_src(op2(s, 0xA4, n, const1(u ? 190 : 189), e));
+		nan = vreg_src(op2(s, MDG_ALU_ULT, n, const1(0x7F800000u), a));
+		ovf = vreg_src(
+			op2(s, MDG_ALU_ILT, n, const1(u ? 190 : 189), e));
 		if (u) {
-			lo = vreg_src(op2(s, 0x71, n, lo, ovf));
-			hi = vreg_src(op2(s, 0x71, n, hi, ovf));
-			nan = vreg_src(op2(s, 0x71, n, nan, sgn));
+			lo = vreg_src(op2(s, MDG_ALU_IOR, n, lo, ovf));
+			hi = vreg_src(op2(s, MDG_ALU_IOR, n, hi, ovf));
+			nan = vreg_src(op2(s, MDG_ALU_IOR, n, nan, sgn));
 		} else {
-			lo = blend(s, n, ovf, vreg_src(op2(s, 0x76, n, sgn,
-				   const1(0xFFFFFFFFu))), lo);
-			hi = blend(s, n, ovf, vreg_src(op2(s, 0x46, n,
+			lo = blend(s, n, ovf,
+				   vreg_src(op2(s, MDG_ALU_IXOR, n, sgn,
+						const1(0xFFFFFFFFu))),
+				   lo);
+			hi = blend(s, n, ovf, vreg_src(op2(s, MDG_ALU_ISUB, n,
 				   const1(0x7FFFFFFFu), sgn)), hi);
 		}
-		lo = vreg_src(op2(s, 0x74, n, lo, nan));
-		hi = vreg_src(op2(s, 0x74, n, hi, nan));
+		lo = vreg_src(op2(s, MDG_ALU_IANDNOT, n, lo, nan));
+		hi = vreg_src(op2(s, MDG_ALU_IANDNOT, n, hi, nan));
 	}
 	/* The pair: low words to even components, high words to odd. */
 	r = mi_vreg_new(s->mf, 2 * n);
@@ -1827,17 +1848,18 @@ static bool sel_f_to_i64(struct isel *s, sir_id v)
 	{
 		static const uint8_t pairs[4] = { 0, 0, 1, 1 };
 
-		alu(s, 0x7B, vdst(r, (uint8_t)(0x5 & full_mask(2 * n))),
+		alu(s, MDG_ALU_IMOV, vdst(r, (uint8_t)(0x5 & full_mask(2 * n))),
 		    select_comps(lo, pairs, 4), nosrc);
-		mi = alu(s, 0x7B, vdst(r, (uint8_t)(0xA & full_mask(2 * n))),
+		mi = alu(s, MDG_ALU_IMOV,
+			 vdst(r, (uint8_t)(0xA & full_mask(2 * n))),
 			 select_comps(hi, pairs, 4), nosrc);
 		mi->kills = false;
 	}
 	if (!u) {
 		struct mi_src s64 = widen64(s, sgn, n, true);
 
-		r = opc(s, 0x76, 2 * n, vreg_src(r), s64, true);
-		r = opc(s, 0x46, 2 * n, vreg_src(r), s64, true);
+		r = opc(s, MDG_ALU_IXOR, 2 * n, vreg_src(r), s64, true);
+		r = opc(s, MDG_ALU_ISUB, 2 * n, vreg_src(r), s64, true);
 	}
 	set(s, v, vreg_src(r));
 	return true;
@@ -1891,12 +1913,12 @@ static bool sel_conv(struct isel *s, sir_id v)
 	case SIR_OP_FCONV:
 		return sel_fconv(s, v);
 	case SIR_OP_S2F:
-		def2(s, v, (uint8_t)(0xB8 + rm), ext_of(s, in->srcs[0], true),
-		     nosrc);
+		def2(s, v, (uint8_t)(MDG_ALU_I2F_RTE + rm),
+		     ext_of(s, in->srcs[0], true), nosrc);
 		return true;
 	case SIR_OP_U2F:
-		def2(s, v, (uint8_t)(0xBC + rm), ext_of(s, in->srcs[0], false),
-		     nosrc);
+		def2(s, v, (uint8_t)(MDG_ALU_U2F_RTE + rm),
+		     ext_of(s, in->srcs[0], false), nosrc);
 		return true;
 	default:
 		return fail(s, "mdg: %s (%u-bit x%u) is not supported", v);
@@ -1986,7 +2008,7 @@ static struct mi_src lane_words(struct isel *s, struct mi_src x,
 		return x;
 	}
 	r = mi_vreg_new(s->mf, 4);
-	make_narrow(alu(s, 0x7B, vdst(r, 0xF), x, nosrc), bits);
+	make_narrow(alu(s, MDG_ALU_IMOV, vdst(r, 0xF), x, nosrc), bits);
 	return vreg_src(r);
 }
 
@@ -2015,7 +2037,7 @@ static uint32_t opn(struct isel *s, unsigned int bits, uint8_t op,
 	 * 8-bit mode.
 	 */
 	if (in->src[1].kind == MO_CONST && in->src[1].lane_splat &&
-	    op != 0x7B && !(info->flags & MDG_OP_CSEL)) {
+	    op != MDG_ALU_IMOV && !(info->flags & MDG_OP_CSEL)) {
 		uint32_t w = in->src[1].cval[0];
 
 		in->src[1].kind = MO_IMM;
@@ -2071,9 +2093,10 @@ static bool sel_lane_splat(struct isel *s, sir_id v)
 	} else if (bits == 8 && in->type.kind == SIR_INT) {
 		/* The byte four times in a word: the lanes read its two
 		 * low bytes (bools are 0 / ~0 already). */
-		uint32_t r = op2(s, 0x70, 1, splat(x, lane), const1(0xFF));
+		uint32_t r =
+			op2(s, MDG_ALU_IAND, 1, splat(x, lane), const1(0xFF));
 
-		r = op2(s, 0x58, 1, vreg_src(r), const1(0x01010101u));
+		r = op2(s, MDG_ALU_IMUL, 1, vreg_src(r), const1(0x01010101u));
 		x = vreg_src(r);
 	} else {
 		x = splat(x, lane);
@@ -2105,10 +2128,11 @@ static bool sel_select_narrow(struct isel *s, sir_id v)
 	b = src_narrow(s, b, bits);
 	c = lanes ? lane_words(s, c, bits) : splat(c, 0);
 	r = mi_vreg_new(s->mf, 4);
-	mov = lanes ? alu(s, 0x7B, pdst(31, 0xFF, 0xF), c, nosrc) :
-		      alu(s, 0x7B, pdst(31, 3, 1), c, nosrc);
+	mov = lanes ? alu(s, MDG_ALU_IMOV, pdst(31, 0xFF, 0xF), c, nosrc) :
+		      alu(s, MDG_ALU_IMOV, pdst(31, 3, 1), c, nosrc);
 	restrict_cond_move(mov);
-	sel = alu(s, lanes ? 0xC0 : 0xC1, vdst(r, 0xF), a, b);
+	sel = alu(s, lanes ? MDG_ALU_ICSEL_V : MDG_ALU_ICSEL, vdst(r, 0xF),
+		  a, b);
 	make_narrow(sel, bits);
 	sel->glued = true;
 	set(s, v, vreg_src(r));
@@ -2158,10 +2182,11 @@ static bool sel_packed(struct isel *s, sir_id v)
 		return sel_select_narrow(s, v);
 	case SIR_OP_NOT:
 	case SIR_OP_BNOT:
-		defn(s, v, 0x76, get(s, in->srcs[0]), const1(0xFFFFFFFFu));
+		defn(s, v, MDG_ALU_IXOR, get(s, in->srcs[0]),
+		     const1(0xFFFFFFFFu));
 		return true;
 	case SIR_OP_INEG:
-		defn(s, v, 0x46, const1(0), get(s, in->srcs[0]));
+		defn(s, v, MDG_ALU_ISUB, const1(0), get(s, in->srcs[0]));
 		return true;
 	case SIR_OP_IADD: case SIR_OP_ISUB: case SIR_OP_IMUL:
 	case SIR_OP_AND: case SIR_OP_OR: case SIR_OP_XOR:
@@ -2247,21 +2272,23 @@ static bool sel_value(struct isel *s, sir_id v)
 	case SIR_OP_ATOMIC:
 		return sel_atomic(s, v);
 	case SIR_OP_INEG:
-		def2(s, v, 0x46, const1(0), get(s, in->srcs[0]));
+		def2(s, v, MDG_ALU_ISUB, const1(0), get(s, in->srcs[0]));
 		return true;
 	case SIR_OP_NOT:
 	case SIR_OP_BNOT:
-		def2(s, v, 0x76, get(s, in->srcs[0]), const1(0xFFFFFFFFu));
+		def2(s, v, MDG_ALU_IXOR, get(s, in->srcs[0]),
+		     const1(0xFFFFFFFFu));
 		return true;
 	case SIR_OP_IABS:
-		def2(s, v, 0x7C, ext_of(s, in->srcs[0], true), const1(0));
+		def2(s, v, MDG_ALU_IABSDIFF, ext_of(s, in->srcs[0], true),
+		     const1(0));
 		return true;
 	case SIR_OP_CLZ:
 	case SIR_OP_POPCOUNT:
 		return sel_bitcount(s, v);
 	case SIR_OP_FNEG:
 	case SIR_OP_FABS:
-		def2(s, v, 0x30, fsrc(s, v), nosrc);
+		def2(s, v, MDG_ALU_FMOV, fsrc(s, v), nosrc);
 		return true;
 	case SIR_OP_FSUB: {
 		struct mi_src b = fsrc(s, in->srcs[1]);
@@ -2271,22 +2298,24 @@ static bool sel_value(struct isel *s, sir_id v)
 				b.cval[j] ^= 0x80000000u;
 		else
 			b.mod ^= 2;
-		def2(s, v, 0x10, fsrc(s, in->srcs[0]), b);
+		def2(s, v, MDG_ALU_FADD, fsrc(s, in->srcs[0]), b);
 		return true;
 	}
 	case SIR_OP_FUNORD: {
 		unsigned int n = in->type.comps;
 		struct mi_src a = fsrc(s, in->srcs[0]);
 		struct mi_src b = fsrc(s, in->srcs[1]);
-		uint32_t x = op2(s, 0x81, n, a, a), y = op2(s, 0x81, n, b, b);
+		uint32_t x = op2(s, MDG_ALU_FNE, n, a, a),
+			 y = op2(s, MDG_ALU_FNE, n, b, b);
 
-		set(s, v, vreg_src(op2(s, 0x71, n, vreg_src(x), vreg_src(y))));
+		set(s, v,
+		    vreg_src(op2(s, MDG_ALU_IOR, n, vreg_src(x), vreg_src(y))));
 		return true;
 	}
 	case SIR_OP_FSIN:
 	case SIR_OP_FCOS: {
 		unsigned int n = in->type.comps;
-		uint32_t t = op2(s, 0x14, n, fsrc(s, in->srcs[0]),
+		uint32_t t = op2(s, MDG_ALU_FMUL, n, fsrc(s, in->srcs[0]),
 				 const1(ONE_OVER_PI_F32));
 
 		set(s, v, vreg_src(op2(s, float_unary(op), n, vreg_src(t),
@@ -2302,7 +2331,8 @@ static bool sel_value(struct isel *s, sir_id v)
 
 		for (unsigned int j = 0; j < 4; j++)
 			sel[j] = (uint8_t)(j < k ? j : k - 1);
-		mi = alu(s, op == SIR_OP_ANY ? 0xB1 : 0xA9, vdst(r, 1),
+		mi = alu(s, op == SIR_OP_ANY ? MDG_ALU_IBANY_NEQ :
+			 MDG_ALU_IBALL_NEQ, vdst(r, 1),
 			 select_comps(get(s, in->srcs[0]), sel, 4), const1(0));
 		try_immediate(mi, 1);
 		set(s, v, vreg_src(r));
@@ -2313,8 +2343,8 @@ static bool sel_value(struct isel *s, sir_id v)
 		unsigned int k = val(s, in->srcs[0])->type.comps;
 		uint32_t r = mi_vreg_new(s->mf, 1);
 
-		alu(s, k == 4 ? 0x3E : 0x3C, vdst(r, 1), fsrc(s, in->srcs[0]),
-		    fsrc(s, in->srcs[1]));
+		alu(s, k == 4 ? MDG_ALU_FDOT4 : MDG_ALU_FDOT3, vdst(r, 1),
+		    fsrc(s, in->srcs[0]), fsrc(s, in->srcs[1]));
 		set(s, v, vreg_src(r));
 		return true;
 	}
@@ -2442,8 +2472,8 @@ static void phi_copies(struct isel *s, uint32_t t, uint32_t p)
 	for (uint32_t i = 0; i < nphi; i++) {
 		unsigned int n = ncomp(val(s, phis[i])->type);
 
-		alu(s, 0x7B, vdst(s->map[phis[i]].reg, full_mask(n)), srcs[i],
-		    nosrc);
+		alu(s, MDG_ALU_IMOV, vdst(s->map[phis[i]].reg, full_mask(n)),
+		    srcs[i], nosrc);
 	}
 }
 
@@ -2477,8 +2507,8 @@ static bool sel_terminator(struct isel *s, uint32_t b, sir_id v)
 		uint32_t tgt[2] = { t0, t1 };
 		struct mi_instr *mov;
 
-		mov = alu(s, 0x7B, pdst(31, 3, 1), splat(get(s, in->srcs[0]), 0),
-			  nosrc);
+		mov = alu(s, MDG_ALU_IMOV, pdst(31, 3, 1),
+			  splat(get(s, in->srcs[0]), 0), nosrc);
 		mov->branch_cond = true;
 		set_term(s, s->cur, MT_CBR, e[0], e[1]);
 		uint32_t next = s->bmap[b] + 1;
@@ -2602,7 +2632,7 @@ static uint32_t push_rows(struct sir_function *f)
 	return rows < PUSH_ROWS_MAX ? rows : PUSH_ROWS_MAX;
 }
 
-bool mdg_isel(struct sir_function *f, struct mi_func *mf, char *err,
+bool mbe_isel(struct sir_function *f, struct mi_func *mf, char *err,
 	      size_t errsz)
 {
 	struct isel s;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mdg_internal.h"
+#include "mbe_internal.h"
 
 uint32_t mi_vreg_new(struct mi_func *mf, unsigned int size)
 {
@@ -167,7 +167,7 @@ static bool touches_phys(const struct mi_instr *in, unsigned int reg)
  * move goes, the defining instruction writes the load/store register.
  * Into r27 not across an instruction that defines a vreg: the allocator
  * may spill that vreg, and a spill store stages its value through r27
- * (mdg_ra.c), which would overwrite the folded value before its store
+ * (mbe_ra.c), which would overwrite the folded value before its store
  * reads it (spill code addresses TLS without r26).
  */
 static void fold_arg_moves(struct mi_func *mf)
@@ -196,7 +196,7 @@ static void fold_arg_moves(struct mi_func *mf)
 			uint32_t v, d;
 			bool ok = true;
 
-			if (mv->kind != MI_ALU || mv->op != 0x7B ||
+			if (mv->kind != MI_ALU || mv->op != MDG_ALU_IMOV ||
 			    mv->lane_bits || mv->dst.kind != MO_PHYS ||
 			    (mv->dst.reg != 26 && mv->dst.reg != 27) ||
 			    mv->src[1].kind != MO_VREG || mv->src[1].mod)
@@ -239,13 +239,13 @@ static unsigned int threads_for(unsigned int regs)
 	return regs <= 4 ? 256 : regs <= 8 ? 128 : 64;
 }
 
-bool mdg_compile_kernel(struct sir_function *f,
-			const struct mdg_backend_options *opts,
-			struct slb_kernel *k, struct mdg_code *out,
+bool mbe_compile_kernel(struct sir_function *f,
+			const struct mbe_backend_options *opts,
+			struct slb_kernel *k, struct mbe_code *out,
 			char *err, size_t errsz)
 {
 	struct mi_func mf;
-	struct mdg_schedule sched;
+	struct mbe_schedule sched;
 	unsigned int max_regs;
 	uint32_t first_tag = 0;
 	bool ok;
@@ -263,19 +263,19 @@ bool mdg_compile_kernel(struct sir_function *f,
 		return false;
 	}
 	mf.private_bytes = k->private_bytes;
-	ok = mdg_isel(f, &mf, err, errsz);
+	ok = mbe_isel(f, &mf, err, errsz);
 	if (ok) {
 		remove_dead(&mf);
 		fold_arg_moves(&mf);
 		max_regs = opts->max_work_regs;
 		if (max_regs > 24 - mf.push_vec4)
 			max_regs = 24 - mf.push_vec4;
-		ok = mdg_ra(&mf, max_regs, err, errsz);
+		ok = mbe_ra(&mf, max_regs, err, errsz);
 	}
 	if (ok)
-		ok = mdg_schedule(&mf, &sched, err, errsz);
+		ok = mbe_schedule(&mf, &sched, err, errsz);
 	if (ok)
-		ok = mdg_emit(&mf, &sched, out, &first_tag, err, errsz);
+		ok = mbe_emit(&mf, &sched, out, &first_tag, err, errsz);
 	if (ok) {
 		k->first_tag = first_tag;
 		k->code_size = (uint32_t)out->size;
@@ -287,14 +287,14 @@ bool mdg_compile_kernel(struct sir_function *f,
 		k->barrier = mf.barrier;
 		k->private_bytes = mf.private_bytes;
 		memset(&k->stats, 0, sizeof(k->stats));
-		mdg_stats(&mf, &sched, &k->stats);
+		mbe_stats(&mf, &sched, &k->stats);
 		k->stats.spills = mf.spills;
 		k->stats.fills = mf.fills;
 	} else {
 		free(out->code);
 		memset(out, 0, sizeof(*out));
 	}
-	mdg_schedule_free(&sched);
+	mbe_schedule_free(&sched);
 	mi_func_free(&mf);
 	return ok;
 }

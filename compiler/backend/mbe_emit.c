@@ -12,17 +12,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mdg_internal.h"
+#include "mbe_internal.h"
 
 struct flat {
-	const struct mdg_sbundle *sb;
+	const struct mbe_sbundle *sb;
 	uint32_t block;
 	uint32_t addr, size;
 	uint8_t tag;
 	bool extended;
 };
 
-static unsigned int const_index(const struct mdg_sbundle *b, uint32_t v)
+static unsigned int const_index(const struct mbe_sbundle *b, uint32_t v)
 {
 	for (unsigned int k = 0; k < b->num_consts; k++)
 		if (b->consts[k] == v)
@@ -32,7 +32,7 @@ static unsigned int const_index(const struct mdg_sbundle *b, uint32_t v)
 
 /* Component each physical lane of a vector source reads. */
 static uint16_t vector_src(const struct mi_func *mf, const struct mi_instr *in,
-			   const struct mi_src *s, const struct mdg_sbundle *b,
+			   const struct mi_src *s, const struct mbe_sbundle *b,
 			   unsigned int dcomp, uint8_t *reg)
 {
 	bool reduce = mdg_alu_op_info(in->op)->flags & MDG_OP_REDUCE;
@@ -91,7 +91,7 @@ static uint16_t vector_src(const struct mi_func *mf, const struct mi_instr *in,
 }
 
 static uint8_t scalar_src(const struct mi_func *mf, const struct mi_src *s,
-			  const struct mdg_sbundle *b, unsigned int j,
+			  const struct mbe_sbundle *b, unsigned int j,
 			  uint8_t *reg)
 {
 	unsigned int r, c, comp;
@@ -106,7 +106,7 @@ static uint8_t scalar_src(const struct mi_func *mf, const struct mi_src *s,
 }
 
 static void encode_alu(const struct mi_func *mf, const struct mi_instr *in,
-		       enum mdg_unit unit, const struct mdg_sbundle *b,
+		       enum mdg_unit unit, const struct mbe_sbundle *b,
 		       unsigned int cond_comp, struct mdg_alu *a)
 {
 	unsigned int dreg, dcomp, j = 0;
@@ -176,7 +176,7 @@ static void encode_ldst(const struct mi_func *mf, const struct mi_instr *in,
 		w->swizzle |= (uint8_t)((in->lswz[j] & 3) << (2 * (j + comp)));
 }
 
-static void build(const struct mi_func *mf, const struct mdg_sbundle *sb,
+static void build(const struct mi_func *mf, const struct mbe_sbundle *sb,
 		  struct mdg_bundle *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -223,8 +223,8 @@ static void build(const struct mi_func *mf, const struct mdg_sbundle *sb,
 	}
 }
 
-bool mdg_emit(const struct mi_func *mf, const struct mdg_schedule *s,
-	      struct mdg_code *out, uint32_t *first_tag, char *err,
+bool mbe_emit(const struct mi_func *mf, const struct mbe_schedule *s,
+	      struct mbe_code *out, uint32_t *first_tag, char *err,
 	      size_t errsz)
 {
 	uint32_t nf = 0, *block_first;
