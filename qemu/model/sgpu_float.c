@@ -368,22 +368,6 @@ uint32_t sgpu_i2f(uint64_t v, bool is_signed, unsigned int bits,
 	return sgpu_float_encode(s, e, r, fmt);
 }
 
-bool sgpu_lut_op_known(unsigned int op)
-{
-	switch (op) {
-	case SGPU_LUT_RCP:
-	case SGPU_LUT_RSQRT:
-	case SGPU_LUT_SQRT:
-	case SGPU_LUT_EXP2:
-	case SGPU_LUT_LOG2:
-	case SGPU_LUT_SINPI:
-	case SGPU_LUT_COSPI:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /* sin(pi * x), reduced exactly so that zeros and ±1 come out exact. */
 static double sinpi(double x)
 {

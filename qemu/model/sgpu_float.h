@@ -162,8 +162,6 @@ enum sgpu_lut_op {
 	SGPU_LUT_COSPI = 0xF7,
 };
 
-/* True if op is one of the LUT ops above. */
-bool sgpu_lut_op_known(unsigned int op);
 /*
  * The model's LUT result for x, as fmt bits: computed in double, then
  * truncated toward zero (results beyond the format's range become ±inf).
