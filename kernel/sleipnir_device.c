@@ -23,9 +23,9 @@
 
 #include "sleipnir_device.h"
 #include "sleipnir_gpu.h"
-#include "sleipnir_job.h"
 #include "sleipnir_mmu.h"
 #include "sleipnir_regs.h"
+#include "sleipnir_sched.h"
 
 /* Idle time after which the GPU is powered off. */
 #define SLEIPNIR_AUTOSUSPEND_MS		50
@@ -199,13 +199,13 @@ int sleipnir_device_init(struct sleipnir_device *sdev)
 	ret = sleipnir_request_gpu_irq(sdev);
 	if (ret)
 		return ret;
-	ret = sleipnir_job_init(sdev);
+	ret = sleipnir_sched_init(sdev);
 	if (ret)
 		return ret;
 
 	ret = sleipnir_device_reset_hw(sdev);
 	if (ret) {
-		sleipnir_job_fini(sdev);
+		sleipnir_sched_fini(sdev);
 		return ret;
 	}
 
@@ -225,7 +225,7 @@ int sleipnir_device_init(struct sleipnir_device *sdev)
 void sleipnir_device_fini(struct sleipnir_device *sdev)
 {
 	pm_runtime_get_sync(sdev->dev);
-	sleipnir_job_fini(sdev);
+	sleipnir_sched_fini(sdev);
 	sleipnir_irqs_disable(sdev);
 	sleipnir_mmu_forget_all(sdev);
 	sleipnir_gpu_power_off(sdev);
@@ -242,7 +242,7 @@ static int sleipnir_runtime_suspend(struct device *dev)
 {
 	struct sleipnir_device *sdev = dev_get_drvdata(dev);
 
-	if (!sleipnir_job_idle(sdev))
+	if (!sleipnir_sched_idle(sdev))
 		return -EBUSY;
 
 	sleipnir_irqs_disable(sdev);
@@ -276,11 +276,11 @@ static int sleipnir_system_suspend(struct device *dev)
 	unsigned int waited = 0;
 	int ret;
 
-	sleipnir_job_pause(sdev);
-	while (!sleipnir_job_idle(sdev)) {
+	sleipnir_sched_pause(sdev);
+	while (!sleipnir_sched_idle(sdev)) {
 		if (waited >= SLEIPNIR_SUSPEND_DRAIN_MS) {
 			dev_warn(dev, "chains still running, not suspending\n");
-			sleipnir_job_unpause(sdev);
+			sleipnir_sched_unpause(sdev);
 			return -EBUSY;
 		}
 		usleep_range(10000, 20000);
@@ -289,7 +289,7 @@ static int sleipnir_system_suspend(struct device *dev)
 
 	ret = pm_runtime_force_suspend(dev);
 	if (ret)
-		sleipnir_job_unpause(sdev);
+		sleipnir_sched_unpause(sdev);
 	return ret;
 }
 
@@ -299,7 +299,7 @@ static int sleipnir_system_resume(struct device *dev)
 	int ret;
 
 	ret = pm_runtime_force_resume(dev);
-	sleipnir_job_unpause(sdev);
+	sleipnir_sched_unpause(sdev);
 	return ret;
 }
 

@@ -80,7 +80,7 @@ struct sleipnir_features {
 /**
  * struct sleipnir_slot - One job slot and the scheduler that feeds it.
  *
- * The slot runs one chain at a time (see sleipnir_job.c for why), so the
+ * The slot runs one chain at a time (see sleipnir_sched.c for why), so the
  * scheduler's queue depth is 1 and @job is the chain on the hardware.
  */
 struct sleipnir_slot {

@@ -25,8 +25,9 @@
 #include "sleipnir_drv.h"
 #include "sleipnir_fault.h"
 #include "sleipnir_gem.h"
-#include "sleipnir_job.h"
 #include "sleipnir_mmu.h"
+#include "sleipnir_sched.h"
+#include "sleipnir_submit.h"
 
 #define DRIVER_NAME	"sleipnir"
 #define DRIVER_DESC	"DRM driver for ARM Mali Midgard GPUs"
@@ -197,7 +198,7 @@ static int sleipnir_open(struct drm_device *ddev, struct drm_file *file)
 		goto err_free;
 	}
 
-	ret = sleipnir_job_open(sfile);
+	ret = sleipnir_sched_open(sfile);
 	if (ret)
 		goto err_vm;
 
@@ -225,7 +226,7 @@ static void sleipnir_postclose(struct drm_device *ddev, struct drm_file *file)
 	list_del(&sfile->node);
 	mutex_unlock(&sdev->clients_lock);
 
-	sleipnir_job_close(sfile);
+	sleipnir_sched_close(sfile);
 	/* Chains still on the GPU hold the VM until they end. */
 	sleipnir_vm_put(sfile->vm);
 	kfree(sfile);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Sleipnir: job chains, their submission to the job slots through
- * drm_sched, completion, timeouts and GPU reset.
+ * Sleipnir: a job, as SUBMIT (sleipnir_submit.c) creates it and the
+ * scheduler back end (sleipnir_sched.c) runs it.
  */
 #ifndef __SLEIPNIR_JOB_H__
 #define __SLEIPNIR_JOB_H__
@@ -12,11 +12,8 @@
 #include <drm/gpu_scheduler.h>
 
 struct dma_fence;
-struct drm_device;
-struct drm_file;
 struct drm_gem_object;
 struct sleipnir_device;
-struct sleipnir_file;
 struct sleipnir_vm;
 
 /**
@@ -53,17 +50,6 @@ struct sleipnir_job {
 	bool timed_out;
 };
 
-int sleipnir_job_init(struct sleipnir_device *sdev);
-void sleipnir_job_fini(struct sleipnir_device *sdev);
-int sleipnir_job_open(struct sleipnir_file *sfile);
-void sleipnir_job_close(struct sleipnir_file *sfile);
-void sleipnir_job_irq_enable(struct sleipnir_device *sdev);
-void sleipnir_job_irq_disable(struct sleipnir_device *sdev);
-bool sleipnir_job_idle(struct sleipnir_device *sdev);
-void sleipnir_job_pause(struct sleipnir_device *sdev);
-void sleipnir_job_unpause(struct sleipnir_device *sdev);
-
-int sleipnir_ioctl_submit(struct drm_device *ddev, void *data,
-			  struct drm_file *file);
+void sleipnir_job_put(struct sleipnir_job *job);
 
 #endif /* __SLEIPNIR_JOB_H__ */

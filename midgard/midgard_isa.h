@@ -365,14 +365,6 @@ int mdg_ldst_op_by_name(const char *name);
 /* ---- Text ---- */
 
 /*
- * Disassembles one decoded bundle as assembler text (one or more lines,
- * each ending in '\n'); pc is the bundle's byte offset, used to print branch
- * targets. Returns the length written (as snprintf).
- */
-int mdg_print_bundle(const struct mdg_bundle *bundle, uint64_t pc, char *out,
-		     size_t out_size);
-
-/*
  * Assembles a whole program. On success returns the byte size written to
  * out (bundles, then 16 bytes of zero padding as the hardware's prefetch
  * needs) and sets *first_tag; on failure returns -1 with "line N: reason"

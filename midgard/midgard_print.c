@@ -595,14 +595,6 @@ int mdg_print_bundle_ctx(const struct mdg_bundle *b, uint64_t pc,
 	return (int)s.len;
 }
 
-int mdg_print_bundle(const struct mdg_bundle *bundle, uint64_t pc, char *out,
-		     size_t out_size)
-{
-	struct mdg_print_ctx ctx = { -1, false, -1 };
-
-	return mdg_print_bundle_ctx(bundle, pc, &ctx, out, out_size);
-}
-
 /* ---- Whole programs ---- */
 
 static bool all_zero(const uint8_t *p, size_t n)

@@ -369,7 +369,6 @@ uint32_t *sir_use_counts(const struct sir_function *f);
  */
 bool sir_verify(const struct sir_function *f, char *err, size_t errsz);
 void sir_print_function(FILE *out, const struct sir_function *f);
-void sir_print_module(FILE *out, const struct sir_module *m);
 const char *sir_op_name(enum sir_op op);
 
 #endif

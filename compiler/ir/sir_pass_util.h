@@ -20,13 +20,6 @@ static inline struct sir_type sirp_type_comps(struct sir_type t,
 	return t;
 }
 
-static inline struct sir_type sirp_type_bits(struct sir_type t,
-					     unsigned int bits)
-{
-	t.bits = (uint8_t)bits;
-	return t;
-}
-
 /*
  * Bits one lane takes in a Midgard register as the back end holds it:
  * bools and 8- and 16-bit lanes sit in 32-bit lanes.

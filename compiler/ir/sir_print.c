@@ -265,20 +265,3 @@ void sir_print_function(FILE *out, const struct sir_function *f)
 			sir_print_instr(out, f, blk->instrs[i]);
 	}
 }
-
-void sir_print_module(FILE *out, const struct sir_module *m)
-{
-	uint32_t i;
-
-	for (i = 0; i < m->num_globals; i++) {
-		const struct sir_global *g = &m->globals[i];
-
-		fprintf(out, "global %s: %s, %u bytes, align %u, offset %u\n",
-			g->name, g->space < 4 ? sir_space_names[g->space] : "?",
-			g->size, g->align, g->offset);
-	}
-	for (i = 0; i < m->num_functions; i++) {
-		fprintf(out, "; function @%u\n", i);
-		sir_print_function(out, m->functions[i]);
-	}
-}

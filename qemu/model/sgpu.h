@@ -130,7 +130,6 @@ struct sgpu;
 
 /* Looks a product up by its lower-case marketing name ("t860"); -1 if none. */
 int sgpu_product_from_name(const char *name);
-const char *sgpu_product_name(enum sgpu_product product);
 
 /*
  * Creates a model in its power-on reset state. Returns NULL and fills err

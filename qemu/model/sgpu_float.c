@@ -369,22 +369,6 @@ uint32_t sgpu_i2f(uint64_t v, bool is_signed, unsigned int bits,
 	return sgpu_float_encode(s, e, r, fmt);
 }
 
-bool sgpu_lut_op_known(unsigned int op)
-{
-	switch (op) {
-	case MDG_ALU_FRCP:
-	case MDG_ALU_FRSQRT:
-	case MDG_ALU_FSQRT:
-	case MDG_ALU_FEXP2:
-	case MDG_ALU_FLOG2:
-	case MDG_ALU_FSINPI:
-	case MDG_ALU_FCOSPI:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /* sin(pi * x), reduced exactly so that zeros and ±1 come out exact. */
 static double sinpi(double x)
 {

@@ -152,11 +152,6 @@ uint32_t sgpu_f16_to_f32(uint16_t h);
 uint16_t sgpu_f32_to_f16(uint32_t f, enum sgpu_round r);
 
 /*
- * The lookup-table ops are keyed by their Midgard opcode (MDG_ALU_FRCP,
- * ...). True if op is one of them.
- */
-bool sgpu_lut_op_known(unsigned int op);
-/*
  * The model's LUT result for x, as fmt bits: computed in double, then
  * truncated toward zero (results beyond the format's range become ±inf).
  * A NaN input gives that NaN, quieted.

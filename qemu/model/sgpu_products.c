@@ -80,10 +80,3 @@ int sgpu_product_from_name(const char *name)
 	}
 	return -1;
 }
-
-const char *sgpu_product_name(enum sgpu_product product)
-{
-	if ((unsigned int)product >= SGPU_PRODUCT_COUNT)
-		return NULL;
-	return products[product].name;
-}

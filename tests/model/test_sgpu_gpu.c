@@ -56,13 +56,10 @@ TEST(product_names)
 	static const char *names[] = { "t604", "t628", "t720", "t760",
 				       "t820", "t830", "t860", "t880" };
 
-	for (int i = 0; i < SGPU_PRODUCT_COUNT; i++) {
+	for (int i = 0; i < SGPU_PRODUCT_COUNT; i++)
 		CHECK_EQ(sgpu_product_from_name(names[i]), i);
-		CHECK(strcmp(sgpu_product_name((enum sgpu_product)i), names[i]) == 0);
-	}
 	CHECK_EQ(sgpu_product_from_name("t999"), (uint64_t)-1);
 	CHECK_EQ(sgpu_product_from_name(NULL), (uint64_t)-1);
-	CHECK(sgpu_product_name(SGPU_PRODUCT_COUNT) == NULL);
 }
 
 TEST(gpu_ids)

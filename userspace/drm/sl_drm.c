@@ -121,11 +121,6 @@ void sl_drm_close(struct sl_drm *dev)
 	free(dev);
 }
 
-int sl_drm_fd(const struct sl_drm *dev)
-{
-	return dev->fd;
-}
-
 const char *sl_drm_node(const struct sl_drm *dev)
 {
 	return dev->node;
@@ -248,16 +243,6 @@ int sl_bo_sync(struct sl_bo *bo, uint32_t op, uint64_t offset,
 	return do_ioctl(bo->dev, DRM_IOCTL_SLEIPNIR_BO_SYNC, &s);
 }
 
-int sl_bo_wait(struct sl_bo *bo, unsigned int timeout_ms)
-{
-	struct drm_sleipnir_bo_wait w = {
-		.handle = bo->handle,
-		.timeout_ns = deadline_ns(timeout_ms),
-	};
-
-	return do_ioctl(bo->dev, DRM_IOCTL_SLEIPNIR_BO_WAIT, &w);
-}
-
 int sl_bo_info(struct sl_drm *dev, uint32_t handle, uint32_t *flags,
 	       uint64_t *size)
 {
@@ -356,11 +341,6 @@ void sl_syncobj_destroy(struct sl_drm *dev, uint32_t handle)
 {
 	if (handle)
 		drmSyncobjDestroy(dev->fd, handle);
-}
-
-int sl_syncobj_reset(struct sl_drm *dev, uint32_t handle)
-{
-	return drm_ret(drmSyncobjReset(dev->fd, &handle, 1));
 }
 
 int sl_syncobj_wait(struct sl_drm *dev, const uint32_t *handles,

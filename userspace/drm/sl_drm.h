@@ -42,8 +42,6 @@ struct sl_drm;
 int sl_drm_open(struct sl_drm **out);
 /* Closes the node: every BO, mapping and syncobj of it goes with it. */
 void sl_drm_close(struct sl_drm *dev);
-/* The DRM file descriptor, for libdrm calls sl_drm does not wrap. */
-int sl_drm_fd(const struct sl_drm *dev);
 /* The path of the node that was opened, e.g. "/dev/dri/renderD128". */
 const char *sl_drm_node(const struct sl_drm *dev);
 
@@ -109,9 +107,6 @@ int sl_bo_mmap(struct sl_bo *bo, void **cpu);
 int sl_bo_sync(struct sl_bo *bo, uint32_t op, uint64_t offset,
 	       uint64_t size);
 
-/* Waits until jobs using the BO finished, up to timeout_ms (-ETIMEDOUT). */
-int sl_bo_wait(struct sl_bo *bo, unsigned int timeout_ms);
-
 /*
  * What the driver says about a handle of this device (for imported BOs):
  * its flags, out-only bits (SLEIPNIR_BO_USERPTR, _IMPORTED) included, and
@@ -145,8 +140,6 @@ int sl_vm_unmap(struct sl_bo *bo);
 /* A new binary syncobj, signalled or not, in *handle (libdrm). */
 int sl_syncobj_create(struct sl_drm *dev, bool signaled, uint32_t *handle);
 void sl_syncobj_destroy(struct sl_drm *dev, uint32_t handle);
-/* Back to unsignalled, for reuse as an out-sync. */
-int sl_syncobj_reset(struct sl_drm *dev, uint32_t handle);
 /*
  * Waits up to timeout_ms for all (or any) of count binary syncobjs to
  * signal; -ETIME when they did not. A syncobj with no fence yet is waited

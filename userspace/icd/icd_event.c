@@ -119,11 +119,6 @@ bool icd_event_deps_failed(cl_event cmd)
 	return failed;
 }
 
-cl_int icd_event_status(cl_event event)
-{
-	return event->status;
-}
-
 /* The profiling slot a state is reached at: SUBMIT 1, START 2, END 3. */
 static unsigned int time_slot(cl_int state)
 {

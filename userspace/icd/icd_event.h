@@ -90,9 +90,6 @@ void icd_event_set_status(cl_event event, cl_int status, cl_ulong time_ns);
 /* True when an event @cmd waits for has failed (takes the lock). */
 bool icd_event_deps_failed(cl_event cmd);
 
-/* The current status (under the lock). */
-cl_int icd_event_status(cl_event event);
-
 /* True when @status is final: CL_COMPLETE or negative. */
 static inline bool icd_event_status_final(cl_int status)
 {

@@ -554,11 +554,6 @@ cl_event icd_command_new(cl_command_queue queue, cl_command_type type,
 	return cmd;
 }
 
-void icd_command_discard(cl_event cmd)
-{
-	icd_event_release(cmd);
-}
-
 cl_int icd_command_enqueue(cl_event cmd, bool blocking, cl_event *event)
 {
 	cl_command_queue q = cmd->queue;

@@ -96,9 +96,6 @@ cl_event icd_command_new(cl_command_queue queue, cl_command_type type,
  */
 cl_int icd_command_enqueue(cl_event cmd, bool blocking, cl_event *event);
 
-/* Frees a command that was never enqueued (an entry failing late). */
-void icd_command_discard(cl_event cmd);
-
 /* Wakes @queue's thread (clFlush, and waits on its events). */
 void icd_queue_flush(cl_command_queue queue);
 

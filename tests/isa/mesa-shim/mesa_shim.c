@@ -87,11 +87,6 @@ bool xchk_mesa_alu_int_src(unsigned int op)
 	return midgard_is_integer_op((int)op);
 }
 
-bool xchk_mesa_alu_int_dst(unsigned int op)
-{
-	return midgard_is_integer_out_op((int)op);
-}
-
 unsigned int xchk_mesa_alu_channels(unsigned int op)
 {
 	return GET_CHANNEL_COUNT(alu_opcode_props[op].props);

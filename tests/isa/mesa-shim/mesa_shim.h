@@ -24,9 +24,8 @@ const char *xchk_mesa_tex_name(unsigned int op);
 const char *xchk_mesa_tag_name(unsigned int tag);
 /* Bundle size in quadwords Mesa's disassembler takes for a tag. */
 unsigned int xchk_mesa_tag_quadwords(unsigned int tag);
-/* Mesa's idea of the op: integer sources, integer result. */
+/* Mesa's idea of the op: integer sources. */
 bool xchk_mesa_alu_int_src(unsigned int op);
-bool xchk_mesa_alu_int_dst(unsigned int op);
 /* Components a reducing op reads (OP_CHANNEL_COUNT), 0 for others. */
 unsigned int xchk_mesa_alu_channels(unsigned int op);
 
