@@ -61,10 +61,19 @@ static void pack_header(uint8_t *out, unsigned int type, bool barrier,
 			unsigned int index, unsigned int dep1,
 			unsigned int dep2, uint64_t next)
 {
-	put32(out + 0x10, 1u | type << 1 | (barrier ? 1u << 8 : 0) |
-			  (uint32_t)index << 16);
+	put32(out + MDG_JOB_CONTROL, 1u | (type & 0x7F) << 1 |
+				     (barrier ? 1u << 8 : 0) |
+				     (uint32_t)index << 16);
 	put32(out + 0x14, (dep1 & 0xFFFF) | (dep2 & 0xFFFF) << 16);
-	put64(out + 0x18, next);
+	put64(out + MDG_JOB_NEXT, next);
+}
+
+void mdg_pack_job_header(const struct mdg_job_header *hdr,
+			 uint8_t out[MDG_JOB_HEADER_BYTES])
+{
+	memset(out, 0, MDG_JOB_HEADER_BYTES);
+	pack_header(out, hdr->type, hdr->barrier, hdr->index, hdr->dep1,
+		    hdr->dep2, hdr->next);
 }
 
 void mdg_pack_write_value_job(const struct mdg_write_value_job *job,
@@ -75,7 +84,7 @@ void mdg_pack_write_value_job(const struct mdg_write_value_job *job,
 		    job->dep1, job->dep2, job->next);
 	/* Payload: address, then the type (§4.2). */
 	put64(out + 0x20, job->target);
-	put32(out + 0x28, job->type);
+	put32(out + MDG_WRITE_VALUE_TYPE, job->type);
 }
 
 uint32_t mdg_job_exception_status(const uint8_t header[MDG_JOB_HEADER_BYTES])

@@ -21,7 +21,12 @@
 
 #define MDG_JOB_TYPE_NULL 1
 #define MDG_JOB_TYPE_WRITE_VALUE 2
+#define MDG_JOB_TYPE_CACHE_FLUSH 3
 #define MDG_JOB_TYPE_COMPUTE 4
+
+/* Offsets within a job header (§4.1). */
+#define MDG_JOB_CONTROL 0x10         /* is-64b, type, barrier, index */
+#define MDG_JOB_NEXT 0x18
 
 /* Offsets within a compute job. */
 #define MDG_JOB_INVOCATION 0x20
@@ -54,6 +59,21 @@ struct mdg_compute_job {
 bool mdg_pack_invocation(const uint32_t local_size[3],
 			 const uint32_t num_groups[3], uint32_t out[2]);
 
+/*
+ * A job header alone (§4.1): the whole of a NULL job, or the start of a
+ * job whose payload the caller writes after it. Write-back fields zero.
+ */
+struct mdg_job_header {
+	unsigned int type;           /* MDG_JOB_TYPE_*, 7 bits */
+	bool barrier;
+	unsigned int index;          /* 1..65535 */
+	unsigned int dep1, dep2;     /* job indices, 0 = none */
+	uint64_t next;               /* next job header, 0 = end of chain */
+};
+
+void mdg_pack_job_header(const struct mdg_job_header *hdr,
+			 uint8_t out[MDG_JOB_HEADER_BYTES]);
+
 /* Writes a whole compute job (184 bytes); false if the sizes do not fit. */
 bool mdg_pack_compute_job(const struct mdg_compute_job *job,
 			  uint8_t out[MDG_COMPUTE_JOB_BYTES]);
@@ -63,7 +83,10 @@ bool mdg_pack_compute_job(const struct mdg_compute_job *job,
  * stores a value of `type` (MDG_WRITE_VALUE_*) at `target` when it runs.
  */
 #define MDG_WRITE_VALUE_JOB_BYTES 64
+#define MDG_WRITE_VALUE_TYPE 0x28    /* offset of the type in the job */
+#define MDG_WRITE_VALUE_CYCLE_COUNTER 1
 #define MDG_WRITE_VALUE_SYSTEM_TIMESTAMP 2
+#define MDG_WRITE_VALUE_ZERO 3
 
 struct mdg_write_value_job {
 	unsigned int index;          /* 1..65535 */
