@@ -13,21 +13,11 @@
 
 #include "check.h"
 #include "compute_harness.h"
+#include "le.h"
 #include "sl_launch.h"
 #include "sleipnir_compiler.h"
 
 CHECK_MAIN_STATE("launch");
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	return get32(p) | (uint64_t)get32(p + 4) << 32;
-}
 
 /* --- a hand-made kernel -------------------------------------------------- */
 
@@ -165,21 +155,21 @@ TEST(image_bytes)
 	sl_launch_write_image(&plan, image);
 	memcpy(&f, image, 4);
 	CHECK(f == 1.5f);
-	CHECK_EQ(get32(image + 4), 0x12345600);
-	CHECK_EQ(get32(image + 8), 32);             /* l1's WLS offset */
-	CHECK_EQ(get32(image + 12), 144);           /* l2's */
-	CHECK_EQ(get32(image + 16), (uint32_t)-7);
-	CHECK_EQ(get32(image + 20), 0x01020304);
-	CHECK_EQ(get32(image + 24), 0);             /* holes are zero */
-	CHECK_EQ(get32(image + 28), 0);
-	CHECK_EQ(get32(image + 32), 64);            /* global size x */
-	CHECK_EQ(get32(image + 36), 8);             /* groups x */
-	CHECK_EQ(get32(image + 40), 2);             /* work_dim */
-	CHECK_EQ(get32(image + 44), 0xABCD0000);    /* constant base */
-	CHECK_EQ(get32(image + 48), 5);             /* offset y */
-	CHECK_EQ(get32(image + 52), 1);             /* local z, unused dim */
-	CHECK_EQ(get32(image + 56), 0);
-	CHECK_EQ(get32(image + 60), 0);
+	CHECK_EQ(le_get32(image + 4), 0x12345600);
+	CHECK_EQ(le_get32(image + 8), 32);             /* l1's WLS offset */
+	CHECK_EQ(le_get32(image + 12), 144);           /* l2's */
+	CHECK_EQ(le_get32(image + 16), (uint32_t)-7);
+	CHECK_EQ(le_get32(image + 20), 0x01020304);
+	CHECK_EQ(le_get32(image + 24), 0);             /* holes are zero */
+	CHECK_EQ(le_get32(image + 28), 0);
+	CHECK_EQ(le_get32(image + 32), 64);            /* global size x */
+	CHECK_EQ(le_get32(image + 36), 8);             /* groups x */
+	CHECK_EQ(le_get32(image + 40), 2);             /* work_dim */
+	CHECK_EQ(le_get32(image + 44), 0xABCD0000);    /* constant base */
+	CHECK_EQ(le_get32(image + 48), 5);             /* offset y */
+	CHECK_EQ(le_get32(image + 52), 1);             /* local z, unused dim */
+	CHECK_EQ(le_get32(image + 56), 0);
+	CHECK_EQ(le_get32(image + 60), 0);
 }
 
 /*
@@ -216,8 +206,8 @@ TEST(printf_buffer)
 	CHECK_EQ(sl_launch_emit(&plan, &mem, &link, block, sizeof(block),
 				0x1000), SL_LAUNCH_OK);
 	sl_launch_write_image(&plan, image);
-	CHECK_EQ(get32(image + 52), 0x50000008);
-	CHECK_EQ(get32(image + 44), 0xABCD0000);    /* constant base kept */
+	CHECK_EQ(le_get32(image + 52), 0x50000008);
+	CHECK_EQ(le_get32(image + 44), 0xABCD0000);    /* constant base kept */
 }
 
 /* The block against the fact sheet's layouts, field by field. */
@@ -240,45 +230,45 @@ TEST(descriptor_bytes)
 	REQUIRE(sl_launch_emit(&plan, &mem, &link, block, sizeof(block), va) ==
 		SL_LAUNCH_OK);
 	/* Header (§4.1): 64-bit, type 4, barrier, index 3; deps; next. */
-	CHECK_EQ(get32(job + 0x00), 0);
-	CHECK_EQ(get32(job + 0x10), 0x00030109);
-	CHECK_EQ(get32(job + 0x14), 0x00020001);
-	CHECK_EQ(get64(job + 0x18), 0x20001000);
+	CHECK_EQ(le_get32(job + 0x00), 0);
+	CHECK_EQ(le_get32(job + 0x10), 0x00030109);
+	CHECK_EQ(le_get32(job + 0x14), 0x00020001);
+	CHECK_EQ(le_get64(job + 0x18), 0x20001000);
 	/*
 	 * Invocation (§4.3) of 8,2,1 x 8,3,1: 7 | 1 << 3 | 7 << 4 | 2 << 7,
 	 * shifts 3, 4, 4, 7, 9 and the split = the workgroups X shift 4.
 	 */
-	CHECK_EQ(get32(job + 0x20), 0x17F);
-	CHECK_EQ(get32(job + 0x24),
+	CHECK_EQ(le_get32(job + 0x20), 0x17F);
+	CHECK_EQ(le_get32(job + 0x24),
 		 3 | 4 << 5 | 4 << 10 | 7 << 16 | 9u << 22 | 4u << 28);
 	/* Job task split: log2ceil(9) + log2ceil(3) + log2ceil(2) = 7. */
-	CHECK_EQ(get32(job + 0x28), 7u << 26);
-	CHECK_EQ(get32(job + 0x40), 7);
-	CHECK_EQ(get64(job + 0x58), va + 0x140);    /* UBO table */
-	CHECK_EQ(get64(job + 0x70), va + 0x180);    /* push uniforms */
-	CHECK_EQ(get64(job + 0x78), va + 0xC0);     /* RSD */
-	CHECK_EQ(get64(job + 0xB0), va + 0x100);    /* local storage */
+	CHECK_EQ(le_get32(job + 0x28), 7u << 26);
+	CHECK_EQ(le_get32(job + 0x40), 7);
+	CHECK_EQ(le_get64(job + 0x58), va + 0x140);    /* UBO table */
+	CHECK_EQ(le_get64(job + 0x70), va + 0x180);    /* push uniforms */
+	CHECK_EQ(le_get64(job + 0x78), va + 0xC0);     /* RSD */
+	CHECK_EQ(le_get64(job + 0xB0), va + 0x100);    /* local storage */
 	/* RSD (§4.4): code | tag; 1 UBO, barrier, side effects, 5 regs, */
 	/* 2 pushed vec4, FP mode CL. */
-	CHECK_EQ(get64(rsd), code + 64 + 9);
-	CHECK_EQ(get32(rsd + 0x10), 1 | 1 << 11 | 1 << 13 | 5 << 16 |
+	CHECK_EQ(le_get64(rsd), code + 64 + 9);
+	CHECK_EQ(le_get32(rsd + 0x10), 1 | 1 << 11 | 1 << 13 | 5 << 16 |
 		 2 << 21 | 2u << 29);
 	/* Local storage (§4.5): TLS log2(64 / 16) = 2; WLS 32 instances */
 	/* (log2 5) of 256 bytes (scale log2 + 1 = 9); the bases. */
-	CHECK_EQ(get32(ls), 2);
-	CHECK_EQ(get32(ls + 4), 5 | 9 << 8);
-	CHECK_EQ(get64(ls + 8), 0x30000000);
-	CHECK_EQ(get64(ls + 16), 0x40000000);
+	CHECK_EQ(le_get32(ls), 2);
+	CHECK_EQ(le_get32(ls + 4), 5 | 9 << 8);
+	CHECK_EQ(le_get64(ls + 8), 0x30000000);
+	CHECK_EQ(le_get64(ls + 16), 0x40000000);
 	/* UBO 0 (§4.6) is the image: 4 entries of 16 bytes at va + 0x180. */
-	CHECK_EQ(get64(block + SL_DESC_UBO_TABLE),
+	CHECK_EQ(le_get64(block + SL_DESC_UBO_TABLE),
 		 3 | (va + 0x180) >> 4 << 12);
-	CHECK_EQ(get32(block + SL_DESC_PUSH + 4), 0x12345600);
-	CHECK_EQ(get32(block + SL_DESC_PUSH + 44), 0xABCD0000);
+	CHECK_EQ(le_get32(block + SL_DESC_PUSH + 4), 0x12345600);
+	CHECK_EQ(le_get32(block + SL_DESC_PUSH + 44), 0xABCD0000);
 	/* Nothing past the block. */
 	CHECK_EQ(block[plan.desc_bytes], 0xEE);
 
 	sl_desc_link(block, 0x20002000);
-	CHECK_EQ(get64(job + 0x18), 0x20002000);
+	CHECK_EQ(le_get64(job + 0x18), 0x20002000);
 	CHECK_EQ(sl_launch_job_va(va), va);
 }
 
@@ -309,13 +299,13 @@ TEST(descriptor_without_storage)
 	CHECK_EQ(plan.tls_total_bytes, 0);
 	REQUIRE(sl_launch_emit(&plan, &mem, &link, block, sizeof(block),
 			       0x20000000) == SL_LAUNCH_OK);
-	CHECK_EQ(get64(block + 0x58), 0);           /* no UBO table */
-	CHECK_EQ(get32(block + SL_DESC_RSD + 0x10) & 0xFF, 0);
+	CHECK_EQ(le_get64(block + 0x58), 0);           /* no UBO table */
+	CHECK_EQ(le_get32(block + SL_DESC_RSD + 0x10) & 0xFF, 0);
 	/* Mesa's "no TLS, no WLS" words (§4.5). */
-	CHECK_EQ(get32(block + SL_DESC_LOCAL_STORAGE), 0);
-	CHECK_EQ(get32(block + SL_DESC_LOCAL_STORAGE + 4), 0x1F);
-	CHECK_EQ(get64(block + SL_DESC_LOCAL_STORAGE + 8), 0);
-	CHECK_EQ(get64(block + SL_DESC_LOCAL_STORAGE + 16), 0);
+	CHECK_EQ(le_get32(block + SL_DESC_LOCAL_STORAGE), 0);
+	CHECK_EQ(le_get32(block + SL_DESC_LOCAL_STORAGE + 4), 0x1F);
+	CHECK_EQ(le_get64(block + SL_DESC_LOCAL_STORAGE + 8), 0);
+	CHECK_EQ(le_get64(block + SL_DESC_LOCAL_STORAGE + 16), 0);
 }
 
 /* --- error codes --------------------------------------------------------- */
@@ -691,8 +681,8 @@ TEST(model_chain)
 	sl_desc_link(ch_ptr(&fh, CH_DESC_VA), CH_DESC_VA + first_bytes);
 	REQUIRE(run(CH_DESC_VA));
 	/* Both headers read DONE (§4.1). */
-	CHECK_EQ(get32(ch_ptr(&fh, CH_DESC_VA)), 1);
-	CHECK_EQ(get32(ch_ptr(&fh, CH_DESC_VA + first_bytes)), 1);
+	CHECK_EQ(le_get32(ch_ptr(&fh, CH_DESC_VA)), 1);
+	CHECK_EQ(le_get32(ch_ptr(&fh, CH_DESC_VA + first_bytes)), 1);
 	for (unsigned int i = 0; i < n; i++)
 		bad += fbuf(2)[i] != (float)i + (float)(i % 5) * 2 ||
 		       fbuf(3)[i] != (float)i + (float)(i % 5);
