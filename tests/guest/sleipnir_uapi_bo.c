@@ -769,14 +769,10 @@ TEST(prime)
 	bo_put64(a, 0x808, FILL64);
 	bo_put64(a, 0x810, GUARD64);
 
-	ret = drmPrimeHandleToFD(sl_drm_fd(g_dev), a->handle,
-				 DRM_CLOEXEC | DRM_RDWR,
-				 &dmafd);
-	CHECK(ret == 0);
-	if (ret) {
-		printf("  export: %s\n", strerror(errno));
+	ret = sl_bo_export(a, DRM_CLOEXEC | DRM_RDWR, &dmafd);
+	CHECK_ERRNO(ret, 0);
+	if (ret)
 		goto out;
-	}
 	ret = drmPrimeFDToHandle(sl_drm_fd(g_dev), dmafd, &again);
 	CHECK(ret == 0);
 	CHECK_EQ(again, a->handle);
@@ -877,9 +873,7 @@ TEST(prime_implicit_fence)
 	REQUIRE(bo_new(g_dev, 4096, 0, 0, 0, &a) == 0);
 	memset(&jobs_b, 0, sizeof(jobs_b));
 	dev2 = reopen();
-	if (!dev2 || drmPrimeHandleToFD(sl_drm_fd(g_dev), a->handle,
-					DRM_CLOEXEC,
-					  &dmafd) ||
+	if (!dev2 || sl_bo_export(a, DRM_CLOEXEC, &dmafd) ||
 	    drmPrimeFDToHandle(sl_drm_fd(dev2), dmafd, &hb) ||
 	    cjob_new(dev2, &mc_endless_kernel, 0, &jobs_b)) {
 		CHECK(!"set-up: reopen, export, import, endless job");
