@@ -353,7 +353,7 @@ TEST(submit_errors)
 	mali_pack_null_job(bo_cpu(e.bo, 0), 1, 0, 0, 0);
 	e.in_sig = syncobj_new(e.dev, true);
 	e.out_bin = syncobj_new(e.dev, false);
-	if (drmSyncobjCreate(sl_drm_fd(e.dev), 0, &e.out_tl))
+	if (sl_syncobj_create(e.dev, false, &e.out_tl))
 		e.out_tl = 0;
 	page = mmap(NULL, g_page, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -478,7 +478,7 @@ TEST(submit_strides)
 	}
 	e.in_sig = syncobj_new(e.dev, true);
 	e.out_bin = syncobj_new(e.dev, false);
-	if (drmSyncobjCreate(sl_drm_fd(e.dev), 0, &e.out_tl))
+	if (sl_syncobj_create(e.dev, false, &e.out_tl))
 		e.out_tl = 0;
 	REQUIRE(e.in_sig && e.out_bin && e.out_tl);
 
@@ -725,7 +725,7 @@ TEST(syncobj_timeline_chain)
 		order_env_free(&o);
 		REQUIRE(!"BO");
 	}
-	if (drmSyncobjCreate(sl_drm_fd(g_dev), 0, &tl)) {
+	if (sl_syncobj_create(g_dev, false, &tl)) {
 		CHECK(!"timeline syncobj");
 		goto out;
 	}
