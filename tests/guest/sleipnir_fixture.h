@@ -41,6 +41,13 @@ bool device_version(struct sl_drm *dev, int *major, int *minor);
 int bo_new(struct sl_drm *dev, uint64_t size, uint32_t bo_flags,
 	   uint32_t map_flags, uint64_t va, struct sl_bo **out);
 
+/* sl_bo_destroy(), and *bo forgotten: freeing twice is harmless. */
+static inline void bo_free(struct sl_bo **bo)
+{
+	sl_bo_destroy(*bo);
+	*bo = NULL;
+}
+
 static inline uint8_t *bo_cpu(const struct sl_bo *bo, uint64_t off)
 {
 	return (uint8_t *)bo->map + off;

@@ -502,8 +502,8 @@ out:
 	for (unsigned int i = 0; i < depth; i++)
 		sl_syncobj_destroy(dev, sync[i]);
 	sl_syncobj_destroy(dev, timeline);
-	sl_bo_destroy(jobs);
-	sl_bo_destroy(data);
+	bo_free(&jobs);
+	bo_free(&data);
 	free(c0);
 	free(c1);
 	sl_drm_close(dev);
@@ -759,7 +759,7 @@ static void prime_exporter(unsigned int idx, struct worker_result *r,
 		    (repeat &&
 		     bo_new(dev, page_align(64ull * n), 0, 0, 0, &c2))) {
 			CHECK_FAIL_AT(__FILE__, __LINE__, "[A] chain BOs");
-			sl_bo_destroy(c1);
+			bo_free(&c1);
 			break;
 		}
 		/* The first chain's first job marks the start; the last job
@@ -779,8 +779,8 @@ static void prime_exporter(unsigned int idx, struct worker_result *r,
 		    !recv_msg(sock, &m, MSG_READY, NULL)) {
 			CHECK_FAIL_AT(__FILE__, __LINE__, "[A] round %u: "
 				      "handshake", round);
-			sl_bo_destroy(c1);
-			sl_bo_destroy(c2);
+			bo_free(&c1);
+			bo_free(&c2);
 			break;
 		}
 		refs[0] = (struct drm_sleipnir_bo_ref){ .handle = c1->handle };
@@ -808,8 +808,8 @@ static void prime_exporter(unsigned int idx, struct worker_result *r,
 		m.round = round;
 		send_msg(sock, &m, -1);
 		if (err) {
-			sl_bo_destroy(c1);
-			sl_bo_destroy(c2);
+			bo_free(&c1);
+			bo_free(&c2);
 			break;
 		}
 		/* The out-sync holds the last chain's fence. */
@@ -824,8 +824,8 @@ static void prime_exporter(unsigned int idx, struct worker_result *r,
 		}
 		if (!recv_msg(sock, &m, MSG_DONE, NULL)) {
 			CHECK_FAIL_AT(__FILE__, __LINE__, "[A] no DONE");
-			sl_bo_destroy(c1);
-			sl_bo_destroy(c2);
+			bo_free(&c1);
+			bo_free(&c2);
 			break;
 		}
 		/* Both sides are done: what A sees through its own mapping. */
@@ -858,8 +858,8 @@ static void prime_exporter(unsigned int idx, struct worker_result *r,
 		       conclusive ? "conclusive" : "not conclusive");
 		r->rounds++;
 		r->chain_jobs = (uint64_t)n * (repeat + 1);
-		sl_bo_destroy(c1);
-		sl_bo_destroy(c2);
+		bo_free(&c1);
+		bo_free(&c2);
 		if (conclusive) {
 			r->conclusive = 1;
 			break;
@@ -870,7 +870,7 @@ static void prime_exporter(unsigned int idx, struct worker_result *r,
 	send_msg(sock, &m, -1);
 out:
 	sl_syncobj_destroy(dev, sync);
-	sl_bo_destroy(s);
+	bo_free(&s);
 	sl_drm_close(dev);
 }
 
@@ -989,8 +989,8 @@ static void prime_importer(unsigned int idx, struct worker_result *r,
 	}
 out:
 	sl_syncobj_destroy(dev, sync);
-	sl_bo_destroy(j);
-	sl_bo_destroy(s);
+	bo_free(&j);
+	bo_free(&s);
 	sl_drm_close(dev);
 }
 

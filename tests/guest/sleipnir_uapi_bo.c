@@ -277,7 +277,7 @@ TEST(bo_sync)
 	NEED_DEVICE();
 	REQUIRE(bo_new(g_dev, 4096, 0, 0, 0, &jobs) == 0);
 	if (bo_new(g_dev, 4 * 4096, SLEIPNIR_BO_CPU_CACHED, 0, 0, &cached)) {
-		sl_bo_destroy(jobs);
+		bo_free(&jobs);
 		REQUIRE(!"CPU-cached BO");
 	}
 	CHECK_ERRNO(bo_info(g_dev, cached->handle, &info), 0);
@@ -354,10 +354,10 @@ TEST(bo_sync)
 		CHECK_ERRNO(bo_sync(g_dev, wc->handle, SLEIPNIR_BO_SYNC_CPU_END,
 				    0, 8192),
 			    -EINVAL);
-		sl_bo_destroy(wc);
+		bo_free(&wc);
 	}
-	sl_bo_destroy(cached);
-	sl_bo_destroy(jobs);
+	bo_free(&cached);
+	bo_free(&jobs);
 }
 
 /*
@@ -411,7 +411,7 @@ TEST(bo_wait)
 			CHECK_ERRNO(bo_wait(g_dev, idle->handle, 0), 0);
 		}
 	}
-	sl_bo_destroy(idle);
+	bo_free(&idle);
 
 	dev = reopen();
 	REQUIRE(dev);
@@ -466,7 +466,7 @@ TEST(bo_wait)
 	}
 	clear_fault(dev);
 	sl_syncobj_destroy(dev, sync);
-	sl_bo_destroy(rd);
+	bo_free(&rd);
 	cjob_free(&hj);
 	sl_drm_close(dev);
 }
@@ -571,7 +571,7 @@ TEST(userptr_gpu_access)
 	CHECK_EQ(mali_job_exception_status(mem), MALI_EXCEPTION_DONE);
 	CHECK_EQ(mem[4096], 0x11); /* untouched bytes stay */
 
-	sl_bo_destroy(jobs);
+	bo_free(&jobs);
 	CHECK_ERRNO(vm_unmap(g_dev, va, size), 0);
 	CHECK_ERRNO(gem_close(g_dev, h), 0);
 	free(mem);
@@ -623,7 +623,7 @@ TEST(userptr_read_only)
 	CHECK_ERRNO(bo_sync(dev, h, SLEIPNIR_BO_SYNC_CPU_PREPARE, 0, g_page),
 		    0);
 	CHECK_EQ(le_get64(ro + 0x80), 0x5a5a5a5a5a5a5a5aull);
-	sl_bo_destroy(jobs);
+	bo_free(&jobs);
 out:
 	if (va)
 		vm_unmap(dev, va, g_page);
@@ -761,7 +761,7 @@ TEST(prime)
 	REQUIRE(bo_new(g_dev, size, 0, 0, 0, &a) == 0);
 	dev2 = reopen();
 	if (!dev2) {
-		sl_bo_destroy(a);
+		bo_free(&a);
 		REQUIRE(dev2);
 	}
 	le_put64(bo_cpu(a, 0), 0x1122334455667788ull);
@@ -807,7 +807,7 @@ TEST(prime)
 		CHECK_EQ(bo_get64(a, 0x800), 0);
 		/* The exporter's BO_WAIT sees the other file's fence. */
 		CHECK_ERRNO(bo_wait(g_dev, a->handle, deadline_ns(WAIT_MS)), 0);
-		sl_bo_destroy(jobs_b);
+		bo_free(&jobs_b);
 	} else {
 		CHECK(!"jobs BO on file 2");
 	}
@@ -820,7 +820,7 @@ TEST(prime)
 		CHECK_EQ(status, 1);
 		CHECK_EQ(le_get64(mb + 0x808), 0);
 		CHECK_EQ(le_get64(mb + 0x810), GUARD64);
-		sl_bo_destroy(jobs_a);
+		bo_free(&jobs_a);
 	} else {
 		CHECK(!"jobs BO on file 1");
 	}
@@ -828,7 +828,7 @@ TEST(prime)
 	/* The exporter lets go of everything; the import keeps the BO. */
 	close(dmafd);
 	dmafd = -1;
-	sl_bo_destroy(a);
+	bo_free(&a);
 	CHECK_EQ(le_get64(mb), 0x1122334455667788ull);
 	CHECK_ERRNO(bo_info(dev2, hb, &info), 0);
 	if (bo_new(dev2, 4096, 0, 0, 0, &jobs_b) == 0) {
@@ -839,7 +839,7 @@ TEST(prime)
 					 MALI_WRITE_VALUE_ZERO, bos, 2);
 		CHECK_EQ(status, 1);
 		CHECK_EQ(le_get64(mb + 0x818), 0);
-		sl_bo_destroy(jobs_b);
+		bo_free(&jobs_b);
 	}
 	munmap(mb, size);
 out:
@@ -849,8 +849,7 @@ out:
 		gem_close(dev2, hb);
 	if (dmafd >= 0)
 		close(dmafd);
-	if (a->handle)
-		sl_bo_destroy(a);
+	bo_free(&a);
 	sl_drm_close(dev2);
 }
 
@@ -906,7 +905,7 @@ out:
 		close(dmafd);
 	if (dev2)
 		sl_drm_close(dev2);
-	sl_bo_destroy(a);
+	bo_free(&a);
 }
 
 void run_bo_tests(void)

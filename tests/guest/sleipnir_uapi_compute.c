@@ -28,7 +28,7 @@ int cjob_new(struct sl_drm *dev, const struct mc_kernel *k,
 		return err;
 	err = bo_new(dev, 4096, SLEIPNIR_BO_GPU_NOEXEC, 0, 0, &c->out);
 	if (err) {
-		sl_bo_destroy(c->area);
+		bo_free(&c->area);
 		return err;
 	}
 	mc_fill_output(c->out->map, CJOB_THREADS);
@@ -43,8 +43,8 @@ int cjob_new(struct sl_drm *dev, const struct mc_kernel *k,
 
 void cjob_free(struct cjob *c)
 {
-	sl_bo_destroy(c->out);
-	sl_bo_destroy(c->area);
+	bo_free(&c->out);
+	bo_free(&c->area);
 }
 
 int cjob_submit(struct cjob *c, uint32_t out_sync, uint32_t timeout_ms)

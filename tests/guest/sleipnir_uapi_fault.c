@@ -168,7 +168,7 @@ TEST(fault_cancel_recover)
 		REQUIRE(!"BO");
 	}
 	if (bo_new(dev, 4096, 0, 0, 0, &q)) {
-		sl_bo_destroy(jobs);
+		bo_free(&jobs);
 		sl_drm_close(dev);
 		REQUIRE(!"BO");
 	}
@@ -260,8 +260,8 @@ out:
 	sl_syncobj_destroy(dev, s1);
 	sl_syncobj_destroy(dev, s2);
 	sl_syncobj_destroy(dev, s3);
-	sl_bo_destroy(q);
-	sl_bo_destroy(jobs);
+	bo_free(&q);
+	bo_free(&jobs);
 	sl_drm_close(dev);
 }
 
@@ -356,7 +356,7 @@ TEST(hang_timeout)
 out:
 	sl_syncobj_destroy(dev_o, so1);
 	sl_syncobj_destroy(dev_o, so2);
-	sl_bo_destroy(oj);
+	bo_free(&oj);
 	sl_drm_close(dev_h);
 	sl_drm_close(dev_o);
 }

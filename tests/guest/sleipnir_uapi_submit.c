@@ -80,7 +80,7 @@ TEST(submit_null_job)
 	}
 	sl_syncobj_destroy(g_dev, pre);
 	sl_syncobj_destroy(g_dev, sync);
-	sl_bo_destroy(bo);
+	bo_free(&bo);
 }
 
 /*
@@ -205,7 +205,7 @@ TEST(submit_write_value_chain)
 	}
 	sl_syncobj_destroy(g_dev, bin);
 	sl_syncobj_destroy(g_dev, tl);
-	sl_bo_destroy(bo);
+	bo_free(&bo);
 }
 
 /*
@@ -248,7 +248,7 @@ TEST(submit_timestamp_rate)
 	       (unsigned long long)freq, lo_s, hi_s);
 	CHECK(gpu_s >= lo_s * 0.95 - 0.002);
 	CHECK(gpu_s <= hi_s * 1.05 + 0.002);
-	sl_bo_destroy(bo);
+	bo_free(&bo);
 }
 
 /* --- argument errors ----------------------------------------------------- */
@@ -443,7 +443,7 @@ out:
 	sl_syncobj_destroy(e.dev, e.in_sig);
 	sl_syncobj_destroy(e.dev, e.out_bin);
 	sl_syncobj_destroy(e.dev, e.out_tl);
-	sl_bo_destroy(e.bo);
+	bo_free(&e.bo);
 	sl_drm_close(e.dev);
 }
 
@@ -541,7 +541,7 @@ TEST(submit_strides)
 	sl_syncobj_destroy(e.dev, e.in_sig);
 	sl_syncobj_destroy(e.dev, e.out_bin);
 	sl_syncobj_destroy(e.dev, e.out_tl);
-	sl_bo_destroy(e.bo);
+	bo_free(&e.bo);
 	sl_drm_close(e.dev);
 }
 
@@ -577,8 +577,8 @@ static bool order_env_new(struct order_env *o, struct sl_drm *dev)
 	if (bo_new(dev, LONG_CHAIN * MALI_JOB_SLOT_SIZE, 0, 0, 0, &o->chain) ||
 	    bo_new(dev, 4096, 0, 0, 0, &o->one) ||
 	    bo_new(dev, 4096, 0, 0, 0, &o->data)) {
-		sl_bo_destroy(o->chain);
-		sl_bo_destroy(o->one);
+		bo_free(&o->chain);
+		bo_free(&o->one);
 		return false;
 	}
 	for (int i = 0; i < 8; i++)
@@ -588,9 +588,9 @@ static bool order_env_new(struct order_env *o, struct sl_drm *dev)
 
 static void order_env_free(struct order_env *o)
 {
-	sl_bo_destroy(o->chain);
-	sl_bo_destroy(o->one);
-	sl_bo_destroy(o->data);
+	bo_free(&o->chain);
+	bo_free(&o->one);
+	bo_free(&o->data);
 }
 
 /*
@@ -796,7 +796,7 @@ TEST(syncobj_timeline_chain)
 	}
 out:
 	sl_syncobj_destroy(g_dev, tl);
-	sl_bo_destroy(c_jobs);
+	bo_free(&c_jobs);
 	order_env_free(&o);
 }
 
@@ -889,7 +889,7 @@ TEST(implicit_fences)
 				      cases[i].what);
 		sl_syncobj_destroy(g_dev, sb);
 	}
-	sl_bo_destroy(d);
+	bo_free(&d);
 	order_env_free(&o);
 }
 
@@ -944,7 +944,7 @@ TEST(fence_error_job_fault)
 		CHECK_EQ(bo_get64(bo, 0x808), FILL64);
 	}
 	sl_syncobj_destroy(dev, sync);
-	sl_bo_destroy(bo);
+	bo_free(&bo);
 	check_good_job(dev, REQ_SLOT0, "after a job fault and its clear");
 	sl_drm_close(dev);
 }

@@ -441,7 +441,7 @@ out:
 		munmap(map, 2 * 4096);
 	if (h)
 		gem_close(dev, h);
-	sl_bo_destroy(jobs);
+	bo_free(&jobs);
 	sl_drm_close(dev);
 }
 
@@ -461,7 +461,7 @@ TEST(vm_map_holds_bo)
 	REQUIRE(bo_new(g_dev, 4096, 0, 0, 0, &jobs) == 0);
 	if (bo_create(g_dev, 4096, 0,
 		      &h) || !(map = bo_cpu_map(g_dev, h, 4096))) {
-		sl_bo_destroy(jobs);
+		bo_free(&jobs);
 		if (h)
 			gem_close(g_dev, h);
 		REQUIRE(!"data BO");
@@ -475,7 +475,7 @@ TEST(vm_map_holds_bo)
 	CHECK_EQ(le_get64(map + 0x100), 0);
 	CHECK_ERRNO(vm_unmap(g_dev, va, 4096), 0);
 	munmap(map, 4096);
-	sl_bo_destroy(jobs);
+	bo_free(&jobs);
 }
 
 /*
@@ -501,7 +501,7 @@ TEST(vm_permissions)
 		REQUIRE(!"jobs BO");
 	}
 	if (bo_new(dev, 4096, 0, 0, 0, &data)) {
-		sl_bo_destroy(jobs);
+		bo_free(&jobs);
 		sl_drm_close(dev);
 		REQUIRE(!"data BO");
 	}
@@ -550,7 +550,7 @@ TEST(vm_permissions)
 					false, SLEIPNIR_ACCESS_WRITE, true);
 		sl_syncobj_destroy(dev, sync);
 		CHECK_EQ(bo_get64(robo, 0x200), FILL64);
-		sl_bo_destroy(robo);
+		bo_free(&robo);
 	} else {
 		CHECK(!"GPU_READ_ONLY BO");
 	}
@@ -565,12 +565,12 @@ TEST(vm_permissions)
 		CHECK_EQ(run_chain(dev, nx->va, REQ_SLOT0, &nx->handle, 1, 0),
 			 1);
 		CHECK_EQ(bo_get64(nx, 0x300), 0);
-		sl_bo_destroy(nx);
+		bo_free(&nx);
 	} else {
 		CHECK(!"NOEXEC BO and mapping");
 	}
-	sl_bo_destroy(data);
-	sl_bo_destroy(jobs);
+	bo_free(&data);
+	bo_free(&jobs);
 	sl_drm_close(dev);
 }
 
@@ -676,9 +676,9 @@ out:
 		gem_close(dev1, h1);
 	if (h2)
 		gem_close(dev2, h2);
-	sl_bo_destroy(j1);
-	sl_bo_destroy(j2);
-	sl_bo_destroy(j3);
+	bo_free(&j1);
+	bo_free(&j2);
+	bo_free(&j3);
 	sl_drm_close(dev1);
 	sl_drm_close(dev2);
 	sl_drm_close(dev3);
