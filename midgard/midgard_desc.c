@@ -82,12 +82,20 @@ static void pack_header(uint8_t *out, unsigned int type, bool barrier,
 			unsigned int dep2, uint64_t next)
 {
 	mdg_set(out, MDG_JOB_HEADER_IS_64B, 1);
-	mdg_set(out, MDG_JOB_HEADER_TYPE, type);
+	mdg_set(out, MDG_JOB_HEADER_TYPE, type & 0x7F);
 	mdg_set(out, MDG_JOB_HEADER_BARRIER, barrier);
 	mdg_set(out, MDG_JOB_HEADER_INDEX, index & 0xFFFF);
 	mdg_set(out, MDG_JOB_HEADER_DEPENDENCY_1, dep1 & 0xFFFF);
 	mdg_set(out, MDG_JOB_HEADER_DEPENDENCY_2, dep2 & 0xFFFF);
 	mdg_set(out, MDG_JOB_HEADER_NEXT, next);
+}
+
+void mdg_pack_job_header(const struct mdg_job_header *hdr,
+			 uint8_t out[MDG_JOB_HEADER_BYTES])
+{
+	memset(out, 0, MDG_JOB_HEADER_BYTES);
+	pack_header(out, hdr->type, hdr->barrier, hdr->index, hdr->dep1,
+		    hdr->dep2, hdr->next);
 }
 
 void mdg_pack_write_value_job(const struct mdg_write_value_job *job,

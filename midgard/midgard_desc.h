@@ -164,6 +164,21 @@ bool mdg_pack_invocation(const uint32_t local_size[3],
 			 const uint32_t num_groups[3], uint32_t out[2]);
 
 /*
+ * A job header alone (§4.1): the whole of a NULL job, or the start of a
+ * job whose payload the caller writes after it. Write-back fields zero.
+ */
+struct mdg_job_header {
+	unsigned int type;           /* MDG_JOB_TYPE_*, 7 bits */
+	bool barrier;
+	unsigned int index;          /* 1..65535 */
+	unsigned int dep1, dep2;     /* job indices, 0 = none */
+	uint64_t next;               /* next job header, 0 = end of chain */
+};
+
+void mdg_pack_job_header(const struct mdg_job_header *hdr,
+			 uint8_t out[MDG_JOB_HEADER_BYTES]);
+
+/*
  * The work-group size and count an Invocation descriptor holds; false
  * when its shifts are out of order or past 32 bits, or a size does not
  * fit 32 bits.

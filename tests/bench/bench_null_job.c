@@ -211,7 +211,7 @@ static uint64_t timed_run(struct null_job_path *p)
 			p->name, strerror(-err));
 		return 0;
 	}
-	if (mali_job_exception_status(p->job) != MALI_EXCEPTION_DONE) {
+	if (mali_job_exception_status(p->job) != MDG_EXCEPTION_DONE) {
 		fprintf(stderr, "bench_null_job: %s: the job ended with "
 			"status %#x, not DONE\n", p->name,
 			mali_job_exception_status(p->job));

@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "corpus_cases.h"
+#include "le.h"
+#include "xorshift.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_REPORTS 6
@@ -28,11 +30,7 @@ static uint64_t rng_state;
 
 static uint32_t rnd(void)
 {
-	/* xorshift64*: good enough, and the same on every host. */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return (uint32_t)((rng_state * 0x2545F4914F6CDD1Dull) >> 32);
+	return (uint32_t)(xorshift64star(&rng_state) >> 32);
 }
 
 static uint64_t rnd64(void)
@@ -2626,37 +2624,6 @@ static unsigned int ex_bytes(struct expect *e, const uint8_t *bytes,
 	return n / 8;
 }
 
-static void put16(uint8_t *p, uint16_t v)
-{
-	memcpy(p, &v, 2);
-}
-
-static uint16_t get16(const uint8_t *p)
-{
-	uint16_t v;
-
-	memcpy(&v, p, 2);
-	return v;
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	memcpy(p, &v, 4);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	memcpy(p, &v, 8);
-}
-
 /* Lanes of random bits, half of them small (so that some compare equal). */
 static void put_mixed(uint8_t *elem, uint32_t bytes, unsigned int size)
 {
@@ -2684,7 +2651,7 @@ static unsigned int ref_narrow_loops(const uint8_t *const in[], uint32_t i,
 	int n = (x[0] & 7) + 1;
 
 	for (int j = 0; j < 8; j++) {
-		y[j] = get16(yb + 2 * j);
+		y[j] = le_get16(yb + 2 * j);
 		w[j] = y[j];
 		w[8 + j] = (uint16_t)-y[j];
 	}
@@ -2748,10 +2715,10 @@ static unsigned int ref_narrow_select(const uint8_t *const in[], uint32_t i,
 		f[k] = (float)p[k];
 		g[k] = (float)q[k] * 0.5f;
 		h[k] = (int16_t)(p[k] == q[k] ? p[k] : -q[k]);
-		put16(o + 96 + 2 * k, (uint16_t)h[k]);
-		put16(o + 112 + 2 * k, (uint16_t)(p[k] < 0 ? q[k] : p[k]));
-		put16(o + 128 + 2 * k, up <= uq ? uq : up);
-		put16(o + 144 + 2 * k, f[k] < g[k] ? 0xFFFF : 0);
+		le_put16(o + 96 + 2 * k, (uint16_t)h[k]);
+		le_put16(o + 112 + 2 * k, (uint16_t)(p[k] < 0 ? q[k] : p[k]));
+		le_put16(o + 128 + 2 * k, up <= uq ? uq : up);
+		le_put16(o + 144 + 2 * k, f[k] < g[k] ? 0xFFFF : 0);
 		any_pq |= p[k] > q[k];
 		all_p &= p[k] < 30000;
 		all_uq &= uq >= up;
@@ -2792,15 +2759,15 @@ static unsigned int ref_narrow_convert(const uint8_t *const in[], uint32_t i,
 	uint8_t o[256];
 
 	for (int k = 0; k < 8; k++) {
-		put16(o + 2 * k, (uint16_t)x[k]);
-		put16(o + 16 + 2 * k, (uint16_t)clampi(x[k], SHRT_MIN,
+		le_put16(o + 2 * k, (uint16_t)x[k]);
+		le_put16(o + 16 + 2 * k, (uint16_t)clampi(x[k], SHRT_MIN,
 						       SHRT_MAX));
 		o[32 + k] = (uint8_t)clampi(x[k], 0, 255);
 		o[40 + k] = (uint8_t)clampi(x[k], -128, 127);
-		put16(o + 48 + 2 * k, (uint16_t)clampi(x[k], 0, 65535));
-		put32(o + 64 + 4 * k, (uint32_t)(int32_t)s[k]);
-		put32(o + 96 + 4 * k, (uint16_t)s[8 + k]);
-		put64(o + 192 + 8 * k, (uint64_t)(int64_t)(int8_t)s[k]);
+		le_put16(o + 48 + 2 * k, (uint16_t)clampi(x[k], 0, 65535));
+		le_put32(o + 64 + 4 * k, (uint32_t)(int32_t)s[k]);
+		le_put32(o + 96 + 4 * k, (uint16_t)s[8 + k]);
+		le_put64(o + 192 + 8 * k, (uint64_t)(int64_t)(int8_t)s[k]);
 	}
 	for (int k = 0; k < 16; k++) {
 		o[128 + k] = (uint8_t)s[k];
@@ -2839,19 +2806,19 @@ static unsigned int ref_narrow_convert_float(const uint8_t *const in[],
 		o[k] = (uint8_t)(int8_t)truncf(fs * 0.003f);
 		o[16 + k] = (uint8_t)sat(truncf(f[k]), -128, 127);
 		o[32 + k] = (uint8_t)sat(rintf(f[k]), 0, 255);
-		put16(o + 80 + 2 * k, (uint16_t)(int16_t)truncf(fs * 0.5f));
+		le_put16(o + 80 + 2 * k, (uint16_t)(int16_t)truncf(fs * 0.5f));
 	}
 	for (int k = 0; k < 16; k++) {
 		int8_t b = (int8_t)((const uint8_t *)s)[k];
 
-		put32(o + 112 + 4 * k, f2u((float)b));
+		le_put32(o + 112 + 4 * k, f2u((float)b));
 	}
 	for (int k = 0; k < 8; k++) {
-		put16(o + 48 + 2 * k, (uint16_t)sat(ceilf(f[k]), SHRT_MIN,
+		le_put16(o + 48 + 2 * k, (uint16_t)sat(ceilf(f[k]), SHRT_MIN,
 						    SHRT_MAX));
-		put16(o + 64 + 2 * k, (uint16_t)sat(floorf(f[8 + k]), 0,
+		le_put16(o + 64 + 2 * k, (uint16_t)sat(floorf(f[8 + k]), 0,
 						    65535));
-		put32(o + 176 + 4 * k, f2u((float)(uint16_t)s[8 + k]));
+		le_put32(o + 176 + 4 * k, f2u((float)(uint16_t)s[8 + k]));
 	}
 	return ex_bytes(e, o, 208);
 }
@@ -2876,21 +2843,21 @@ static unsigned int ref_narrow_as_type(const uint8_t *const in[], uint32_t i,
 		o[160 + k] = v[k] >> 1;
 	}
 	for (int k = 0; k < 8; k++) {
-		put16(o + 16 + 2 * k, get16(v + 2 * k) ^ 0x1234);
-		put16(o + 176 + 2 * k, (uint16_t)(get16(s + 2 * k) +
-						  get16(s + 16 + 2 * k)));
-		put32(o + 112 + 4 * k, get32(s + 4 * k) + 1);
+		le_put16(o + 16 + 2 * k, le_get16(v + 2 * k) ^ 0x1234);
+		le_put16(o + 176 + 2 * k, (uint16_t)(le_get16(s + 2 * k) +
+						  le_get16(s + 16 + 2 * k)));
+		le_put32(o + 112 + 4 * k, le_get32(s + 4 * k) + 1);
 	}
 	for (int k = 0; k < 4; k++) {
-		put32(o + 32 + 4 * k, f2u((float)(get32(s + 4 * k) & 0xFFFF)));
-		put16(o + 144 + 2 * k, (uint16_t)(get16(v + 2 * k) - 7));
+		le_put32(o + 32 + 4 * k, f2u((float)(le_get32(s + 4 * k) & 0xFFFF)));
+		le_put16(o + 144 + 2 * k, (uint16_t)(le_get16(v + 2 * k) - 7));
 	}
 	for (int k = 0; k < 2; k++) {
 		uint64_t l;
 
 		memcpy(&l, s + 16 + 8 * k, 8);
-		put64(o + 48 + 8 * k, l + 1);
-		put32(o + 152 + 4 * k, get32(v + 8 + 4 * k) >> 3);
+		le_put64(o + 48 + 8 * k, l + 1);
+		le_put32(o + 152 + 4 * k, le_get32(v + 8 + 4 * k) >> 3);
 	}
 	return ex_bytes(e, o, 192);
 }
@@ -2922,12 +2889,12 @@ static unsigned int ref_narrow_vload_vstore(const uint8_t *const in[],
 		o[50 + k] = a[k] >> 1;
 	}
 	for (int k = 0; k < 8; k++) {
-		uint16_t y = get16(b + 2 + 2 * k);
+		uint16_t y = le_get16(b + 2 + 2 * k);
 
-		put16(o + 18 + 2 * k, (uint16_t)(y * 2));
-		put16(o + 34 + 2 * k,
+		le_put16(o + 18 + 2 * k, (uint16_t)(y * 2));
+		le_put16(o + 34 + 2 * k,
 		      float_to_half(half_to_float(h[k]) * 2.0f, HALF_RTE));
-		put16(o + 68 + 2 * k, (uint16_t)(get16(a + 1 + 2 * k) - y));
+		le_put16(o + 68 + 2 * k, (uint16_t)(le_get16(a + 1 + 2 * k) - y));
 	}
 	return ex_bytes(e, o, 96);
 }
@@ -3008,9 +2975,9 @@ static bool run_narrow_args(struct cr_session *s, const struct slb_program *p,
 					(pad[16 + k] ^ pad[48 + k]));
 			}
 			for (int k = 0; k < 8; k++) {
-				uint16_t r = (uint16_t)(get16(v + 2 * k) *
-							get16(sv + 2 * k) +
-							get16(us + 2 * k));
+				uint16_t r = (uint16_t)(le_get16(v + 2 * k) *
+							le_get16(sv + 2 * k) +
+							le_get16(us + 2 * k));
 
 				want[16 + 2 * k] = (uint8_t)r ^ uc[2 * k];
 				want[17 + 2 * k] = (uint8_t)(r >> 8) ^
@@ -3063,25 +3030,25 @@ static unsigned int ref_short8_arith(const uint8_t *const in[], uint32_t i,
 	uint8_t out[128];
 
 	for (int j = 0; j < 8; j++) {
-		uint16_t ux = get16(pa + 2 * j), uy = get16(pb + 2 * j);
+		uint16_t ux = le_get16(pa + 2 * j), uy = le_get16(pb + 2 * j);
 		int x = (int16_t)ux, y = (int16_t)uy;
 		int mx = x > y ? x : y, mn = x < -7 ? x : -7;
 		unsigned int umx = ux > uy ? ux : uy, umn = ux < 9 ? ux : 9;
 		unsigned int usub = ux > uy ? ux - uy : 0;
 		unsigned int uadd = ux + uy > 0xFFFF ? 0xFFFF : ux + uy;
 
-		put16(out + 2 * j, (uint16_t)((x + y) * 3 - (x ^ y)));
-		put16(out + 16 + 2 * j,
+		le_put16(out + 2 * j, (uint16_t)((x + y) * 3 - (x ^ y)));
+		le_put16(out + 16 + 2 * j,
 		      (uint16_t)((x & y) | (~(x * y) ^ -x)));
-		put16(out + 32 + 2 * j,
+		le_put16(out + 32 + 2 * j,
 		      (uint16_t)((uint16_t)(ux << 3) + (x >> 2) +
 				 (uint16_t)(uy << n)));
-		put16(out + 48 + 2 * j, (uint16_t)(x >> (uy & 15)));
-		put16(out + 64 + 2 * j,
+		le_put16(out + 48 + 2 * j, (uint16_t)(x >> (uy & 15)));
+		le_put16(out + 64 + 2 * j,
 		      (uint16_t)((ux >> n) + (uint16_t)(uy << (ux & 15))));
-		put16(out + 80 + 2 * j, (uint16_t)(mx - mn));
-		put16(out + 96 + 2 * j, (uint16_t)(umx ^ umn));
-		put16(out + 112 + 2 * j,
+		le_put16(out + 80 + 2 * j, (uint16_t)(mx - mn));
+		le_put16(out + 96 + 2 * j, (uint16_t)(umx ^ umn));
+		le_put16(out + 112 + 2 * j,
 		      (uint16_t)(sat16(x + y) + usub - sat16(x - y) + uadd));
 	}
 	return ex_bytes(e, out, 128);
@@ -3100,7 +3067,7 @@ static unsigned int ref_short8_select(const uint8_t *const in[], uint32_t i,
 	static const int16_t k8[8] = { 1, -2, 3, -4, 5, -6, 7, -8 };
 
 	for (int j = 0; j < 8; j++) {
-		uint16_t ux = get16(pa + 2 * j), uy = get16(pb + 2 * j);
+		uint16_t ux = le_get16(pa + 2 * j), uy = le_get16(pb + 2 * j);
 		int x = (int16_t)ux, y = (int16_t)uy;
 		uint16_t lt = mask16(x < y), le = mask16(x <= y);
 		uint16_t eq = mask16(x == y), ult = mask16(ux < uy);
@@ -3108,21 +3075,21 @@ static unsigned int ref_short8_select(const uint8_t *const in[], uint32_t i,
 		uint16_t bs1 = (uint16_t)((ux & ~0x0FF0) | (uy & 0x0FF0));
 		uint16_t bs2 = (uint16_t)((uy & ~ult) | (ux & ult));
 
-		put16(out + 2 * j, lt);
-		put16(out + 16 + 2 * j,
+		le_put16(out + 2 * j, lt);
+		le_put16(out + 16 + 2 * j,
 		      (uint16_t)(le ^ mask16(x != y) ^ mask16(x > y)));
-		put16(out + 32 + 2 * j,
+		le_put16(out + 32 + 2 * j,
 		      (uint16_t)(ult + mask16(ux > uy) * 2 + uge));
-		put16(out + 48 + 2 * j, lt ? uy : ux);
-		put16(out + 64 + 2 * j,
+		le_put16(out + 48 + 2 * j, lt ? uy : ux);
+		le_put16(out + 64 + 2 * j,
 		      (uint16_t)((x < 0 ? ux : uy) + sel5));
-		put16(out + 80 + 2 * j,
+		le_put16(out + 80 + 2 * j,
 		      (uint16_t)(x < y ? x - y : y * x));
-		put16(out + 96 + 2 * j, (uint16_t)(bs1 ^ bs2));
-		put16(out + 112 + 2 * j,
+		le_put16(out + 96 + 2 * j, (uint16_t)(bs1 ^ bs2));
+		le_put16(out + 112 + 2 * j,
 		      (uint16_t)((lt & mask16(y >= 0)) | (eq & mask16(!uge)) |
 				 mask16(x >= y && x > 3)));
-		put16(out + 128 + 2 * j,
+		le_put16(out + 128 + 2 * j,
 		      (uint16_t)(((i & 1) ? k8[j] : x) + (int16_t)(i * 7)));
 	}
 	return ex_bytes(e, out, 144);
@@ -3136,8 +3103,8 @@ static const struct map_spec short8_select_spec = {
 /* Lane j of the __local tile entry item i writes: x ^ u. */
 static uint16_t tile16(const uint8_t *const in[], uint32_t i, int j)
 {
-	return (uint16_t)(get16(in[0] + 16 * i + 2 * j) ^
-			  get16(in[1] + 16 * i + 2 * j));
+	return (uint16_t)(le_get16(in[0] + 16 * i + 2 * j) ^
+			  le_get16(in[1] + 16 * i + 2 * j));
 }
 
 static unsigned int ref_short8_memory(const uint8_t *const in[], uint32_t i,
@@ -3148,16 +3115,16 @@ static unsigned int ref_short8_memory(const uint8_t *const in[], uint32_t i,
 	uint8_t out[64];
 
 	for (int j = 0; j < 8; j++) {
-		uint16_t x = get16(pa + 2 * j), u = get16(pb + 2 * j);
-		uint16_t odd = get16(pa + 2 * j + 2);
+		uint16_t x = le_get16(pa + 2 * j), u = le_get16(pb + 2 * j);
+		uint16_t odd = le_get16(pa + 2 * j + 2);
 		uint16_t mn = (int16_t)x < (int16_t)u ? x : u;
 
-		put16(out + 2 * j,
+		le_put16(out + 2 * j,
 		      (uint16_t)(x + ((i >> 2) & 3) -
 				 tile16(in, base + (l ^ 1), j)));
-		put16(out + 16 + 2 * j, (uint16_t)(u * 5));
-		put16(out + 32 + 2 * j, (uint16_t)(odd * 3));
-		put16(out + 48 + 2 * j,
+		le_put16(out + 16 + 2 * j, (uint16_t)(u * 5));
+		le_put16(out + 32 + 2 * j, (uint16_t)(odd * 3));
+		le_put16(out + 48 + 2 * j,
 		      (uint16_t)(mn & tile16(in, base + ((l + 5) & 63), j)));
 	}
 	return ex_bytes(e, out, 64);
@@ -3174,12 +3141,12 @@ static unsigned int ref_short8_loop(const uint8_t *const in[], uint32_t i,
 {
 	const uint8_t *pa = in[0] + 32 * i;
 	uint16_t x[8], y[8], acc[8], t[8], m[8] = { 0 }, h[8];
-	int trips = (int)(get32(in[1] + 4 * i) & 15);
+	int trips = (int)(le_get32(in[1] + 4 * i) & 15);
 	uint8_t out[64];
 
 	for (int j = 0; j < 8; j++) {
-		x[j] = get16(pa + 2 * j);
-		y[j] = get16(pa + 16 + 2 * j);
+		x[j] = le_get16(pa + 2 * j);
+		y[j] = le_get16(pa + 16 + 2 * j);
 		acc[j] = 1;
 		t[j] = 0;
 		h[j] = y[j];
@@ -3199,10 +3166,10 @@ static unsigned int ref_short8_loop(const uint8_t *const in[], uint32_t i,
 		}
 	}
 	for (int j = 0; j < 8; j++) {
-		put16(out + 2 * j, acc[j]);
-		put16(out + 16 + 2 * j, t[j]);
-		put16(out + 32 + 2 * j, m[j]);
-		put16(out + 48 + 2 * j, h[j]);
+		le_put16(out + 2 * j, acc[j]);
+		le_put16(out + 16 + 2 * j, t[j]);
+		le_put16(out + 32 + 2 * j, m[j]);
+		le_put16(out + 48 + 2 * j, h[j]);
 	}
 	return ex_bytes(e, out, 64);
 }
@@ -3269,7 +3236,7 @@ static unsigned int ref_char16_loop(const uint8_t *const in[], uint32_t i,
 	const uint8_t *pa = in[0] + 16 * i;
 	const uint8_t *other = in[0] + 16 * (i ^ 3);
 	uint8_t x[16], acc[16], m[16] = { 0 }, h[16], o[48];
-	int trips = (int)(get32(in[1] + 4 * i) & 15);
+	int trips = (int)(le_get32(in[1] + 4 * i) & 15);
 
 	for (int j = 0; j < 16; j++) {
 		x[j] = (uint8_t)(pa[j] - other[j]);

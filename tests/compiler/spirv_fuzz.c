@@ -9,6 +9,7 @@
  */
 #include "check.h"
 #include "spirv_reader.h"
+#include "xorshift.h"
 
 CHECK_MAIN_STATE("spirv_fuzz");
 
@@ -16,11 +17,8 @@ static uint64_t rng_state;
 
 static uint32_t rnd(void)
 {
-	/* xorshift64*: reproducible from the seed on every platform. */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return (uint32_t)((rng_state * 2685821657736338717ull) >> 32);
+	/* Reproducible from the seed on every platform. */
+	return (uint32_t)(xorshift64star(&rng_state) >> 32);
 }
 
 struct module {

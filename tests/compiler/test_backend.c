@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "xorshift.h"
 #include "compute_harness.h"
 #include "mbe_backend.h"
 #include "midgard_isa.h"
@@ -36,10 +37,7 @@ static uint32_t rng = 0x1234567u;
 
 static uint32_t rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 17;
-	rng ^= rng << 5;
-	return rng;
+	return xorshift32(&rng);
 }
 
 static float rndf(void)

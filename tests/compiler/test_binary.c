@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "slb_binary.h"
+#include "xorshift.h"
 
 CHECK_MAIN_STATE("compiler_binary");
 
@@ -601,10 +602,7 @@ static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 
 static uint32_t rng(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return (uint32_t)(rng_state >> 16);
+	return (uint32_t)(xorshift64(&rng_state) >> 16);
 }
 
 /* Mutations never crash the reader; every rejection comes with a message. */

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "xorshift.h"
 #include "corpus_runner.h"
 
 CHECK_MAIN_STATE("compiler_builtins");
@@ -46,10 +47,7 @@ static uint32_t rng = 0x9E3779B9u;
 
 static uint32_t next_random(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 17;
-	rng ^= rng << 5;
-	return rng;
+	return xorshift32(&rng);
 }
 
 /* builtins/<name>.cl compiled into *prog; false with the log printed. */

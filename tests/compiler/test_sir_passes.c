@@ -15,6 +15,7 @@
 #include "sir_eval.h"
 #include "sir_passes.h"
 #include "../binary/slb_binary.h"
+#include "xorshift.h"
 
 CHECK_MAIN_STATE("compiler_sir_passes");
 
@@ -294,10 +295,7 @@ static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 
 static uint64_t rnd(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
+	return xorshift64(&rng_state);
 }
 
 /* Mostly random bits, sometimes an edge value of the width. */

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "xorshift.h"
 #include "corpus_runner.h"
 
 CHECK_MAIN_STATE("compiler_unaligned");
@@ -67,10 +68,7 @@ static uint32_t rng = 0x2545F491u;
 
 static uint32_t next_random(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 17;
-	rng ^= rng << 5;
-	return rng;
+	return xorshift32(&rng);
 }
 
 /* A finite float of moderate size, from a random word. */

@@ -131,7 +131,7 @@ uint64_t mc_build_job(void *cpu, uint64_t va, size_t size,
 	memset(&ls, 0, sizeof(ls));
 	mdg_pack_local_storage(&ls, area + LS_OFFSET);
 
-	mali_put64(area + UBO0_OFFSET, d->buf_va);
+	le_put64(area + UBO0_OFFSET, d->buf_va);
 	mdg_pack_ubo(va + UBO0_OFFSET, UBO0_SIZE, area + UBO_TABLE_OFFSET);
 
 	memset(&job, 0, sizeof(job));
@@ -157,8 +157,8 @@ void mc_fill_output(void *out, uint32_t n)
 	uint8_t *p = out;
 
 	for (uint32_t i = 0; i < n; i++)
-		mali_put32(p + 4 * i, MC_OUT_FILL);
-	mali_put32(p + 4 * n, MC_OUT_GUARD);
+		le_put32(p + 4 * i, MC_OUT_FILL);
+	le_put32(p + 4 * n, MC_OUT_GUARD);
 }
 
 unsigned int mc_output_touched(const void *out, uint32_t n)
@@ -167,7 +167,7 @@ unsigned int mc_output_touched(const void *out, uint32_t n)
 	unsigned int touched = 0;
 
 	for (uint32_t i = 0; i < n; i++)
-		if (mali_get32(p + 4 * i) != MC_OUT_FILL)
+		if (le_get32(p + 4 * i) != MC_OUT_FILL)
 			touched++;
 	return touched;
 }
@@ -179,7 +179,7 @@ unsigned int mc_verify_check(const void *out, uint32_t n)
 
 	for (uint32_t i = 0; i <= n; i++) {
 		uint32_t want = i < n ? mc_verify_value(i) : MC_OUT_GUARD;
-		uint32_t got = mali_get32(p + 4 * i);
+		uint32_t got = le_get32(p + 4 * i);
 
 		if (got == want)
 			continue;

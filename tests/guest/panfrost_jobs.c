@@ -31,6 +31,8 @@
 #include <drm/panfrost_drm.h>
 
 #include "check.h"
+#include "clock.h"
+#include "le.h"
 #include "mali_compute.h"
 #include "mali_jobs.h"
 
@@ -56,36 +58,14 @@ static char g_node[64];
 
 /* --- small utilities ---------------------------------------------------- */
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static int64_t deadline_ns(unsigned int timeout_ms)
-{
-	return (int64_t)(now_ns() + (uint64_t)timeout_ms * 1000000ull);
-}
-
-/* Runs an ioctl; returns 0 or the errno. */
+/*
+ * Runs one of panfrost's ioctls (restarting on EINTR/EAGAIN); returns 0 or
+ * a negative errno, the convention of userspace/drm.
+ */
 static int pf_ioctl(int fd, unsigned long request, void *arg)
 {
-	if (drmIoctl(fd, request, arg) == 0)
-		return 0;
-	return errno;
+	return drmIoctl(fd, request, arg) ? -errno : 0;
 }
-
-#define CHECK_ERRNO(got, want)                                                 \
-	do {                                                                   \
-		int check_got_ = (got), check_want_ = (want);                  \
-		if (check_got_ != check_want_)                                 \
-			CHECK_FAIL_AT(__FILE__, __LINE__,                      \
-				      "%s: errno %d (%s), expected %d (%s)",   \
-				      #got, check_got_, strerror(check_got_),  \
-				      check_want_, strerror(check_want_));     \
-	} while (0)
 
 static int open_panfrost(const char *path)
 {
@@ -152,7 +132,7 @@ static void pbo_destroy(struct pbo *bo)
 	memset(bo, 0, sizeof(*bo));
 }
 
-/* Creates (and, unless it is a heap, maps) a BO. Returns 0 or an errno. */
+/* Creates (and, unless it is a heap, maps) a BO. Returns 0 or -errno. */
 static int pbo_create(int fd, uint32_t size, uint32_t flags, struct pbo *bo)
 {
 	struct drm_panfrost_create_bo create = { .size = size, .flags = flags };
@@ -164,7 +144,7 @@ static int pbo_create(int fd, uint32_t size, uint32_t flags, struct pbo *bo)
 	err = pf_ioctl(fd, DRM_IOCTL_PANFROST_CREATE_BO, &create);
 	if (err) {
 		printf("  CREATE_BO(size %u, flags %#x): %s\n", size, flags,
-		       strerror(err));
+		       strerror(-err));
 		return err;
 	}
 	bo->fd = fd;
@@ -177,16 +157,16 @@ static int pbo_create(int fd, uint32_t size, uint32_t flags, struct pbo *bo)
 	mmap_args.handle = bo->handle;
 	err = pf_ioctl(fd, DRM_IOCTL_PANFROST_MMAP_BO, &mmap_args);
 	if (err) {
-		printf("  MMAP_BO(%u): %s\n", bo->handle, strerror(err));
+		printf("  MMAP_BO(%u): %s\n", bo->handle, strerror(-err));
 		pbo_destroy(bo);
 		return err;
 	}
 	map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 		   (off_t)mmap_args.offset);
 	if (map == MAP_FAILED) {
-		err = errno;
+		err = -errno;
 		printf("  mmap(BO %u, offset %#llx): %s\n", bo->handle,
-		       (unsigned long long)mmap_args.offset, strerror(err));
+		       (unsigned long long)mmap_args.offset, strerror(-err));
 		pbo_destroy(bo);
 		return err;
 	}
@@ -206,12 +186,12 @@ static inline uint64_t pbo_gpu(const struct pbo *bo, uint32_t off)
 
 static void put64_at(struct pbo *bo, uint32_t off, uint64_t v)
 {
-	mali_put64(pbo_cpu(bo, off), v);
+	le_put64(pbo_cpu(bo, off), v);
 }
 
 static uint64_t get64_at(const struct pbo *bo, uint32_t off)
 {
-	return mali_get64(pbo_cpu(bo, off));
+	return le_get64(pbo_cpu(bo, off));
 }
 
 /* --- submission and waiting -------------------------------------------- */
@@ -229,7 +209,7 @@ static int pf_submit(int fd, uint64_t jc, const uint32_t *bos, uint32_t nbos,
 
 	if (err)
 		printf("  SUBMIT(jc %#llx): %s\n", (unsigned long long)jc,
-		       strerror(err));
+		       strerror(-err));
 	return err;
 }
 
@@ -245,7 +225,7 @@ static uint32_t syncobj_new(int fd)
 	return handle;
 }
 
-/* Waits for all the syncobjs' fences; returns 0, or an errno (ETIME...). */
+/* Waits for all the syncobjs' fences; returns 0 or -errno (-ETIME...). */
 static int syncobj_wait(int fd, uint32_t *handles, unsigned int count,
 			unsigned int timeout_ms)
 {
@@ -255,9 +235,10 @@ static int syncobj_wait(int fd, uint32_t *handles, unsigned int count,
 
 	if (ret == 0)
 		return 0;
-	ret = ret < 0 ? -ret : errno;
+	/* libdrm answers -errno, or -1 with errno set. */
+	ret = ret < -1 ? ret : -errno;
 	printf("  drmSyncobjWait(%u handle(s), %u ms): %s after %llu ms\n",
-	       count, timeout_ms, strerror(ret),
+	       count, timeout_ms, strerror(-ret),
 	       (unsigned long long)((now_ns() - start) / 1000000));
 	return ret;
 }
@@ -273,7 +254,7 @@ static int wait_bo(int fd, uint32_t handle, unsigned int timeout_ms)
 
 	if (err)
 		printf("  WAIT_BO(%u, %u ms): %s\n", handle, timeout_ms,
-		       strerror(err));
+		       strerror(-err));
 	return err;
 }
 
@@ -398,7 +379,7 @@ static void check_good_job(int fd, const char *what)
 	put64_at(&bo, data, FILL64);
 	put64_at(&bo, data + 8, GUARD64);
 	mali_pack_write_value_job(pbo_cpu(&bo, j0), 1, 0, 0, pbo_gpu(&bo, j1),
-				  pbo_gpu(&bo, data), MALI_WRITE_VALUE_ZERO);
+				  pbo_gpu(&bo, data), MDG_WRITE_VALUE_TYPE_ZERO);
 	mali_pack_null_job(pbo_cpu(&bo, j1), 2, 1, 0, 0);
 	handles[0] = bo.handle;
 	sync = syncobj_new(fd);
@@ -412,9 +393,9 @@ static void check_good_job(int fd, const char *what)
 		CHECK_ERRNO(syncobj_wait(fd, &sync, 1, WAIT_TIMEOUT_MS), 0);
 		CHECK_ERRNO(wait_bo(fd, bo.handle, WAIT_TIMEOUT_MS), 0);
 		CHECK_EQ(mali_job_exception_status(pbo_cpu(&bo, j0)),
-			 MALI_EXCEPTION_DONE);
+			 MDG_EXCEPTION_DONE);
 		CHECK_EQ(mali_job_exception_status(pbo_cpu(&bo, j1)),
-			 MALI_EXCEPTION_DONE);
+			 MDG_EXCEPTION_DONE);
 		CHECK_EQ(get64_at(&bo, data), 0);
 		CHECK_EQ(get64_at(&bo, data + 8), GUARD64);
 	}
@@ -447,7 +428,7 @@ static void compute_free(struct compute *c)
 	pbo_destroy(&c->area);
 }
 
-/* Creates the BOs and lays out kernel k; returns 0 or an errno. */
+/* Creates the BOs and lays out kernel k; returns 0 or -errno. */
 static int compute_new(int fd, const struct mc_kernel *k, struct compute *c)
 {
 	struct mc_dispatch d = { COMPUTE_LOCAL, COMPUTE_GROUPS, 0 };
@@ -467,7 +448,7 @@ static int compute_new(int fd, const struct mc_kernel *k, struct compute *c)
 	c->jc = mc_build_job(c->area.map, c->area.va, c->area.size, k, &d);
 	if (!c->jc) {
 		compute_free(c);
-		return EINVAL;
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -497,7 +478,7 @@ static void check_compute_job(int fd, const char *what)
 
 	printf("  compute job: %s\n", what);
 	REQUIRE(compute_new(fd, &mc_verify_kernel, &c) == 0);
-	CHECK_EQ(compute_status(&c), MALI_EXCEPTION_NOT_STARTED);
+	CHECK_EQ(compute_status(&c), MDG_EXCEPTION_OK);
 	sync = syncobj_new(fd);
 	if (!sync) {
 		compute_free(&c);
@@ -511,7 +492,7 @@ static void check_compute_job(int fd, const char *what)
 		CHECK_ERRNO(wait_bo(fd, c.out.handle, WAIT_TIMEOUT_MS), 0);
 		printf("  %u threads done in %llu ms\n", COMPUTE_THREADS,
 		       (unsigned long long)((now_ns() - t0) / 1000000));
-		CHECK_EQ(compute_status(&c), MALI_EXCEPTION_DONE);
+		CHECK_EQ(compute_status(&c), MDG_EXCEPTION_DONE);
 		CHECK_EQ(mc_verify_check(c.out.map, COMPUTE_THREADS),
 			 0);
 	}
@@ -627,12 +608,12 @@ TEST(get_param)
 	/* Unknown parameter and non-zero pad: -EINVAL (panfrost_drv.c). */
 	CHECK_ERRNO(get_param(g_fd, DRM_PANFROST_PARAM_AFBC_FEATURES + 1,
 			      &value),
-		    EINVAL);
-	CHECK_ERRNO(get_param(g_fd, 0xffffffffu, &value), EINVAL);
+		    -EINVAL);
+	CHECK_ERRNO(get_param(g_fd, 0xffffffffu, &value), -EINVAL);
 	memset(&gp, 0, sizeof(gp));
 	gp.param = DRM_PANFROST_PARAM_GPU_PROD_ID;
 	gp.pad = 1;
-	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_GET_PARAM, &gp), EINVAL);
+	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_GET_PARAM, &gp), -EINVAL);
 }
 
 TEST(bo_create_mmap)
@@ -657,9 +638,9 @@ TEST(bo_create_mmap)
 	/* CPU pattern round trip through the mapping. */
 	bad = 0;
 	for (uint32_t i = 0; i < size / 4; i++)
-		mali_put32(a.map + 4 * i, i * 0x9e3779b9u ^ 0x5a5a5a5au);
+		le_put32(a.map + 4 * i, i * 0x9e3779b9u ^ 0x5a5a5a5au);
 	for (uint32_t i = 0; i < size / 4; i++)
-		if (mali_get32(a.map + 4 * i) != (i * 0x9e3779b9u ^ 0x5a5a5a5au))
+		if (le_get32(a.map + 4 * i) != (i * 0x9e3779b9u ^ 0x5a5a5a5au))
 			bad++;
 	CHECK_EQ(bad, 0);
 
@@ -680,37 +661,37 @@ TEST(bo_create_mmap)
 	wait.handle = a.handle;
 	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_WAIT_BO, &wait), 0);
 	wait.pad = 1;
-	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_WAIT_BO, &wait), EINVAL);
+	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_WAIT_BO, &wait), -EINVAL);
 
 	/* Argument errors (panfrost_drv.c). */
 	memset(&create, 0, sizeof(create));
 	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_CREATE_BO, &create),
-		    EINVAL); /* size 0 */
+		    -EINVAL); /* size 0 */
 	create.size = 4096;
 	create.flags = 0x4; /* unknown flag */
 	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_CREATE_BO, &create),
-		    EINVAL);
+		    -EINVAL);
 	create.flags = PANFROST_BO_HEAP; /* heap must be NOEXEC */
 	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_CREATE_BO, &create),
-		    EINVAL);
+		    -EINVAL);
 	create.flags = 0;
 	create.pad = 1;
 	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_CREATE_BO, &create),
-		    EINVAL);
+		    -EINVAL);
 
 	memset(&mm, 0, sizeof(mm));
 	mm.handle = a.handle;
 	mm.flags = 1;
-	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_MMAP_BO, &mm), EINVAL);
+	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_MMAP_BO, &mm), -EINVAL);
 	mm.flags = 0;
 	mm.handle = 0xdead;
-	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_MMAP_BO, &mm), ENOENT);
+	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_MMAP_BO, &mm), -ENOENT);
 	off.handle = 0xdead;
 	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_GET_BO_OFFSET, &off),
-		    ENOENT);
+		    -ENOENT);
 	memset(&wait, 0, sizeof(wait));
 	wait.handle = 0xdead;
-	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_WAIT_BO, &wait), ENOENT);
+	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_WAIT_BO, &wait), -ENOENT);
 
 	/* Heap BOs exist (rounded to 2 MiB) but cannot be mmapped. */
 	if (pbo_create(g_fd, 4096, PANFROST_BO_HEAP | PANFROST_BO_NOEXEC,
@@ -718,7 +699,7 @@ TEST(bo_create_mmap)
 		memset(&mm, 0, sizeof(mm));
 		mm.handle = heap.handle;
 		CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_MMAP_BO, &mm),
-			    EINVAL);
+			    -EINVAL);
 		pbo_destroy(&heap);
 	} else {
 		CHECK(!"CREATE_BO(HEAP|NOEXEC) failed");
@@ -736,7 +717,7 @@ TEST(null_job)
 	REQUIRE(pbo_create(g_fd, 4096, 0, &bo) == 0);
 	mali_pack_null_job(pbo_cpu(&bo, 0), 1, 0, 0, 0);
 	CHECK_EQ(mali_job_exception_status(pbo_cpu(&bo, 0)),
-		 MALI_EXCEPTION_NOT_STARTED);
+		 MDG_EXCEPTION_OK);
 	sync = syncobj_new(g_fd);
 	if (sync) {
 		/* No bo_handles: the BO stays mapped while we hold it. */
@@ -747,7 +728,7 @@ TEST(null_job)
 						 WAIT_TIMEOUT_MS),
 				    0);
 			CHECK_EQ(mali_job_exception_status(pbo_cpu(&bo, 0)),
-				 MALI_EXCEPTION_DONE);
+				 MDG_EXCEPTION_DONE);
 		}
 		drmSyncobjDestroy(g_fd, sync);
 	} else {
@@ -773,19 +754,19 @@ TEST(write_value_chain)
 {
 	enum { NJOBS = 6, DATA = 0x800 };
 	static const struct {
-		enum mali_job_type type;
+		unsigned int type;
 		uint32_t value_type;
 		uint16_t dep1, dep2;
 		int slot; /* d[] index written, -1 for none */
 	} jobs[NJOBS] = {
-		{ MALI_JOB_TYPE_WRITE_VALUE, MALI_WRITE_VALUE_ZERO, 0, 0, 0 },
-		{ MALI_JOB_TYPE_WRITE_VALUE, MALI_WRITE_VALUE_SYSTEM_TIMESTAMP,
+		{ MDG_JOB_TYPE_WRITE_VALUE, MDG_WRITE_VALUE_TYPE_ZERO, 0, 0, 0 },
+		{ MDG_JOB_TYPE_WRITE_VALUE, MDG_WRITE_VALUE_TYPE_SYSTEM_TIMESTAMP,
 		  1, 0, 2 },
-		{ MALI_JOB_TYPE_NULL, 0, 2, 0, -1 },
-		{ MALI_JOB_TYPE_WRITE_VALUE, MALI_WRITE_VALUE_CYCLE_COUNTER, 3,
+		{ MDG_JOB_TYPE_NULL, 0, 2, 0, -1 },
+		{ MDG_JOB_TYPE_WRITE_VALUE, MDG_WRITE_VALUE_TYPE_CYCLE_COUNTER, 3,
 		  0, 4 },
-		{ MALI_JOB_TYPE_NULL, 0, 3, 4, -1 },
-		{ MALI_JOB_TYPE_WRITE_VALUE, MALI_WRITE_VALUE_SYSTEM_TIMESTAMP,
+		{ MDG_JOB_TYPE_NULL, 0, 3, 4, -1 },
+		{ MDG_JOB_TYPE_WRITE_VALUE, MDG_WRITE_VALUE_TYPE_SYSTEM_TIMESTAMP,
 		  5, 0, 6 },
 	};
 	struct pbo bo;
@@ -803,7 +784,7 @@ TEST(write_value_chain)
 					? pbo_gpu(&bo, off + MALI_JOB_SLOT_SIZE)
 					: 0;
 
-		if (jobs[i].type == MALI_JOB_TYPE_WRITE_VALUE)
+		if (jobs[i].type == MDG_JOB_TYPE_WRITE_VALUE)
 			mali_pack_write_value_job(
 				pbo_cpu(&bo, off), i + 1, jobs[i].dep1,
 				jobs[i].dep2, next,
@@ -828,7 +809,7 @@ TEST(write_value_chain)
 			uint32_t st = mali_job_exception_status(
 				pbo_cpu(&bo, i * MALI_JOB_SLOT_SIZE));
 
-			if (st != MALI_EXCEPTION_DONE)
+			if (st != MDG_EXCEPTION_DONE)
 				CHECK_FAIL_AT(__FILE__, __LINE__,
 					      "job %d: exception status %#x, "
 					      "expected DONE (1)",
@@ -952,9 +933,9 @@ TEST(mmu_fault)
 	       (unsigned long long)UNMAPPED_VA);
 	put64_at(&bo, data, FILL64);
 	mali_pack_write_value_job(pbo_cpu(&bo, j0), 1, 0, 0, pbo_gpu(&bo, j1),
-				  UNMAPPED_VA, MALI_WRITE_VALUE_ZERO);
+				  UNMAPPED_VA, MDG_WRITE_VALUE_TYPE_ZERO);
 	mali_pack_write_value_job(pbo_cpu(&bo, j1), 2, 1, 0, 0,
-				  pbo_gpu(&bo, data), MALI_WRITE_VALUE_ZERO);
+				  pbo_gpu(&bo, data), MDG_WRITE_VALUE_TYPE_ZERO);
 	kmsg_open(&k);
 	t0 = now_ns();
 	err = pf_submit(g_fd, pbo_gpu(&bo, j0), handles, 1, sync);
@@ -968,9 +949,9 @@ TEST(mmu_fault)
 		       mali_job_exception_status(pbo_cpu(&bo, j0)),
 		       mali_job_exception_status(pbo_cpu(&bo, j1)));
 		CHECK(mali_job_exception_status(pbo_cpu(&bo, j0)) !=
-		      MALI_EXCEPTION_DONE);
+		      MDG_EXCEPTION_DONE);
 		CHECK(mali_job_exception_status(pbo_cpu(&bo, j1)) !=
-		      MALI_EXCEPTION_DONE);
+		      MDG_EXCEPTION_DONE);
 		CHECK_EQ(get64_at(&bo, data), FILL64);
 		check_fault_log(&k, UNMAPPED_VA);
 	}
@@ -1026,7 +1007,7 @@ static void fill_zero_jobs(struct pbo *jobs_bo, struct pbo *data_bo,
 		mali_pack_write_value_job(pbo_cpu(jobs_bo, off),
 					  chained ? i + 1 : 1, 0, 0, next,
 					  pbo_gpu(data_bo, 8 * i),
-					  MALI_WRITE_VALUE_ZERO);
+					  MDG_WRITE_VALUE_TYPE_ZERO);
 	}
 	put64_at(data_bo, 8 * n, GUARD64);
 }
@@ -1043,7 +1024,7 @@ static void check_zero_jobs(struct pbo *jobs_bo, struct pbo *data_bo,
 			pbo_cpu(jobs_bo, i * MALI_JOB_SLOT_SIZE));
 		uint64_t v = get64_at(data_bo, 8 * i);
 
-		if (st != MALI_EXCEPTION_DONE && bad_status++ < 5)
+		if (st != MDG_EXCEPTION_DONE && bad_status++ < 5)
 			printf("  job %u: exception status %#x\n", i, st);
 		if (v != 0 && bad_value++ < 5)
 			printf("  slot %u: %#llx, expected 0\n", i,
@@ -1191,31 +1172,31 @@ TEST(bad_submit)
 	mali_pack_null_job(pbo_cpu(&bo, 0), 1, 0, 0, 0);
 
 	memset(&s, 0, sizeof(s));
-	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_SUBMIT, &s), EINVAL);
+	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_SUBMIT, &s), -EINVAL);
 
 	memset(&s, 0, sizeof(s));
 	s.jc = bo.va;
 	s.requirements = 2;
-	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_SUBMIT, &s), EINVAL);
+	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_SUBMIT, &s), -EINVAL);
 	s.requirements = PANFROST_JD_REQ_FS | 2;
-	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_SUBMIT, &s), EINVAL);
+	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_SUBMIT, &s), -EINVAL);
 
 	memset(&s, 0, sizeof(s));
 	s.jc = bo.va;
 	s.out_sync = 0xdead;
-	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_SUBMIT, &s), ENODEV);
+	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_SUBMIT, &s), -ENODEV);
 
 	memset(&s, 0, sizeof(s));
 	s.jc = bo.va;
 	s.in_syncs = (uint64_t)(uintptr_t)&bad_handle;
 	s.in_sync_count = 1;
-	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_SUBMIT, &s), ENOENT);
+	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_SUBMIT, &s), -ENOENT);
 
 	empty_sync = syncobj_new(g_fd);
 	if (empty_sync) {
 		s.in_syncs = (uint64_t)(uintptr_t)&empty_sync;
 		CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_SUBMIT, &s),
-			    EINVAL);
+			    -EINVAL);
 		drmSyncobjDestroy(g_fd, empty_sync);
 	}
 
@@ -1223,14 +1204,14 @@ TEST(bad_submit)
 	s.jc = bo.va;
 	s.bo_handles = (uint64_t)(uintptr_t)&bad_handle;
 	s.bo_handle_count = 1;
-	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_SUBMIT, &s), ENOENT);
+	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_SUBMIT, &s), -ENOENT);
 
 	s.bo_handles = 8; /* unmapped user pointer */
-	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_SUBMIT, &s), EFAULT);
+	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_SUBMIT, &s), -EFAULT);
 
 	/* None of the above ran: the NULL job's header is untouched. */
 	CHECK_EQ(mali_job_exception_status(pbo_cpu(&bo, 0)),
-		 MALI_EXCEPTION_NOT_STARTED);
+		 MDG_EXCEPTION_OK);
 	pbo_destroy(&bo);
 	check_good_job(g_fd, "after the rejected submits");
 }
@@ -1272,7 +1253,7 @@ TEST(timeout_reset)
 		       (unsigned long long)ms, compute_status(&c));
 		/* The timer starts when the job does; jiffy rounding aside. */
 		CHECK(ms + 10 >= PANFROST_JOB_TIMEOUT_MS);
-		CHECK(compute_status(&c) != MALI_EXCEPTION_DONE);
+		CHECK(compute_status(&c) != MDG_EXCEPTION_DONE);
 		CHECK_EQ(mc_output_touched(c.out.map, COMPUTE_THREADS), 0);
 		if (k.fd >= 0 && !kmsg_wait_for(&k, "gpu sched timeout", 2000))
 			CHECK_FAIL_AT(__FILE__, __LINE__,

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "midgard_desc.h"
 #include "sl_drm.h"
 #include "sl_launch.h"
 
@@ -370,14 +371,6 @@ static int cmd_submit(struct cmd *c, struct bufs *b, uint32_t requirements,
 	return err ? err : status;
 }
 
-static uint32_t get32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
 /* --- tests --------------------------------------------------------------- */
 
 /* vadd over 4096 floats in groups of 64: c = a + b * s. */
@@ -411,7 +404,7 @@ TEST(vadd)
 				 0) == 1);
 	}
 	CHECK_EQ(cmd_submit(&c, &b, 0, 0, 0, true), 1);
-	CHECK_EQ(get32(c.cpu), 1);                  /* header DONE */
+	CHECK_EQ(mdg_job_exception_status(c.cpu), 1); /* header DONE */
 	bufs_sync(&b, SLEIPNIR_BO_SYNC_CPU_PREPARE);
 	for (unsigned int i = 0; i < n; i++)
 		bad += out[i] != (float)i + (float)(i % 7) * 2.0f * s;
@@ -557,8 +550,10 @@ TEST(chain)
 
 			CHECK_EQ(cmd_launch(&c, "vadd", a2, 4, nd, j1), 2);
 			CHECK_EQ(cmd_submit(&c, &b, 0, 0, 0, true), 1);
-			CHECK_EQ(get32(c.cpu), 1);
-			CHECK_EQ(get32(c.cpu + (c.last_jc - c.desc->va)), 1);
+			CHECK_EQ(mdg_job_exception_status(c.cpu), 1);
+			CHECK_EQ(mdg_job_exception_status(
+					 c.cpu + (c.last_jc - c.desc->va)),
+				 1);
 		} else {
 			/* The second SUBMIT waits for the first's syncobj. */
 			cmd_free(&c);

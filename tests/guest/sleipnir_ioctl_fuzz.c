@@ -71,12 +71,17 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <xf86drm.h>
+
 #include "check.h"
-#include "sleipnir_util.h"
+#include "clock.h"
+#include "sleipnir_fixture.h"
+#include "xorshift.h"
 
 CHECK_MAIN_STATE("sleipnir_ioctl_fuzz");
 
@@ -114,16 +119,13 @@ static struct {
 static char g_node[64];
 static uint64_t g_va_start, g_va_end, g_max_param;
 
-/* --- PRNG (xorshift64*) ---------------------------------------------------- */
+/* --- PRNG -------------------------------------------------------------- */
 
 static uint64_t g_rng;
 
 static uint64_t rnd64(void)
 {
-	g_rng ^= g_rng >> 12;
-	g_rng ^= g_rng << 25;
-	g_rng ^= g_rng >> 27;
-	return g_rng * 0x2545f4914f6cdd1dull;
+	return xorshift64star(&g_rng);
 }
 
 static uint32_t rnd(uint32_t n)
@@ -239,7 +241,8 @@ struct fmap {
 };
 
 struct ffile {
-	int fd;
+	struct sl_drm *dev;  /* the file, opened through sl_drm */
+	int fd;              /* its descriptor, for the raw calls */
 	struct fbo bo[MAX_BOS];
 	unsigned int nbo;
 	struct fmap map[MAX_MAPS];
@@ -643,7 +646,7 @@ static uint64_t rand_uptr(size_t room)
 
 static int64_t rand_abs_timeout(void)
 {
-	int64_t now = (int64_t)sl_now_ns();
+	int64_t now = (int64_t)now_ns();
 
 	switch (rnd(8)) {
 	case 0: return 0;
@@ -1330,12 +1333,12 @@ static void write_chain(struct ffile *f, uint8_t *cpu, uint64_t va,
 					   chance(80) ? 0 : (uint16_t)rnd(8), 0,
 					   next);
 		} else if (r < 68) {
-			mali_pack_job_header(job, MALI_JOB_TYPE_CACHE_FLUSH,
+			mali_pack_job_header(job, MDG_JOB_TYPE_CACHE_FLUSH,
 					     (uint16_t)(k + 1), 0, 0, next);
 			for (unsigned int i = 32; i < 64; i++)
 				job[i] = (uint8_t)rnd64();
 		} else if (r < 78) {
-			mali_pack_job_header(job, (enum mali_job_type)rnd(128),
+			mali_pack_job_header(job, (unsigned int)rnd(128),
 					     (uint16_t)rnd64(), (uint16_t)rnd(4),
 					     (uint16_t)rnd(4), next);
 			for (unsigned int i = 32; i < 64; i++)
@@ -1344,16 +1347,16 @@ static void write_chain(struct ffile *f, uint8_t *cpu, uint64_t va,
 			for (unsigned int i = 0; i < 64; i++)
 				job[i] = (uint8_t)rnd64();
 			if (chance(50))
-				mali_put64(job + MALI_JOB_HDR_NEXT, next);
+				mali_job_set_next(job, next);
 		}
 		/* Never the model's test-hang job, whatever the noise. */
-		if (((mali_get32(job + MALI_JOB_HDR_CONTROL) >>
-		      MALI_JOB_CONTROL_TYPE_SHIFT) & MALI_JOB_CONTROL_TYPE_MASK) ==
-			    MALI_JOB_TYPE_WRITE_VALUE &&
-		    mali_get32(job + MALI_WRITE_VALUE_TYPE) ==
+		if (mali_job_header_type(job) == MDG_JOB_TYPE_WRITE_VALUE &&
+		    mdg_get(job + MDG_WRITE_VALUE_JOB_PAYLOAD_OFFSET,
+			    MDG_WRITE_VALUE_PAYLOAD_TYPE) ==
 			    SGPU_TEST_HANG_VALUE_TYPE)
-			mali_put32(job + MALI_WRITE_VALUE_TYPE,
-				   MALI_WRITE_VALUE_ZERO);
+			mdg_set(job + MDG_WRITE_VALUE_JOB_PAYLOAD_OFFSET,
+				MDG_WRITE_VALUE_PAYLOAD_TYPE,
+				MDG_WRITE_VALUE_TYPE_ZERO);
 		if (cpu_write(cpu + 64ull * k, job, sizeof(job))) {
 			g_cpu_faults++;
 			VIOLATION("signal writing a job into a BO's CPU "
@@ -1558,6 +1561,7 @@ static void op_long_chain(struct ffile *f)
 		struct drm_sleipnir_bo_create c = {
 			.size = LONG_CHAIN_JOBS * 64ull };
 		struct drm_sleipnir_vm_map m = { 0 };
+		struct drm_sleipnir_bo_mmap_offset mo = { 0 };
 		uint8_t *p = NULL;
 
 		if (f->nmap >= MAX_MAPS ||
@@ -1568,7 +1572,15 @@ static void op_long_chain(struct ffile *f)
 		m.handle = c.handle;
 		m.flags = SLEIPNIR_VM_MAP_AUTO_VA;
 		m.size = c.size;
-		if (sl_bo_cpu_map(f->fd, c.handle, c.size, &p) == 0) {
+		mo.handle = c.handle;
+		if (!call(f, DRM_IOCTL_SLEIPNIR_BO_MMAP_OFFSET, &mo, sizeof(mo),
+			  CALL_EXACT, NULL)) {
+			void *q = mmap(NULL, c.size, PROT_READ | PROT_WRITE,
+				       MAP_SHARED, f->fd, (off_t)mo.offset);
+
+			p = q == MAP_FAILED ? NULL : q;
+		}
+		if (p) {
 			add_cpumap(p, c.size);
 			for (unsigned int k = 0; k < LONG_CHAIN_JOBS; k++)
 				mali_pack_null_job(p + 64ull * k,
@@ -2011,7 +2023,7 @@ static int fence_class(int status)
 /* Checks the fences this file's syncobjs hold (waiting up to ~1 s). */
 static void probe_fences(struct ffile *f)
 {
-	int64_t deadline = sl_deadline_ns(1000);
+	int64_t deadline = deadline_ns(1000);
 
 	for (unsigned int i = 0; i < f->nsync; i++) {
 		uint32_t h = f->sync[i];
@@ -2019,7 +2031,7 @@ static void probe_fences(struct ffile *f)
 
 		/* No fence yet: EINVAL at once; otherwise wait a little. */
 		drmSyncobjWait(f->fd, &h, 1, deadline, 0, NULL);
-		if (sl_fence_status(f->fd, h, &status))
+		if (sl_syncobj_status(f->dev, h, &status))
 			continue;
 		cls = fence_class(status);
 		if (cls < 0) {
@@ -2039,9 +2051,8 @@ static void open_files(void)
 		struct ffile *f = &g_file[i];
 
 		memset(f, 0, sizeof(*f));
-		f->fd = open(g_node, O_RDWR | O_CLOEXEC);
-		if (f->fd < 0)
-			printf("  open %s: %s\n", g_node, strerror(errno));
+		f->dev = device_open(g_node);
+		f->fd = f->dev ? sl_drm_fd(f->dev) : -1;
 	}
 	g_epoch_bytes = 0;
 }
@@ -2056,7 +2067,8 @@ static void close_all(bool probe)
 			continue;
 		if (probe)
 			probe_fences(f);
-		close(f->fd);
+		sl_drm_close(f->dev);
+		f->dev = NULL;
 		f->fd = -1;
 	}
 	for (unsigned int i = 0; i < g_ncpumap; i++)
@@ -2074,7 +2086,108 @@ static void close_all(bool probe)
 
 /* --- tests -------------------------------------------------------------- */
 
-static int g_fd = -1;
+/* --- debugfs counters ---------------------------------------------------- */
+
+#define SL_DEBUGFS "/sys/kernel/debug"
+
+/*
+ * Finds the driver's debugfs folder: /sys/kernel/debug/dri/<N>/ whose "name"
+ * starts with "sleipnir" and which has a "counters" file. Mounts debugfs
+ * when it is not. dir gets the folder (at least 256 bytes).
+ */
+static int debugfs_dir(char *dir)
+{
+	char path[512], name[64];
+	struct dirent *de;
+	DIR *d;
+	int found = -ENOENT;
+
+	if (access(SL_DEBUGFS "/dri", F_OK) != 0 &&
+	    mount("none", SL_DEBUGFS, "debugfs", 0, NULL) != 0 &&
+	    errno != EBUSY) {
+		printf("  mount debugfs: %s\n", strerror(errno));
+		return -errno;
+	}
+	d = opendir(SL_DEBUGFS "/dri");
+	if (!d) {
+		printf("  %s/dri: %s\n", SL_DEBUGFS, strerror(errno));
+		return -errno;
+	}
+	while (found && (de = readdir(d))) {
+		FILE *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), SL_DEBUGFS "/dri/%.32s/name",
+			 de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(name, sizeof(name), f) &&
+		    strncmp(name, "sleipnir", 8) == 0) {
+			snprintf(path, sizeof(path),
+				 SL_DEBUGFS "/dri/%.32s/counters", de->d_name);
+			if (access(path, R_OK) == 0) {
+				snprintf(dir, 256, SL_DEBUGFS "/dri/%.32s",
+					 de->d_name);
+				found = 0;
+			}
+		}
+		fclose(f);
+	}
+	closedir(d);
+	if (found)
+		printf("  no %s/dri/<N>/ with a sleipnir name and a counters "
+		       "file\n", SL_DEBUGFS);
+	return found;
+}
+
+/*
+ * Reads "key: value" from <dir>/counters. Returns 0, -ENOENT when the key
+ * is missing, or a negative errno.
+ */
+static int debugfs_counter(const char *dir, const char *key, long long *val)
+{
+	char path[300], line[256];
+	size_t klen = strlen(key);
+	FILE *f;
+	int err = -ENOENT;
+
+	snprintf(path, sizeof(path), "%s/counters", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	while (err && fgets(line, sizeof(line), f)) {
+		char *p = line;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (strncmp(p, key, klen) == 0 && p[klen] == ':') {
+			*val = strtoll(p + klen + 1, NULL, 0);
+			err = 0;
+		}
+	}
+	fclose(f);
+	return err;
+}
+
+/* Prints the counters file, indented. */
+static void print_counters(const char *dir)
+{
+	char path[300], line[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/counters", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	printf("  %s:\n", path);
+	while (fgets(line, sizeof(line), f))
+		printf("    %s", line);
+	fclose(f);
+}
+
+static struct sl_drm *g_dev;
 static bool g_fuzzed;
 
 TEST(open_device)
@@ -2082,15 +2195,17 @@ TEST(open_device)
 	int major = 0, minor = 0;
 	uint64_t caps = 0;
 
-	g_fd = sl_open(g_opt.node_arg, g_node);
-	REQUIRE(g_fd >= 0);
-	REQUIRE(sl_is_sleipnir(g_fd, &major, &minor));
+	g_dev = device_open(g_opt.node_arg);
+	REQUIRE(g_dev != NULL);
+	snprintf(g_node, sizeof(g_node), "%s", sl_drm_node(g_dev));
+	REQUIRE(device_version(g_dev, &major, &minor));
 	printf("  using %s: sleipnir %d.%d\n", g_node, major, minor);
 	CHECK(major > 0 || minor >= 2);
-	CHECK_EQ(sl_get_param(g_fd, SLEIPNIR_PARAM_DRIVER_CAPS, &caps), 0);
+	CHECK_EQ(sl_drm_get_param(g_dev, SLEIPNIR_PARAM_DRIVER_CAPS, &caps), 0);
 	printf("  driver caps %#llx\n", (unsigned long long)caps);
-	CHECK_EQ(sl_get_param(g_fd, SLEIPNIR_PARAM_VA_START, &g_va_start), 0);
-	CHECK_EQ(sl_get_param(g_fd, SLEIPNIR_PARAM_VA_END, &g_va_end), 0);
+	CHECK_EQ(sl_drm_get_param(g_dev, SLEIPNIR_PARAM_VA_START, &g_va_start),
+		 0);
+	CHECK_EQ(sl_drm_get_param(g_dev, SLEIPNIR_PARAM_VA_END, &g_va_end), 0);
 	REQUIRE(g_va_start < g_va_end && g_va_end - g_va_start > 2 * WIN_SIZE);
 	g_max_param = SLEIPNIR_PARAM_JOB_TIMEOUT_MAX_MS;
 
@@ -2134,7 +2249,7 @@ TEST(open_device)
 
 #define NEED_DEVICE()                                                          \
 	do {                                                                   \
-		if (g_fd < 0 || !g_arg)                                        \
+		if (!g_dev || !g_arg)                                          \
 			SKIP("no usable sleipnir device");                     \
 	} while (0)
 
@@ -2169,7 +2284,7 @@ TEST(fuzz)
 {
 	struct sigaction sa;
 	unsigned long epoch_start = 0;
-	uint64_t t0 = sl_now_ns();
+	uint64_t t0 = now_ns();
 	char dir[256];
 	bool have_debugfs;
 
@@ -2182,10 +2297,10 @@ TEST(fuzz)
 	sigaction(SIGBUS, &sa, NULL);
 	sigaction(SIGSEGV, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	have_debugfs = sl_debugfs_dir(dir) == 0;
+	have_debugfs = debugfs_dir(dir) == 0;
 
-	close(g_fd);
-	g_fd = -1;
+	sl_drm_close(g_dev);
+	g_dev = NULL;
 	list_fds(false);
 	open_files();
 	REQUIRE(g_file[0].fd >= 0 && g_file[1].fd >= 0);
@@ -2230,8 +2345,8 @@ TEST(fuzz)
 			if (have_debugfs && g_epochs <= 3) {
 				printf("  after epoch %lu (%lu calls, %.1f s):\n",
 				       g_epochs, g_total_calls,
-				       (double)(sl_now_ns() - t0) / 1e9);
-				sl_print_counters(dir);
+				       (double)(now_ns() - t0) / 1e9);
+				print_counters(dir);
 			}
 			epoch_start = g_total_calls;
 			open_files();
@@ -2242,7 +2357,7 @@ TEST(fuzz)
 	g_epochs++;
 	g_fuzzed = true;
 	printf("  %lu calls in %.1f s (seed %" PRIu64 ")\n", g_total_calls,
-	       (double)(sl_now_ns() - t0) / 1e9, g_opt.seed);
+	       (double)(now_ns() - t0) / 1e9, g_opt.seed);
 	print_stats();
 	CHECK_EQ(g_violations, 0);
 	CHECK_EQ(g_blocked, 0);
@@ -2257,29 +2372,29 @@ static void check_counters_drain(void)
 	static const char *const keys[] = { "bos", "vms", "vm_mappings",
 					     "as_bound", "jobs_in_flight" };
 	const size_t nkeys = sizeof(keys) / sizeof(keys[0]);
-	uint64_t end = sl_now_ns() + DRAIN_TIMEOUT_MS * 1000000ull;
+	uint64_t end = now_ns() + DRAIN_TIMEOUT_MS * 1000000ull;
 	long long val[5];
 	int err[5];
 	char dir[256];
 	bool zero;
 
-	REQUIRE(sl_debugfs_dir(dir) == 0);
+	REQUIRE(debugfs_dir(dir) == 0);
 	do {
 		zero = true;
 		for (size_t i = 0; i < nkeys; i++) {
 			val[i] = -1;
-			err[i] = sl_counter(dir, keys[i], &val[i]);
+			err[i] = debugfs_counter(dir, keys[i], &val[i]);
 			zero = zero && !err[i] && val[i] == 0;
 		}
 		if (!zero)
 			usleep(20000);
-	} while (!zero && sl_now_ns() < end);
+	} while (!zero && now_ns() < end);
 	for (size_t i = 0; i < nkeys; i++) {
 		if (err[i])
 			CHECK_FAIL_AT(__FILE__, __LINE__,
 				      "counter %s: %s", keys[i],
-				      err[i] == ENOENT ? "missing" :
-							 strerror(err[i]));
+				      err[i] == -ENOENT ? "missing" :
+							  strerror(-err[i]));
 		else if (val[i] != 0)
 			CHECK_FAIL_AT(__FILE__, __LINE__,
 				      "counter %s is %lld %u ms after the last "
@@ -2287,7 +2402,7 @@ static void check_counters_drain(void)
 				      val[i], DRAIN_TIMEOUT_MS);
 	}
 	if (check_state.test_failed || !zero)
-		sl_print_counters(dir);
+		print_counters(dir);
 	else
 		printf("  bos, vms, vm_mappings, as_bound, jobs_in_flight: "
 		       "all 0\n");
@@ -2300,21 +2415,21 @@ TEST(counters_after_fuzz)
 	if (!g_fuzzed)
 		SKIP("the fuzz did not run");
 	check_counters_drain();
-	if (!check_state.test_failed && sl_debugfs_dir(dir) == 0)
-		sl_print_counters(dir); /* the job totals, informative */
+	if (!check_state.test_failed && debugfs_dir(dir) == 0)
+		print_counters(dir); /* the job totals, informative */
 }
 
 TEST(good_job_after_fuzz)
 {
-	char node[64];
-	int fd;
+	struct sl_drm *dev;
 
 	if (!g_fuzzed)
 		SKIP("the fuzz did not run");
-	fd = sl_open(g_node, node);
-	REQUIRE(fd >= 0);
-	CHECK(sl_good_job(fd, "a fresh file after the fuzz"));
-	close(fd);
+	dev = device_open(g_node);
+	REQUIRE(dev != NULL);
+	CHECK(check_good_job(dev, SLEIPNIR_REQ_NULL | SLEIPNIR_REQ_WRITE_VALUE,
+			     "a fresh file after the fuzz"));
+	sl_drm_close(dev);
 	check_counters_drain();
 }
 
@@ -2323,7 +2438,7 @@ int main(int argc, char **argv)
 	int c;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	g_opt.seed = sl_now_ns() ^ ((uint64_t)getpid() << 32);
+	g_opt.seed = now_ns() ^ ((uint64_t)getpid() << 32);
 	while ((c = getopt(argc, argv, "s:n:e:h")) != -1) {
 		switch (c) {
 		case 's':

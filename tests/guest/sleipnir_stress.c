@@ -70,8 +70,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <xf86drm.h>
+
 #include "check.h"
-#include "sleipnir_util.h"
+#include "arm_counter.h"
+#include "clock.h"
+#include "sleipnir_fixture.h"
 
 CHECK_MAIN_STATE("sleipnir_stress");
 
@@ -79,8 +83,6 @@ CHECK_MAIN_STATE("sleipnir_stress");
 #define MAX_DEPTH 256
 /* How long the parent lets the workers run before it kills them. */
 #define WORKER_DEADLINE_MS 400000u
-#define FILL64 0xffffffffffffffffull
-#define GUARD64 0xa5a5a5a5a5a5a5a5ull
 /* Where every process maps its job BO (relative to VA_START, 16 MiB up). */
 #define JOBS_VA_OFFSET 0x1000000ull
 
@@ -91,45 +93,9 @@ static struct {
 } g_opt = { 10000, 4, 16, NULL, NULL };
 
 static char g_node[64];
-static int g_fd = -1;
+static struct sl_drm *g_dev;
 static uint64_t g_va_start, g_va_end, g_timeout_max_ms, g_ts_hz;
 static uint64_t g_cntfrq;
-
-/* --- the CPU's system counter -------------------------------------------- */
-
-static inline uint64_t cntvct(void)
-{
-#if defined(__aarch64__)
-	uint64_t v;
-
-	__asm__ volatile("isb\n\tmrs %0, cntvct_el0" : "=r"(v) : : "memory");
-	return v;
-#else
-	return 0;
-#endif
-}
-
-static uint64_t cntfrq(void)
-{
-#if defined(__aarch64__)
-	uint64_t v;
-
-	__asm__ volatile("mrs %0, cntfrq_el0" : "=r"(v));
-	return v;
-#else
-	return 0;
-#endif
-}
-
-#define CHECK_ERRNO(got, want)                                                 \
-	do {                                                                   \
-		int check_got_ = (got), check_want_ = (want);                  \
-		if (check_got_ != check_want_)                                 \
-			CHECK_FAIL_AT(__FILE__, __LINE__,                      \
-				      "%s: errno %d (%s), expected %d (%s)",   \
-				      #got, check_got_, strerror(check_got_),  \
-				      check_want_, strerror(check_want_));     \
-	} while (0)
 
 static uint64_t page_align(uint64_t v)
 {
@@ -185,9 +151,8 @@ static pid_t spawn(void (*fn)(unsigned int, struct worker_result *, void *),
 	pid = fork();
 	if (pid != 0)
 		return pid;
-	if (g_fd >= 0)
-		close(g_fd);
-	g_fd = -1;
+	sl_drm_close(g_dev);
+	g_dev = NULL;
 	check_state.test_failed = 0;
 	fn(idx, r, arg);
 	r->failed = check_state.test_failed;
@@ -202,7 +167,7 @@ static pid_t spawn(void (*fn)(unsigned int, struct worker_result *, void *),
  */
 static unsigned int reap(pid_t *pids, unsigned int n, unsigned int deadline_ms)
 {
-	uint64_t end = sl_now_ns() + (uint64_t)deadline_ms * 1000000ull;
+	uint64_t end = now_ns() + (uint64_t)deadline_ms * 1000000ull;
 	unsigned int left = 0, bad = 0;
 
 	for (unsigned int i = 0; i < n; i++)
@@ -234,7 +199,7 @@ static unsigned int reap(pid_t *pids, unsigned int n, unsigned int deadline_ms)
 		}
 		if (!left)
 			break;
-		if (sl_now_ns() > end) {
+		if (now_ns() > end) {
 			for (unsigned int i = 0; i < n; i++) {
 				if (pids[i] > 0) {
 					printf("  child %u (pid %d) still "
@@ -257,10 +222,10 @@ static unsigned int reap(pid_t *pids, unsigned int n, unsigned int deadline_ms)
 static bool wait_readable(int fd, int timeout_ms)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
-	uint64_t end = sl_now_ns() + (uint64_t)timeout_ms * 1000000ull;
+	uint64_t end = now_ns() + (uint64_t)timeout_ms * 1000000ull;
 
 	for (;;) {
-		int left = (int)((int64_t)(end - sl_now_ns()) / 1000000);
+		int left = (int)((int64_t)(end - now_ns()) / 1000000);
 		int ret = poll(&p, 1, left > 0 ? left : 0);
 
 		if (ret > 0)
@@ -279,21 +244,26 @@ TEST(open_device)
 	const uint64_t need = SLEIPNIR_CAP_BO | SLEIPNIR_CAP_PRIME |
 			      SLEIPNIR_CAP_VM_MAP | SLEIPNIR_CAP_SUBMIT;
 
-	g_fd = sl_open(g_opt.node_arg, g_node);
-	REQUIRE(g_fd >= 0);
-	REQUIRE(sl_is_sleipnir(g_fd, &major, &minor));
+	g_dev = device_open(g_opt.node_arg);
+	REQUIRE(g_dev != NULL);
+	snprintf(g_node, sizeof(g_node), "%s", sl_drm_node(g_dev));
+	REQUIRE(device_version(g_dev, &major, &minor));
 	printf("  using %s: sleipnir %d.%d\n", g_node, major, minor);
 	/* Version 0.2 brought BOs, the VM and SUBMIT (see the header). */
 	CHECK(major > 0 || minor >= 2);
-	CHECK_ERRNO(sl_get_param(g_fd, SLEIPNIR_PARAM_DRIVER_CAPS, &caps), 0);
-	CHECK_EQ(caps & need, need);
-	CHECK_ERRNO(sl_get_param(g_fd, SLEIPNIR_PARAM_VA_START, &g_va_start),
+	CHECK_ERRNO(sl_drm_get_param(g_dev, SLEIPNIR_PARAM_DRIVER_CAPS, &caps),
 		    0);
-	CHECK_ERRNO(sl_get_param(g_fd, SLEIPNIR_PARAM_VA_END, &g_va_end), 0);
-	if (sl_get_param(g_fd, SLEIPNIR_PARAM_JOB_TIMEOUT_MAX_MS,
+	CHECK_EQ(caps & need, need);
+	CHECK_ERRNO(sl_drm_get_param(g_dev, SLEIPNIR_PARAM_VA_START,
+				     &g_va_start),
+		    0);
+	CHECK_ERRNO(sl_drm_get_param(g_dev, SLEIPNIR_PARAM_VA_END, &g_va_end),
+		    0);
+	if (sl_drm_get_param(g_dev, SLEIPNIR_PARAM_JOB_TIMEOUT_MAX_MS,
 			 &g_timeout_max_ms))
 		g_timeout_max_ms = 0;
-	if (sl_get_param(g_fd, SLEIPNIR_PARAM_TIMESTAMP_FREQUENCY, &g_ts_hz))
+	if (sl_drm_get_param(g_dev, SLEIPNIR_PARAM_TIMESTAMP_FREQUENCY,
+			     &g_ts_hz))
 		g_ts_hz = 0;
 	g_cntfrq = cntfrq();
 	printf("  VA [%#llx, %#llx), job timeout max %llu ms, GPU timestamp "
@@ -304,14 +274,14 @@ TEST(open_device)
 	CHECK(g_va_start < g_va_end);
 	CHECK(g_ts_hz != 0);
 	if (check_state.test_failed) {
-		close(g_fd);
-		g_fd = -1;
+		sl_drm_close(g_dev);
+		g_dev = NULL;
 	}
 }
 
 #define NEED_DEVICE()                                                          \
 	do {                                                                   \
-		if (g_fd < 0)                                                  \
+		if (!g_dev)                                                    \
 			SKIP("no usable sleipnir 0.2 device");                 \
 	} while (0)
 
@@ -324,28 +294,28 @@ struct worker_arg {
 };
 
 /* Waits for ring entry j's fence and checks it signalled without error. */
-static bool retire(int fd, uint32_t *sync, unsigned int j,
+static bool retire(struct sl_drm *dev, uint32_t *sync, unsigned int j,
 		   struct worker_result *r, uint64_t *c1, unsigned int p)
 {
 	int err, status = 0;
 
-	if (sl_syncobj_wait(fd, sync, 1, 0) == ETIME)
+	if (sl_syncobj_wait(dev, sync, 1, true, 0) == -ETIME)
 		r->in_flight++;
-	err = sl_syncobj_wait(fd, sync, 1, SL_WAIT_TIMEOUT_MS);
+	err = sl_syncobj_wait(dev, sync, 1, true, SL_WAIT_TIMEOUT_MS);
 	c1[j] = cntvct();
 	if (err) {
 		CHECK_FAIL_AT(__FILE__, __LINE__,
 			      "[p%u] submit %u: fence wait: %s", p, j,
-			      strerror(err));
+			      strerror(-err));
 		return false;
 	}
-	err = sl_fence_status(fd, *sync, &status);
+	err = sl_syncobj_status(dev, *sync, &status);
 	if (err || status != 1) {
 		if (r->bad_fences++ < 5)
 			CHECK_FAIL_AT(__FILE__, __LINE__,
 				      "[p%u] submit %u: fence %s", p, j,
-				      err ? strerror(err) :
-					    sl_fence_status_name(status));
+				      err ? strerror(-err) :
+					    fence_status_name(status));
 	}
 	r->retired++;
 	return true;
@@ -361,11 +331,11 @@ static void verify_worker(unsigned int p, struct worker_result *r,
 	bool have_prev = false;
 
 	for (unsigned int i = 0; i < r->submitted; i++) {
-		uint32_t st = mali_job_exception_status(jobs->map + 64 * i);
-		uint64_t v = mali_get64(data->map + 8 * i);
+		uint32_t st = mali_job_exception_status(bo_cpu(jobs, 64 * i));
+		uint64_t v = le_get64(bo_cpu(data, 8 * i));
 		const char *why = NULL;
 
-		if (st != MALI_EXCEPTION_DONE)
+		if (st != MDG_EXCEPTION_DONE)
 			why = "job header does not read DONE";
 		else if (job_writes_zero(i) && v != 0)
 			why = "zero job did not write 0";
@@ -392,16 +362,16 @@ static void verify_worker(unsigned int p, struct worker_result *r,
 				      (unsigned long long)c1[i]);
 	}
 	for (unsigned int i = r->submitted; i < n; i++) {
-		if (mali_get64(data->map + 8 * i) != pattern(p, i) &&
+		if (le_get64(bo_cpu(data, 8 * i)) != pattern(p, i) &&
 		    r->bad_values++ < 5)
 			CHECK_FAIL_AT(__FILE__, __LINE__,
 				      "[p%u] slot %u (never submitted) "
 				      "changed", p, i);
 	}
-	if (mali_get64(data->map + 8 * n) != GUARD64 && r->bad_values++ < 5)
+	if (le_get64(bo_cpu(data, 8 * n)) != GUARD64 && r->bad_values++ < 5)
 		CHECK_FAIL_AT(__FILE__, __LINE__, "[p%u] guard changed: %#llx",
-			      p, (unsigned long long)mali_get64(data->map +
-								8 * n));
+			      p, (unsigned long long)le_get64(bo_cpu(data,
+								     8 * n)));
 }
 
 static void worker(unsigned int p, struct worker_result *r, void *varg)
@@ -411,60 +381,59 @@ static void worker(unsigned int p, struct worker_result *r, void *varg)
 	struct drm_sleipnir_bo_ref refs[2];
 	struct drm_sleipnir_sync_op out[2];
 	uint32_t sync[MAX_DEPTH] = { 0 }, timeline = 0;
-	struct sl_bo jobs = { .fd = -1 }, data = { .fd = -1 };
-	struct sl_submit_args a;
+	struct sl_bo *jobs = NULL, *data = NULL;
+	struct sl_submit a;
 	uint64_t *c0 = NULL, *c1 = NULL, point = 0;
-	char node[64];
+	struct sl_drm *dev;
 	bool broken = false;
-	int fd, err;
+	int err;
 
 	close(arg->go_wr); /* only the parent may hold it, or EOF never comes */
-	fd = sl_open(g_node, node);
-	REQUIRE(fd >= 0);
+	dev = device_open(g_node);
+	REQUIRE(dev != NULL);
 	c0 = calloc(n + 1, sizeof(*c0));
 	c1 = calloc(n + 1, sizeof(*c1));
 	if (!c0 || !c1)
 		goto out;
-	if (sl_bo_create(fd, page_align((uint64_t)n * 64), 0, 0,
-			 g_va_start + JOBS_VA_OFFSET, &jobs) ||
-	    sl_bo_create(fd, page_align(8ull * (n + 1)),
-			 SLEIPNIR_BO_GPU_NOEXEC, SLEIPNIR_VM_MAP_NOEXEC, 0,
-			 &data)) {
+	if (bo_new(dev, page_align((uint64_t)n * 64), 0, 0,
+		   g_va_start + JOBS_VA_OFFSET, &jobs) ||
+	    bo_new(dev, page_align(8ull * (n + 1)), SLEIPNIR_BO_GPU_NOEXEC,
+		   SLEIPNIR_VM_MAP_NOEXEC, 0, &data)) {
 		CHECK_FAIL_AT(__FILE__, __LINE__, "[p%u] BO set-up failed", p);
 		goto out;
 	}
 	if (p == 0)
 		printf("  job BOs at GPU %#llx, data BO at GPU %#llx (p0)\n",
-		       (unsigned long long)jobs.va,
-		       (unsigned long long)data.va);
+		       (unsigned long long)jobs->va,
+		       (unsigned long long)data->va);
 	for (unsigned int i = 0; i < n; i++) {
-		mali_put64(data.map + 8 * i, pattern(p, i));
-		mali_pack_write_value_job(jobs.map + 64 * i, 1, 0, 0, 0,
-					  data.va + 8 * i,
+		bo_put64(data, 8 * i, pattern(p, i));
+		mali_pack_write_value_job(bo_cpu(jobs, 64 * i), 1, 0, 0, 0,
+					  bo_gpu(data, 8 * i),
 					  job_writes_zero(i) ?
-						  MALI_WRITE_VALUE_ZERO :
-						  MALI_WRITE_VALUE_SYSTEM_TIMESTAMP);
+						  MDG_WRITE_VALUE_TYPE_ZERO :
+						  MDG_WRITE_VALUE_TYPE_SYSTEM_TIMESTAMP);
 	}
-	mali_put64(data.map + 8 * n, GUARD64);
+	bo_put64(data, 8 * n, GUARD64);
 	for (unsigned int i = 0; i < depth; i++) {
-		sync[i] = sl_syncobj_new(fd);
+		sync[i] = syncobj_new(dev, false);
 		if (!sync[i]) {
 			CHECK_FAIL_AT(__FILE__, __LINE__, "[p%u] syncobjs", p);
 			goto out;
 		}
 	}
-	timeline = sl_syncobj_new(fd);
+	timeline = syncobj_new(dev, false);
 	if (!timeline)
 		goto out;
 
-	refs[0] = (struct drm_sleipnir_bo_ref){ .handle = jobs.handle };
-	refs[1] = (struct drm_sleipnir_bo_ref){ .handle = data.handle,
+	refs[0] = (struct drm_sleipnir_bo_ref){ .handle = jobs->handle };
+	refs[1] = (struct drm_sleipnir_bo_ref){ .handle = data->handle,
 						.flags = SLEIPNIR_BO_REF_WRITE };
 	memset(&a, 0, sizeof(a));
 	a.bos = p % 2 == 0 ? refs : NULL;
-	a.nbos = p % 2 == 0 ? 2 : 0;
-	a.out = out;
-	a.nout = 2;
+	a.num_bos = p % 2 == 0 ? 2 : 0;
+	a.out_syncs = out;
+	a.num_out_syncs = 2;
 	a.requirements = SLEIPNIR_REQ_WRITE_VALUE;
 
 	/* Set up: tell the parent, wait for everyone to be. */
@@ -477,7 +446,8 @@ static void worker(unsigned int p, struct worker_result *r, void *varg)
 	for (unsigned int i = 0; i < n && !broken; i++) {
 		unsigned int slot = i % depth;
 
-		if (i >= depth && !retire(fd, &sync[slot], i - depth, r, c1, p))
+		if (i >= depth &&
+		    !retire(dev, &sync[slot], i - depth, r, c1, p))
 			broken = true;
 		if (broken)
 			break;
@@ -487,13 +457,13 @@ static void worker(unsigned int p, struct worker_result *r, void *varg)
 			.flags = SLEIPNIR_SYNC_OP_TIMELINE,
 			.point = i + 1,
 		};
-		a.jc = jobs.va + 64ull * i;
+		a.jc = bo_gpu(jobs, 64ull * i);
 		c0[i] = cntvct();
-		err = sl_submit(fd, &a);
+		err = sl_submit(dev, &a);
 		if (err) {
 			CHECK_FAIL_AT(__FILE__, __LINE__,
 				      "[p%u] SUBMIT %u: %s", p, i,
-				      strerror(err));
+				      strerror(-err));
 			broken = true;
 			break;
 		}
@@ -502,10 +472,10 @@ static void worker(unsigned int p, struct worker_result *r, void *varg)
 	/* Drain what is still in flight. */
 	for (unsigned int j = r->submitted > depth ? r->submitted - depth : 0;
 	     j < r->submitted; j++) {
-		if (!retire(fd, &sync[j % depth], j, r, c1, p))
+		if (!retire(dev, &sync[j % depth], j, r, c1, p))
 			break;
 	}
-	r->t_end_ns = sl_now_ns();
+	r->t_end_ns = now_ns();
 	CHECK_EQ(r->retired, r->submitted);
 	CHECK_EQ(r->submitted, n);
 
@@ -513,39 +483,32 @@ static void worker(unsigned int p, struct worker_result *r, void *varg)
 		/* The timeline reached the last submit's point. */
 		uint64_t want = r->submitted;
 
-		err = sl_drm_err(drmSyncobjTimelineWait(
-			fd, &timeline, &want, 1,
-			sl_deadline_ns(SL_WAIT_TIMEOUT_MS),
-			DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL, NULL));
+		err = sl_syncobj_timeline_wait(dev, timeline, want,
+					       SL_WAIT_TIMEOUT_MS);
 		CHECK_ERRNO(err, 0);
-		err = sl_drm_err(drmSyncobjQuery(fd, &timeline, &point, 1));
+		/* libdrm's query answers -1 with errno set. */
+		err = drmSyncobjQuery(sl_drm_fd(dev), &timeline, &point, 1) ?
+			      -errno : 0;
 		CHECK_ERRNO(err, 0);
 		CHECK_EQ(point, r->submitted);
 	}
 	if (p % 2 == 0) {
 		/* Implicitly fenced: the data BO is idle once the fences are. */
-		struct drm_sleipnir_bo_wait w = { .handle = data.handle,
-						  .timeout_ns = 0 };
-
-		CHECK_ERRNO(sl_ioctl(fd, DRM_IOCTL_SLEIPNIR_BO_WAIT, &w), 0);
+		CHECK_ERRNO(sl_bo_wait(data, 0), 0);
 	}
-	verify_worker(p, r, &jobs, &data, n, c0, c1);
+	verify_worker(p, r, jobs, data, n, c0, c1);
 
 out:
 	for (unsigned int i = 0; i < depth; i++)
-		if (sync[i])
-			drmSyncobjDestroy(fd, sync[i]);
-	if (timeline)
-		drmSyncobjDestroy(fd, timeline);
-	if (jobs.fd >= 0)
-		sl_bo_destroy(&jobs);
-	if (data.fd >= 0)
-		sl_bo_destroy(&data);
+		sl_syncobj_destroy(dev, sync[i]);
+	sl_syncobj_destroy(dev, timeline);
+	bo_free(&jobs);
+	bo_free(&data);
 	free(c0);
 	free(c1);
-	close(fd);
+	sl_drm_close(dev);
 	if (!r->t_end_ns)
-		r->t_end_ns = sl_now_ns();
+		r->t_end_ns = now_ns();
 }
 
 TEST(parallel_submits)
@@ -580,7 +543,7 @@ TEST(parallel_submits)
 	close(go[0]);
 	/* Wait until every worker has set up, then release them together. */
 	{
-		uint64_t end = sl_now_ns() + 60000000000ull;
+		uint64_t end = now_ns() + 60000000000ull;
 		unsigned int ready;
 
 		do {
@@ -590,9 +553,9 @@ TEST(parallel_submits)
 					 pids[p] <= 0;
 			if (ready < procs)
 				usleep(2000);
-		} while (ready < procs && sl_now_ns() < end);
+		} while (ready < procs && now_ns() < end);
 	}
-	t0 = sl_now_ns();
+	t0 = now_ns();
 	close(go[1]);
 	bad = reap(pids, procs, WORKER_DEADLINE_MS);
 	CHECK_EQ(bad, 0);
@@ -744,39 +707,38 @@ static void pack_chain(struct sl_bo *c, unsigned int n, uint64_t s_va,
 {
 	for (unsigned int k = 0; k < n; k++)
 		mali_pack_write_value_job(
-			c->map + 64ull * k, (uint16_t)(k + 1), 0, 0,
-			k + 1 < n ? c->va + 64ull * (k + 1) : 0,
+			bo_cpu(c, 64ull * k), (uint16_t)(k + 1), 0, 0,
+			k + 1 < n ? bo_gpu(c, 64ull * (k + 1)) : 0,
 			s_va + (k == 0 ? first_slot : other_slot),
-			MALI_WRITE_VALUE_SYSTEM_TIMESTAMP);
+			MDG_WRITE_VALUE_TYPE_SYSTEM_TIMESTAMP);
 }
 
 /* Process A: exports S, runs long chains on it. */
 static void prime_exporter(unsigned int idx, struct worker_result *r,
 			   void *varg)
 {
-	int sock = *(int *)varg, fd, dmabuf = -1, err, status = 0;
-	struct sl_bo s = { .fd = -1 };
+	int sock = *(int *)varg, dmabuf = -1, err, status = 0;
+	struct sl_bo *s = NULL;
+	struct sl_drm *dev;
 	uint32_t sync = 0;
-	char node[64];
 	struct msg m;
 
 	(void)idx;
-	fd = sl_open(g_node, node);
-	REQUIRE(fd >= 0);
-	if (sl_bo_create(fd, 4096, SLEIPNIR_BO_GPU_NOEXEC,
-			 SLEIPNIR_VM_MAP_NOEXEC, 0, &s))
+	dev = device_open(g_node);
+	REQUIRE(dev != NULL);
+	if (bo_new(dev, 4096, SLEIPNIR_BO_GPU_NOEXEC, SLEIPNIR_VM_MAP_NOEXEC,
+		   0, &s))
 		goto out;
-	sync = sl_syncobj_new(fd);
+	sync = syncobj_new(dev, false);
 	if (!sync)
 		goto out;
-	err = sl_drm_err(drmPrimeHandleToFD(fd, s.handle, DRM_CLOEXEC | DRM_RDWR,
-					    &dmabuf));
+	err = sl_bo_export(s, DRM_CLOEXEC | DRM_RDWR, &dmabuf);
 	CHECK_ERRNO(err, 0);
 	if (err)
 		goto out;
 	memset(&m, 0, sizeof(m));
 	m.type = MSG_BO;
-	m.v[0] = s.size;
+	m.v[0] = s->size;
 	if (!send_msg(sock, &m, dmabuf)) {
 		CHECK_FAIL_AT(__FILE__, __LINE__, "[A] sending the dma-buf");
 		goto out;
@@ -788,27 +750,27 @@ static void prime_exporter(unsigned int idx, struct worker_result *r,
 		const unsigned int repeat = prime_rounds[round].repeat;
 		struct drm_sleipnir_bo_ref refs[2];
 		struct drm_sleipnir_sync_op out = { .handle = sync };
-		struct sl_submit_args a;
-		struct sl_bo c1, c2 = { .fd = -1 };
+		struct sl_submit a;
+		struct sl_bo *c1 = NULL, *c2 = NULL;
 		uint64_t end_ts, start_ts, b_ts, b_cnt, t0;
 		bool conclusive;
 
-		if (sl_bo_create(fd, page_align(64ull * n), 0, 0, 0, &c1) ||
-		    (repeat && sl_bo_create(fd, page_align(64ull * n), 0, 0, 0,
-					    &c2))) {
+		if (bo_new(dev, page_align(64ull * n), 0, 0, 0, &c1) ||
+		    (repeat &&
+		     bo_new(dev, page_align(64ull * n), 0, 0, 0, &c2))) {
 			CHECK_FAIL_AT(__FILE__, __LINE__, "[A] chain BOs");
-			sl_bo_destroy(&c1);
+			bo_free(&c1);
 			break;
 		}
 		/* The first chain's first job marks the start; the last job
 		 * of the last chain the end. */
-		pack_chain(&c1, n, s.va, S_A_START,
+		pack_chain(c1, n, s->va, S_A_START,
 			   repeat ? S_A_OTHER : S_A_END);
 		if (repeat)
-			pack_chain(&c2, n, s.va, S_A_END, S_A_END);
-		mali_put64(s.map + S_A_END, FILL64);
-		mali_put64(s.map + S_B, FILL64);
-		mali_put64(s.map + S_A_START, FILL64);
+			pack_chain(c2, n, s->va, S_A_END, S_A_END);
+		bo_put64(s, S_A_END, FILL64);
+		bo_put64(s, S_B, FILL64);
+		bo_put64(s, S_A_START, FILL64);
 
 		memset(&m, 0, sizeof(m));
 		m.type = MSG_ROUND;
@@ -817,28 +779,28 @@ static void prime_exporter(unsigned int idx, struct worker_result *r,
 		    !recv_msg(sock, &m, MSG_READY, NULL)) {
 			CHECK_FAIL_AT(__FILE__, __LINE__, "[A] round %u: "
 				      "handshake", round);
-			sl_bo_destroy(&c1);
-			sl_bo_destroy(&c2);
+			bo_free(&c1);
+			bo_free(&c2);
 			break;
 		}
-		refs[0] = (struct drm_sleipnir_bo_ref){ .handle = c1.handle };
+		refs[0] = (struct drm_sleipnir_bo_ref){ .handle = c1->handle };
 		refs[1] = (struct drm_sleipnir_bo_ref){
-			.handle = s.handle, .flags = SLEIPNIR_BO_REF_WRITE };
+			.handle = s->handle, .flags = SLEIPNIR_BO_REF_WRITE };
 		memset(&a, 0, sizeof(a));
-		a.jc = c1.va;
+		a.jc = c1->va;
 		a.bos = refs;
-		a.nbos = 2;
-		a.out = &out;
-		a.nout = 1;
+		a.num_bos = 2;
+		a.out_syncs = &out;
+		a.num_out_syncs = 1;
 		a.requirements = SLEIPNIR_REQ_WRITE_VALUE;
 		a.timeout_ms = chain_timeout_ms();
-		t0 = sl_now_ns();
-		err = sl_submit(fd, &a);
+		t0 = now_ns();
+		err = sl_submit(dev, &a);
 		CHECK_ERRNO(err, 0);
 		for (unsigned int i = 0; i < repeat && !err; i++) {
-			refs[0].handle = c2.handle;
-			a.jc = c2.va;
-			err = sl_submit(fd, &a);
+			refs[0].handle = c2->handle;
+			a.jc = c2->va;
+			err = sl_submit(dev, &a);
 			CHECK_ERRNO(err, 0);
 		}
 		memset(&m, 0, sizeof(m));
@@ -846,30 +808,30 @@ static void prime_exporter(unsigned int idx, struct worker_result *r,
 		m.round = round;
 		send_msg(sock, &m, -1);
 		if (err) {
-			sl_bo_destroy(&c1);
-			sl_bo_destroy(&c2);
+			bo_free(&c1);
+			bo_free(&c2);
 			break;
 		}
 		/* The out-sync holds the last chain's fence. */
-		err = sl_syncobj_wait(fd, &sync, 1, 60000);
+		err = sl_syncobj_wait(dev, &sync, 1, true, 60000);
 		CHECK_ERRNO(err, 0);
 		if (!err) {
-			CHECK_ERRNO(sl_fence_status(fd, sync, &status), 0);
+			CHECK_ERRNO(sl_syncobj_status(dev, sync, &status), 0);
 			if (status != 1)
 				CHECK_FAIL_AT(__FILE__, __LINE__,
 					      "[A] chain fence %s",
-					      sl_fence_status_name(status));
+					      fence_status_name(status));
 		}
 		if (!recv_msg(sock, &m, MSG_DONE, NULL)) {
 			CHECK_FAIL_AT(__FILE__, __LINE__, "[A] no DONE");
-			sl_bo_destroy(&c1);
-			sl_bo_destroy(&c2);
+			bo_free(&c1);
+			bo_free(&c2);
 			break;
 		}
 		/* Both sides are done: what A sees through its own mapping. */
-		end_ts = mali_get64(s.map + S_A_END);
-		start_ts = mali_get64(s.map + S_A_START);
-		b_ts = mali_get64(s.map + S_B);
+		end_ts = bo_get64(s, S_A_END);
+		start_ts = bo_get64(s, S_A_START);
+		b_ts = bo_get64(s, S_B);
 		b_cnt = m.v[1];
 		CHECK(end_ts != FILL64);
 		CHECK(start_ts != FILL64);
@@ -877,8 +839,8 @@ static void prime_exporter(unsigned int idx, struct worker_result *r,
 		CHECK(start_ts <= end_ts);
 		CHECK(b_ts >= end_ts);
 		CHECK_EQ(mali_job_exception_status(
-				 (repeat ? c2.map : c1.map) + 64ull * (n - 1)),
-			 MALI_EXCEPTION_DONE);
+				 bo_cpu(repeat ? c2 : c1, 64ull * (n - 1))),
+			 MDG_EXCEPTION_DONE);
 		if (same_clock())
 			conclusive = end_ts > b_cnt &&
 				     end_ts - b_cnt >=
@@ -890,14 +852,14 @@ static void prime_exporter(unsigned int idx, struct worker_result *r,
 		       "last job and ran %.1f ms after it: %s\n",
 		       round, repeat + 1, n,
 		       g_ts_hz ? (double)(end_ts - start_ts) * 1e3 / g_ts_hz : 0,
-		       (unsigned long long)((sl_now_ns() - t0) / 1000000),
+		       (unsigned long long)((now_ns() - t0) / 1000000),
 		       g_ts_hz ? ((double)end_ts - (double)b_cnt) * 1e3 / g_ts_hz : 0,
 		       g_ts_hz ? ((double)b_ts - (double)end_ts) * 1e3 / g_ts_hz : 0,
 		       conclusive ? "conclusive" : "not conclusive");
 		r->rounds++;
 		r->chain_jobs = (uint64_t)n * (repeat + 1);
-		sl_bo_destroy(&c1);
-		sl_bo_destroy(&c2);
+		bo_free(&c1);
+		bo_free(&c2);
 		if (conclusive) {
 			r->conclusive = 1;
 			break;
@@ -907,60 +869,53 @@ static void prime_exporter(unsigned int idx, struct worker_result *r,
 	m.type = MSG_STOP;
 	send_msg(sock, &m, -1);
 out:
-	if (sync)
-		drmSyncobjDestroy(fd, sync);
-	if (s.fd >= 0)
-		sl_bo_destroy(&s);
-	close(fd);
+	sl_syncobj_destroy(dev, sync);
+	bo_free(&s);
+	sl_drm_close(dev);
 }
 
 /* Process B: imports S, runs one short job on it per round. */
 static void prime_importer(unsigned int idx, struct worker_result *r,
 			   void *varg)
 {
-	int sock = *(int *)varg, fd, dmabuf = -1, err, status = 0;
-	struct drm_sleipnir_bo_info info;
-	struct sl_bo j = { .fd = -1 };
-	uint32_t sync = 0, hs = 0;
-	uint64_t s_va = 0, s_size = 0;
-	uint8_t *s_map = NULL;
-	char node[64];
+	int sock = *(int *)varg, dmabuf = -1, err, status = 0;
+	struct sl_bo *j = NULL, *s = NULL;
+	struct sl_drm *dev;
+	uint32_t sync = 0;
+	uint64_t s_size = 0;
+	void *s_map;
 	struct msg m;
 
 	(void)idx;
-	fd = sl_open(g_node, node);
-	REQUIRE(fd >= 0);
+	dev = device_open(g_node);
+	REQUIRE(dev != NULL);
 	if (!recv_msg(sock, &m, MSG_BO, &dmabuf) || dmabuf < 0) {
 		CHECK_FAIL_AT(__FILE__, __LINE__, "[B] no dma-buf");
 		goto out;
 	}
 	s_size = m.v[0];
-	err = sl_drm_err(drmPrimeFDToHandle(fd, dmabuf, &hs));
+	/* The import reads the BO's size and flags with BO_INFO. */
+	err = sl_bo_import(dev, dmabuf, &s);
 	close(dmabuf);
 	CHECK_ERRNO(err, 0);
 	if (err)
 		goto out;
-	memset(&info, 0, sizeof(info));
-	info.handle = hs;
-	CHECK_ERRNO(sl_ioctl(fd, DRM_IOCTL_SLEIPNIR_BO_INFO, &info), 0);
-	CHECK_EQ(info.size, s_size);
-	CHECK_EQ(info.flags & SLEIPNIR_BO_GPU_NOEXEC, SLEIPNIR_BO_GPU_NOEXEC);
-	if (sl_vm_map(fd, hs, s_size, SLEIPNIR_VM_MAP_NOEXEC, &s_va) ||
-	    sl_bo_cpu_map(fd, hs, s_size, &s_map)) {
+	CHECK_EQ(s->size, s_size);
+	CHECK_EQ(s->flags & SLEIPNIR_BO_GPU_NOEXEC, SLEIPNIR_BO_GPU_NOEXEC);
+	if (sl_vm_map(s, 0, SLEIPNIR_VM_MAP_NOEXEC) || sl_bo_mmap(s, &s_map)) {
 		CHECK_FAIL_AT(__FILE__, __LINE__, "[B] mapping the import");
 		goto out;
 	}
-	if (sl_bo_create(fd, 4096, 0, 0, 0, &j))
+	if (bo_new(dev, 4096, 0, 0, 0, &j))
 		goto out;
-	sync = sl_syncobj_new(fd);
+	sync = syncobj_new(dev, false);
 	if (!sync)
 		goto out;
 
 	for (;;) {
 		struct drm_sleipnir_bo_ref refs[2];
 		struct drm_sleipnir_sync_op out = { .handle = sync };
-		struct drm_sleipnir_bo_wait w = { .handle = hs };
-		struct sl_submit_args a;
+		struct sl_submit a;
 		uint64_t end_ts, b_ts, b_cnt;
 		int busy;
 
@@ -971,17 +926,18 @@ static void prime_importer(unsigned int idx, struct worker_result *r,
 				      "[B] unexpected message %u", m.type);
 			break;
 		}
-		mali_pack_write_value_job(j.map, 1, 0, 0, 0, s_va + S_B,
-					  MALI_WRITE_VALUE_SYSTEM_TIMESTAMP);
-		refs[0] = (struct drm_sleipnir_bo_ref){ .handle = j.handle };
+		mali_pack_write_value_job(bo_cpu(j, 0), 1, 0, 0, 0,
+					  bo_gpu(s, S_B),
+					  MDG_WRITE_VALUE_TYPE_SYSTEM_TIMESTAMP);
+		refs[0] = (struct drm_sleipnir_bo_ref){ .handle = j->handle };
 		refs[1] = (struct drm_sleipnir_bo_ref){
-			.handle = hs, .flags = SLEIPNIR_BO_REF_WRITE };
+			.handle = s->handle, .flags = SLEIPNIR_BO_REF_WRITE };
 		memset(&a, 0, sizeof(a));
-		a.jc = j.va;
+		a.jc = j->va;
 		a.bos = refs;
-		a.nbos = 2;
-		a.out = &out;
-		a.nout = 1;
+		a.num_bos = 2;
+		a.out_syncs = &out;
+		a.num_out_syncs = 1;
 		/*
 		 * COMPUTE keeps the job off slot 0 (JS_FEATURES0 has no
 		 * compute), where A's chain runs; the model runs slots side
@@ -993,30 +949,31 @@ static void prime_importer(unsigned int idx, struct worker_result *r,
 		if (!send_msg(sock, &m, -1) || !recv_msg(sock, &m, MSG_GO, NULL))
 			break;
 		/* Is A's chain still running? (timeout 0: only polls) */
-		busy = sl_ioctl(fd, DRM_IOCTL_SLEIPNIR_BO_WAIT, &w) == ETIMEDOUT;
+		busy = sl_bo_wait(s, 0) == -ETIMEDOUT;
 		b_cnt = cntvct();
-		err = sl_submit(fd, &a);
+		err = sl_submit(dev, &a);
 		CHECK_ERRNO(err, 0);
 		if (!err) {
-			err = sl_syncobj_wait(fd, &sync, 1, 60000);
+			err = sl_syncobj_wait(dev, &sync, 1, true, 60000);
 			CHECK_ERRNO(err, 0);
 			if (!err) {
-				CHECK_ERRNO(sl_fence_status(fd, sync, &status),
+				CHECK_ERRNO(sl_syncobj_status(dev, sync,
+							      &status),
 					    0);
 				if (status != 1)
 					CHECK_FAIL_AT(__FILE__, __LINE__,
 						      "[B] fence %s",
-						      sl_fence_status_name(
+						      fence_status_name(
 							      status));
 			}
 			/* B's job is done, so A's chains must be too. */
-			end_ts = mali_get64(s_map + S_A_END);
-			b_ts = mali_get64(s_map + S_B);
+			end_ts = bo_get64(s, S_A_END);
+			b_ts = bo_get64(s, S_B);
 			CHECK(end_ts != FILL64);
 			CHECK(b_ts != FILL64);
 			CHECK(b_ts >= end_ts);
-			CHECK_EQ(mali_job_exception_status(j.map),
-				 MALI_EXCEPTION_DONE);
+			CHECK_EQ(mali_job_exception_status(bo_cpu(j, 0)),
+				 MDG_EXCEPTION_DONE);
 			printf("  [B] round %u: S %s at SUBMIT\n", m.round,
 			       busy ? "busy" : "already idle");
 		}
@@ -1031,17 +988,10 @@ static void prime_importer(unsigned int idx, struct worker_result *r,
 			break;
 	}
 out:
-	if (sync)
-		drmSyncobjDestroy(fd, sync);
-	if (j.fd >= 0)
-		sl_bo_destroy(&j);
-	if (s_map)
-		munmap(s_map, s_size);
-	if (s_va)
-		sl_vm_unmap(fd, s_va, s_size);
-	if (hs)
-		sl_gem_close(fd, hs);
-	close(fd);
+	sl_syncobj_destroy(dev, sync);
+	bo_free(&j);
+	bo_free(&s);
+	sl_drm_close(dev);
 }
 
 TEST(prime_implicit_fence)
@@ -1116,7 +1066,6 @@ int main(int argc, char **argv)
 		RUN(parallel_submits);
 	if (!g_opt.only || strcmp(g_opt.only, "prime") == 0)
 		RUN(prime_implicit_fence);
-	if (g_fd >= 0)
-		close(g_fd);
+	sl_drm_close(g_dev);
 	return check_summary();
 }

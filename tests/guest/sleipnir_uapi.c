@@ -18,16 +18,14 @@
 #include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
-#include <linux/sync_file.h>
-
+#include "arm_counter.h"
 #include "sleipnir_uapi.h"
 
 CHECK_MAIN_STATE("sleipnir_uapi");
 
-int g_fd = -1;
+struct sl_drm *g_dev;
 char g_node[64];
 uint64_t g_params[NPARAMS];
 bool g_params_ok;
@@ -37,131 +35,54 @@ static const char *g_path_arg;
 
 /* --- basics -------------------------------------------------------------- */
 
-uint64_t now_ns(void)
+struct sl_drm *reopen(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return device_open(g_node);
 }
 
-int64_t deadline_ns(unsigned int timeout_ms)
-{
-	return (int64_t)(now_ns() + (uint64_t)timeout_ms * 1000000ull);
-}
+/* --- the ioctls as they are ---------------------------------------------- */
 
-uint64_t ms_since(uint64_t t0_ns)
-{
-	return (now_ns() - t0_ns) / 1000000ull;
-}
-
-int slp_ioctl(int fd, unsigned long request, void *arg)
-{
-	if (drmIoctl(fd, request, arg) == 0)
-		return 0;
-	return errno;
-}
-
-static bool is_sleipnir(int fd)
-{
-	drmVersionPtr ver = drmGetVersion(fd);
-	bool yes = ver && ver->name && strcmp(ver->name, "sleipnir") == 0;
-
-	if (ver)
-		drmFreeVersion(ver);
-	return yes;
-}
-
-int open_sleipnir(void)
-{
-	char node[64];
-
-	if (g_path_arg) {
-		int fd = open(g_path_arg, O_RDWR | O_CLOEXEC);
-
-		if (fd < 0)
-			printf("  open %s: %s\n", g_path_arg, strerror(errno));
-		else
-			snprintf(g_node, sizeof(g_node), "%s", g_path_arg);
-		return fd;
-	}
-	for (int minor = 128; minor < 192; minor++) {
-		int fd;
-
-		snprintf(node, sizeof(node), "/dev/dri/renderD%d", minor);
-		fd = open(node, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		if (is_sleipnir(fd)) {
-			snprintf(g_node, sizeof(g_node), "%s", node);
-			return fd;
-		}
-		close(fd);
-	}
-	printf("  no render node with driver \"sleipnir\" under /dev/dri\n");
-	return -1;
-}
-
-int reopen(void)
-{
-	int fd = open(g_node, O_RDWR | O_CLOEXEC);
-
-	if (fd < 0)
-		printf("  reopen %s: %s\n", g_node, strerror(errno));
-	return fd;
-}
-
-int get_param(int fd, uint32_t param, uint64_t *value)
-{
-	struct drm_sleipnir_get_param gp = { .param = param };
-	int err = slp_ioctl(fd, DRM_IOCTL_SLEIPNIR_GET_PARAM, &gp);
-
-	if (!err)
-		*value = gp.value;
-	return err;
-}
-
-/* --- buffer objects ------------------------------------------------------ */
-
-int bo_create(int fd, uint64_t size, uint32_t flags, uint32_t *handle)
+int bo_create(struct sl_drm *dev, uint64_t size, uint32_t flags,
+	      uint32_t *handle)
 {
 	struct drm_sleipnir_bo_create c = { .size = size, .flags = flags };
-	int err = slp_ioctl(fd, DRM_IOCTL_SLEIPNIR_BO_CREATE, &c);
+	int err = sl_drm_ioctl(dev, DRM_IOCTL_SLEIPNIR_BO_CREATE, &c);
 
 	if (!err)
 		*handle = c.handle;
 	return err;
 }
 
-int bo_info(int fd, uint32_t handle, struct drm_sleipnir_bo_info *info)
+int bo_info(struct sl_drm *dev, uint32_t handle,
+	    struct drm_sleipnir_bo_info *info)
 {
 	memset(info, 0, sizeof(*info));
 	info->handle = handle;
-	return slp_ioctl(fd, DRM_IOCTL_SLEIPNIR_BO_INFO, info);
+	return sl_drm_ioctl(dev, DRM_IOCTL_SLEIPNIR_BO_INFO, info);
 }
 
-int bo_mmap_offset(int fd, uint32_t handle, uint64_t *offset)
+int bo_mmap_offset(struct sl_drm *dev, uint32_t handle, uint64_t *offset)
 {
 	struct drm_sleipnir_bo_mmap_offset m = { .handle = handle };
-	int err = slp_ioctl(fd, DRM_IOCTL_SLEIPNIR_BO_MMAP_OFFSET, &m);
+	int err = sl_drm_ioctl(dev, DRM_IOCTL_SLEIPNIR_BO_MMAP_OFFSET, &m);
 
 	if (!err)
 		*offset = m.offset;
 	return err;
 }
 
-uint8_t *bo_cpu_map(int fd, uint32_t handle, uint64_t size)
+uint8_t *bo_cpu_map(struct sl_drm *dev, uint32_t handle, uint64_t size)
 {
 	uint64_t offset = 0;
 	void *map;
-	int err = bo_mmap_offset(fd, handle, &offset);
+	int err = bo_mmap_offset(dev, handle, &offset);
 
 	if (err) {
-		printf("  BO_MMAP_OFFSET(%u): %s\n", handle, strerror(err));
+		printf("  BO_MMAP_OFFSET(%u): %s\n", handle, strerror(-err));
 		return NULL;
 	}
-	map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		   (off_t)offset);
+	map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   sl_drm_fd(dev), (off_t)offset);
 	if (map == MAP_FAILED) {
 		printf("  mmap(BO %u, %#llx bytes at offset %#llx): %s\n",
 		       handle, (unsigned long long)size,
@@ -171,252 +92,131 @@ uint8_t *bo_cpu_map(int fd, uint32_t handle, uint64_t size)
 	return map;
 }
 
-int gem_close(int fd, uint32_t handle)
+int gem_close(struct sl_drm *dev, uint32_t handle)
 {
 	struct drm_gem_close c = { .handle = handle };
 
-	return slp_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &c);
+	return sl_drm_ioctl(dev, DRM_IOCTL_GEM_CLOSE, &c);
 }
 
-int bo_wait(int fd, uint32_t handle, int64_t timeout_ns)
+int bo_wait(struct sl_drm *dev, uint32_t handle, int64_t timeout_ns)
 {
 	struct drm_sleipnir_bo_wait w = { .handle = handle,
 					  .timeout_ns = timeout_ns };
 
-	return slp_ioctl(fd, DRM_IOCTL_SLEIPNIR_BO_WAIT, &w);
+	return sl_drm_ioctl(dev, DRM_IOCTL_SLEIPNIR_BO_WAIT, &w);
 }
 
-int bo_sync(int fd, uint32_t handle, uint32_t op, uint64_t offset,
-	    uint64_t size)
+int bo_sync(struct sl_drm *dev, uint32_t handle, uint32_t op,
+	    uint64_t offset, uint64_t size)
 {
 	struct drm_sleipnir_bo_sync s = {
 		.handle = handle, .op = op, .offset = offset, .size = size
 	};
 
-	return slp_ioctl(fd, DRM_IOCTL_SLEIPNIR_BO_SYNC, &s);
+	return sl_drm_ioctl(dev, DRM_IOCTL_SLEIPNIR_BO_SYNC, &s);
 }
 
-int vm_map(int fd, uint32_t handle, uint32_t flags, uint64_t bo_offset,
-	   uint64_t size, uint64_t *va)
+int vm_map(struct sl_drm *dev, uint32_t handle, uint32_t flags,
+	   uint64_t bo_offset, uint64_t size, uint64_t *va)
 {
 	struct drm_sleipnir_vm_map m = {
 		.handle = handle, .flags = flags, .bo_offset = bo_offset,
 		.size = size, .va = *va,
 	};
-	int err = slp_ioctl(fd, DRM_IOCTL_SLEIPNIR_VM_MAP, &m);
+	int err = sl_drm_ioctl(dev, DRM_IOCTL_SLEIPNIR_VM_MAP, &m);
 
 	if (!err)
 		*va = m.va;
 	return err;
 }
 
-int vm_unmap(int fd, uint64_t va, uint64_t size)
+int vm_unmap(struct sl_drm *dev, uint64_t va, uint64_t size)
 {
 	struct drm_sleipnir_vm_unmap u = { .va = va, .size = size };
 
-	return slp_ioctl(fd, DRM_IOCTL_SLEIPNIR_VM_UNMAP, &u);
+	return sl_drm_ioctl(dev, DRM_IOCTL_SLEIPNIR_VM_UNMAP, &u);
 }
 
-int sbo_new(int fd, uint64_t size, uint32_t bo_flags, uint32_t map_flags,
-	    struct sbo *bo)
+int get_fault(struct sl_drm *dev, uint32_t flags,
+	      struct drm_sleipnir_get_fault *f)
 {
-	struct drm_sleipnir_bo_create c = { .size = size, .flags = bo_flags };
-	int err;
-
-	memset(bo, 0, sizeof(*bo));
-	bo->fd = fd;
-	err = slp_ioctl(fd, DRM_IOCTL_SLEIPNIR_BO_CREATE, &c);
-	if (err) {
-		printf("  BO_CREATE(size %#llx, flags %#x): %s\n",
-		       (unsigned long long)size, bo_flags, strerror(err));
-		return err;
-	}
-	bo->handle = c.handle;
-	bo->flags = bo_flags;
-	bo->size = c.size;
-	if (!(bo_flags & SLEIPNIR_BO_NO_CPU_MAP)) {
-		bo->map = bo_cpu_map(fd, bo->handle, bo->size);
-		if (!bo->map) {
-			sbo_free(bo);
-			return EIO;
-		}
-	}
-	err = vm_map(fd, bo->handle, map_flags | SLEIPNIR_VM_MAP_AUTO_VA, 0,
-		     bo->size, &bo->va);
-	if (err) {
-		printf("  VM_MAP(BO %u, AUTO_VA, %#llx bytes): %s\n",
-		       bo->handle, (unsigned long long)bo->size,
-		       strerror(err));
-		bo->va = 0;
-		sbo_free(bo);
-		return err;
-	}
-	return 0;
+	memset(f, 0, sizeof(*f));
+	f->flags = flags;
+	return sl_drm_ioctl(dev, DRM_IOCTL_SLEIPNIR_GET_FAULT, f);
 }
 
-void sbo_free(struct sbo *bo)
+/* --- syncobjs ------------------------------------------------------------ */
+
+bool syncobj_signalled(struct sl_drm *dev, uint32_t handle)
 {
-	if (bo->va)
-		vm_unmap(bo->fd, bo->va, bo->size);
-	if (bo->map)
-		munmap(bo->map, bo->size);
-	if (bo->handle)
-		gem_close(bo->fd, bo->handle);
-	memset(bo, 0, sizeof(*bo));
-}
-
-/* --- syncobjs and fences ------------------------------------------------- */
-
-uint32_t syncobj_new(int fd, bool signalled)
-{
-	uint32_t handle = 0;
-
-	if (drmSyncobjCreate(fd, signalled ? DRM_SYNCOBJ_CREATE_SIGNALED : 0,
-			     &handle)) {
-		printf("  drmSyncobjCreate: %s\n", strerror(errno));
-		return 0;
-	}
-	return handle;
-}
-
-void syncobj_free(int fd, uint32_t handle)
-{
-	if (handle)
-		drmSyncobjDestroy(fd, handle);
-}
-
-int syncobj_wait(int fd, uint32_t *handles, unsigned int count,
-		 unsigned int timeout_ms)
-{
-	int ret = drmSyncobjWait(fd, handles, count, deadline_ns(timeout_ms),
-				 DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL, NULL);
-
-	if (ret == 0)
-		return 0;
-	return ret < 0 ? -ret : errno;
-}
-
-int timeline_wait(int fd, uint32_t handle, uint64_t point,
-		  unsigned int timeout_ms)
-{
-	int ret = drmSyncobjTimelineWait(fd, &handle, &point, 1,
-					 deadline_ns(timeout_ms),
-					 DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL, NULL);
-
-	if (ret == 0)
-		return 0;
-	return ret < 0 ? -ret : errno;
-}
-
-bool syncobj_signalled(int fd, uint32_t handle)
-{
-	return drmSyncobjWait(fd, &handle, 1, 0, 0, NULL) == 0;
-}
-
-int fence_status(int fd, uint32_t syncobj)
-{
-	struct sync_file_info info;
-	int sync_fd = -1;
-
-	if (drmSyncobjExportSyncFile(fd, syncobj, &sync_fd)) {
-		printf("  export syncobj %u as sync_file: %s\n", syncobj,
-		       strerror(errno));
-		return FENCE_STATUS_NONE;
-	}
-	memset(&info, 0, sizeof(info));
-	if (ioctl(sync_fd, SYNC_IOC_FILE_INFO, &info)) {
-		printf("  SYNC_IOC_FILE_INFO: %s\n", strerror(errno));
-		close(sync_fd);
-		return FENCE_STATUS_NONE;
-	}
-	close(sync_fd);
-	return info.status;
-}
-
-int wait_fence_status(int fd, uint32_t syncobj, unsigned int timeout_ms)
-{
-	uint64_t t0 = now_ns();
-	int err = syncobj_wait(fd, &syncobj, 1, timeout_ms);
-
-	if (err) {
-		printf("  wait for syncobj %u: %s after %llu ms\n", syncobj,
-		       strerror(err), (unsigned long long)ms_since(t0));
-		return FENCE_STATUS_NONE;
-	}
-	return fence_status(fd, syncobj);
+	return sl_syncobj_wait(dev, &handle, 1, true, 0) == 0;
 }
 
 /* --- submission ---------------------------------------------------------- */
 
-int submit_simple(int fd, uint64_t jc, uint32_t requirements,
+int submit_simple(struct sl_drm *dev, uint64_t jc, uint32_t requirements,
 		  const uint32_t *bos, unsigned int nbos, bool write,
 		  uint32_t in_sync, uint32_t out_sync, uint32_t timeout_ms)
 {
 	struct drm_sleipnir_bo_ref refs[8];
 	struct drm_sleipnir_sync_op in = { .handle = in_sync };
 	struct drm_sleipnir_sync_op out = { .handle = out_sync };
-	struct drm_sleipnir_submit s;
+	struct sl_submit s = {
+		.jc = jc,
+		.bos = refs,
+		.num_bos = nbos,
+		.in_syncs = &in,
+		.num_in_syncs = in_sync ? 1 : 0,
+		.out_syncs = &out,
+		.num_out_syncs = out_sync ? 1 : 0,
+		.requirements = requirements,
+		.timeout_ms = timeout_ms,
+	};
 
 	if (nbos > ARRAY_LEN(refs))
-		return E2BIG;
+		return -E2BIG;
 	memset(refs, 0, sizeof(refs));
 	for (unsigned int i = 0; i < nbos; i++) {
 		refs[i].handle = bos[i];
 		refs[i].flags = write ? SLEIPNIR_BO_REF_WRITE : 0;
 	}
-	memset(&s, 0, sizeof(s));
-	s.jc = jc;
-	s.requirements = requirements;
-	s.timeout_ms = timeout_ms;
-	if (nbos)
-		s.bos = OBJ_ARRAY(refs, nbos);
-	if (in_sync)
-		s.in_syncs = OBJ_ARRAY(&in, 1);
-	if (out_sync)
-		s.out_syncs = OBJ_ARRAY(&out, 1);
-	return slp_ioctl(fd, DRM_IOCTL_SLEIPNIR_SUBMIT, &s);
+	return sl_submit(dev, &s);
 }
 
-int get_fault(int fd, uint32_t flags, struct drm_sleipnir_get_fault *f)
-{
-	memset(f, 0, sizeof(*f));
-	f->flags = flags;
-	return slp_ioctl(fd, DRM_IOCTL_SLEIPNIR_GET_FAULT, f);
-}
-
-void clear_fault(int fd)
+void clear_fault(struct sl_drm *dev)
 {
 	struct drm_sleipnir_get_fault f;
 
-	get_fault(fd, SLEIPNIR_GET_FAULT_CLEAR, &f);
+	get_fault(dev, SLEIPNIR_GET_FAULT_CLEAR, &f);
 }
 
-int run_chain(int fd, uint64_t jc, uint32_t requirements, const uint32_t *bos,
-	      unsigned int nbos, uint32_t timeout_ms)
+int run_chain(struct sl_drm *dev, uint64_t jc, uint32_t requirements,
+	      const uint32_t *bos, unsigned int nbos, uint32_t timeout_ms)
 {
-	uint32_t sync = syncobj_new(fd, false);
+	uint32_t sync = syncobj_new(dev, false);
 	int status, err;
 
 	if (!sync)
 		return FENCE_STATUS_NONE;
-	err = submit_simple(fd, jc, requirements, bos, nbos, true, 0, sync,
+	err = submit_simple(dev, jc, requirements, bos, nbos, true, 0, sync,
 			    timeout_ms);
 	if (err) {
 		printf("  SUBMIT(jc %#llx): %s\n", (unsigned long long)jc,
-		       strerror(err));
-		syncobj_free(fd, sync);
+		       strerror(-err));
+		sl_syncobj_destroy(dev, sync);
 		return FENCE_STATUS_NONE;
 	}
-	status = wait_fence_status(fd, sync, WAIT_MS);
-	syncobj_free(fd, sync);
+	status = wait_fence_status(dev, sync, WAIT_MS);
+	sl_syncobj_destroy(dev, sync);
 	return status;
 }
 
-int run_write_value(int fd, struct sbo *jobs, uint64_t target, uint32_t type,
-		    const uint32_t *bos, unsigned int nbos)
+int run_write_value(struct sl_drm *dev, struct sl_bo *jobs, uint64_t target,
+		    uint32_t type, const uint32_t *bos, unsigned int nbos)
 {
-	mali_pack_write_value_job(sbo_cpu(jobs, 0), 1, 0, 0, 0, target, type);
-	return run_chain(fd, sbo_gpu(jobs, 0), REQ_SLOT0, bos, nbos, 0);
+	mali_pack_write_value_job(bo_cpu(jobs, 0), 1, 0, 0, 0, target, type);
+	return run_chain(dev, bo_gpu(jobs, 0), REQ_SLOT0, bos, nbos, 0);
 }
 
 static const char *const fault_kinds[] = { "NONE", "JOB", "MMU", "TIMEOUT" };
@@ -434,10 +234,10 @@ static void print_fault(const char *when,
 	       (unsigned long long)f->jc);
 }
 
-int get_fault_after_fence(int fd, struct drm_sleipnir_get_fault *f)
+int get_fault_after_fence(struct sl_drm *dev, struct drm_sleipnir_get_fault *f)
 {
 	struct drm_sleipnir_get_fault later;
-	int err = get_fault(fd, 0, f);
+	int err = get_fault(dev, 0, f);
 
 	if (err)
 		return err;
@@ -446,20 +246,21 @@ int get_fault_after_fence(int fd, struct drm_sleipnir_get_fault *f)
 	    f->access == 0) {
 		/* Diagnosis only: is the MMU half late, or lost? */
 		usleep(200000);
-		if (get_fault(fd, 0, &later) == 0)
+		if (get_fault(dev, 0, &later) == 0)
 			print_fault(" re-read 200 ms later", &later);
 	}
 	return 0;
 }
 
-void check_mmu_fault(int fd, uint32_t sync, uint64_t jc, uint64_t address,
-		     bool page_only, uint32_t access, bool perm)
+void check_mmu_fault(struct sl_drm *dev, uint32_t sync, uint64_t jc,
+		     uint64_t address, bool page_only, uint32_t access,
+		     bool perm)
 {
 	struct drm_sleipnir_get_fault f;
 	int err;
 
-	CHECK_EQ(wait_fence_status(fd, sync, WAIT_MS), -EFAULT);
-	err = get_fault_after_fence(fd, &f);
+	CHECK_EQ(wait_fence_status(dev, sync, WAIT_MS), -EFAULT);
+	err = get_fault_after_fence(dev, &f);
 	CHECK_ERRNO(err, 0);
 	if (err)
 		return;
@@ -474,83 +275,43 @@ void check_mmu_fault(int fd, uint32_t sync, uint64_t jc, uint64_t address,
 	/* AS_FAULTSTATUS[7:0]: 0xC0+level translation, 0xC8+level perm. */
 	CHECK_EQ(f.exception_code & 0xf8, perm ? 0xc8 : 0xc0);
 	/* CLEAR reports the same fault once more, then it is gone. */
-	CHECK_ERRNO(get_fault(fd, SLEIPNIR_GET_FAULT_CLEAR, &f), 0);
+	CHECK_ERRNO(get_fault(dev, SLEIPNIR_GET_FAULT_CLEAR, &f), 0);
 	CHECK_EQ(f.kind, SLEIPNIR_FAULT_MMU);
 	CHECK_EQ(f.jc, jc);
-	CHECK_ERRNO(get_fault(fd, 0, &f), 0);
+	CHECK_ERRNO(get_fault(dev, 0, &f), 0);
 	CHECK_EQ(f.count, 0);
 	CHECK_EQ(f.kind, SLEIPNIR_FAULT_NONE);
 }
 
-bool check_good_job(int fd, uint32_t requirements, const char *what)
-{
-	const uint64_t j0 = 0, j1 = MALI_JOB_SLOT_SIZE, data = 0x400;
-	int failed_before = check_state.test_failed;
-	struct sbo bo;
-	uint32_t sync;
-	int err;
-
-	if (what)
-		printf("  good job: %s\n", what);
-	err = sbo_new(fd, 4096, 0, 0, &bo);
-	CHECK_ERRNO(err, 0);
-	if (err)
-		return false;
-	sbo_put64(&bo, data, FILL64);
-	sbo_put64(&bo, data + 8, GUARD64);
-	mali_pack_write_value_job(sbo_cpu(&bo, j0), 1, 0, 0, sbo_gpu(&bo, j1),
-				  sbo_gpu(&bo, data), MALI_WRITE_VALUE_ZERO);
-	mali_pack_null_job(sbo_cpu(&bo, j1), 2, 1, 0, 0);
-	sync = syncobj_new(fd, false);
-	CHECK(sync != 0);
-	if (sync) {
-		err = submit_simple(fd, sbo_gpu(&bo, j0), requirements,
-				    &bo.handle, 1, true, 0, sync, 0);
-		CHECK_ERRNO(err, 0);
-		if (!err) {
-			CHECK_EQ(wait_fence_status(fd, sync, WAIT_MS), 1);
-			CHECK_EQ(mali_job_exception_status(sbo_cpu(&bo, j0)),
-				 MALI_EXCEPTION_DONE);
-			CHECK_EQ(mali_job_exception_status(sbo_cpu(&bo, j1)),
-				 MALI_EXCEPTION_DONE);
-			CHECK_EQ(sbo_get64(&bo, data), 0);
-			CHECK_EQ(sbo_get64(&bo, data + 8), GUARD64);
-		}
-		syncobj_free(fd, sync);
-	}
-	sbo_free(&bo);
-	return check_state.test_failed == failed_before;
-}
-
-void fill_long_chain(struct sbo *jobs_bo, unsigned int n, uint64_t scratch_va,
-		     uint64_t ts_va)
+void fill_long_chain(struct sl_bo *jobs_bo, unsigned int n,
+		     uint64_t scratch_va, uint64_t ts_va)
 {
 	for (unsigned int i = 0; i < n; i++) {
 		uint64_t off = (uint64_t)i * MALI_JOB_SLOT_SIZE;
 		bool last = i + 1 == n;
 
 		mali_pack_write_value_job(
-			sbo_cpu(jobs_bo, off), (uint16_t)(i + 1), 0, 0,
-			last ? 0 : sbo_gpu(jobs_bo, off + MALI_JOB_SLOT_SIZE),
+			bo_cpu(jobs_bo, off), (uint16_t)(i + 1), 0, 0,
+			last ? 0 : bo_gpu(jobs_bo, off + MALI_JOB_SLOT_SIZE),
 			last ? ts_va : scratch_va,
-			last ? MALI_WRITE_VALUE_SYSTEM_TIMESTAMP
-			     : MALI_WRITE_VALUE_ZERO);
+			last ? MDG_WRITE_VALUE_TYPE_SYSTEM_TIMESTAMP
+			     : MDG_WRITE_VALUE_TYPE_ZERO);
 	}
 }
 
 void gate_open(struct gate *g, uint32_t timeout_ms)
 {
 	memset(g, 0, sizeof(*g));
-	g->fd = reopen();
-	if (g->fd < 0)
+	g->dev = reopen();
+	if (!g->dev)
 		return;
 	g->timeout_ms = timeout_ms;
-	if (cjob_new(g->fd, &mc_endless_kernel, 0, &g->job)) {
-		close(g->fd);
-		g->fd = -1;
+	if (cjob_new(g->dev, &mc_endless_kernel, 0, &g->job)) {
+		sl_drm_close(g->dev);
+		g->dev = NULL;
 		return;
 	}
-	g->sync = syncobj_new(g->fd, false);
+	g->sync = syncobj_new(g->dev, false);
 	g->on = cjob_submit(&g->job, g->sync, timeout_ms) == 0;
 	if (!g->on)
 		printf("  could not submit the gate's endless job\n");
@@ -558,17 +319,17 @@ void gate_open(struct gate *g, uint32_t timeout_ms)
 
 void gate_close(struct gate *g)
 {
-	if (g->fd < 0)
+	if (!g->dev)
 		return;
 	if (g->on)
-		CHECK_EQ(wait_fence_status(g->fd, g->sync,
+		CHECK_EQ(wait_fence_status(g->dev, g->sync,
 					   g->timeout_ms + WAIT_MS),
 			 -ETIMEDOUT);
-	clear_fault(g->fd);
-	syncobj_free(g->fd, g->sync);
+	clear_fault(g->dev);
+	sl_syncobj_destroy(g->dev, g->sync);
 	cjob_free(&g->job);
-	close(g->fd);
-	g->fd = -1;
+	sl_drm_close(g->dev);
+	g->dev = NULL;
 }
 
 /* --- device and parameters ----------------------------------------------- */
@@ -579,8 +340,9 @@ TEST(open_device)
 
 	if (page > 0)
 		g_page = (uint64_t)page;
-	g_fd = open_sleipnir();
-	REQUIRE(g_fd >= 0);
+	g_dev = device_open(g_path_arg);
+	REQUIRE(g_dev != NULL);
+	snprintf(g_node, sizeof(g_node), "%s", sl_drm_node(g_dev));
 	printf("  using %s, CPU page size %llu\n", g_node,
 	       (unsigned long long)g_page);
 }
@@ -590,7 +352,7 @@ TEST(version)
 	drmVersionPtr ver;
 
 	NEED_DEVICE();
-	ver = drmGetVersion(g_fd);
+	ver = drmGetVersion(sl_drm_fd(g_dev));
 	REQUIRE(ver != NULL);
 	printf("  driver %s %d.%d.%d (%s)\n", ver->name, ver->version_major,
 	       ver->version_minor, ver->version_patchlevel,
@@ -600,18 +362,6 @@ TEST(version)
 	CHECK_EQ(ver->version_major, 0);
 	CHECK(ver->version_minor >= 2);
 	drmFreeVersion(ver);
-}
-
-static uint64_t read_cntfrq(void)
-{
-#if defined(__aarch64__)
-	uint64_t v;
-
-	__asm__ volatile("mrs %0, cntfrq_el0" : "=r"(v));
-	return v;
-#else
-	return 0;
-#endif
 }
 
 static const char *const param_names[NPARAMS] = {
@@ -693,13 +443,14 @@ TEST(get_param)
 			.param = p,
 			.value = 0x5a5a5a5a5a5a5a5aull, /* ignored on input */
 		};
-		int err = slp_ioctl(g_fd, DRM_IOCTL_SLEIPNIR_GET_PARAM, &gp);
+		int err = sl_drm_ioctl(g_dev, DRM_IOCTL_SLEIPNIR_GET_PARAM,
+				       &gp);
 
 		v[p] = gp.value;
 		if (err) {
 			errs++;
 			CHECK_FAIL_AT(__FILE__, __LINE__, "GET_PARAM %s: %s",
-				      param_names[p], strerror(err));
+				      param_names[p], strerror(-err));
 			continue;
 		}
 		printf("  %-26s %#llx\n", param_names[p],
@@ -749,8 +500,8 @@ TEST(get_param)
 	/* Every capability of 0.2 is there, and no unknown one. */
 	CHECK_EQ(v[SLEIPNIR_PARAM_DRIVER_CAPS], 0xff);
 	/* The system counter's rate, as the CPU's CNTFRQ_EL0 reads it. */
-	if (read_cntfrq())
-		CHECK_EQ(v[SLEIPNIR_PARAM_TIMESTAMP_FREQUENCY], read_cntfrq());
+	if (cntfrq())
+		CHECK_EQ(v[SLEIPNIR_PARAM_TIMESTAMP_FREQUENCY], cntfrq());
 	else
 		CHECK(v[SLEIPNIR_PARAM_TIMESTAMP_FREQUENCY] != 0);
 	/* VA_START: page-aligned, above 0 (small addresses fault), < VA_END. */
@@ -774,8 +525,9 @@ TEST(get_param_errors)
 		memset(&gp, 0, sizeof(gp));
 		gp.param = bad[i];
 		gp.value = 0x1234;
-		CHECK_ERRNO(slp_ioctl(g_fd, DRM_IOCTL_SLEIPNIR_GET_PARAM, &gp),
-			    EINVAL);
+		CHECK_ERRNO(sl_drm_ioctl(g_dev, DRM_IOCTL_SLEIPNIR_GET_PARAM,
+					 &gp),
+			    -EINVAL);
 		/* "@value is left untouched on error". */
 		CHECK_EQ(gp.value, 0x1234);
 	}
@@ -783,13 +535,15 @@ TEST(get_param_errors)
 	gp.param = SLEIPNIR_PARAM_GPU_ID;
 	gp.pad = 1;
 	gp.value = 0x1234;
-	CHECK_ERRNO(slp_ioctl(g_fd, DRM_IOCTL_SLEIPNIR_GET_PARAM, &gp), EINVAL);
+	CHECK_ERRNO(sl_drm_ioctl(g_dev, DRM_IOCTL_SLEIPNIR_GET_PARAM, &gp),
+		    -EINVAL);
 	CHECK_EQ(gp.value, 0x1234);
 	gp.pad = 0x80000000u;
-	CHECK_ERRNO(slp_ioctl(g_fd, DRM_IOCTL_SLEIPNIR_GET_PARAM, &gp), EINVAL);
+	CHECK_ERRNO(sl_drm_ioctl(g_dev, DRM_IOCTL_SLEIPNIR_GET_PARAM, &gp),
+		    -EINVAL);
 	/* The same parameter with the pad fixed works. */
 	gp.pad = 0;
-	CHECK_ERRNO(slp_ioctl(g_fd, DRM_IOCTL_SLEIPNIR_GET_PARAM, &gp), 0);
+	CHECK_ERRNO(sl_drm_ioctl(g_dev, DRM_IOCTL_SLEIPNIR_GET_PARAM, &gp), 0);
 	CHECK_EQ(gp.value, 0x08602000);
 }
 
@@ -797,30 +551,31 @@ TEST(get_param_errors)
 TEST(get_fault_basics)
 {
 	struct drm_sleipnir_get_fault f;
-	int fd;
+	struct sl_drm *dev;
 
 	NEED_DEVICE();
-	fd = reopen();
-	REQUIRE(fd >= 0);
+	dev = reopen();
+	REQUIRE(dev);
 	memset(&f, 0xff, sizeof(f));
 	f.flags = 0;
 	f.pad = 0;
-	CHECK_ERRNO(slp_ioctl(fd, DRM_IOCTL_SLEIPNIR_GET_FAULT, &f), 0);
+	CHECK_ERRNO(sl_drm_ioctl(dev, DRM_IOCTL_SLEIPNIR_GET_FAULT, &f), 0);
 	CHECK_EQ(f.count, 0);
 	CHECK_EQ(f.kind, SLEIPNIR_FAULT_NONE);
 	CHECK_EQ(f.exception_code, 0);
 	CHECK_EQ(f.address, 0);
 	CHECK_EQ(f.jc, 0);
 	CHECK_EQ(f.access, 0);
-	CHECK_ERRNO(get_fault(fd, SLEIPNIR_GET_FAULT_CLEAR, &f), 0);
+	CHECK_ERRNO(get_fault(dev, SLEIPNIR_GET_FAULT_CLEAR, &f), 0);
 	CHECK_EQ(f.count, 0);
 	CHECK_EQ(f.kind, SLEIPNIR_FAULT_NONE);
-	CHECK_ERRNO(get_fault(fd, 2, &f), EINVAL);
-	CHECK_ERRNO(get_fault(fd, 0x80000000u, &f), EINVAL);
+	CHECK_ERRNO(get_fault(dev, 2, &f), -EINVAL);
+	CHECK_ERRNO(get_fault(dev, 0x80000000u, &f), -EINVAL);
 	memset(&f, 0, sizeof(f));
 	f.pad = 1;
-	CHECK_ERRNO(slp_ioctl(fd, DRM_IOCTL_SLEIPNIR_GET_FAULT, &f), EINVAL);
-	close(fd);
+	CHECK_ERRNO(sl_drm_ioctl(dev, DRM_IOCTL_SLEIPNIR_GET_FAULT, &f),
+		    -EINVAL);
+	sl_drm_close(dev);
 }
 
 /* Driver-specific ioctl numbers past the last one are not ioctls. */
@@ -830,12 +585,12 @@ TEST(unknown_ioctl)
 	int err;
 
 	NEED_DEVICE();
-	err = slp_ioctl(g_fd,
+	err = sl_drm_ioctl(g_dev,
 			DRM_IOWR(DRM_COMMAND_BASE + DRM_SLEIPNIR_GET_FAULT + 1,
 				 uint64_t[8]),
 			buf);
 	/* drm_ioctl() answers -EINVAL for an unused driver number. */
-	CHECK_ERRNO(err, EINVAL);
+	CHECK_ERRNO(err, -EINVAL);
 }
 
 int main(int argc, char **argv)
@@ -856,7 +611,7 @@ int main(int argc, char **argv)
 	run_compute_tests();
 	run_fault_tests();
 
-	if (g_fd >= 0)
-		close(g_fd);
+	if (g_dev)
+		sl_drm_close(g_dev);
 	return check_summary();
 }

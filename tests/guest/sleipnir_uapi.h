@@ -15,6 +15,11 @@
  *   sleipnir_uapi_fault.c   GET_FAULT, MMU faults, job timeouts (hangs),
  *                           closing a busy file
  *
+ * The device, BOs, syncobjs and SUBMIT go through userspace/drm (sl_drm.h)
+ * and the fixtures of sleipnir_fixture.h; the helpers below that name an
+ * ioctl issue it with exactly the given fields through sl_drm_ioctl(), as
+ * tests of the uapi's validation must. Errors are 0 or a negative errno.
+ *
  * The expected values are the header's documented semantics and values
  * computed on the CPU, never what the driver happens to return. Every wait
  * has a timeout, so a lost interrupt fails a check instead of hanging.
@@ -32,17 +37,15 @@
 #include "drm/sleipnir_drm.h"
 
 #include "check.h"
+#include "clock.h"
 #include "mali_compute.h"
 #include "mali_jobs.h"
+#include "sleipnir_fixture.h"
 
 /* Timeout of every wait for a job that should finish quickly. */
-#define WAIT_MS 10000u
-/* Patterns: FILL64 is overwritten by the GPU, GUARD64 must never be. */
-#define FILL64 0xffffffffffffffffull
-#define GUARD64 0xa5a5a5a5a5a5a5a5ull
+#define WAIT_MS SL_WAIT_TIMEOUT_MS
 /* Not a WRITE_VALUE type: the model fails it with JOB_CONFIG_FAULT. */
 #define BAD_VALUE_TYPE 0x77u
-#define MALI_EXCEPTION_JOB_CONFIG_FAULT 0x40u
 
 /*
  * Requirement masks. The model's JS_FEATURES (qemu/model/sgpu_products.c)
@@ -64,124 +67,49 @@
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define U64_PTR(p) ((uint64_t)(uintptr_t)(p))
 
-extern int g_fd;            /* the main file, opened once */
+extern struct sl_drm *g_dev; /* the main file, opened once */
 extern char g_node[64];     /* its path, to open more files */
 extern uint64_t g_params[NPARAMS];
 extern bool g_params_ok;
 extern uint64_t g_page;     /* the CPU page size */
 
-/* --- basics -------------------------------------------------------------- */
-
-uint64_t now_ns(void);
-int64_t deadline_ns(unsigned int timeout_ms);
-uint64_t ms_since(uint64_t t0_ns);
-
-/* Runs an ioctl; returns 0 or the errno. */
-int slp_ioctl(int fd, unsigned long request, void *arg);
-
-#define CHECK_ERRNO(got, want)                                                 \
-	do {                                                                   \
-		int check_got_ = (got), check_want_ = (want);                  \
-		if (check_got_ != check_want_)                                 \
-			CHECK_FAIL_AT(__FILE__, __LINE__,                      \
-				      "%s: errno %d (%s), expected %d (%s)",   \
-				      #got, check_got_, strerror(check_got_),  \
-				      check_want_, strerror(check_want_));     \
-	} while (0)
-
 #define NEED_DEVICE()                                                          \
 	do {                                                                   \
-		if (g_fd < 0)                                                  \
+		if (!g_dev)                                                    \
 			SKIP("no sleipnir device");                            \
 	} while (0)
 
-/* Finds the render node whose driver is "sleipnir"; -1 if none. */
-int open_sleipnir(void);
-/* Opens another file of the same render node. */
-int reopen(void);
+/* Opens another file of the same render node; NULL on failure (printed). */
+struct sl_drm *reopen(void);
 
-int get_param(int fd, uint32_t param, uint64_t *value);
+/* --- the ioctls as they are (sl_drm_ioctl), for BO handles --------------- */
 
-/* --- buffer objects ------------------------------------------------------ */
-
-struct sbo {
-	int fd;
-	uint32_t handle;
-	uint32_t flags;
-	uint64_t size;
-	uint64_t va;   /* GPU VA of the whole BO, 0 when not mapped */
-	uint8_t *map;  /* CPU mapping, NULL for NO_CPU_MAP */
-};
-
-/* BO_CREATE; fills *handle. Returns 0 or the errno. */
-int bo_create(int fd, uint64_t size, uint32_t flags, uint32_t *handle);
-int bo_info(int fd, uint32_t handle, struct drm_sleipnir_bo_info *info);
-int bo_mmap_offset(int fd, uint32_t handle, uint64_t *offset);
+/* BO_CREATE; fills *handle. */
+int bo_create(struct sl_drm *dev, uint64_t size, uint32_t flags,
+	      uint32_t *handle);
+int bo_info(struct sl_drm *dev, uint32_t handle,
+	    struct drm_sleipnir_bo_info *info);
+int bo_mmap_offset(struct sl_drm *dev, uint32_t handle, uint64_t *offset);
 /* CPU-maps size bytes of a BO; returns NULL and prints on failure. */
-uint8_t *bo_cpu_map(int fd, uint32_t handle, uint64_t size);
-int gem_close(int fd, uint32_t handle);
-int bo_wait(int fd, uint32_t handle, int64_t timeout_ns);
-int bo_sync(int fd, uint32_t handle, uint32_t op, uint64_t offset,
-	    uint64_t size);
-/* VM_MAP; *va is in (fixed) or out (AUTO_VA). */
-int vm_map(int fd, uint32_t handle, uint32_t flags, uint64_t bo_offset,
-	   uint64_t size, uint64_t *va);
-int vm_unmap(int fd, uint64_t va, uint64_t size);
+uint8_t *bo_cpu_map(struct sl_drm *dev, uint32_t handle, uint64_t size);
+int gem_close(struct sl_drm *dev, uint32_t handle);
+/* BO_WAIT with an absolute CLOCK_MONOTONIC deadline, as the uapi has it. */
+int bo_wait(struct sl_drm *dev, uint32_t handle, int64_t timeout_ns);
+/* BO_SYNC, also where sl_bo_sync() would spare the syscall. */
+int bo_sync(struct sl_drm *dev, uint32_t handle, uint32_t op,
+	    uint64_t offset, uint64_t size);
+/* VM_MAP of part of a BO; *va is in (fixed) or out (AUTO_VA). */
+int vm_map(struct sl_drm *dev, uint32_t handle, uint32_t flags,
+	   uint64_t bo_offset, uint64_t size, uint64_t *va);
+int vm_unmap(struct sl_drm *dev, uint64_t va, uint64_t size);
+/* GET_FAULT with any flags, valid or not. */
+int get_fault(struct sl_drm *dev, uint32_t flags,
+	      struct drm_sleipnir_get_fault *f);
 
-/*
- * Creates a BO, maps it for the CPU (unless SLEIPNIR_BO_NO_CPU_MAP) and
- * maps all of it in the file's VM at an AUTO_VA address with map_flags.
- * Returns 0 or the errno of the step that failed (printed).
- */
-int sbo_new(int fd, uint64_t size, uint32_t bo_flags, uint32_t map_flags,
-	    struct sbo *bo);
-void sbo_free(struct sbo *bo);
+/* --- syncobjs ------------------------------------------------------------ */
 
-static inline uint8_t *sbo_cpu(const struct sbo *bo, uint64_t off)
-{
-	return bo->map + off;
-}
-
-static inline uint64_t sbo_gpu(const struct sbo *bo, uint64_t off)
-{
-	return bo->va + off;
-}
-
-static inline void sbo_put64(struct sbo *bo, uint64_t off, uint64_t v)
-{
-	mali_put64(sbo_cpu(bo, off), v);
-}
-
-static inline uint64_t sbo_get64(const struct sbo *bo, uint64_t off)
-{
-	return mali_get64(sbo_cpu(bo, off));
-}
-
-/* --- syncobjs and fences ------------------------------------------------- */
-
-/* A new syncobj (signalled or not); 0 on failure (printed). */
-uint32_t syncobj_new(int fd, bool signalled);
-void syncobj_free(int fd, uint32_t handle);
-/* Waits for every syncobj; returns 0 or the errno (ETIME on timeout). */
-int syncobj_wait(int fd, uint32_t *handles, unsigned int count,
-		 unsigned int timeout_ms);
-/* Waits for one timeline point; 0 or the errno. */
-int timeline_wait(int fd, uint32_t handle, uint64_t point,
-		  unsigned int timeout_ms);
 /* True when the syncobj has a signalled fence (polls, never blocks). */
-bool syncobj_signalled(int fd, uint32_t handle);
-
-/*
- * The status of the fence in a binary syncobj, read as the header says:
- * exported as a sync_file and read with SYNC_IOC_FILE_INFO. 1 signalled
- * without error, 0 still running, negative the error. FENCE_STATUS_NONE
- * when the export failed (no fence, or an ioctl error; printed).
- */
-#define FENCE_STATUS_NONE 1000
-int fence_status(int fd, uint32_t syncobj);
-
-/* Waits up to timeout_ms for the syncobj, then returns fence_status(). */
-int wait_fence_status(int fd, uint32_t syncobj, unsigned int timeout_ms);
+bool syncobj_signalled(struct sl_drm *dev, uint32_t handle);
 
 /* --- submission ---------------------------------------------------------- */
 
@@ -193,9 +121,9 @@ int wait_fence_status(int fd, uint32_t syncobj, unsigned int timeout_ms);
 /*
  * SUBMIT of one chain: bos (written by the chain when write), at most one
  * binary in-sync and one binary out-sync (0 for none). Returns 0 or the
- * errno; failures are not printed (the tests expect some).
+ * negative errno; failures are not printed (the tests expect some).
  */
-int submit_simple(int fd, uint64_t jc, uint32_t requirements,
+int submit_simple(struct sl_drm *dev, uint64_t jc, uint32_t requirements,
 		  const uint32_t *bos, unsigned int nbos, bool write,
 		  uint32_t in_sync, uint32_t out_sync, uint32_t timeout_ms);
 
@@ -204,21 +132,21 @@ int submit_simple(int fd, uint64_t jc, uint32_t requirements,
  * for it and returns its fence status (see fence_status()). A SUBMIT error
  * is printed and gives FENCE_STATUS_NONE.
  */
-int run_chain(int fd, uint64_t jc, uint32_t requirements, const uint32_t *bos,
-	      unsigned int nbos, uint32_t timeout_ms);
+int run_chain(struct sl_drm *dev, uint64_t jc, uint32_t requirements,
+	      const uint32_t *bos, unsigned int nbos, uint32_t timeout_ms);
 /* Packs WRITE_VALUE(type) -> target at offset 0 of jobs and runs it. */
-int run_write_value(int fd, struct sbo *jobs, uint64_t target, uint32_t type,
-		    const uint32_t *bos, unsigned int nbos);
+int run_write_value(struct sl_drm *dev, struct sl_bo *jobs, uint64_t target,
+		    uint32_t type, const uint32_t *bos, unsigned int nbos);
 
-int get_fault(int fd, uint32_t flags, struct drm_sleipnir_get_fault *f);
 /*
  * GET_FAULT without CLEAR right after a failed fence, printed. When an MMU
  * fault comes without its address and access, it is read again 200 ms
  * later and printed too (diagnosis only; *f keeps the first answer).
  */
-int get_fault_after_fence(int fd, struct drm_sleipnir_get_fault *f);
+int get_fault_after_fence(struct sl_drm *dev,
+			  struct drm_sleipnir_get_fault *f);
 /* GET_FAULT with CLEAR, ignoring what it says. */
-void clear_fault(int fd);
+void clear_fault(struct sl_drm *dev);
 /*
  * After a chain at jc was submitted with out-sync sync and should fault in
  * the MMU: checks the fence fails with -EFAULT and GET_FAULT reports kind
@@ -226,25 +154,17 @@ void clear_fault(int fd);
  * a translation (perm false) or permission (perm true) exception code.
  * Then clears the fault and checks it is gone.
  */
-void check_mmu_fault(int fd, uint32_t sync, uint64_t jc, uint64_t address,
-		     bool page_only, uint32_t access, bool perm);
-
-/*
- * Runs WRITE_VALUE(zero) -> NULL on fd with the given requirements, and
- * checks that the fence is good, both headers read DONE and the zero
- * landed next to an untouched guard. what names the situation in messages
- * (NULL: print nothing unless a check fails). Returns true when all of that
- * held.
- */
-bool check_good_job(int fd, uint32_t requirements, const char *what);
+void check_mmu_fault(struct sl_drm *dev, uint32_t sync, uint64_t jc,
+		     uint64_t address, bool page_only, uint32_t access,
+		     bool perm);
 
 /*
  * Fills n jobs into jobs_bo (at offset 0): n - 1 WRITE_VALUE(zero) jobs to
  * scratch_va, then one WRITE_VALUE(timestamp) to ts_va, linked as one chain
  * (indices 1..n, no dependencies). Used to keep a slot busy for a while.
  */
-void fill_long_chain(struct sbo *jobs_bo, unsigned int n, uint64_t scratch_va,
-		     uint64_t ts_va);
+void fill_long_chain(struct sl_bo *jobs_bo, unsigned int n,
+		     uint64_t scratch_va, uint64_t ts_va);
 
 /* --- compute jobs (sleipnir_uapi_compute.c) ------------------------------ */
 
@@ -258,19 +178,20 @@ void fill_long_chain(struct sbo *jobs_bo, unsigned int n, uint64_t scratch_va,
 #define CJOB_THREADS (CJOB_LOCAL * CJOB_GROUPS)
 
 struct cjob {
-	struct sbo area;
-	struct sbo out;
+	struct sl_bo *area;
+	struct sl_bo *out;
 	uint64_t jc;
 };
 
 /*
  * Creates the BOs (area_map_flags for the area's VM_MAP, normally 0) and
- * lays out kernel k. Returns 0 or the errno (printed).
+ * lays out kernel k. Returns 0 or the negative errno (printed).
  */
-int cjob_new(int fd, const struct mc_kernel *k, uint32_t area_map_flags,
+int cjob_new(struct sl_drm *dev, const struct mc_kernel *k,
+	     uint32_t area_map_flags,
 	     struct cjob *c);
 void cjob_free(struct cjob *c);
-/* SUBMIT with both BOs (written), REQ_COMPUTE; 0 or the errno. */
+/* SUBMIT with both BOs (written), REQ_COMPUTE; 0 or the negative errno. */
 int cjob_submit(struct cjob *c, uint32_t out_sync, uint32_t timeout_ms);
 /* The job's exception status (written back by the GPU). */
 uint32_t cjob_status(const struct cjob *c);
@@ -281,7 +202,7 @@ unsigned int cjob_touched(const struct cjob *c);
  * DONE and every element matches the C reference. Returns true when all
  * of that held.
  */
-bool check_compute_job(int fd, const char *what);
+bool check_compute_job(struct sl_drm *dev, const char *what);
 
 /*
  * A hanging chain: an endless compute job (mc_endless_kernel), which only
@@ -289,7 +210,7 @@ bool check_compute_job(int fd, const char *what);
  * so the driver hard-stops it).
  */
 struct hang {
-	int fd;
+	struct sl_drm *dev;
 	struct cjob job;
 	uint32_t sync;
 	uint64_t t0;
@@ -300,7 +221,7 @@ struct hang {
 #define TIMEOUT_LATE_MS 3000u
 
 /* Submits a hanging job on fd with timeout_ms; false on failure (printed). */
-bool hang_submit(struct hang *h, int fd, uint32_t timeout_ms);
+bool hang_submit(struct hang *h, struct sl_drm *dev, uint32_t timeout_ms);
 /*
  * Waits for the hang to be stopped; checks that it took between want_ms
  * (minus jiffy rounding) and want_ms + TIMEOUT_LATE_MS, that the fence
@@ -325,7 +246,7 @@ void hang_free(struct hang *h);
 
 struct gate {
 	bool on;
-	int fd;
+	struct sl_drm *dev;
 	struct cjob job;
 	uint32_t sync;
 	uint32_t timeout_ms;

@@ -14,7 +14,8 @@
 
 /* --- helpers ------------------------------------------------------------- */
 
-int cjob_new(int fd, const struct mc_kernel *k, uint32_t area_map_flags,
+int cjob_new(struct sl_drm *dev, const struct mc_kernel *k,
+	     uint32_t area_map_flags,
 	     struct cjob *c)
 {
 	struct mc_dispatch d = { CJOB_LOCAL, CJOB_GROUPS, 0 };
@@ -22,49 +23,49 @@ int cjob_new(int fd, const struct mc_kernel *k, uint32_t area_map_flags,
 
 	memset(c, 0, sizeof(*c));
 	/* No GPU_NOEXEC and no VM_MAP_NOEXEC: the GPU fetches code here. */
-	err = sbo_new(fd, MC_AREA_SIZE, 0, area_map_flags, &c->area);
+	err = bo_new(dev, MC_AREA_SIZE, 0, area_map_flags, 0, &c->area);
 	if (err)
 		return err;
-	err = sbo_new(fd, 4096, SLEIPNIR_BO_GPU_NOEXEC, 0, &c->out);
+	err = bo_new(dev, 4096, SLEIPNIR_BO_GPU_NOEXEC, 0, 0, &c->out);
 	if (err) {
-		sbo_free(&c->area);
+		bo_free(&c->area);
 		return err;
 	}
-	mc_fill_output(c->out.map, CJOB_THREADS);
-	d.buf_va = c->out.va;
-	c->jc = mc_build_job(c->area.map, c->area.va, c->area.size, k, &d);
+	mc_fill_output(c->out->map, CJOB_THREADS);
+	d.buf_va = c->out->va;
+	c->jc = mc_build_job(c->area->map, c->area->va, c->area->size, k, &d);
 	if (!c->jc) {
 		cjob_free(c);
-		return EINVAL;
+		return -EINVAL;
 	}
 	return 0;
 }
 
 void cjob_free(struct cjob *c)
 {
-	sbo_free(&c->out);
-	sbo_free(&c->area);
+	bo_free(&c->out);
+	bo_free(&c->area);
 }
 
 int cjob_submit(struct cjob *c, uint32_t out_sync, uint32_t timeout_ms)
 {
-	const uint32_t bos[2] = { c->area.handle, c->out.handle };
+	const uint32_t bos[2] = { c->area->handle, c->out->handle };
 
-	return submit_simple(c->area.fd, c->jc, REQ_COMPUTE, bos, 2, true, 0,
+	return submit_simple(c->area->dev, c->jc, REQ_COMPUTE, bos, 2, true, 0,
 			     out_sync, timeout_ms);
 }
 
 uint32_t cjob_status(const struct cjob *c)
 {
-	return mali_job_exception_status(sbo_cpu(&c->area, MC_JOB_OFFSET));
+	return mali_job_exception_status(bo_cpu(c->area, MC_JOB_OFFSET));
 }
 
 unsigned int cjob_touched(const struct cjob *c)
 {
-	return mc_output_touched(c->out.map, CJOB_THREADS);
+	return mc_output_touched(c->out->map, CJOB_THREADS);
 }
 
-bool check_compute_job(int fd, const char *what)
+bool check_compute_job(struct sl_drm *dev, const char *what)
 {
 	int failed_before = check_state.test_failed;
 	struct cjob c;
@@ -74,48 +75,48 @@ bool check_compute_job(int fd, const char *what)
 
 	if (what)
 		printf("  compute job: %s\n", what);
-	err = cjob_new(fd, &mc_verify_kernel, 0, &c);
+	err = cjob_new(dev, &mc_verify_kernel, 0, &c);
 	CHECK_ERRNO(err, 0);
 	if (err)
 		return false;
-	CHECK_EQ(cjob_status(&c), MALI_EXCEPTION_NOT_STARTED);
-	sync = syncobj_new(fd, false);
+	CHECK_EQ(cjob_status(&c), MDG_EXCEPTION_OK);
+	sync = syncobj_new(dev, false);
 	CHECK(sync != 0);
 	if (sync) {
 		t0 = now_ns();
 		err = cjob_submit(&c, sync, 0);
 		CHECK_ERRNO(err, 0);
 		if (!err) {
-			CHECK_EQ(wait_fence_status(fd, sync, WAIT_MS), 1);
+			CHECK_EQ(wait_fence_status(dev, sync, WAIT_MS), 1);
 			if (what)
 				printf("  %u threads done in %llu ms\n",
 				       CJOB_THREADS,
 				       (unsigned long long)ms_since(t0));
-			CHECK_EQ(cjob_status(&c), MALI_EXCEPTION_DONE);
-			CHECK_EQ(mc_verify_check(sbo_cpu(&c.out, 0),
+			CHECK_EQ(cjob_status(&c), MDG_EXCEPTION_DONE);
+			CHECK_EQ(mc_verify_check(bo_cpu(c.out, 0),
 						 CJOB_THREADS),
 				 0);
 		}
-		syncobj_free(fd, sync);
+		sl_syncobj_destroy(dev, sync);
 	}
 	cjob_free(&c);
 	return check_state.test_failed == failed_before;
 }
 
-bool hang_submit(struct hang *h, int fd, uint32_t timeout_ms)
+bool hang_submit(struct hang *h, struct sl_drm *dev, uint32_t timeout_ms)
 {
 	int err;
 
 	memset(h, 0, sizeof(*h));
-	h->fd = fd;
-	if (cjob_new(fd, &mc_endless_kernel, 0, &h->job))
+	h->dev = dev;
+	if (cjob_new(dev, &mc_endless_kernel, 0, &h->job))
 		return false;
-	h->sync = syncobj_new(fd, false);
+	h->sync = syncobj_new(dev, false);
 	h->t0 = now_ns();
 	err = cjob_submit(&h->job, h->sync, timeout_ms);
 	if (err) {
 		printf("  SUBMIT of an endless job (timeout %u ms): %s\n",
-		       timeout_ms, strerror(err));
+		       timeout_ms, strerror(-err));
 		return false;
 	}
 	return true;
@@ -127,7 +128,8 @@ void hang_expect_timeout(struct hang *h, uint32_t want_ms)
 	uint64_t ms;
 	int err;
 
-	err = syncobj_wait(h->fd, &h->sync, 1, want_ms + TIMEOUT_LATE_MS);
+	err = sl_syncobj_wait(h->dev, &h->sync, 1, true,
+			      want_ms + TIMEOUT_LATE_MS);
 	ms = ms_since(h->t0);
 	printf("  endless job stopped after %llu ms (timeout %u ms)\n",
 	       (unsigned long long)ms, want_ms);
@@ -135,10 +137,10 @@ void hang_expect_timeout(struct hang *h, uint32_t want_ms)
 	if (err)
 		return;
 	CHECK(ms + TIMEOUT_EARLY_MS >= want_ms);
-	CHECK_EQ(fence_status(h->fd, h->sync), -ETIMEDOUT);
+	CHECK_EQ(fence_status(h->dev, h->sync), -ETIMEDOUT);
 	CHECK_EQ(cjob_touched(&h->job), 0);
-	CHECK(cjob_status(&h->job) != MALI_EXCEPTION_DONE);
-	CHECK_ERRNO(get_fault(h->fd, 0, &f), 0);
+	CHECK(cjob_status(&h->job) != MDG_EXCEPTION_DONE);
+	CHECK_ERRNO(get_fault(h->dev, 0, &f), 0);
 	CHECK_EQ(f.count, 1);
 	CHECK_EQ(f.kind, SLEIPNIR_FAULT_TIMEOUT);
 	CHECK_EQ(f.jc, h->job.jc);
@@ -146,18 +148,18 @@ void hang_expect_timeout(struct hang *h, uint32_t want_ms)
 	CHECK_EQ(f.access, 0);
 	CHECK_EQ(f.exception_code, 0);
 	/* Faulted until cleared. */
-	CHECK_ERRNO(submit_simple(h->fd, h->job.jc, REQ_COMPUTE, NULL, 0, true,
+	CHECK_ERRNO(submit_simple(h->dev, h->job.jc, REQ_COMPUTE, NULL, 0, true,
 				  0, 0, 0),
-		    ECANCELED);
-	CHECK_ERRNO(get_fault(h->fd, SLEIPNIR_GET_FAULT_CLEAR, &f), 0);
+		    -ECANCELED);
+	CHECK_ERRNO(get_fault(h->dev, SLEIPNIR_GET_FAULT_CLEAR, &f), 0);
 	CHECK_EQ(f.kind, SLEIPNIR_FAULT_TIMEOUT);
-	CHECK_ERRNO(get_fault(h->fd, 0, &f), 0);
+	CHECK_ERRNO(get_fault(h->dev, 0, &f), 0);
 	CHECK_EQ(f.count, 0);
 }
 
 void hang_free(struct hang *h)
 {
-	syncobj_free(h->fd, h->sync);
+	sl_syncobj_destroy(h->dev, h->sync);
 	cjob_free(&h->job);
 }
 
@@ -176,18 +178,18 @@ TEST(compute_job)
 	int err;
 
 	NEED_DEVICE();
-	check_compute_job(g_fd, "gid * 3 + 7 on 256 threads");
+	check_compute_job(g_dev, "gid * 3 + 7 on 256 threads");
 
 	/* The same through BO_WAIT instead of a syncobj. */
-	REQUIRE(cjob_new(g_fd, &mc_verify_kernel, 0, &c) == 0);
+	REQUIRE(cjob_new(g_dev, &mc_verify_kernel, 0, &c) == 0);
 	sync = 0;
 	err = cjob_submit(&c, sync, 0);
 	CHECK_ERRNO(err, 0);
 	if (!err) {
-		CHECK_ERRNO(bo_wait(g_fd, c.out.handle, deadline_ns(WAIT_MS)),
+		CHECK_ERRNO(bo_wait(g_dev, c.out->handle, deadline_ns(WAIT_MS)),
 			    0);
-		CHECK_EQ(cjob_status(&c), MALI_EXCEPTION_DONE);
-		CHECK_EQ(mc_verify_check(sbo_cpu(&c.out, 0), CJOB_THREADS),
+		CHECK_EQ(cjob_status(&c), MDG_EXCEPTION_DONE);
+		CHECK_EQ(mc_verify_check(bo_cpu(c.out, 0), CJOB_THREADS),
 			 0);
 	}
 	cjob_free(&c);
@@ -204,28 +206,29 @@ TEST(compute_noexec_code)
 {
 	struct cjob c;
 	uint32_t sync;
-	int fd, err;
+	struct sl_drm *dev;
+	int err;
 
 	NEED_DEVICE();
-	fd = reopen();
-	REQUIRE(fd >= 0);
-	if (cjob_new(fd, &mc_verify_kernel, SLEIPNIR_VM_MAP_NOEXEC, &c)) {
-		close(fd);
+	dev = reopen();
+	REQUIRE(dev);
+	if (cjob_new(dev, &mc_verify_kernel, SLEIPNIR_VM_MAP_NOEXEC, &c)) {
+		sl_drm_close(dev);
 		REQUIRE(!"compute BOs");
 	}
-	sync = syncobj_new(fd, false);
+	sync = syncobj_new(dev, false);
 	err = cjob_submit(&c, sync, 0);
 	CHECK_ERRNO(err, 0);
 	if (!err) {
-		check_mmu_fault(fd, sync, c.jc, c.area.va + MC_CODE_OFFSET,
+		check_mmu_fault(dev, sync, c.jc, c.area->va + MC_CODE_OFFSET,
 				true, SLEIPNIR_ACCESS_EXECUTE, true);
 		CHECK_EQ(cjob_touched(&c), 0);
-		CHECK(cjob_status(&c) != MALI_EXCEPTION_DONE);
+		CHECK(cjob_status(&c) != MDG_EXCEPTION_DONE);
 	}
-	syncobj_free(fd, sync);
+	sl_syncobj_destroy(dev, sync);
 	cjob_free(&c);
-	check_compute_job(fd, "the same file after the clear");
-	close(fd);
+	check_compute_job(dev, "the same file after the clear");
+	sl_drm_close(dev);
 }
 
 /*
@@ -238,23 +241,24 @@ TEST(compute_noexec_code)
 TEST(compute_timeout)
 {
 	struct hang h;
-	int fd, fdn;
+	struct sl_drm *dev;
+	struct sl_drm *dev_n;
 
 	NEED_DEVICE();
-	fd = reopen();
-	REQUIRE(fd >= 0);
-	if (hang_submit(&h, fd, 300)) {
+	dev = reopen();
+	REQUIRE(dev);
+	if (hang_submit(&h, dev, 300)) {
 		hang_expect_timeout(&h, 300);
 		hang_free(&h);
 	} else {
 		CHECK(!"endless job submitted");
 	}
-	check_compute_job(fd, "the same file after the timeout");
-	close(fd);
-	fdn = reopen();
-	if (fdn >= 0) {
-		check_compute_job(fdn, "a new file after the timeout");
-		close(fdn);
+	check_compute_job(dev, "the same file after the timeout");
+	sl_drm_close(dev);
+	dev_n = reopen();
+	if (dev_n) {
+		check_compute_job(dev_n, "a new file after the timeout");
+		sl_drm_close(dev_n);
 	}
 }
 

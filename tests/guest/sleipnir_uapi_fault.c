@@ -44,14 +44,14 @@ static int helper_main(int ready_wr, int stop_rd)
 	uint64_t t0 = now_ns();
 	unsigned int jobs = 0, after = 0;
 	bool stopping = false;
-	int fd = reopen();
+	struct sl_drm *dev = reopen();
 
-	if (fd < 0)
+	if (!dev)
 		return 10;
 	for (;;) {
 		struct pollfd p = { .fd = stop_rd, .events = POLLIN };
 
-		if (!check_good_job(fd, (jobs & 1) ? REQ_SLOT1 : REQ_SLOT0,
+		if (!check_good_job(dev, (jobs & 1) ? REQ_SLOT1 : REQ_SLOT0,
 				    NULL)) {
 			printf("  helper process: job %u failed\n", jobs);
 			return 11;
@@ -68,7 +68,7 @@ static int helper_main(int ready_wr, int stop_rd)
 		}
 	}
 	printf("  helper process: %u good jobs\n", jobs);
-	close(fd);
+	sl_drm_close(dev);
 	return 0;
 }
 
@@ -151,103 +151,105 @@ TEST(fault_cancel_recover)
 {
 	struct drm_sleipnir_get_fault f;
 	struct helper helper;
-	struct sbo jobs, q;
+	struct sl_bo *jobs = NULL, *q = NULL;
 	uint32_t s1, s2, s3;
 	uint64_t unmapped;
-	int fd, err, err_q, st;
+	struct sl_drm *dev;
+	int err, err_q, st;
 
 	NEED_DEVICE();
 	REQUIRE(g_params_ok);
 	/* Mid-way through the VA range: AUTO_VA never gets there. */
 	unmapped = ((PARAM(VA_START) + PARAM(VA_END)) / 2 & ~0xfffull) + 0x40;
-	fd = reopen();
-	REQUIRE(fd >= 0);
-	if (sbo_new(fd, 4096, 0, 0, &jobs)) {
-		close(fd);
+	dev = reopen();
+	REQUIRE(dev);
+	if (bo_new(dev, 4096, 0, 0, 0, &jobs)) {
+		sl_drm_close(dev);
 		REQUIRE(!"BO");
 	}
-	if (sbo_new(fd, 4096, 0, 0, &q)) {
-		sbo_free(&jobs);
-		close(fd);
+	if (bo_new(dev, 4096, 0, 0, 0, &q)) {
+		bo_free(&jobs);
+		sl_drm_close(dev);
 		REQUIRE(!"BO");
 	}
-	sbo_put64(&jobs, 0x800, FILL64);
-	mali_pack_write_value_job(sbo_cpu(&jobs, 0), 1, 0, 0, jobs.va + 64,
-				  unmapped, MALI_WRITE_VALUE_ZERO);
-	mali_pack_write_value_job(sbo_cpu(&jobs, 64), 2, 1, 0, 0,
-				  jobs.va + 0x800, MALI_WRITE_VALUE_ZERO);
-	sbo_put64(&q, 0x800, FILL64);
-	mali_pack_write_value_job(sbo_cpu(&q, 0), 1, 0, 0, 0, q.va + 0x800,
-				  MALI_WRITE_VALUE_ZERO);
-	s1 = syncobj_new(fd, false);
-	s2 = syncobj_new(fd, false);
-	s3 = syncobj_new(fd, false);
+	bo_put64(jobs, 0x800, FILL64);
+	mali_pack_write_value_job(bo_cpu(jobs, 0), 1, 0, 0, jobs->va + 64,
+				  unmapped, MDG_WRITE_VALUE_TYPE_ZERO);
+	mali_pack_write_value_job(bo_cpu(jobs, 64), 2, 1, 0, 0,
+				  jobs->va + 0x800, MDG_WRITE_VALUE_TYPE_ZERO);
+	bo_put64(q, 0x800, FILL64);
+	mali_pack_write_value_job(bo_cpu(q, 0), 1, 0, 0, 0, q->va + 0x800,
+				  MDG_WRITE_VALUE_TYPE_ZERO);
+	s1 = syncobj_new(dev, false);
+	s2 = syncobj_new(dev, false);
+	s3 = syncobj_new(dev, false);
 
 	if (!helper_start(&helper))
 		CHECK(!"helper process started");
 
-	err = submit_simple(fd, jobs.va, REQ_SLOT0, &jobs.handle, 1, true, 0,
+	err = submit_simple(dev, jobs->va, REQ_SLOT0, &jobs->handle, 1, true, 0,
 			    s1, 0);
 	CHECK_ERRNO(err, 0);
-	err_q = submit_simple(fd, q.va, REQ_SLOT0, &q.handle, 1, true, 0, s2,
+	err_q = submit_simple(dev, q->va, REQ_SLOT0, &q->handle, 1, true, 0, s2,
 			      0);
-	if (err_q != 0 && err_q != ECANCELED)
+	if (err_q != 0 && err_q != -ECANCELED)
 		CHECK_FAIL_AT(__FILE__, __LINE__,
 			      "SUBMIT right behind the faulting chain: %s",
-			      strerror(err_q));
+			      strerror(-err_q));
 	if (err)
 		goto out;
 
-	CHECK_EQ(wait_fence_status(fd, s1, WAIT_MS), -EFAULT);
-	CHECK_EQ(sbo_get64(&jobs, 0x800), FILL64);
-	CHECK(mali_job_exception_status(sbo_cpu(&jobs, 64)) !=
-	      MALI_EXCEPTION_DONE);
-	CHECK_ERRNO(get_fault_after_fence(fd, &f), 0);
+	CHECK_EQ(wait_fence_status(dev, s1, WAIT_MS), -EFAULT);
+	CHECK_EQ(bo_get64(jobs, 0x800), FILL64);
+	CHECK(mali_job_exception_status(bo_cpu(jobs, 64)) !=
+	      MDG_EXCEPTION_DONE);
+	CHECK_ERRNO(get_fault_after_fence(dev, &f), 0);
 	CHECK_EQ(f.count, 1);
 	CHECK_EQ(f.kind, SLEIPNIR_FAULT_MMU);
 	CHECK_EQ(f.address, unmapped);
 	CHECK_EQ(f.access, SLEIPNIR_ACCESS_WRITE);
-	CHECK_EQ(f.jc, jobs.va);
+	CHECK_EQ(f.jc, jobs->va);
 	CHECK_EQ(f.exception_code & 0xf8, 0xc0);
 
 	if (err_q == 0) {
 		printf("  queued chain: SUBMIT accepted, so queued before "
 		       "the fault: it must end -ECANCELED without running\n");
-		CHECK_EQ(wait_fence_status(fd, s2, WAIT_MS), -ECANCELED);
-		CHECK_EQ(sbo_get64(&q, 0x800), FILL64);
-		CHECK_EQ(mali_job_exception_status(sbo_cpu(&q, 0)),
-			 MALI_EXCEPTION_NOT_STARTED);
+		CHECK_EQ(wait_fence_status(dev, s2, WAIT_MS), -ECANCELED);
+		CHECK_EQ(bo_get64(q, 0x800), FILL64);
+		CHECK_EQ(mali_job_exception_status(bo_cpu(q, 0)),
+			 MDG_EXCEPTION_OK);
 	} else {
 		printf("  queued chain: refused, the fault came first\n");
 	}
 
 	/* Faulted: SUBMIT refuses and changes nothing. */
 	for (int i = 0; i < 2; i++) {
-		err = submit_simple(fd, q.va, REQ_SLOT0, &q.handle, 1, true, 0,
+		err = submit_simple(dev, q->va, REQ_SLOT0, &q->handle, 1, true,
+				    0,
 				    s3, 0);
-		CHECK_ERRNO(err, ECANCELED);
-		CHECK(!syncobj_signalled(fd, s3));
-		CHECK_ERRNO(get_fault(fd, 0, &f), 0); /* no CLEAR */
+		CHECK_ERRNO(err, -ECANCELED);
+		CHECK(!syncobj_signalled(dev, s3));
+		CHECK_ERRNO(get_fault(dev, 0, &f), 0); /* no CLEAR */
 		CHECK_EQ(f.kind, SLEIPNIR_FAULT_MMU);
-		CHECK_EQ(f.jc, jobs.va);
+		CHECK_EQ(f.jc, jobs->va);
 	}
 	usleep(100000);
-	CHECK_EQ(sbo_get64(&q, 0x800), FILL64);
+	CHECK_EQ(bo_get64(q, 0x800), FILL64);
 	/* Other files are not affected. */
-	check_good_job(g_fd, REQ_SLOT0, "another file while F is faulted");
-	CHECK_ERRNO(get_fault(g_fd, 0, &f), 0);
+	check_good_job(g_dev, REQ_SLOT0, "another file while F is faulted");
+	CHECK_ERRNO(get_fault(g_dev, 0, &f), 0);
 	CHECK_EQ(f.count, 0);
 
 	/* CLEAR reports the fault a last time and lets F submit again. */
-	CHECK_ERRNO(get_fault(fd, SLEIPNIR_GET_FAULT_CLEAR, &f), 0);
+	CHECK_ERRNO(get_fault(dev, SLEIPNIR_GET_FAULT_CLEAR, &f), 0);
 	CHECK_EQ(f.count, 1);
 	CHECK_EQ(f.kind, SLEIPNIR_FAULT_MMU);
 	CHECK_EQ(f.address, unmapped);
-	CHECK_ERRNO(get_fault(fd, 0, &f), 0);
+	CHECK_ERRNO(get_fault(dev, 0, &f), 0);
 	CHECK_EQ(f.count, 0);
 	CHECK_EQ(f.kind, SLEIPNIR_FAULT_NONE);
-	check_good_job(fd, REQ_SLOT0, "F after GET_FAULT with CLEAR");
-	check_good_job(fd, REQ_SLOT1, "F after GET_FAULT with CLEAR, slot 1");
+	check_good_job(dev, REQ_SLOT0, "F after GET_FAULT with CLEAR");
+	check_good_job(dev, REQ_SLOT1, "F after GET_FAULT with CLEAR, slot 1");
 out:
 	if (helper.pid > 0) {
 		st = helper_stop(&helper);
@@ -255,12 +257,12 @@ out:
 			CHECK_FAIL_AT(__FILE__, __LINE__,
 				      "helper process ended with %d", st);
 	}
-	syncobj_free(fd, s1);
-	syncobj_free(fd, s2);
-	syncobj_free(fd, s3);
-	sbo_free(&q);
-	sbo_free(&jobs);
-	close(fd);
+	sl_syncobj_destroy(dev, s1);
+	sl_syncobj_destroy(dev, s2);
+	sl_syncobj_destroy(dev, s3);
+	bo_free(&q);
+	bo_free(&jobs);
+	sl_drm_close(dev);
 }
 
 /* --- hangs and timeouts -------------------------------------------------- */
@@ -278,83 +280,85 @@ out:
 TEST(hang_timeout)
 {
 	struct drm_sleipnir_get_fault f;
-	struct sbo oj;
+	struct sl_bo *oj = NULL;
 	struct hang h;
 	uint32_t so1, so2;
 	uint64_t ms;
-	int fdh, fdo, err;
+	struct sl_drm *dev_h, *dev_o;
+	int err;
 
 	NEED_DEVICE();
-	fdh = reopen();
-	fdo = reopen();
-	REQUIRE(fdh >= 0 && fdo >= 0);
-	if (sbo_new(fdo, 4096, 0, 0, &oj)) {
-		close(fdh);
-		close(fdo);
+	dev_h = reopen();
+	dev_o = reopen();
+	REQUIRE(dev_h && dev_o);
+	if (bo_new(dev_o, 4096, 0, 0, 0, &oj)) {
+		sl_drm_close(dev_h);
+		sl_drm_close(dev_o);
 		REQUIRE(!"BO");
 	}
-	so1 = syncobj_new(fdo, false);
-	so2 = syncobj_new(fdo, false);
-	if (!hang_submit(&h, fdh, 300)) {
+	so1 = syncobj_new(dev_o, false);
+	so2 = syncobj_new(dev_o, false);
+	if (!hang_submit(&h, dev_h, 300)) {
 		CHECK(!"endless job submitted");
 		goto out;
 	}
 
 	/* O, slot 0: not queued behind the hang. */
-	sbo_put64(&oj, 0x800, FILL64);
-	sbo_put64(&oj, 0x808, FILL64);
-	mali_pack_write_value_job(sbo_cpu(&oj, 0), 1, 0, 0, 0, oj.va + 0x800,
-				  MALI_WRITE_VALUE_ZERO);
-	mali_pack_write_value_job(sbo_cpu(&oj, 64), 1, 0, 0, 0, oj.va + 0x808,
-				  MALI_WRITE_VALUE_ZERO);
-	err = submit_simple(fdo, oj.va, REQ_SLOT0, NULL, 0, true, 0, so1, 0);
+	bo_put64(oj, 0x800, FILL64);
+	bo_put64(oj, 0x808, FILL64);
+	mali_pack_write_value_job(bo_cpu(oj, 0), 1, 0, 0, 0, oj->va + 0x800,
+				  MDG_WRITE_VALUE_TYPE_ZERO);
+	mali_pack_write_value_job(bo_cpu(oj, 64), 1, 0, 0, 0, oj->va + 0x808,
+				  MDG_WRITE_VALUE_TYPE_ZERO);
+	err = submit_simple(dev_o, oj->va, REQ_SLOT0, NULL, 0, true, 0, so1, 0);
 	CHECK_ERRNO(err, 0);
 	/* O, slot 1: queued behind the hang. */
-	err = submit_simple(fdo, oj.va + 64, REQ_SLOT1, NULL, 0, true, 0, so2,
+	err = submit_simple(dev_o, oj->va + 64, REQ_SLOT1, NULL, 0, true, 0,
+			    so2,
 			    0);
 	CHECK_ERRNO(err, 0);
 	if (ms_since(h.t0) < 250) {
 		/* Still hanging: its sync_file reads "active" (0). */
-		CHECK(!syncobj_signalled(fdh, h.sync));
-		CHECK_EQ(fence_status(fdh, h.sync), 0);
+		CHECK(!syncobj_signalled(dev_h, h.sync));
+		CHECK_EQ(fence_status(dev_h, h.sync), 0);
 	}
 
-	CHECK_EQ(wait_fence_status(fdo, so1, WAIT_MS), 1);
+	CHECK_EQ(wait_fence_status(dev_o, so1, WAIT_MS), 1);
 	ms = ms_since(h.t0);
 	printf("  other file's slot-0 job done %llu ms after the hang "
 	       "began\n",
 	       (unsigned long long)ms);
-	CHECK_EQ(sbo_get64(&oj, 0x800), 0);
-	CHECK_EQ(mali_job_exception_status(sbo_cpu(&oj, 0)),
-		 MALI_EXCEPTION_DONE);
+	CHECK_EQ(bo_get64(oj, 0x800), 0);
+	CHECK_EQ(mali_job_exception_status(bo_cpu(oj, 0)),
+		 MDG_EXCEPTION_DONE);
 
 	hang_expect_timeout(&h, 300);
 
-	CHECK_EQ(wait_fence_status(fdo, so2, WAIT_MS), 1);
-	CHECK_EQ(sbo_get64(&oj, 0x808), 0);
-	CHECK_EQ(mali_job_exception_status(sbo_cpu(&oj, 64)),
-		 MALI_EXCEPTION_DONE);
-	CHECK_ERRNO(get_fault(fdo, 0, &f), 0);
+	CHECK_EQ(wait_fence_status(dev_o, so2, WAIT_MS), 1);
+	CHECK_EQ(bo_get64(oj, 0x808), 0);
+	CHECK_EQ(mali_job_exception_status(bo_cpu(oj, 64)),
+		 MDG_EXCEPTION_DONE);
+	CHECK_ERRNO(get_fault(dev_o, 0, &f), 0);
 	CHECK_EQ(f.count, 0);
 
-	check_good_job(fdh, REQ_SLOT0, "the hung file after the clear");
-	check_compute_job(fdh, "the hung file after the clear");
-	check_good_job(fdo, REQ_SLOT1, "the other file after the hang");
+	check_good_job(dev_h, REQ_SLOT0, "the hung file after the clear");
+	check_compute_job(dev_h, "the hung file after the clear");
+	check_good_job(dev_o, REQ_SLOT1, "the other file after the hang");
 	{
-		int fdn = reopen();
+		struct sl_drm *dev_n = reopen();
 
-		if (fdn >= 0) {
-			check_good_job(fdn, REQ_SLOT1, "a new file");
-			close(fdn);
+		if (dev_n) {
+			check_good_job(dev_n, REQ_SLOT1, "a new file");
+			sl_drm_close(dev_n);
 		}
 	}
 	hang_free(&h);
 out:
-	syncobj_free(fdo, so1);
-	syncobj_free(fdo, so2);
-	sbo_free(&oj);
-	close(fdh);
-	close(fdo);
+	sl_syncobj_destroy(dev_o, so1);
+	sl_syncobj_destroy(dev_o, so2);
+	bo_free(&oj);
+	sl_drm_close(dev_h);
+	sl_drm_close(dev_o);
 }
 
 /* A timeout above the default is honoured: not stopped before it. */
@@ -362,7 +366,7 @@ TEST(hang_long_timeout)
 {
 	uint32_t t, def, max;
 	struct hang h;
-	int fd;
+	struct sl_drm *dev;
 
 	NEED_DEVICE();
 	REQUIRE(g_params_ok);
@@ -377,12 +381,12 @@ TEST(hang_long_timeout)
 		     max, def);
 	if (t > MAX_FULL_WAIT_MS)
 		SKIP("timeout %u ms too long to wait out", t);
-	fd = reopen();
-	REQUIRE(fd >= 0);
-	if (hang_submit(&h, fd, t)) {
+	dev = reopen();
+	REQUIRE(dev);
+	if (hang_submit(&h, dev, t)) {
 		/* Still running a little before its own timeout. */
 		uint32_t probe = t - 200;
-		int err = drmSyncobjWait(fd, &h.sync, 1,
+		int err = drmSyncobjWait(sl_drm_fd(dev), &h.sync, 1,
 					 (int64_t)(h.t0 + probe * 1000000ull),
 					 0, NULL);
 
@@ -392,8 +396,8 @@ TEST(hang_long_timeout)
 	} else {
 		CHECK(!"endless job submitted");
 	}
-	check_good_job(fd, REQ_SLOT0, "after the long timeout");
-	close(fd);
+	check_good_job(dev, REQ_SLOT0, "after the long timeout");
+	sl_drm_close(dev);
 }
 
 /* timeout_ms = 0 means JOB_TIMEOUT_DEFAULT_MS. */
@@ -401,25 +405,25 @@ TEST(hang_default_timeout)
 {
 	struct hang h;
 	uint32_t def;
-	int fd;
+	struct sl_drm *dev;
 
 	NEED_DEVICE();
 	REQUIRE(g_params_ok);
 	def = (uint32_t)PARAM(JOB_TIMEOUT_DEFAULT_MS);
 	if (def > MAX_FULL_WAIT_MS)
 		SKIP("default timeout %u ms too long to wait out", def);
-	fd = reopen();
-	REQUIRE(fd >= 0);
-	if (hang_submit(&h, fd, 0)) {
+	dev = reopen();
+	REQUIRE(dev);
+	if (hang_submit(&h, dev, 0)) {
 		hang_expect_timeout(&h, def);
 		hang_free(&h);
 	} else {
 		CHECK(!"endless job submitted");
 	}
-	close(fd);
+	sl_drm_close(dev);
 }
 
-/* Writes the max_job_timeout_ms module parameter; 0 or the errno. */
+/* Writes the max_job_timeout_ms module parameter; 0 or -errno. */
 static int set_max_job_timeout(uint32_t ms)
 {
 	char buf[16];
@@ -427,9 +431,9 @@ static int set_max_job_timeout(uint32_t ms)
 	int len = snprintf(buf, sizeof(buf), "%u\n", ms), err = 0;
 
 	if (fd < 0)
-		return errno;
+		return -errno;
 	if (write(fd, buf, (size_t)len) != len)
-		err = errno ? errno : EIO;
+		err = errno ? -errno : -EIO;
 	close(fd);
 	return err;
 }
@@ -445,7 +449,8 @@ TEST(hang_timeout_clamp)
 {
 	struct hang h;
 	uint64_t max = 0, old;
-	int fd, err;
+	struct sl_drm *dev;
+	int err;
 
 	NEED_DEVICE();
 	REQUIRE(g_params_ok);
@@ -453,24 +458,26 @@ TEST(hang_timeout_clamp)
 	err = set_max_job_timeout(CLAMP_TEST_MAX_MS);
 	if (err)
 		SKIP("cannot write %s: %s", MAX_JOB_TIMEOUT_PARAM,
-		     strerror(err));
-	CHECK_ERRNO(get_param(g_fd, SLEIPNIR_PARAM_JOB_TIMEOUT_MAX_MS, &max),
+		     strerror(-err));
+	CHECK_ERRNO(sl_drm_get_param(g_dev, SLEIPNIR_PARAM_JOB_TIMEOUT_MAX_MS,
+				     &max),
 		    0);
 	CHECK_EQ(max, CLAMP_TEST_MAX_MS);
-	fd = reopen();
-	if (fd >= 0) {
-		if (hang_submit(&h, fd, 0xffffffffu)) {
+	dev = reopen();
+	if (dev) {
+		if (hang_submit(&h, dev, 0xffffffffu)) {
 			hang_expect_timeout(&h, CLAMP_TEST_MAX_MS);
 			hang_free(&h);
 		} else {
 			CHECK(!"SUBMIT with timeout_ms 0xffffffff accepted");
 		}
-		close(fd);
+		sl_drm_close(dev);
 	} else {
-		CHECK(fd >= 0);
+		CHECK(dev);
 	}
 	CHECK_ERRNO(set_max_job_timeout((uint32_t)old), 0);
-	CHECK_ERRNO(get_param(g_fd, SLEIPNIR_PARAM_JOB_TIMEOUT_MAX_MS, &max),
+	CHECK_ERRNO(sl_drm_get_param(g_dev, SLEIPNIR_PARAM_JOB_TIMEOUT_MAX_MS,
+				     &max),
 		    0);
 	CHECK_EQ(max, old);
 }
@@ -488,35 +495,39 @@ TEST(hang_timeout_clamp)
  */
 TEST(close_while_busy)
 {
-	struct sbo chain, data, qj;
+	struct sl_bo *chain = NULL, *data = NULL, *qj = NULL;
 	struct cjob hj;
 	uint32_t s_chain = 0, s_hang = 0, s_q = 0;
 	uint32_t w_chain = 0, w_hang = 0, w_q = 0;
 	uint64_t t0;
-	int fd, fdw, fdn, err;
+	struct sl_drm *dev;
+	struct sl_drm *dev_w, *dev_n;
+	int err;
 
 	NEED_DEVICE();
-	fd = reopen();
-	fdw = reopen();
-	REQUIRE(fd >= 0 && fdw >= 0);
-	if (sbo_new(fd, 16000 * MALI_JOB_SLOT_SIZE, 0, 0, &chain) ||
-	    sbo_new(fd, 4096, 0, 0, &data) || sbo_new(fd, 4096, 0, 0, &qj) ||
-	    cjob_new(fd, &mc_endless_kernel, 0, &hj)) {
-		close(fd);
-		close(fdw);
+	dev = reopen();
+	dev_w = reopen();
+	REQUIRE(dev && dev_w);
+	if (bo_new(dev, 16000 * MALI_JOB_SLOT_SIZE, 0, 0, 0, &chain) ||
+	    bo_new(dev, 4096, 0, 0, 0,
+		   &data) || bo_new(dev, 4096, 0, 0, 0, &qj) ||
+	    cjob_new(dev, &mc_endless_kernel, 0, &hj)) {
+		sl_drm_close(dev);
+		sl_drm_close(dev_w);
 		REQUIRE(!"BOs");
 	}
-	fill_long_chain(&chain, 16000, data.va + 8, data.va);
-	s_chain = syncobj_new(fd, false);
-	err = submit_simple(fd, chain.va, REQ_SLOT0, &chain.handle, 1, false,
+	fill_long_chain(chain, 16000, data->va + 8, data->va);
+	s_chain = syncobj_new(dev, false);
+	err = submit_simple(dev, chain->va, REQ_SLOT0, &chain->handle, 1, false,
 			    0, s_chain, 5000);
 	CHECK_ERRNO(err, 0);
-	mali_pack_write_value_job(sbo_cpu(&qj, 0), 1, 0, 0, 0, qj.va + 0x800,
-				  MALI_WRITE_VALUE_ZERO);
-	s_hang = syncobj_new(fd, false);
-	s_q = syncobj_new(fd, false);
+	mali_pack_write_value_job(bo_cpu(qj, 0), 1, 0, 0, 0, qj->va + 0x800,
+				  MDG_WRITE_VALUE_TYPE_ZERO);
+	s_hang = syncobj_new(dev, false);
+	s_q = syncobj_new(dev, false);
 	CHECK_ERRNO(cjob_submit(&hj, s_hang, 2000), 0);
-	CHECK_ERRNO(submit_simple(fd, qj.va, REQ_SLOT1, &qj.handle, 1, true, 0,
+	CHECK_ERRNO(submit_simple(dev, qj->va, REQ_SLOT1, &qj->handle, 1, true,
+				  0,
 				  s_q, 0),
 		    0);
 	/* Share the out-syncs with file W, then close everything of F. */
@@ -529,58 +540,59 @@ TEST(close_while_busy)
 
 			if (!src[i])
 				continue;
-			if (drmSyncobjHandleToFD(fd, src[i], &sfd) ||
-			    drmSyncobjFDToHandle(fdw, sfd, dst[i]))
+			if (drmSyncobjHandleToFD(sl_drm_fd(dev), src[i],
+						 &sfd) ||
+			    drmSyncobjFDToHandle(sl_drm_fd(dev_w), sfd, dst[i]))
 				CHECK(!"share a syncobj");
 			if (sfd >= 0)
 				close(sfd);
 		}
 	}
 	/* CPU mappings hold the file open: unmap them first. */
-	munmap(chain.map, chain.size);
-	munmap(data.map, data.size);
-	munmap(qj.map, qj.size);
-	munmap(hj.area.map, hj.area.size);
-	munmap(hj.out.map, hj.out.size);
+	munmap(chain->map, chain->size);
+	munmap(data->map, data->size);
+	munmap(qj->map, qj->size);
+	munmap(hj.area->map, hj.area->size);
+	munmap(hj.out->map, hj.out->size);
 	t0 = now_ns();
-	close(fd);
+	sl_drm_close(dev);
 	printf("  closed the busy file in %llu ms\n",
 	       (unsigned long long)ms_since(t0));
 
 	/* Every fence of the closed file signals. */
 	if (w_chain) {
-		int st = wait_fence_status(fdw, w_chain, WAIT_MS);
+		int st = wait_fence_status(dev_w, w_chain, WAIT_MS);
 
 		printf("  long chain: fence status %d\n", st);
 		CHECK(st <= 1 && st != 0);
 	}
 	if (w_hang) {
-		int st = wait_fence_status(fdw, w_hang, WAIT_MS);
+		int st = wait_fence_status(dev_w, w_hang, WAIT_MS);
 
 		printf("  endless job: fence status %d after %llu ms\n", st,
 		       (unsigned long long)ms_since(t0));
 		CHECK(st < 0);
 	}
 	if (w_q) {
-		int st = wait_fence_status(fdw, w_q, WAIT_MS);
+		int st = wait_fence_status(dev_w, w_q, WAIT_MS);
 
 		printf("  job queued behind it: fence status %d\n", st);
 		CHECK(st <= 1 && st != 0);
 	}
-	syncobj_free(fdw, w_chain);
-	syncobj_free(fdw, w_hang);
-	syncobj_free(fdw, w_q);
-	close(fdw);
+	sl_syncobj_destroy(dev_w, w_chain);
+	sl_syncobj_destroy(dev_w, w_hang);
+	sl_syncobj_destroy(dev_w, w_q);
+	sl_drm_close(dev_w);
 
-	fdn = reopen();
-	REQUIRE(fdn >= 0);
+	dev_n = reopen();
+	REQUIRE(dev_n);
 	t0 = now_ns();
-	check_good_job(fdn, REQ_SLOT1, "new file, slot 1");
-	check_good_job(fdn, REQ_SLOT0, "new file, slot 0");
-	check_compute_job(fdn, "new file, compute");
+	check_good_job(dev_n, REQ_SLOT1, "new file, slot 1");
+	check_good_job(dev_n, REQ_SLOT0, "new file, slot 0");
+	check_compute_job(dev_n, "new file, compute");
 	printf("  new file's jobs done in %llu ms\n",
 	       (unsigned long long)ms_since(t0));
-	close(fdn);
+	sl_drm_close(dev_n);
 }
 
 void run_fault_tests(void)

@@ -30,57 +30,57 @@ TEST(submit_null_job)
 {
 	struct drm_sleipnir_sync_op in, out;
 	struct drm_sleipnir_submit s;
-	struct sbo bo;
+	struct sl_bo *bo = NULL;
 	uint32_t pre, sync;
 	int err;
 
 	NEED_DEVICE();
-	REQUIRE(sbo_new(g_fd, 4096, 0, 0, &bo) == 0);
-	mali_pack_null_job(sbo_cpu(&bo, 0), 1, 0, 0, 0);
-	mali_pack_null_job(sbo_cpu(&bo, 64), 1, 0, 0, 0);
-	CHECK_EQ(mali_job_exception_status(sbo_cpu(&bo, 0)),
-		 MALI_EXCEPTION_NOT_STARTED);
+	REQUIRE(bo_new(g_dev, 4096, 0, 0, 0, &bo) == 0);
+	mali_pack_null_job(bo_cpu(bo, 0), 1, 0, 0, 0);
+	mali_pack_null_job(bo_cpu(bo, 64), 1, 0, 0, 0);
+	CHECK_EQ(mali_job_exception_status(bo_cpu(bo, 0)),
+		 MDG_EXCEPTION_OK);
 
 	/* No arrays at all (stride 0, count 0), one out-sync. */
-	sync = syncobj_new(g_fd, false);
+	sync = syncobj_new(g_dev, false);
 	memset(&out, 0, sizeof(out));
 	out.handle = sync;
 	memset(&s, 0, sizeof(s));
-	s.jc = bo.va;
+	s.jc = bo->va;
 	s.requirements = SLEIPNIR_REQ_NULL;
 	s.out_syncs = OBJ_ARRAY(&out, 1);
-	err = slp_ioctl(g_fd, DRM_IOCTL_SLEIPNIR_SUBMIT, &s);
+	err = sl_drm_ioctl(g_dev, DRM_IOCTL_SLEIPNIR_SUBMIT, &s);
 	CHECK_ERRNO(err, 0);
 	if (!err) {
-		CHECK_EQ(wait_fence_status(g_fd, sync, WAIT_MS), 1);
-		CHECK_EQ(mali_job_exception_status(sbo_cpu(&bo, 0)),
-			 MALI_EXCEPTION_DONE);
+		CHECK_EQ(wait_fence_status(g_dev, sync, WAIT_MS), 1);
+		CHECK_EQ(mali_job_exception_status(bo_cpu(bo, 0)),
+			 MDG_EXCEPTION_DONE);
 	}
-	syncobj_free(g_fd, sync);
+	sl_syncobj_destroy(g_dev, sync);
 
 	/*
 	 * Requirements 0 means COMPUTE (slot 1 here); an already signalled
 	 * in-sync does not hold the job back.
 	 */
-	pre = syncobj_new(g_fd, true);
-	sync = syncobj_new(g_fd, false);
+	pre = syncobj_new(g_dev, true);
+	sync = syncobj_new(g_dev, false);
 	memset(&in, 0, sizeof(in));
 	in.handle = pre;
 	out.handle = sync;
 	memset(&s, 0, sizeof(s));
-	s.jc = bo.va + 64;
+	s.jc = bo->va + 64;
 	s.in_syncs = OBJ_ARRAY(&in, 1);
 	s.out_syncs = OBJ_ARRAY(&out, 1);
-	err = slp_ioctl(g_fd, DRM_IOCTL_SLEIPNIR_SUBMIT, &s);
+	err = sl_drm_ioctl(g_dev, DRM_IOCTL_SLEIPNIR_SUBMIT, &s);
 	CHECK_ERRNO(err, 0);
 	if (!err) {
-		CHECK_EQ(wait_fence_status(g_fd, sync, WAIT_MS), 1);
-		CHECK_EQ(mali_job_exception_status(sbo_cpu(&bo, 64)),
-			 MALI_EXCEPTION_DONE);
+		CHECK_EQ(wait_fence_status(g_dev, sync, WAIT_MS), 1);
+		CHECK_EQ(mali_job_exception_status(bo_cpu(bo, 64)),
+			 MDG_EXCEPTION_DONE);
 	}
-	syncobj_free(g_fd, pre);
-	syncobj_free(g_fd, sync);
-	sbo_free(&bo);
+	sl_syncobj_destroy(g_dev, pre);
+	sl_syncobj_destroy(g_dev, sync);
+	bo_free(&bo);
 }
 
 /*
@@ -98,19 +98,19 @@ TEST(submit_write_value_chain)
 {
 	enum { NJOBS = 6, DATA = 0x800 };
 	static const struct {
-		enum mali_job_type type;
+		unsigned int type;
 		uint32_t value_type;
 		uint16_t dep1, dep2;
 		int slot;
 	} jobs[NJOBS] = {
-		{ MALI_JOB_TYPE_WRITE_VALUE, MALI_WRITE_VALUE_ZERO, 0, 0, 0 },
-		{ MALI_JOB_TYPE_WRITE_VALUE, MALI_WRITE_VALUE_SYSTEM_TIMESTAMP,
+		{ MDG_JOB_TYPE_WRITE_VALUE, MDG_WRITE_VALUE_TYPE_ZERO, 0, 0, 0 },
+		{ MDG_JOB_TYPE_WRITE_VALUE, MDG_WRITE_VALUE_TYPE_SYSTEM_TIMESTAMP,
 		  1, 0, 2 },
-		{ MALI_JOB_TYPE_NULL, 0, 2, 0, -1 },
-		{ MALI_JOB_TYPE_WRITE_VALUE, MALI_WRITE_VALUE_CYCLE_COUNTER, 3,
+		{ MDG_JOB_TYPE_NULL, 0, 2, 0, -1 },
+		{ MDG_JOB_TYPE_WRITE_VALUE, MDG_WRITE_VALUE_TYPE_CYCLE_COUNTER, 3,
 		  0, 4 },
-		{ MALI_JOB_TYPE_NULL, 0, 3, 4, -1 },
-		{ MALI_JOB_TYPE_WRITE_VALUE, MALI_WRITE_VALUE_SYSTEM_TIMESTAMP,
+		{ MDG_JOB_TYPE_NULL, 0, 3, 4, -1 },
+		{ MDG_JOB_TYPE_WRITE_VALUE, MDG_WRITE_VALUE_TYPE_SYSTEM_TIMESTAMP,
 		  5, 0, 6 },
 	};
 	struct drm_sleipnir_sync_op out[2];
@@ -118,34 +118,34 @@ TEST(submit_write_value_chain)
 	struct drm_sleipnir_submit s;
 	uint64_t prev_ts = 0, prev_cycles = 0, point;
 	uint32_t bin, tl;
-	struct sbo bo;
+	struct sl_bo *bo = NULL;
 
 	NEED_DEVICE();
-	REQUIRE(sbo_new(g_fd, 4096, 0, 0, &bo) == 0);
-	bin = syncobj_new(g_fd, false);
-	tl = syncobj_new(g_fd, false);
+	REQUIRE(bo_new(g_dev, 4096, 0, 0, 0, &bo) == 0);
+	bin = syncobj_new(g_dev, false);
+	tl = syncobj_new(g_dev, false);
 	for (int run = 0; run < 2; run++) {
 		uint64_t ts1, ts2, cycles;
 		int err;
 
 		for (int i = 0; i < 8; i++)
-			sbo_put64(&bo, DATA + 8 * i,
+			bo_put64(bo, DATA + 8 * i,
 				  (i & 1) ? GUARD64 : FILL64);
 		for (int i = 0; i < NJOBS; i++) {
 			uint64_t off = (uint64_t)i * MALI_JOB_SLOT_SIZE;
 			uint64_t next = i + 1 < NJOBS
-						? sbo_gpu(&bo, off +
+						? bo_gpu(bo, off +
 							  MALI_JOB_SLOT_SIZE)
 						: 0;
 
-			if (jobs[i].type == MALI_JOB_TYPE_WRITE_VALUE)
+			if (jobs[i].type == MDG_JOB_TYPE_WRITE_VALUE)
 				mali_pack_write_value_job(
-					sbo_cpu(&bo, off), i + 1, jobs[i].dep1,
+					bo_cpu(bo, off), i + 1, jobs[i].dep1,
 					jobs[i].dep2, next,
-					sbo_gpu(&bo, DATA + 8 * jobs[i].slot),
+					bo_gpu(bo, DATA + 8 * jobs[i].slot),
 					jobs[i].value_type);
 			else
-				mali_pack_null_job(sbo_cpu(&bo, off), i + 1,
+				mali_pack_null_job(bo_cpu(bo, off), i + 1,
 						   jobs[i].dep1, jobs[i].dep2,
 						   next);
 		}
@@ -155,41 +155,43 @@ TEST(submit_write_value_chain)
 		out[1].flags = SLEIPNIR_SYNC_OP_TIMELINE;
 		out[1].point = 5 + 5 * (uint64_t)run;
 		memset(&ref, 0, sizeof(ref));
-		ref.handle = bo.handle;
+		ref.handle = bo->handle;
 		ref.flags = SLEIPNIR_BO_REF_WRITE;
 		memset(&s, 0, sizeof(s));
-		s.jc = bo.va;
+		s.jc = bo->va;
 		s.requirements = REQ_SLOT0;
 		s.bos = OBJ_ARRAY(&ref, 1);
 		s.out_syncs = OBJ_ARRAY(out, 2);
-		err = slp_ioctl(g_fd, DRM_IOCTL_SLEIPNIR_SUBMIT, &s);
+		err = sl_drm_ioctl(g_dev, DRM_IOCTL_SLEIPNIR_SUBMIT, &s);
 		CHECK_ERRNO(err, 0);
 		if (err)
 			break;
-		CHECK_ERRNO(timeline_wait(g_fd, tl, out[1].point, WAIT_MS), 0);
-		CHECK_ERRNO(syncobj_wait(g_fd, &bin, 1, WAIT_MS), 0);
-		CHECK_ERRNO(bo_wait(g_fd, bo.handle, deadline_ns(WAIT_MS)), 0);
-		CHECK_EQ(fence_status(g_fd, bin), 1);
+		CHECK_ERRNO(sl_syncobj_timeline_wait(g_dev, tl, out[1].point,
+						     WAIT_MS), 0);
+		CHECK_ERRNO(sl_syncobj_wait(g_dev, &bin, 1, true, WAIT_MS), 0);
+		CHECK_ERRNO(bo_wait(g_dev, bo->handle, deadline_ns(WAIT_MS)),
+			    0);
+		CHECK_EQ(fence_status(g_dev, bin), 1);
 		point = 0;
-		CHECK(drmSyncobjQuery(g_fd, &tl, &point, 1) == 0);
+		CHECK(drmSyncobjQuery(sl_drm_fd(g_dev), &tl, &point, 1) == 0);
 		CHECK_EQ(point, out[1].point);
 		for (int i = 0; i < NJOBS; i++) {
 			uint32_t st = mali_job_exception_status(
-				sbo_cpu(&bo, i * MALI_JOB_SLOT_SIZE));
+				bo_cpu(bo, i * MALI_JOB_SLOT_SIZE));
 
-			if (st != MALI_EXCEPTION_DONE)
+			if (st != MDG_EXCEPTION_DONE)
 				CHECK_FAIL_AT(__FILE__, __LINE__,
 					      "job %d: exception status %#x, "
 					      "expected DONE",
 					      i + 1, st);
 		}
-		ts1 = sbo_get64(&bo, DATA + 16);
-		cycles = sbo_get64(&bo, DATA + 32);
-		ts2 = sbo_get64(&bo, DATA + 48);
+		ts1 = bo_get64(bo, DATA + 16);
+		cycles = bo_get64(bo, DATA + 32);
+		ts2 = bo_get64(bo, DATA + 48);
 		printf("  run %d: timestamps %#llx, %#llx; cycles %#llx\n",
 		       run, (unsigned long long)ts1, (unsigned long long)ts2,
 		       (unsigned long long)cycles);
-		CHECK_EQ(sbo_get64(&bo, DATA), 0);
+		CHECK_EQ(bo_get64(bo, DATA), 0);
 		CHECK(ts1 != FILL64 && ts1 != 0);
 		CHECK(ts2 != FILL64 && ts2 != 0);
 		CHECK(cycles != FILL64 && cycles != 0);
@@ -197,13 +199,13 @@ TEST(submit_write_value_chain)
 		CHECK(ts1 >= prev_ts);
 		CHECK(cycles >= prev_cycles);
 		for (int i = 1; i < 8; i += 2)
-			CHECK_EQ(sbo_get64(&bo, DATA + 8 * i), GUARD64);
+			CHECK_EQ(bo_get64(bo, DATA + 8 * i), GUARD64);
 		prev_ts = ts2;
 		prev_cycles = cycles;
 	}
-	syncobj_free(g_fd, bin);
-	syncobj_free(g_fd, tl);
-	sbo_free(&bo);
+	sl_syncobj_destroy(g_dev, bin);
+	sl_syncobj_destroy(g_dev, tl);
+	bo_free(&bo);
 }
 
 /*
@@ -213,7 +215,7 @@ TEST(submit_write_value_chain)
  */
 TEST(submit_timestamp_rate)
 {
-	struct sbo bo;
+	struct sl_bo *bo = NULL;
 	uint64_t c0, c1, c2, c3, ts1, ts2, freq;
 	double lo_s, hi_s, gpu_s;
 
@@ -221,22 +223,22 @@ TEST(submit_timestamp_rate)
 	REQUIRE(g_params_ok);
 	freq = PARAM(TIMESTAMP_FREQUENCY);
 	REQUIRE(freq != 0);
-	REQUIRE(sbo_new(g_fd, 4096, 0, 0, &bo) == 0);
+	REQUIRE(bo_new(g_dev, 4096, 0, 0, 0, &bo) == 0);
 	c0 = now_ns();
-	CHECK_EQ(run_write_value(g_fd, &bo, bo.va + 0x800,
-				 MALI_WRITE_VALUE_SYSTEM_TIMESTAMP, &bo.handle,
+	CHECK_EQ(run_write_value(g_dev, bo, bo->va + 0x800,
+				 MDG_WRITE_VALUE_TYPE_SYSTEM_TIMESTAMP, &bo->handle,
 				 1),
 		 1);
 	c1 = now_ns();
 	usleep(300000);
 	c2 = now_ns();
-	CHECK_EQ(run_write_value(g_fd, &bo, bo.va + 0x808,
-				 MALI_WRITE_VALUE_SYSTEM_TIMESTAMP, &bo.handle,
+	CHECK_EQ(run_write_value(g_dev, bo, bo->va + 0x808,
+				 MDG_WRITE_VALUE_TYPE_SYSTEM_TIMESTAMP, &bo->handle,
 				 1),
 		 1);
 	c3 = now_ns();
-	ts1 = sbo_get64(&bo, 0x800);
-	ts2 = sbo_get64(&bo, 0x808);
+	ts1 = bo_get64(bo, 0x800);
+	ts2 = bo_get64(bo, 0x808);
 	lo_s = (double)(c2 - c1) / 1e9;
 	hi_s = (double)(c3 - c0) / 1e9;
 	gpu_s = ts2 > ts1 ? (double)(ts2 - ts1) / (double)freq : -1.0;
@@ -246,7 +248,7 @@ TEST(submit_timestamp_rate)
 	       (unsigned long long)freq, lo_s, hi_s);
 	CHECK(gpu_s >= lo_s * 0.95 - 0.002);
 	CHECK(gpu_s <= hi_s * 1.05 + 0.002);
-	sbo_free(&bo);
+	bo_free(&bo);
 }
 
 /* --- argument errors ----------------------------------------------------- */
@@ -265,8 +267,8 @@ struct submit_case {
 };
 
 struct submit_env {
-	int fd;
-	struct sbo bo;
+	struct sl_drm *dev;
+	struct sl_bo *bo;
 	uint32_t in_sig, out_bin, out_tl;
 	uint64_t bad_ptr; /* an unmapped user address */
 };
@@ -274,14 +276,14 @@ struct submit_env {
 static void case_init(struct submit_case *c, const struct submit_env *e)
 {
 	memset(c, 0, sizeof(*c));
-	c->bos[0].handle = e->bo.handle;
+	c->bos[0].handle = e->bo->handle;
 	c->bos[0].flags = SLEIPNIR_BO_REF_WRITE;
 	c->in[0].handle = e->in_sig;
 	c->out[0].handle = e->out_bin;
 	c->out[1].handle = e->out_tl;
 	c->out[1].flags = SLEIPNIR_SYNC_OP_TIMELINE;
 	c->out[1].point = 1;
-	c->s.jc = e->bo.va;
+	c->s.jc = e->bo->va;
 	c->s.requirements = REQ_SLOT0;
 	c->s.bos = OBJ_ARRAY(c->bos, 1);
 	c->s.in_syncs = OBJ_ARRAY(c->in, 1);
@@ -293,31 +295,32 @@ static void check_unchanged(const struct submit_env *e, const char *what)
 	uint64_t point = 0;
 	uint32_t tl = e->out_tl;
 
-	if (syncobj_signalled(e->fd, e->out_bin))
+	if (syncobj_signalled(e->dev, e->out_bin))
 		CHECK_FAIL_AT(__FILE__, __LINE__,
 			      "%s: the binary out-sync was signalled", what);
-	if (drmSyncobjQuery(e->fd, &tl, &point, 1) || point != 0)
+	if (drmSyncobjQuery(sl_drm_fd(e->dev), &tl, &point, 1) || point != 0)
 		CHECK_FAIL_AT(__FILE__, __LINE__,
 			      "%s: the timeline out-sync moved to %llu", what,
 			      (unsigned long long)point);
-	if (mali_job_exception_status(sbo_cpu(&e->bo, 0)) !=
-	    MALI_EXCEPTION_NOT_STARTED)
+	if (mali_job_exception_status(bo_cpu(e->bo, 0)) !=
+	    MDG_EXCEPTION_OK)
 		CHECK_FAIL_AT(__FILE__, __LINE__, "%s: the job ran", what);
 }
 
 static void expect_submit(const struct submit_env *e, struct submit_case *c,
 			  int want, const char *what)
 {
-	int err = slp_ioctl(e->fd, DRM_IOCTL_SLEIPNIR_SUBMIT, &c->s);
+	int err = sl_drm_ioctl(e->dev, DRM_IOCTL_SLEIPNIR_SUBMIT, &c->s);
 
 	if (err != want)
 		CHECK_FAIL_AT(__FILE__, __LINE__,
 			      "SUBMIT with %s: %s, expected %s", what,
-			      err ? strerror(err) : "success",
-			      strerror(want));
+			      err ? strerror(-err) : "success",
+			      strerror(-want));
 	if (!err) {
 		/* It ran after all: wait, so later cases start clean. */
-		syncobj_wait(e->fd, (uint32_t *)&e->out_bin, 1, WAIT_MS);
+		sl_syncobj_wait(e->dev, (uint32_t *)&e->out_bin, 1, true,
+				WAIT_MS);
 		return;
 	}
 	check_unchanged(e, what);
@@ -341,16 +344,16 @@ TEST(submit_errors)
 
 	NEED_DEVICE();
 	memset(&e, 0, sizeof(e));
-	e.fd = reopen();
-	REQUIRE(e.fd >= 0);
-	if (sbo_new(e.fd, 4096, 0, 0, &e.bo)) {
-		close(e.fd);
+	e.dev = reopen();
+	REQUIRE(e.dev);
+	if (bo_new(e.dev, 4096, 0, 0, 0, &e.bo)) {
+		sl_drm_close(e.dev);
 		REQUIRE(!"BO");
 	}
-	mali_pack_null_job(sbo_cpu(&e.bo, 0), 1, 0, 0, 0);
-	e.in_sig = syncobj_new(e.fd, true);
-	e.out_bin = syncobj_new(e.fd, false);
-	if (drmSyncobjCreate(e.fd, 0, &e.out_tl))
+	mali_pack_null_job(bo_cpu(e.bo, 0), 1, 0, 0, 0);
+	e.in_sig = syncobj_new(e.dev, true);
+	e.out_bin = syncobj_new(e.dev, false);
+	if (sl_syncobj_create(e.dev, false, &e.out_tl))
 		e.out_tl = 0;
 	page = mmap(NULL, g_page, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -366,81 +369,82 @@ TEST(submit_errors)
 		goto out;
 	}
 	for (int i = 0; i < 4097; i++) {
-		many_bos[i].handle = e.bo.handle;
+		many_bos[i].handle = e.bo->handle;
 		many_syncs[i].handle = e.in_sig;
 	}
 	check_unchanged(&e, "before the cases");
 
-	BAD(EINVAL, "jc 0", c.s.jc = 0);
-	BAD(EINVAL, "jc + 8", c.s.jc += 8);
-	BAD(EINVAL, "jc + 32", c.s.jc += 32);
-	BAD(EINVAL, "jc + 63", c.s.jc += 63);
-	BAD(EINVAL, "requirement bit 0", c.s.requirements |= 1u << 0);
-	BAD(EINVAL, "requirement bit 10", c.s.requirements |= 1u << 10);
-	BAD(EINVAL, "requirement bit 31", c.s.requirements |= 1u << 31);
-	BAD(EINVAL, "FRAGMENT | COMPUTE (no slot has both)",
+	BAD(-EINVAL, "jc 0", c.s.jc = 0);
+	BAD(-EINVAL, "jc + 8", c.s.jc += 8);
+	BAD(-EINVAL, "jc + 32", c.s.jc += 32);
+	BAD(-EINVAL, "jc + 63", c.s.jc += 63);
+	BAD(-EINVAL, "requirement bit 0", c.s.requirements |= 1u << 0);
+	BAD(-EINVAL, "requirement bit 10", c.s.requirements |= 1u << 10);
+	BAD(-EINVAL, "requirement bit 31", c.s.requirements |= 1u << 31);
+	BAD(-EINVAL, "FRAGMENT | COMPUTE (no slot has both)",
 	    c.s.requirements = SLEIPNIR_REQ_FRAGMENT | SLEIPNIR_REQ_COMPUTE);
-	BAD(EINVAL, "flags 1", c.s.flags = 1);
-	BAD(EINVAL, "flags 1 << 31", c.s.flags = 1u << 31);
-	BAD(EINVAL, "pad 1", c.s.pad = 1);
+	BAD(-EINVAL, "flags 1", c.s.flags = 1);
+	BAD(-EINVAL, "flags 1 << 31", c.s.flags = 1u << 31);
+	BAD(-EINVAL, "pad 1", c.s.pad = 1);
 
-	BAD(EFAULT, "in_syncs at an unmapped address",
+	BAD(-EFAULT, "in_syncs at an unmapped address",
 	    c.s.in_syncs.array = e.bad_ptr);
-	BAD(EFAULT, "in_syncs at address 8", c.s.in_syncs.array = 8);
-	BAD(EFAULT, "out_syncs at an unmapped address",
+	BAD(-EFAULT, "in_syncs at address 8", c.s.in_syncs.array = 8);
+	BAD(-EFAULT, "out_syncs at an unmapped address",
 	    c.s.out_syncs.array = e.bad_ptr);
-	BAD(EFAULT, "bos at an unmapped address", c.s.bos.array = e.bad_ptr);
-	BAD(EFAULT, "bos at address 8", c.s.bos.array = 8);
+	BAD(-EFAULT, "bos at an unmapped address", c.s.bos.array = e.bad_ptr);
+	BAD(-EFAULT, "bos at address 8", c.s.bos.array = 8);
 
-	BAD(ENOENT, "BO handle 0xdead", c.bos[0].handle = 0xdead);
-	BAD(ENOENT, "BO handle 0", c.bos[0].handle = 0);
-	BAD(ENOENT, "in-sync handle 0xdead", c.in[0].handle = 0xdead);
-	BAD(ENODEV, "binary out-sync handle 0xdead",
+	BAD(-ENOENT, "BO handle 0xdead", c.bos[0].handle = 0xdead);
+	BAD(-ENOENT, "BO handle 0", c.bos[0].handle = 0);
+	BAD(-ENOENT, "in-sync handle 0xdead", c.in[0].handle = 0xdead);
+	BAD(-ENODEV, "binary out-sync handle 0xdead",
 	    c.out[0].handle = 0xdead);
-	BAD(ENODEV, "timeline out-sync handle 0xdead",
+	BAD(-ENODEV, "timeline out-sync handle 0xdead",
 	    c.out[1].handle = 0xdead);
 
-	BAD(EINVAL, "BO ref flag 1 << 1", c.bos[0].flags |= 1u << 1);
-	BAD(EINVAL, "BO ref flag 1 << 31", c.bos[0].flags |= 1u << 31);
-	BAD(EINVAL, "in-sync flag 1 << 1", c.in[0].flags |= 1u << 1);
-	BAD(EINVAL, "out-sync flag 1 << 31", c.out[0].flags |= 1u << 31);
-	BAD(EINVAL, "binary in-sync with point 1", c.in[0].point = 1);
-	BAD(EINVAL, "binary out-sync with point 1", c.out[0].point = 1);
-	BAD(EINVAL, "timeline out-sync with point 0", c.out[1].point = 0);
-	BAD(EINVAL, "timeline in-sync with point 0",
+	BAD(-EINVAL, "BO ref flag 1 << 1", c.bos[0].flags |= 1u << 1);
+	BAD(-EINVAL, "BO ref flag 1 << 31", c.bos[0].flags |= 1u << 31);
+	BAD(-EINVAL, "in-sync flag 1 << 1", c.in[0].flags |= 1u << 1);
+	BAD(-EINVAL, "out-sync flag 1 << 31", c.out[0].flags |= 1u << 31);
+	BAD(-EINVAL, "binary in-sync with point 1", c.in[0].point = 1);
+	BAD(-EINVAL, "binary out-sync with point 1", c.out[0].point = 1);
+	BAD(-EINVAL, "timeline out-sync with point 0", c.out[1].point = 0);
+	BAD(-EINVAL, "timeline in-sync with point 0",
 	    c.in[0].handle = e.out_tl;
 	    c.in[0].flags = SLEIPNIR_SYNC_OP_TIMELINE);
 
-	BAD(EINVAL, "bos stride 0", c.s.bos.stride = 0);
-	BAD(EINVAL, "in_syncs stride 0", c.s.in_syncs.stride = 0);
-	BAD(EINVAL, "out_syncs stride 0", c.s.out_syncs.stride = 0);
+	BAD(-EINVAL, "bos stride 0", c.s.bos.stride = 0);
+	BAD(-EINVAL, "in_syncs stride 0", c.s.in_syncs.stride = 0);
+	BAD(-EINVAL, "out_syncs stride 0", c.s.out_syncs.stride = 0);
 
-	BAD(EINVAL, "the same BO listed twice",
+	BAD(-EINVAL, "the same BO listed twice",
 	    c.s.bos = OBJ_ARRAY(many_bos, 2));
-	BAD(EINVAL, "4097 BOs", c.s.bos = OBJ_ARRAY(many_bos, 4097));
-	BAD(EINVAL, "4097 in-syncs",
+	BAD(-EINVAL, "4097 BOs", c.s.bos = OBJ_ARRAY(many_bos, 4097));
+	BAD(-EINVAL, "4097 in-syncs",
 	    c.s.in_syncs = OBJ_ARRAY(many_syncs, 4097));
-	BAD(EINVAL, "4097 out-syncs",
+	BAD(-EINVAL, "4097 out-syncs",
 	    c.s.out_syncs = OBJ_ARRAY(many_syncs, 4097));
 
 	/* After all that, the valid submit works and signals both. */
 	case_init(&c, &e);
-	err = slp_ioctl(e.fd, DRM_IOCTL_SLEIPNIR_SUBMIT, &c.s);
+	err = sl_drm_ioctl(e.dev, DRM_IOCTL_SLEIPNIR_SUBMIT, &c.s);
 	CHECK_ERRNO(err, 0);
 	if (!err) {
-		CHECK_EQ(wait_fence_status(e.fd, e.out_bin, WAIT_MS), 1);
-		CHECK_ERRNO(timeline_wait(e.fd, e.out_tl, 1, WAIT_MS), 0);
-		CHECK_EQ(mali_job_exception_status(sbo_cpu(&e.bo, 0)),
-			 MALI_EXCEPTION_DONE);
+		CHECK_EQ(wait_fence_status(e.dev, e.out_bin, WAIT_MS), 1);
+		CHECK_ERRNO(sl_syncobj_timeline_wait(e.dev, e.out_tl, 1,
+						     WAIT_MS), 0);
+		CHECK_EQ(mali_job_exception_status(bo_cpu(e.bo, 0)),
+			 MDG_EXCEPTION_DONE);
 	}
 out:
 	free(many_bos);
 	free(many_syncs);
-	syncobj_free(e.fd, e.in_sig);
-	syncobj_free(e.fd, e.out_bin);
-	syncobj_free(e.fd, e.out_tl);
-	sbo_free(&e.bo);
-	close(e.fd);
+	sl_syncobj_destroy(e.dev, e.in_sig);
+	sl_syncobj_destroy(e.dev, e.out_bin);
+	sl_syncobj_destroy(e.dev, e.out_tl);
+	bo_free(&e.bo);
+	sl_drm_close(e.dev);
 }
 
 /*
@@ -466,20 +470,20 @@ TEST(submit_strides)
 
 	NEED_DEVICE();
 	memset(&e, 0, sizeof(e));
-	e.fd = reopen();
-	REQUIRE(e.fd >= 0);
-	if (sbo_new(e.fd, 4096, 0, 0, &e.bo)) {
-		close(e.fd);
+	e.dev = reopen();
+	REQUIRE(e.dev);
+	if (bo_new(e.dev, 4096, 0, 0, 0, &e.bo)) {
+		sl_drm_close(e.dev);
 		REQUIRE(!"BO");
 	}
-	e.in_sig = syncobj_new(e.fd, true);
-	e.out_bin = syncobj_new(e.fd, false);
-	if (drmSyncobjCreate(e.fd, 0, &e.out_tl))
+	e.in_sig = syncobj_new(e.dev, true);
+	e.out_bin = syncobj_new(e.dev, false);
+	if (sl_syncobj_create(e.dev, false, &e.out_tl))
 		e.out_tl = 0;
 	REQUIRE(e.in_sig && e.out_bin && e.out_tl);
 
 	memset(wide_bo, 0, sizeof(wide_bo));
-	wide_bo[0].ref.handle = e.bo.handle;
+	wide_bo[0].ref.handle = e.bo->handle;
 	wide_bo[0].ref.flags = SLEIPNIR_BO_REF_WRITE;
 	memset(wide_in, 0, sizeof(wide_in));
 	wide_in[0].op.handle = e.in_sig;
@@ -487,17 +491,17 @@ TEST(submit_strides)
 	wide_out[0].op.handle = e.out_bin;
 
 	/* Non-zero tails first: rejected, nothing changes. */
-	mali_pack_null_job(sbo_cpu(&e.bo, 0), 1, 0, 0, 0);
+	mali_pack_null_job(bo_cpu(e.bo, 0), 1, 0, 0, 0);
 	wide_bo[0].tail = 1;
-	BAD(EINVAL, "wide bos with a non-zero tail",
+	BAD(-EINVAL, "wide bos with a non-zero tail",
 	    c.s.bos = OBJ_ARRAY(wide_bo, 1));
 	wide_bo[0].tail = 0;
 	wide_in[0].tail = 1ull << 63;
-	BAD(EINVAL, "wide in_syncs with a non-zero tail",
+	BAD(-EINVAL, "wide in_syncs with a non-zero tail",
 	    c.s.in_syncs = OBJ_ARRAY(wide_in, 1));
 	wide_in[0].tail = 0;
 	wide_out[0].tail = 0x100;
-	BAD(EINVAL, "wide out_syncs with a non-zero tail",
+	BAD(-EINVAL, "wide out_syncs with a non-zero tail",
 	    c.s.out_syncs = OBJ_ARRAY(wide_out, 1));
 	wide_out[0].tail = 0;
 
@@ -506,16 +510,16 @@ TEST(submit_strides)
 	c.s.bos = OBJ_ARRAY(wide_bo, 1);
 	c.s.in_syncs = OBJ_ARRAY(wide_in, 1);
 	c.s.out_syncs = OBJ_ARRAY(wide_out, 1);
-	CHECK_ERRNO(slp_ioctl(e.fd, DRM_IOCTL_SLEIPNIR_SUBMIT, &c.s), 0);
-	CHECK_EQ(wait_fence_status(e.fd, e.out_bin, WAIT_MS), 1);
-	CHECK_EQ(mali_job_exception_status(sbo_cpu(&e.bo, 0)),
-		 MALI_EXCEPTION_DONE);
-	CHECK_ERRNO(bo_wait(e.fd, e.bo.handle, deadline_ns(WAIT_MS)), 0);
+	CHECK_ERRNO(sl_drm_ioctl(e.dev, DRM_IOCTL_SLEIPNIR_SUBMIT, &c.s), 0);
+	CHECK_EQ(wait_fence_status(e.dev, e.out_bin, WAIT_MS), 1);
+	CHECK_EQ(mali_job_exception_status(bo_cpu(e.bo, 0)),
+		 MDG_EXCEPTION_DONE);
+	CHECK_ERRNO(bo_wait(e.dev, e.bo->handle, deadline_ns(WAIT_MS)), 0);
 
 	/* Narrow elements: flags and point read as zero. */
-	mali_pack_null_job(sbo_cpu(&e.bo, 0), 1, 0, 0, 0);
-	CHECK(drmSyncobjReset(e.fd, &e.out_bin, 1) == 0);
-	narrow_bo[0] = e.bo.handle;
+	mali_pack_null_job(bo_cpu(e.bo, 0), 1, 0, 0, 0);
+	CHECK(drmSyncobjReset(sl_drm_fd(e.dev), &e.out_bin, 1) == 0);
+	narrow_bo[0] = e.bo->handle;
 	narrow_bo[1] = 0;
 	narrow_sync[0][0] = e.in_sig;
 	narrow_sync[0][1] = 0;
@@ -529,63 +533,64 @@ TEST(submit_strides)
 	c.s.out_syncs.stride = 8;
 	c.s.out_syncs.count = 1;
 	c.s.out_syncs.array = U64_PTR(&narrow_sync[1]);
-	CHECK_ERRNO(slp_ioctl(e.fd, DRM_IOCTL_SLEIPNIR_SUBMIT, &c.s), 0);
-	CHECK_EQ(wait_fence_status(e.fd, e.out_bin, WAIT_MS), 1);
-	CHECK_EQ(mali_job_exception_status(sbo_cpu(&e.bo, 0)),
-		 MALI_EXCEPTION_DONE);
+	CHECK_ERRNO(sl_drm_ioctl(e.dev, DRM_IOCTL_SLEIPNIR_SUBMIT, &c.s), 0);
+	CHECK_EQ(wait_fence_status(e.dev, e.out_bin, WAIT_MS), 1);
+	CHECK_EQ(mali_job_exception_status(bo_cpu(e.bo, 0)),
+		 MDG_EXCEPTION_DONE);
 
-	syncobj_free(e.fd, e.in_sig);
-	syncobj_free(e.fd, e.out_bin);
-	syncobj_free(e.fd, e.out_tl);
-	sbo_free(&e.bo);
-	close(e.fd);
+	sl_syncobj_destroy(e.dev, e.in_sig);
+	sl_syncobj_destroy(e.dev, e.out_bin);
+	sl_syncobj_destroy(e.dev, e.out_tl);
+	bo_free(&e.bo);
+	sl_drm_close(e.dev);
 }
 
 /* --- explicit and implicit dependencies ---------------------------------- */
 
 /* A long chain on the gated slot; its last job writes a timestamp. */
-static int submit_long(int fd, struct sbo *jobs, uint64_t scratch_va,
+static int submit_long(struct sl_drm *dev, struct sl_bo *jobs,
+		       uint64_t scratch_va,
 		       uint64_t ts_va, const uint32_t *bos, unsigned int nbos,
 		       bool write, uint32_t in_sync, uint32_t out_sync)
 {
 	fill_long_chain(jobs, LONG_CHAIN, scratch_va, ts_va);
-	return submit_simple(fd, jobs->va, REQ_GATED, bos, nbos, write,
+	return submit_simple(dev, jobs->va, REQ_GATED, bos, nbos, write,
 			     in_sync, out_sync, 0);
 }
 
 /* A one-job chain writing a timestamp to ts_va. */
-static void pack_ts_job(struct sbo *jobs, uint64_t ts_va)
+static void pack_ts_job(struct sl_bo *jobs, uint64_t ts_va)
 {
-	mali_pack_write_value_job(sbo_cpu(jobs, 0), 1, 0, 0, 0, ts_va,
-				  MALI_WRITE_VALUE_SYSTEM_TIMESTAMP);
+	mali_pack_write_value_job(bo_cpu(jobs, 0), 1, 0, 0, 0, ts_va,
+				  MDG_WRITE_VALUE_TYPE_SYSTEM_TIMESTAMP);
 }
 
 struct order_env {
-	int fd;
-	struct sbo chain, one, data;
+	struct sl_drm *dev;
+	struct sl_bo *chain, *one, *data;
 };
 
-static bool order_env_new(struct order_env *o, int fd)
+static bool order_env_new(struct order_env *o, struct sl_drm *dev)
 {
 	memset(o, 0, sizeof(*o));
-	o->fd = fd;
-	if (sbo_new(fd, LONG_CHAIN * MALI_JOB_SLOT_SIZE, 0, 0, &o->chain) ||
-	    sbo_new(fd, 4096, 0, 0, &o->one) ||
-	    sbo_new(fd, 4096, 0, 0, &o->data)) {
-		sbo_free(&o->chain);
-		sbo_free(&o->one);
+	o->dev = dev;
+	if (bo_new(dev, LONG_CHAIN * MALI_JOB_SLOT_SIZE, 0, 0, 0, &o->chain) ||
+	    bo_new(dev, 4096, 0, 0, 0, &o->one) ||
+	    bo_new(dev, 4096, 0, 0, 0, &o->data)) {
+		bo_free(&o->chain);
+		bo_free(&o->one);
 		return false;
 	}
 	for (int i = 0; i < 8; i++)
-		sbo_put64(&o->data, 8 * i, FILL64);
+		bo_put64(o->data, 8 * i, FILL64);
 	return true;
 }
 
 static void order_env_free(struct order_env *o)
 {
-	sbo_free(&o->chain);
-	sbo_free(&o->one);
-	sbo_free(&o->data);
+	bo_free(&o->chain);
+	bo_free(&o->one);
+	bo_free(&o->data);
 }
 
 /*
@@ -601,38 +606,39 @@ TEST(submit_order_control)
 	uint64_t t0;
 
 	NEED_DEVICE();
-	REQUIRE(order_env_new(&o, g_fd));
-	sa = syncobj_new(g_fd, false);
-	sb = syncobj_new(g_fd, false);
-	bos[0] = o.chain.handle;
+	REQUIRE(order_env_new(&o, g_dev));
+	sa = syncobj_new(g_dev, false);
+	sb = syncobj_new(g_dev, false);
+	bos[0] = o.chain->handle;
 	t0 = now_ns();
 	gate_open(&g, 300);
-	CHECK_ERRNO(submit_long(g_fd, &o.chain, sbo_gpu(&o.data, 56),
-				sbo_gpu(&o.data, 0), bos, 1, true, 0, sa),
+	CHECK_ERRNO(submit_long(g_dev, o.chain, bo_gpu(o.data, 56),
+				bo_gpu(o.data, 0), bos, 1, true, 0, sa),
 		    0);
-	pack_ts_job(&o.one, sbo_gpu(&o.data, 8));
-	bos[0] = o.one.handle;
-	CHECK_ERRNO(submit_simple(g_fd, o.one.va, REQ_UNGATED, bos, 1, true, 0,
+	pack_ts_job(o.one, bo_gpu(o.data, 8));
+	bos[0] = o.one->handle;
+	CHECK_ERRNO(submit_simple(g_dev, o.one->va, REQ_UNGATED, bos, 1, true,
+				  0,
 				  sb, 0),
 		    0);
-	CHECK_EQ(wait_fence_status(g_fd, sb, WAIT_MS), 1);
-	CHECK_EQ(wait_fence_status(g_fd, sa, WAIT_MS), 1);
+	CHECK_EQ(wait_fence_status(g_dev, sb, WAIT_MS), 1);
+	CHECK_EQ(wait_fence_status(g_dev, sa, WAIT_MS), 1);
 	gate_close(&g);
 	printf("  %sA: %d jobs, done after %llu ms; the independent B %s\n",
 	       g.on ? "gate + " : "", LONG_CHAIN,
 	       (unsigned long long)ms_since(t0),
-	       sbo_get64(&o.data, 8) < sbo_get64(&o.data, 0)
+	       bo_get64(o.data, 8) < bo_get64(o.data, 0)
 		       ? "overtook it"
 		       : "did NOT overtake it (the ordering checks below "
 			 "cannot fail)");
-	syncobj_free(g_fd, sa);
-	syncobj_free(g_fd, sb);
+	sl_syncobj_destroy(g_dev, sa);
+	sl_syncobj_destroy(g_dev, sb);
 	order_env_free(&o);
 }
 
 /*
  * Binary syncobj across files: A (file 1, long chain) signals SA; SA is
- * shared with file 2 as an fd; B (file 2, ungated slot) waits on it. B's
+ * shared with file 2 as an dev; B (file 2, ungated slot) waits on it. B's
  * timestamp must not precede A's last one.
  */
 TEST(syncobj_binary_chain)
@@ -641,43 +647,45 @@ TEST(syncobj_binary_chain)
 	struct gate g;
 	uint32_t sa, sa2 = 0, sb, bos[1];
 	uint64_t ts_a, ts_b;
-	int fd2, sfd = -1, err;
+	struct sl_drm *dev2;
+	int sfd = -1, err;
 
 	NEED_DEVICE();
-	fd2 = reopen();
-	REQUIRE(fd2 >= 0);
-	if (!order_env_new(&o1, g_fd)) {
-		close(fd2);
+	dev2 = reopen();
+	REQUIRE(dev2);
+	if (!order_env_new(&o1, g_dev)) {
+		sl_drm_close(dev2);
 		REQUIRE(!"BOs");
 	}
-	if (!order_env_new(&o2, fd2)) {
+	if (!order_env_new(&o2, dev2)) {
 		order_env_free(&o1);
-		close(fd2);
+		sl_drm_close(dev2);
 		REQUIRE(!"BOs");
 	}
-	sa = syncobj_new(g_fd, false);
-	sb = syncobj_new(fd2, false);
-	if (drmSyncobjHandleToFD(g_fd, sa, &sfd) ||
-	    drmSyncobjFDToHandle(fd2, sfd, &sa2)) {
+	sa = syncobj_new(g_dev, false);
+	sb = syncobj_new(dev2, false);
+	if (drmSyncobjHandleToFD(sl_drm_fd(g_dev), sa, &sfd) ||
+	    drmSyncobjFDToHandle(sl_drm_fd(dev2), sfd, &sa2)) {
 		CHECK(!"share the syncobj");
 		goto out;
 	}
-	bos[0] = o1.chain.handle;
+	bos[0] = o1.chain->handle;
 	gate_open(&g, 300);
-	err = submit_long(g_fd, &o1.chain, sbo_gpu(&o1.data, 56),
-			  sbo_gpu(&o1.data, 0), bos, 1, true, 0, sa);
+	err = submit_long(g_dev, o1.chain, bo_gpu(o1.data, 56),
+			  bo_gpu(o1.data, 0), bos, 1, true, 0, sa);
 	CHECK_ERRNO(err, 0);
-	pack_ts_job(&o2.one, sbo_gpu(&o2.data, 0));
-	bos[0] = o2.one.handle;
-	err = submit_simple(fd2, o2.one.va, REQ_UNGATED, bos, 1, true, sa2, sb,
+	pack_ts_job(o2.one, bo_gpu(o2.data, 0));
+	bos[0] = o2.one->handle;
+	err = submit_simple(dev2, o2.one->va, REQ_UNGATED, bos, 1, true, sa2,
+			    sb,
 			    0);
 	CHECK_ERRNO(err, 0);
-	CHECK_EQ(wait_fence_status(fd2, sb, WAIT_MS), 1);
+	CHECK_EQ(wait_fence_status(dev2, sb, WAIT_MS), 1);
 	/* B done means A done. */
-	CHECK(syncobj_signalled(g_fd, sa));
-	CHECK_EQ(wait_fence_status(g_fd, sa, WAIT_MS), 1);
-	ts_a = sbo_get64(&o1.data, 0);
-	ts_b = sbo_get64(&o2.data, 0);
+	CHECK(syncobj_signalled(g_dev, sa));
+	CHECK_EQ(wait_fence_status(g_dev, sa, WAIT_MS), 1);
+	ts_a = bo_get64(o1.data, 0);
+	ts_b = bo_get64(o2.data, 0);
 	printf("  A ended at %#llx, B ran at %#llx\n", (unsigned long long)ts_a,
 	       (unsigned long long)ts_b);
 	CHECK(ts_a != FILL64 && ts_b != FILL64);
@@ -686,12 +694,12 @@ TEST(syncobj_binary_chain)
 out:
 	if (sfd >= 0)
 		close(sfd);
-	syncobj_free(fd2, sa2);
-	syncobj_free(g_fd, sa);
-	syncobj_free(fd2, sb);
+	sl_syncobj_destroy(dev2, sa2);
+	sl_syncobj_destroy(g_dev, sa);
+	sl_syncobj_destroy(dev2, sb);
 	order_env_free(&o2);
 	order_env_free(&o1);
-	close(fd2);
+	sl_drm_close(dev2);
 }
 
 /*
@@ -705,71 +713,71 @@ TEST(syncobj_timeline_chain)
 	struct drm_sleipnir_bo_ref ref;
 	struct drm_sleipnir_submit s;
 	struct order_env o;
-	struct sbo c_jobs;
+	struct sl_bo *c_jobs = NULL;
 	struct gate g;
 	uint32_t tl = 0;
 	uint64_t point = 0, ts_a, ts_b, ts_c;
 	int err;
 
 	NEED_DEVICE();
-	REQUIRE(order_env_new(&o, g_fd));
-	if (sbo_new(g_fd, 4096, 0, 0, &c_jobs)) {
+	REQUIRE(order_env_new(&o, g_dev));
+	if (bo_new(g_dev, 4096, 0, 0, 0, &c_jobs)) {
 		order_env_free(&o);
 		REQUIRE(!"BO");
 	}
-	if (drmSyncobjCreate(g_fd, 0, &tl)) {
+	if (sl_syncobj_create(g_dev, false, &tl)) {
 		CHECK(!"timeline syncobj");
 		goto out;
 	}
 	/* A: long chain, out point 1. */
 	gate_open(&g, 300);
-	fill_long_chain(&o.chain, LONG_CHAIN, sbo_gpu(&o.data, 56),
-			sbo_gpu(&o.data, 0));
+	fill_long_chain(o.chain, LONG_CHAIN, bo_gpu(o.data, 56),
+			bo_gpu(o.data, 0));
 	memset(&out, 0, sizeof(out));
 	out.handle = tl;
 	out.flags = SLEIPNIR_SYNC_OP_TIMELINE;
 	out.point = 1;
 	memset(&ref, 0, sizeof(ref));
-	ref.handle = o.chain.handle;
+	ref.handle = o.chain->handle;
 	memset(&s, 0, sizeof(s));
-	s.jc = o.chain.va;
+	s.jc = o.chain->va;
 	s.requirements = REQ_GATED;
 	s.bos = OBJ_ARRAY(&ref, 1);
 	s.out_syncs = OBJ_ARRAY(&out, 1);
-	err = slp_ioctl(g_fd, DRM_IOCTL_SLEIPNIR_SUBMIT, &s);
+	err = sl_drm_ioctl(g_dev, DRM_IOCTL_SLEIPNIR_SUBMIT, &s);
 	CHECK_ERRNO(err, 0);
 
 	/* B: ungated slot, waits for 1, signals 2. */
-	pack_ts_job(&o.one, sbo_gpu(&o.data, 8));
+	pack_ts_job(o.one, bo_gpu(o.data, 8));
 	memset(&in, 0, sizeof(in));
 	in.handle = tl;
 	in.flags = SLEIPNIR_SYNC_OP_TIMELINE;
 	in.point = 1;
 	out.point = 2;
-	ref.handle = o.one.handle;
-	s.jc = o.one.va;
+	ref.handle = o.one->handle;
+	s.jc = o.one->va;
 	s.requirements = REQ_UNGATED;
 	s.in_syncs = OBJ_ARRAY(&in, 1);
-	err = slp_ioctl(g_fd, DRM_IOCTL_SLEIPNIR_SUBMIT, &s);
+	err = sl_drm_ioctl(g_dev, DRM_IOCTL_SLEIPNIR_SUBMIT, &s);
 	CHECK_ERRNO(err, 0);
 
 	/* C: gated slot, waits for 2, signals 3. */
-	pack_ts_job(&c_jobs, sbo_gpu(&o.data, 16));
+	pack_ts_job(c_jobs, bo_gpu(o.data, 16));
 	in.point = 2;
 	out.point = 3;
-	ref.handle = c_jobs.handle;
-	s.jc = c_jobs.va;
+	ref.handle = c_jobs->handle;
+	s.jc = c_jobs->va;
 	s.requirements = REQ_GATED;
-	err = slp_ioctl(g_fd, DRM_IOCTL_SLEIPNIR_SUBMIT, &s);
+	err = sl_drm_ioctl(g_dev, DRM_IOCTL_SLEIPNIR_SUBMIT, &s);
 	CHECK_ERRNO(err, 0);
 
-	CHECK_ERRNO(timeline_wait(g_fd, tl, 3, WAIT_MS), 0);
+	CHECK_ERRNO(sl_syncobj_timeline_wait(g_dev, tl, 3, WAIT_MS), 0);
 	gate_close(&g);
-	CHECK(drmSyncobjQuery(g_fd, &tl, &point, 1) == 0);
+	CHECK(drmSyncobjQuery(sl_drm_fd(g_dev), &tl, &point, 1) == 0);
 	CHECK_EQ(point, 3);
-	ts_a = sbo_get64(&o.data, 0);
-	ts_b = sbo_get64(&o.data, 8);
-	ts_c = sbo_get64(&o.data, 16);
+	ts_a = bo_get64(o.data, 0);
+	ts_b = bo_get64(o.data, 8);
+	ts_c = bo_get64(o.data, 16);
 	printf("  A %#llx, B %#llx, C %#llx\n", (unsigned long long)ts_a,
 	       (unsigned long long)ts_b, (unsigned long long)ts_c);
 	CHECK(ts_a != FILL64 && ts_b != FILL64 && ts_c != FILL64);
@@ -777,17 +785,18 @@ TEST(syncobj_timeline_chain)
 	CHECK(ts_c >= ts_b);
 	/* Each point's fence is the job's: a binary copy reads good. */
 	{
-		uint32_t bin = syncobj_new(g_fd, false);
+		uint32_t bin = syncobj_new(g_dev, false);
 
-		if (bin && drmSyncobjTransfer(g_fd, bin, 0, tl, 2, 0) == 0)
-			CHECK_EQ(fence_status(g_fd, bin), 1);
+		if (bin && drmSyncobjTransfer(sl_drm_fd(g_dev), bin, 0, tl, 2,
+					      0) == 0)
+			CHECK_EQ(fence_status(g_dev, bin), 1);
 		else
 			CHECK(!"transfer point 2 to a binary syncobj");
-		syncobj_free(g_fd, bin);
+		sl_syncobj_destroy(g_dev, bin);
 	}
 out:
-	syncobj_free(g_fd, tl);
-	sbo_free(&c_jobs);
+	sl_syncobj_destroy(g_dev, tl);
+	bo_free(&c_jobs);
 	order_env_free(&o);
 }
 
@@ -810,11 +819,11 @@ TEST(implicit_fences)
 		{ false, true, "write after read" },
 	};
 	struct order_env o;
-	struct sbo d;
+	struct sl_bo *d = NULL;
 
 	NEED_DEVICE();
-	REQUIRE(order_env_new(&o, g_fd));
-	if (sbo_new(g_fd, 4096, 0, 0, &d)) {
+	REQUIRE(order_env_new(&o, g_dev));
+	if (bo_new(g_dev, 4096, 0, 0, 0, &d)) {
 		order_env_free(&o);
 		REQUIRE(!"BO");
 	}
@@ -822,53 +831,54 @@ TEST(implicit_fences)
 		struct drm_sleipnir_bo_ref ra[3], rb[2];
 		struct drm_sleipnir_sync_op out;
 		struct drm_sleipnir_submit s;
-		uint32_t sb = syncobj_new(g_fd, false);
+		uint32_t sb = syncobj_new(g_dev, false);
 		uint64_t ts_a, ts_b;
 		struct gate g;
 		int err;
 
-		sbo_put64(&o.data, 0, FILL64);
+		bo_put64(o.data, 0, FILL64);
 		gate_open(&g, 300);
 		/* A: reads its jobs, writes its timestamp into data, and
 		 * names D (read or write) without touching it. */
-		fill_long_chain(&o.chain, LONG_CHAIN, sbo_gpu(&o.data, 56),
-				sbo_gpu(&o.data, 0));
+		fill_long_chain(o.chain, LONG_CHAIN, bo_gpu(o.data, 56),
+				bo_gpu(o.data, 0));
 		memset(ra, 0, sizeof(ra));
-		ra[0].handle = o.chain.handle;
-		ra[1].handle = o.data.handle;
+		ra[0].handle = o.chain->handle;
+		ra[1].handle = o.data->handle;
 		ra[1].flags = SLEIPNIR_BO_REF_WRITE;
-		ra[2].handle = d.handle;
+		ra[2].handle = d->handle;
 		ra[2].flags = cases[i].a_writes ? SLEIPNIR_BO_REF_WRITE : 0;
 		memset(&s, 0, sizeof(s));
-		s.jc = o.chain.va;
+		s.jc = o.chain->va;
 		s.requirements = REQ_GATED;
 		s.bos = OBJ_ARRAY(ra, 3);
-		err = slp_ioctl(g_fd, DRM_IOCTL_SLEIPNIR_SUBMIT, &s);
+		err = sl_drm_ioctl(g_dev, DRM_IOCTL_SLEIPNIR_SUBMIT, &s);
 		CHECK_ERRNO(err, 0);
 		/* B: one job, ungated, its timestamp into its own BO. */
-		pack_ts_job(&o.one, sbo_gpu(&o.one, 0x800));
-		sbo_put64(&o.one, 0x800, FILL64);
+		pack_ts_job(o.one, bo_gpu(o.one, 0x800));
+		bo_put64(o.one, 0x800, FILL64);
 		memset(rb, 0, sizeof(rb));
-		rb[0].handle = o.one.handle;
+		rb[0].handle = o.one->handle;
 		rb[0].flags = SLEIPNIR_BO_REF_WRITE;
-		rb[1].handle = d.handle;
+		rb[1].handle = d->handle;
 		rb[1].flags = cases[i].b_writes ? SLEIPNIR_BO_REF_WRITE : 0;
 		memset(&out, 0, sizeof(out));
 		out.handle = sb;
 		memset(&s, 0, sizeof(s));
-		s.jc = o.one.va;
+		s.jc = o.one->va;
 		s.requirements = REQ_UNGATED;
 		s.bos = OBJ_ARRAY(rb, 2);
 		s.out_syncs = OBJ_ARRAY(&out, 1);
-		err = slp_ioctl(g_fd, DRM_IOCTL_SLEIPNIR_SUBMIT, &s);
+		err = sl_drm_ioctl(g_dev, DRM_IOCTL_SLEIPNIR_SUBMIT, &s);
 		CHECK_ERRNO(err, 0);
-		CHECK_EQ(wait_fence_status(g_fd, sb, WAIT_MS), 1);
+		CHECK_EQ(wait_fence_status(g_dev, sb, WAIT_MS), 1);
 		gate_close(&g);
-		CHECK_ERRNO(bo_wait(g_fd, d.handle, deadline_ns(WAIT_MS)), 0);
-		CHECK_ERRNO(bo_wait(g_fd, o.data.handle, deadline_ns(WAIT_MS)),
+		CHECK_ERRNO(bo_wait(g_dev, d->handle, deadline_ns(WAIT_MS)), 0);
+		CHECK_ERRNO(bo_wait(g_dev, o.data->handle,
+				    deadline_ns(WAIT_MS)),
 			    0);
-		ts_a = sbo_get64(&o.data, 0);
-		ts_b = sbo_get64(&o.one, 0x800);
+		ts_a = bo_get64(o.data, 0);
+		ts_b = bo_get64(o.one, 0x800);
 		printf("  %s: A ended at %#llx, B ran at %#llx\n",
 		       cases[i].what, (unsigned long long)ts_a,
 		       (unsigned long long)ts_b);
@@ -877,9 +887,9 @@ TEST(implicit_fences)
 			CHECK_FAIL_AT(__FILE__, __LINE__,
 				      "%s: B ran before A had finished",
 				      cases[i].what);
-		syncobj_free(g_fd, sb);
+		sl_syncobj_destroy(g_dev, sb);
 	}
-	sbo_free(&d);
+	bo_free(&d);
 	order_env_free(&o);
 }
 
@@ -894,47 +904,49 @@ TEST(implicit_fences)
 TEST(fence_error_job_fault)
 {
 	struct drm_sleipnir_get_fault f;
-	struct sbo bo;
+	struct sl_bo *bo = NULL;
 	uint32_t sync;
-	int fd, err;
+	struct sl_drm *dev;
+	int err;
 
 	NEED_DEVICE();
-	fd = reopen();
-	REQUIRE(fd >= 0);
-	if (sbo_new(fd, 4096, 0, 0, &bo)) {
-		close(fd);
+	dev = reopen();
+	REQUIRE(dev);
+	if (bo_new(dev, 4096, 0, 0, 0, &bo)) {
+		sl_drm_close(dev);
 		REQUIRE(!"BO");
 	}
-	sbo_put64(&bo, 0x800, FILL64);
-	sbo_put64(&bo, 0x808, FILL64);
-	mali_pack_write_value_job(sbo_cpu(&bo, 0), 1, 0, 0, bo.va + 64,
-				  bo.va + 0x800, BAD_VALUE_TYPE);
-	mali_pack_write_value_job(sbo_cpu(&bo, 64), 2, 1, 0, 0, bo.va + 0x808,
-				  MALI_WRITE_VALUE_ZERO);
-	sync = syncobj_new(fd, false);
-	err = submit_simple(fd, bo.va, REQ_SLOT0, &bo.handle, 1, true, 0, sync,
+	bo_put64(bo, 0x800, FILL64);
+	bo_put64(bo, 0x808, FILL64);
+	mali_pack_write_value_job(bo_cpu(bo, 0), 1, 0, 0, bo->va + 64,
+				  bo->va + 0x800, BAD_VALUE_TYPE);
+	mali_pack_write_value_job(bo_cpu(bo, 64), 2, 1, 0, 0, bo->va + 0x808,
+				  MDG_WRITE_VALUE_TYPE_ZERO);
+	sync = syncobj_new(dev, false);
+	err = submit_simple(dev, bo->va, REQ_SLOT0, &bo->handle, 1, true, 0,
+			    sync,
 			    0);
 	CHECK_ERRNO(err, 0);
 	if (!err) {
-		CHECK_EQ(wait_fence_status(fd, sync, WAIT_MS), -EIO);
-		CHECK_ERRNO(get_fault(fd, SLEIPNIR_GET_FAULT_CLEAR, &f), 0);
+		CHECK_EQ(wait_fence_status(dev, sync, WAIT_MS), -EIO);
+		CHECK_ERRNO(get_fault(dev, SLEIPNIR_GET_FAULT_CLEAR, &f), 0);
 		CHECK_EQ(f.count, 1);
 		CHECK_EQ(f.kind, SLEIPNIR_FAULT_JOB);
-		CHECK_EQ(f.exception_code, MALI_EXCEPTION_JOB_CONFIG_FAULT);
-		CHECK_EQ(f.jc, bo.va);
+		CHECK_EQ(f.exception_code, MDG_EXCEPTION_JOB_CONFIG_FAULT);
+		CHECK_EQ(f.jc, bo->va);
 		CHECK_EQ(f.address, 0);
 		CHECK_EQ(f.access, 0);
-		CHECK_EQ(mali_job_exception_status(sbo_cpu(&bo, 0)),
-			 MALI_EXCEPTION_JOB_CONFIG_FAULT);
-		CHECK(mali_job_exception_status(sbo_cpu(&bo, 64)) !=
-		      MALI_EXCEPTION_DONE);
-		CHECK_EQ(sbo_get64(&bo, 0x800), FILL64);
-		CHECK_EQ(sbo_get64(&bo, 0x808), FILL64);
+		CHECK_EQ(mali_job_exception_status(bo_cpu(bo, 0)),
+			 MDG_EXCEPTION_JOB_CONFIG_FAULT);
+		CHECK(mali_job_exception_status(bo_cpu(bo, 64)) !=
+		      MDG_EXCEPTION_DONE);
+		CHECK_EQ(bo_get64(bo, 0x800), FILL64);
+		CHECK_EQ(bo_get64(bo, 0x808), FILL64);
 	}
-	syncobj_free(fd, sync);
-	sbo_free(&bo);
-	check_good_job(fd, REQ_SLOT0, "after a job fault and its clear");
-	close(fd);
+	sl_syncobj_destroy(dev, sync);
+	bo_free(&bo);
+	check_good_job(dev, REQ_SLOT0, "after a job fault and its clear");
+	sl_drm_close(dev);
 }
 
 void run_submit_tests(void)

@@ -79,11 +79,12 @@ static uint64_t model_auto_va(const struct vm_model *vm, uint64_t size)
 }
 
 /* AUTO_VA map, checked against the model and recorded in it. */
-static uint64_t auto_map(int fd, struct vm_model *vm, uint32_t handle,
+static uint64_t auto_map(struct sl_drm *dev, struct vm_model *vm,
+			 uint32_t handle,
 			 uint32_t flags, uint64_t bo_offset, uint64_t size)
 {
 	uint64_t expect = model_auto_va(vm, size), va = 0;
-	int err = vm_map(fd, handle, flags | SLEIPNIR_VM_MAP_AUTO_VA,
+	int err = vm_map(dev, handle, flags | SLEIPNIR_VM_MAP_AUTO_VA,
 			 bo_offset, size, &va);
 
 	CHECK_ERRNO(err, 0);
@@ -107,56 +108,53 @@ static uint64_t auto_map(int fd, struct vm_model *vm, uint32_t handle,
 TEST(vm_map_layout)
 {
 	struct vm_model vm = { .n = 0 };
-	struct sbo jobs = { .fd = -1 };
-	uint32_t a = 0, b = 0, bos[3];
+	uint32_t a = 0, b = 0, jobs = 0, bos[3];
 	uint64_t fixed, va_page1, va_next, va_whole, va_big, jobs_va;
-	uint8_t *amap = NULL;
-	int fd, err;
+	uint8_t *amap = NULL, *jobs_map = NULL;
+	struct sl_drm *dev;
+	int err;
 
 	NEED_PARAMS();
-	fd = reopen();
-	REQUIRE(fd >= 0);
-	if (bo_create(fd, 64 * 1024, 0, &a) ||
-	    bo_create(fd, SZ_2M, SLEIPNIR_BO_NO_CPU_MAP, &b) ||
-	    !(amap = bo_cpu_map(fd, a, 64 * 1024))) {
+	dev = reopen();
+	REQUIRE(dev);
+	if (bo_create(dev, 64 * 1024, 0, &a) ||
+	    bo_create(dev, SZ_2M, SLEIPNIR_BO_NO_CPU_MAP, &b) ||
+	    !(amap = bo_cpu_map(dev, a, 64 * 1024))) {
 		CHECK(!"set-up: BOs");
 		goto out;
 	}
 	for (unsigned int i = 0; i < 64 * 1024 / 8; i++)
-		mali_put64(amap + 8 * i, FILL64);
+		le_put64(amap + 8 * i, FILL64);
 
 	/* A fixed mapping 1 MiB above VA_START. */
 	fixed = PARAM(VA_START) + (1ull << 20);
-	err = vm_map(fd, a, 0, 0, 64 * 1024, &fixed);
+	err = vm_map(dev, a, 0, 0, 64 * 1024, &fixed);
 	CHECK_ERRNO(err, 0);
 	CHECK_EQ(fixed, PARAM(VA_START) + (1ull << 20)); /* va untouched */
 	if (!err)
 		model_add(&vm, fixed, 64 * 1024);
 	/* Automatic ones fill the space below it, lowest first. */
-	va_page1 = auto_map(fd, &vm, a, 0, 4096, 4096);
+	va_page1 = auto_map(dev, &vm, a, 0, 4096, 4096);
 	CHECK_EQ(va_page1, PARAM(VA_START));
-	va_next = auto_map(fd, &vm, a, 0, 8192, 4096);
-	va_whole = auto_map(fd, &vm, a, 0, 0, 64 * 1024);
+	va_next = auto_map(dev, &vm, a, 0, 8192, 4096);
+	va_whole = auto_map(dev, &vm, a, 0, 0, 64 * 1024);
 	/* A 2 MiB mapping is 2 MiB-aligned. */
-	va_big = auto_map(fd, &vm, b, 0, 0, SZ_2M);
+	va_big = auto_map(dev, &vm, b, 0, 0, SZ_2M);
 	CHECK_EQ(va_big % SZ_2M, 0);
 
 	/* The jobs BO, mapped the same way. */
 	{
 		struct drm_sleipnir_bo_create c = { .size = 4096 };
 
-		err = slp_ioctl(fd, DRM_IOCTL_SLEIPNIR_BO_CREATE, &c);
+		err = sl_drm_ioctl(dev, DRM_IOCTL_SLEIPNIR_BO_CREATE, &c);
 		CHECK_ERRNO(err, 0);
 		if (err)
 			goto unmap;
-		jobs.fd = fd;
-		jobs.handle = c.handle;
-		jobs.size = 4096;
-		jobs.map = bo_cpu_map(fd, c.handle, 4096);
-		jobs_va = auto_map(fd, &vm, c.handle, 0, 0, 4096);
-		if (!jobs.map || !jobs_va)
+		jobs = c.handle;
+		jobs_map = bo_cpu_map(dev, c.handle, 4096);
+		jobs_va = auto_map(dev, &vm, c.handle, 0, 0, 4096);
+		if (!jobs_map || !jobs_va)
 			goto unmap;
-		jobs.va = jobs_va;
 	}
 
 	/* Four WRITE_VALUE(zero) jobs, one through each mapping of A. */
@@ -173,17 +171,17 @@ TEST(vm_map_layout)
 
 		for (unsigned int i = 0; i < 4; i++)
 			mali_pack_write_value_job(
-				sbo_cpu(&jobs, i * MALI_JOB_SLOT_SIZE), i + 1,
+				jobs_map + i * MALI_JOB_SLOT_SIZE, i + 1,
 				0, 0,
-				i < 3 ? jobs.va + (i + 1) * MALI_JOB_SLOT_SIZE
+				i < 3 ? jobs_va + (i + 1) * MALI_JOB_SLOT_SIZE
 				      : 0,
-				targets[i], MALI_WRITE_VALUE_ZERO);
-		bos[0] = jobs.handle;
+				targets[i], MDG_WRITE_VALUE_TYPE_ZERO);
+		bos[0] = jobs;
 		bos[1] = a;
 		bos[2] = b;
-		CHECK_EQ(run_chain(fd, jobs.va, REQ_SLOT0, bos, 3, 0), 1);
+		CHECK_EQ(run_chain(dev, jobs_va, REQ_SLOT0, bos, 3, 0), 1);
 		for (unsigned int i = 0; i < 4; i++)
-			CHECK_EQ(mali_get64(amap + expect_off[i]), 0);
+			CHECK_EQ(le_get64(amap + expect_off[i]), 0);
 		/* Nothing else in A changed. */
 		for (unsigned int i = 0; i < 64 * 1024 / 8; i++) {
 			uint64_t off = 8ull * i;
@@ -191,35 +189,35 @@ TEST(vm_map_layout)
 			if (off == 0x100 || off == 0x1208 || off == 0x2310 ||
 			    off == 0x3418)
 				continue;
-			bad += mali_get64(amap + off) != FILL64;
+			bad += le_get64(amap + off) != FILL64;
 		}
 		CHECK_EQ(bad, 0);
 	}
 
 unmap:
 	for (unsigned int i = vm.n; i-- > 0;)
-		CHECK_ERRNO(vm_unmap(fd, vm.m[i].va, vm.m[i].size), 0);
+		CHECK_ERRNO(vm_unmap(dev, vm.m[i].va, vm.m[i].size), 0);
 	vm.n = 0;
 	/* Everything is free again: AUTO_VA starts over at VA_START. */
 	if (a) {
-		uint64_t va = auto_map(fd, &vm, a, 0, 0, 4096);
+		uint64_t va = auto_map(dev, &vm, a, 0, 0, 4096);
 
 		CHECK_EQ(va, PARAM(VA_START));
 		if (va)
-			vm_unmap(fd, va, 4096);
+			vm_unmap(dev, va, 4096);
 	}
 out:
-	if (jobs.map)
-		munmap(jobs.map, 4096);
-	if (jobs.handle)
-		gem_close(fd, jobs.handle);
+	if (jobs_map)
+		munmap(jobs_map, 4096);
+	if (jobs)
+		gem_close(dev, jobs);
 	if (amap)
 		munmap(amap, 64 * 1024);
 	if (a)
-		gem_close(fd, a);
+		gem_close(dev, a);
 	if (b)
-		gem_close(fd, b);
-	close(fd);
+		gem_close(dev, b);
+	sl_drm_close(dev);
 }
 
 TEST(vm_map_errors)
@@ -228,13 +226,14 @@ TEST(vm_map_errors)
 	const uint64_t bo_size = 4 * 4096;
 	uint64_t base, start, end, va;
 	uint32_t h = 0;
-	int fd, err;
+	struct sl_drm *dev;
+	int err;
 
 	NEED_PARAMS();
-	fd = reopen();
-	REQUIRE(fd >= 0);
-	if (bo_create(fd, bo_size, 0, &h)) {
-		close(fd);
+	dev = reopen();
+	REQUIRE(dev);
+	if (bo_create(dev, bo_size, 0, &h)) {
+		sl_drm_close(dev);
 		REQUIRE(!"BO");
 	}
 	start = PARAM(VA_START);
@@ -269,22 +268,22 @@ TEST(vm_map_errors)
 
 	for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
 		va = bad[i].va;
-		err = vm_map(fd, h, bad[i].flags, bad[i].bo_offset,
+		err = vm_map(dev, h, bad[i].flags, bad[i].bo_offset,
 			     bad[i].size, &va);
-		if (err != EINVAL)
+		if (err != -EINVAL)
 			CHECK_FAIL_AT(__FILE__, __LINE__,
 				      "VM_MAP with %s: %s, expected EINVAL",
 				      bad[i].what,
-				      err ? strerror(err) : "success");
+				      err ? strerror(-err) : "success");
 		if (!err)
-			vm_unmap(fd, va, bad[i].size);
+			vm_unmap(dev, va, bad[i].size);
 	}
 	va = base;
-	CHECK_ERRNO(vm_map(fd, 0xdead, 0, 0, 4096, &va), ENOENT);
+	CHECK_ERRNO(vm_map(dev, 0xdead, 0, 0, 4096, &va), -ENOENT);
 
 	/* Overlaps with an existing mapping [base, base + 8K). */
 	va = base;
-	CHECK_ERRNO(vm_map(fd, h, 0, 0, 8192, &va), 0);
+	CHECK_ERRNO(vm_map(dev, h, 0, 0, 8192, &va), 0);
 	model_add(&vm, base, 8192);
 	{
 		const struct {
@@ -300,37 +299,37 @@ TEST(vm_map_errors)
 
 		for (size_t i = 0; i < ARRAY_LEN(over); i++) {
 			va = over[i].va;
-			err = vm_map(fd, h, 0, 0, over[i].size, &va);
-			if (err != EINVAL)
+			err = vm_map(dev, h, 0, 0, over[i].size, &va);
+			if (err != -EINVAL)
 				CHECK_FAIL_AT(__FILE__, __LINE__,
 					      "overlapping VM_MAP %zu: %s, "
 					      "expected EINVAL",
 					      i,
-					      err ? strerror(err) : "success");
+					      err ? strerror(-err) : "success");
 			if (!err)
-				vm_unmap(fd, over[i].va, over[i].size);
+				vm_unmap(dev, over[i].va, over[i].size);
 		}
 	}
 	/* Neighbours touching it are fine. */
 	va = base + 8192;
-	CHECK_ERRNO(vm_map(fd, h, 0, 0, 4096, &va), 0);
-	CHECK_ERRNO(vm_unmap(fd, base + 8192, 4096), 0);
+	CHECK_ERRNO(vm_map(dev, h, 0, 0, 4096, &va), 0);
+	CHECK_ERRNO(vm_unmap(dev, base + 8192, 4096), 0);
 	va = base - 4096;
-	CHECK_ERRNO(vm_map(fd, h, 0, bo_size - 4096, 4096, &va), 0);
-	CHECK_ERRNO(vm_unmap(fd, base - 4096, 4096), 0);
+	CHECK_ERRNO(vm_map(dev, h, 0, bo_size - 4096, 4096, &va), 0);
+	CHECK_ERRNO(vm_unmap(dev, base - 4096, 4096), 0);
 	/* The very first and the very last page are fine. */
 	va = start;
-	CHECK_ERRNO(vm_map(fd, h, 0, 0, 4096, &va), 0);
-	CHECK_ERRNO(vm_unmap(fd, start, 4096), 0);
+	CHECK_ERRNO(vm_map(dev, h, 0, 0, 4096, &va), 0);
+	CHECK_ERRNO(vm_unmap(dev, start, 4096), 0);
 	va = end - 4096;
-	CHECK_ERRNO(vm_map(fd, h, 0, 0, 4096, &va), 0);
-	CHECK_ERRNO(vm_unmap(fd, end - 4096, 4096), 0);
+	CHECK_ERRNO(vm_map(dev, h, 0, 0, 4096, &va), 0);
+	CHECK_ERRNO(vm_unmap(dev, end - 4096, 4096), 0);
 
 	/* None of the failures reserved anything: AUTO_VA is as predicted. */
-	va = auto_map(fd, &vm, h, 0, 0, 4096);
+	va = auto_map(dev, &vm, h, 0, 0, 4096);
 	CHECK_EQ(va, start);
 	if (va) {
-		CHECK_ERRNO(vm_unmap(fd, va, 4096), 0);
+		CHECK_ERRNO(vm_unmap(dev, va, 4096), 0);
 		model_del(&vm, va);
 	}
 
@@ -342,33 +341,34 @@ TEST(vm_map_errors)
 		u.va = base;
 		u.size = 8192;
 		u.flags = 1;
-		CHECK_ERRNO(slp_ioctl(fd, DRM_IOCTL_SLEIPNIR_VM_UNMAP, &u),
-			    EINVAL);
+		CHECK_ERRNO(sl_drm_ioctl(dev, DRM_IOCTL_SLEIPNIR_VM_UNMAP, &u),
+			    -EINVAL);
 		u.flags = 0;
 		u.pad = 1;
-		CHECK_ERRNO(slp_ioctl(fd, DRM_IOCTL_SLEIPNIR_VM_UNMAP, &u),
-			    EINVAL);
+		CHECK_ERRNO(sl_drm_ioctl(dev, DRM_IOCTL_SLEIPNIR_VM_UNMAP, &u),
+			    -EINVAL);
 	}
-	CHECK_ERRNO(vm_unmap(fd, base, 4096), EINVAL);	       /* part */
-	CHECK_ERRNO(vm_unmap(fd, base + 4096, 4096), EINVAL); /* tail */
-	CHECK_ERRNO(vm_unmap(fd, base, 16384), EINVAL);       /* more */
-	CHECK_ERRNO(vm_unmap(fd, base - 4096, 12288), EINVAL);
-	CHECK_ERRNO(vm_unmap(fd, base, 0), EINVAL);
-	CHECK_ERRNO(vm_unmap(fd, base + (1ull << 30), 4096), EINVAL);
-	CHECK_ERRNO(vm_unmap(fd, 0, 4096), EINVAL);
+	CHECK_ERRNO(vm_unmap(dev, base, 4096),
+		    -EINVAL);	       /* part */
+	CHECK_ERRNO(vm_unmap(dev, base + 4096, 4096), -EINVAL); /* tail */
+	CHECK_ERRNO(vm_unmap(dev, base, 16384), -EINVAL);       /* more */
+	CHECK_ERRNO(vm_unmap(dev, base - 4096, 12288), -EINVAL);
+	CHECK_ERRNO(vm_unmap(dev, base, 0), -EINVAL);
+	CHECK_ERRNO(vm_unmap(dev, base + (1ull << 30), 4096), -EINVAL);
+	CHECK_ERRNO(vm_unmap(dev, 0, 4096), -EINVAL);
 	/* The mapping survived all that; now it goes, once. */
 	va = base;
-	CHECK_ERRNO(vm_map(fd, h, 0, 0, 4096, &va), EINVAL);
-	CHECK_ERRNO(vm_unmap(fd, base, 8192), 0);
+	CHECK_ERRNO(vm_map(dev, h, 0, 0, 4096, &va), -EINVAL);
+	CHECK_ERRNO(vm_unmap(dev, base, 8192), 0);
 	model_del(&vm, base);
-	CHECK_ERRNO(vm_unmap(fd, base, 8192), EINVAL);
+	CHECK_ERRNO(vm_unmap(dev, base, 8192), -EINVAL);
 	/* And the range can be mapped again. */
 	va = base;
-	CHECK_ERRNO(vm_map(fd, h, 0, 4096, 8192, &va), 0);
-	CHECK_ERRNO(vm_unmap(fd, base, 8192), 0);
+	CHECK_ERRNO(vm_map(dev, h, 0, 4096, 8192, &va), 0);
+	CHECK_ERRNO(vm_unmap(dev, base, 8192), 0);
 
-	gem_close(fd, h);
-	close(fd);
+	gem_close(dev, h);
+	sl_drm_close(dev);
 }
 
 /*
@@ -379,69 +379,70 @@ TEST(vm_map_errors)
  */
 TEST(vm_unmap_remap_gpu)
 {
-	struct sbo jobs;
+	struct sl_bo *jobs = NULL;
 	uint32_t h = 0, bos[2], sync;
 	uint64_t va, fixed;
 	uint8_t *map = NULL;
-	int fd, err;
+	struct sl_drm *dev;
+	int err;
 
 	NEED_PARAMS();
-	fd = reopen();
-	REQUIRE(fd >= 0);
-	if (sbo_new(fd, 4096, 0, 0, &jobs)) {
-		close(fd);
+	dev = reopen();
+	REQUIRE(dev);
+	if (bo_new(dev, 4096, 0, 0, 0, &jobs)) {
+		sl_drm_close(dev);
 		REQUIRE(!"jobs BO");
 	}
-	if (bo_create(fd, 2 * 4096, 0, &h) ||
-	    !(map = bo_cpu_map(fd, h, 2 * 4096))) {
+	if (bo_create(dev, 2 * 4096, 0, &h) ||
+	    !(map = bo_cpu_map(dev, h, 2 * 4096))) {
 		CHECK(!"data BO");
 		goto out;
 	}
 	for (unsigned int i = 0; i < 2 * 4096 / 8; i++)
-		mali_put64(map + 8 * i, FILL64);
-	bos[0] = jobs.handle;
+		le_put64(map + 8 * i, FILL64);
+	bos[0] = jobs->handle;
 	bos[1] = h;
 	fixed = PARAM(VA_START) + (32ull << 20);
 
 	va = fixed;
-	CHECK_ERRNO(vm_map(fd, h, 0, 0, 4096, &va), 0);
-	CHECK_EQ(run_write_value(fd, &jobs, fixed + 0x40, MALI_WRITE_VALUE_ZERO,
+	CHECK_ERRNO(vm_map(dev, h, 0, 0, 4096, &va), 0);
+	CHECK_EQ(run_write_value(dev, jobs, fixed + 0x40, MDG_WRITE_VALUE_TYPE_ZERO,
 				 bos, 2),
 		 1);
-	CHECK_EQ(mali_get64(map + 0x40), 0);
-	CHECK_ERRNO(vm_unmap(fd, fixed, 4096), 0);
+	CHECK_EQ(le_get64(map + 0x40), 0);
+	CHECK_ERRNO(vm_unmap(dev, fixed, 4096), 0);
 
 	va = fixed;
-	CHECK_ERRNO(vm_map(fd, h, 0, 4096, 4096, &va), 0);
-	CHECK_EQ(run_write_value(fd, &jobs, fixed + 0x48, MALI_WRITE_VALUE_ZERO,
+	CHECK_ERRNO(vm_map(dev, h, 0, 4096, 4096, &va), 0);
+	CHECK_EQ(run_write_value(dev, jobs, fixed + 0x48, MDG_WRITE_VALUE_TYPE_ZERO,
 				 bos, 2),
 		 1);
-	CHECK_EQ(mali_get64(map + 4096 + 0x48), 0);
-	CHECK_EQ(mali_get64(map + 0x48), FILL64);
-	CHECK_ERRNO(vm_unmap(fd, fixed, 4096), 0);
+	CHECK_EQ(le_get64(map + 4096 + 0x48), 0);
+	CHECK_EQ(le_get64(map + 0x48), FILL64);
+	CHECK_ERRNO(vm_unmap(dev, fixed, 4096), 0);
 
 	/* Unmapped now: the same write faults. */
-	mali_pack_write_value_job(sbo_cpu(&jobs, 0), 1, 0, 0, 0, fixed + 0x50,
-				  MALI_WRITE_VALUE_ZERO);
-	sync = syncobj_new(fd, false);
-	err = submit_simple(fd, jobs.va, REQ_SLOT0, bos, 2, true, 0, sync, 0);
+	mali_pack_write_value_job(bo_cpu(jobs, 0), 1, 0, 0, 0, fixed + 0x50,
+				  MDG_WRITE_VALUE_TYPE_ZERO);
+	sync = syncobj_new(dev, false);
+	err = submit_simple(dev, jobs->va, REQ_SLOT0, bos, 2, true, 0, sync, 0);
 	CHECK_ERRNO(err, 0);
 	if (!err)
-		check_mmu_fault(fd, sync, jobs.va, fixed + 0x50, false,
+		check_mmu_fault(dev, sync, jobs->va, fixed + 0x50, false,
 				SLEIPNIR_ACCESS_WRITE, false);
-	syncobj_free(fd, sync);
-	CHECK_EQ(mali_get64(map + 0x50), FILL64);
-	CHECK_EQ(mali_get64(map + 4096 + 0x50), FILL64);
-	CHECK(mali_job_exception_status(sbo_cpu(&jobs, 0)) !=
-	      MALI_EXCEPTION_DONE);
-	check_good_job(fd, REQ_SLOT0, "after the fault on an unmapped range");
+	sl_syncobj_destroy(dev, sync);
+	CHECK_EQ(le_get64(map + 0x50), FILL64);
+	CHECK_EQ(le_get64(map + 4096 + 0x50), FILL64);
+	CHECK(mali_job_exception_status(bo_cpu(jobs, 0)) !=
+	      MDG_EXCEPTION_DONE);
+	check_good_job(dev, REQ_SLOT0, "after the fault on an unmapped range");
 out:
 	if (map)
 		munmap(map, 2 * 4096);
 	if (h)
-		gem_close(fd, h);
-	sbo_free(&jobs);
-	close(fd);
+		gem_close(dev, h);
+	bo_free(&jobs);
+	sl_drm_close(dev);
 }
 
 /*
@@ -450,30 +451,31 @@ out:
  */
 TEST(vm_map_holds_bo)
 {
-	struct sbo jobs;
+	struct sl_bo *jobs = NULL;
 	uint32_t h = 0;
 	uint64_t va = 0;
 	uint8_t *map;
 	int status;
 
 	NEED_DEVICE();
-	REQUIRE(sbo_new(g_fd, 4096, 0, 0, &jobs) == 0);
-	if (bo_create(g_fd, 4096, 0, &h) || !(map = bo_cpu_map(g_fd, h, 4096))) {
-		sbo_free(&jobs);
+	REQUIRE(bo_new(g_dev, 4096, 0, 0, 0, &jobs) == 0);
+	if (bo_create(g_dev, 4096, 0,
+		      &h) || !(map = bo_cpu_map(g_dev, h, 4096))) {
+		bo_free(&jobs);
 		if (h)
-			gem_close(g_fd, h);
+			gem_close(g_dev, h);
 		REQUIRE(!"data BO");
 	}
-	mali_put64(map + 0x100, FILL64);
-	CHECK_ERRNO(vm_map(g_fd, h, SLEIPNIR_VM_MAP_AUTO_VA, 0, 4096, &va), 0);
-	CHECK_ERRNO(gem_close(g_fd, h), 0);
-	status = run_write_value(g_fd, &jobs, va + 0x100, MALI_WRITE_VALUE_ZERO,
-				 &jobs.handle, 1);
+	le_put64(map + 0x100, FILL64);
+	CHECK_ERRNO(vm_map(g_dev, h, SLEIPNIR_VM_MAP_AUTO_VA, 0, 4096, &va), 0);
+	CHECK_ERRNO(gem_close(g_dev, h), 0);
+	status = run_write_value(g_dev, jobs, va + 0x100, MDG_WRITE_VALUE_TYPE_ZERO,
+				 &jobs->handle, 1);
 	CHECK_EQ(status, 1);
-	CHECK_EQ(mali_get64(map + 0x100), 0);
-	CHECK_ERRNO(vm_unmap(g_fd, va, 4096), 0);
+	CHECK_EQ(le_get64(map + 0x100), 0);
+	CHECK_ERRNO(vm_unmap(g_dev, va, 4096), 0);
 	munmap(map, 4096);
-	sbo_free(&jobs);
+	bo_free(&jobs);
 }
 
 /*
@@ -485,89 +487,91 @@ TEST(vm_map_holds_bo)
  */
 TEST(vm_permissions)
 {
-	struct sbo jobs, data, robo, nx;
+	struct sl_bo *jobs = NULL, *data = NULL, *robo = NULL, *nx = NULL;
 	uint64_t va_rw = 0, va_ro = 0;
 	uint32_t bos[2], sync;
-	int fd, err;
+	struct sl_drm *dev;
+	int err;
 
 	NEED_PARAMS();
-	fd = reopen();
-	REQUIRE(fd >= 0);
-	if (sbo_new(fd, 4096, 0, 0, &jobs)) {
-		close(fd);
+	dev = reopen();
+	REQUIRE(dev);
+	if (bo_new(dev, 4096, 0, 0, 0, &jobs)) {
+		sl_drm_close(dev);
 		REQUIRE(!"jobs BO");
 	}
-	if (sbo_new(fd, 4096, 0, 0, &data)) {
-		sbo_free(&jobs);
-		close(fd);
+	if (bo_new(dev, 4096, 0, 0, 0, &data)) {
+		bo_free(&jobs);
+		sl_drm_close(dev);
 		REQUIRE(!"data BO");
 	}
-	va_rw = data.va;
-	sbo_put64(&data, 0x100, FILL64);
-	CHECK_ERRNO(vm_map(fd, data.handle,
+	va_rw = data->va;
+	bo_put64(data, 0x100, FILL64);
+	CHECK_ERRNO(vm_map(dev, data->handle,
 			   SLEIPNIR_VM_MAP_AUTO_VA | SLEIPNIR_VM_MAP_READ_ONLY,
 			   0, 4096, &va_ro),
 		    0);
-	bos[0] = jobs.handle;
-	bos[1] = data.handle;
+	bos[0] = jobs->handle;
+	bos[1] = data->handle;
 
 	/* Read-only mapping: fault, memory unchanged. */
-	mali_pack_write_value_job(sbo_cpu(&jobs, 0), 1, 0, 0, 0, va_ro + 0x100,
-				  MALI_WRITE_VALUE_ZERO);
-	sync = syncobj_new(fd, false);
-	err = submit_simple(fd, jobs.va, REQ_SLOT0, bos, 2, true, 0, sync, 0);
+	mali_pack_write_value_job(bo_cpu(jobs, 0), 1, 0, 0, 0, va_ro + 0x100,
+				  MDG_WRITE_VALUE_TYPE_ZERO);
+	sync = syncobj_new(dev, false);
+	err = submit_simple(dev, jobs->va, REQ_SLOT0, bos, 2, true, 0, sync, 0);
 	CHECK_ERRNO(err, 0);
 	if (!err)
-		check_mmu_fault(fd, sync, jobs.va, va_ro + 0x100, false,
+		check_mmu_fault(dev, sync, jobs->va, va_ro + 0x100, false,
 				SLEIPNIR_ACCESS_WRITE, true);
-	syncobj_free(fd, sync);
-	CHECK_EQ(sbo_get64(&data, 0x100), FILL64);
+	sl_syncobj_destroy(dev, sync);
+	CHECK_EQ(bo_get64(data, 0x100), FILL64);
 
 	/* Read-write mapping of the same page: works. */
-	CHECK_EQ(run_write_value(fd, &jobs, va_rw + 0x100,
-				 MALI_WRITE_VALUE_ZERO, bos, 2),
+	CHECK_EQ(run_write_value(dev, jobs, va_rw + 0x100,
+				 MDG_WRITE_VALUE_TYPE_ZERO, bos, 2),
 		 1);
-	CHECK_EQ(sbo_get64(&data, 0x100), 0);
+	CHECK_EQ(bo_get64(data, 0x100), 0);
 	if (va_ro)
-		CHECK_ERRNO(vm_unmap(fd, va_ro, 4096), 0);
+		CHECK_ERRNO(vm_unmap(dev, va_ro, 4096), 0);
 
 	/* A GPU_READ_ONLY BO, mapped without flags. */
-	if (sbo_new(fd, 4096, SLEIPNIR_BO_GPU_READ_ONLY, 0, &robo) == 0) {
-		sbo_put64(&robo, 0x200, FILL64);
-		mali_pack_write_value_job(sbo_cpu(&jobs, 0), 1, 0, 0, 0,
-					  robo.va + 0x200,
-					  MALI_WRITE_VALUE_ZERO);
-		bos[1] = robo.handle;
-		sync = syncobj_new(fd, false);
-		err = submit_simple(fd, jobs.va, REQ_SLOT0, bos, 2, true, 0,
+	if (bo_new(dev, 4096, SLEIPNIR_BO_GPU_READ_ONLY, 0, 0, &robo) == 0) {
+		bo_put64(robo, 0x200, FILL64);
+		mali_pack_write_value_job(bo_cpu(jobs, 0), 1, 0, 0, 0,
+					  robo->va + 0x200,
+					  MDG_WRITE_VALUE_TYPE_ZERO);
+		bos[1] = robo->handle;
+		sync = syncobj_new(dev, false);
+		err = submit_simple(dev, jobs->va, REQ_SLOT0, bos, 2, true, 0,
 				    sync, 0);
 		CHECK_ERRNO(err, 0);
 		if (!err)
-			check_mmu_fault(fd, sync, jobs.va, robo.va + 0x200,
+			check_mmu_fault(dev, sync, jobs->va, robo->va + 0x200,
 					false, SLEIPNIR_ACCESS_WRITE, true);
-		syncobj_free(fd, sync);
-		CHECK_EQ(sbo_get64(&robo, 0x200), FILL64);
-		sbo_free(&robo);
+		sl_syncobj_destroy(dev, sync);
+		CHECK_EQ(bo_get64(robo, 0x200), FILL64);
+		bo_free(&robo);
 	} else {
 		CHECK(!"GPU_READ_ONLY BO");
 	}
 
 	/* Job descriptors in a NOEXEC mapping of a NOEXEC BO run. */
-	if (sbo_new(fd, 4096, SLEIPNIR_BO_GPU_NOEXEC, SLEIPNIR_VM_MAP_NOEXEC,
-		    &nx) == 0) {
-		sbo_put64(&nx, 0x300, FILL64);
-		mali_pack_write_value_job(sbo_cpu(&nx, 0), 1, 0, 0, 0,
-					  nx.va + 0x300,
-					  MALI_WRITE_VALUE_ZERO);
-		CHECK_EQ(run_chain(fd, nx.va, REQ_SLOT0, &nx.handle, 1, 0), 1);
-		CHECK_EQ(sbo_get64(&nx, 0x300), 0);
-		sbo_free(&nx);
+	if (bo_new(dev, 4096, SLEIPNIR_BO_GPU_NOEXEC, SLEIPNIR_VM_MAP_NOEXEC, 0,
+		   &nx) == 0) {
+		bo_put64(nx, 0x300, FILL64);
+		mali_pack_write_value_job(bo_cpu(nx, 0), 1, 0, 0, 0,
+					  nx->va + 0x300,
+					  MDG_WRITE_VALUE_TYPE_ZERO);
+		CHECK_EQ(run_chain(dev, nx->va, REQ_SLOT0, &nx->handle, 1, 0),
+			 1);
+		CHECK_EQ(bo_get64(nx, 0x300), 0);
+		bo_free(&nx);
 	} else {
 		CHECK(!"NOEXEC BO and mapping");
 	}
-	sbo_free(&data);
-	sbo_free(&jobs);
-	close(fd);
+	bo_free(&data);
+	bo_free(&jobs);
+	sl_drm_close(dev);
 }
 
 /*
@@ -578,110 +582,106 @@ TEST(vm_permissions)
  */
 TEST(vm_per_file)
 {
-	struct sbo j1, j2, j3;
+	struct sl_bo *j1 = NULL, *j2 = NULL, *j3 = NULL;
 	uint32_t h1 = 0, h2 = 0, bos[2], sync;
 	uint8_t *m1 = NULL, *m2 = NULL;
 	uint64_t x, va;
-	int fd1, fd2, fd3, err;
+	struct sl_drm *dev1, *dev2, *dev3;
+	int err;
 
 	NEED_PARAMS();
-	fd1 = reopen();
-	fd2 = reopen();
-	fd3 = reopen();
-	REQUIRE(fd1 >= 0 && fd2 >= 0 && fd3 >= 0);
-	memset(&j1, 0, sizeof(j1));
-	memset(&j2, 0, sizeof(j2));
-	memset(&j3, 0, sizeof(j3));
+	dev1 = reopen();
+	dev2 = reopen();
+	dev3 = reopen();
+	REQUIRE(dev1 && dev2 && dev3);
 	x = PARAM(VA_START) + (64ull << 20);
-	if (sbo_new(fd1, 4096, 0, 0, &j1) || sbo_new(fd2, 4096, 0, 0, &j2) ||
-	    sbo_new(fd3, 4096, 0, 0, &j3) || bo_create(fd1, 4096, 0, &h1) ||
-	    bo_create(fd2, 4096, 0, &h2) ||
-	    !(m1 = bo_cpu_map(fd1, h1, 4096)) ||
-	    !(m2 = bo_cpu_map(fd2, h2, 4096))) {
+	if (bo_new(dev1, 4096, 0, 0, 0,
+		   &j1) || bo_new(dev2, 4096, 0, 0, 0, &j2) ||
+	    bo_new(dev3, 4096, 0, 0, 0, &j3) || bo_create(dev1, 4096, 0, &h1) ||
+	    bo_create(dev2, 4096, 0, &h2) ||
+	    !(m1 = bo_cpu_map(dev1, h1, 4096)) ||
+	    !(m2 = bo_cpu_map(dev2, h2, 4096))) {
 		CHECK(!"set-up");
 		goto out;
 	}
-	mali_put64(m1 + 0x100, FILL64);
-	mali_put64(m2 + 0x100, FILL64);
-	mali_put64(m2 + 0x108, FILL64);
+	le_put64(m1 + 0x100, FILL64);
+	le_put64(m2 + 0x100, FILL64);
+	le_put64(m2 + 0x108, FILL64);
 	va = x;
-	CHECK_ERRNO(vm_map(fd1, h1, 0, 0, 4096, &va), 0);
+	CHECK_ERRNO(vm_map(dev1, h1, 0, 0, 4096, &va), 0);
 	va = x;
-	CHECK_ERRNO(vm_map(fd2, h2, 0, 0, 4096, &va), 0);
+	CHECK_ERRNO(vm_map(dev2, h2, 0, 0, 4096, &va), 0);
 
-	bos[0] = j1.handle;
+	bos[0] = j1->handle;
 	bos[1] = h1;
-	CHECK_EQ(run_write_value(fd1, &j1, x + 0x100, MALI_WRITE_VALUE_ZERO,
+	CHECK_EQ(run_write_value(dev1, j1, x + 0x100, MDG_WRITE_VALUE_TYPE_ZERO,
 				 bos, 2),
 		 1);
-	CHECK_EQ(mali_get64(m1 + 0x100), 0);
-	CHECK_EQ(mali_get64(m2 + 0x100), FILL64);
-	bos[0] = j2.handle;
+	CHECK_EQ(le_get64(m1 + 0x100), 0);
+	CHECK_EQ(le_get64(m2 + 0x100), FILL64);
+	bos[0] = j2->handle;
 	bos[1] = h2;
-	mali_put64(m1 + 0x100, FILL64);
-	CHECK_EQ(run_write_value(fd2, &j2, x + 0x108, MALI_WRITE_VALUE_ZERO,
+	le_put64(m1 + 0x100, FILL64);
+	CHECK_EQ(run_write_value(dev2, j2, x + 0x108, MDG_WRITE_VALUE_TYPE_ZERO,
 				 bos, 2),
 		 1);
-	CHECK_EQ(mali_get64(m2 + 0x108), 0);
-	CHECK_EQ(mali_get64(m1 + 0x100), FILL64);
-	CHECK_EQ(mali_get64(m1 + 0x108), 0); /* never written: BO zero */
+	CHECK_EQ(le_get64(m2 + 0x108), 0);
+	CHECK_EQ(le_get64(m1 + 0x100), FILL64);
+	CHECK_EQ(le_get64(m1 + 0x108), 0); /* never written: BO zero */
 
 	/* File 3 has nothing at x. */
-	mali_pack_write_value_job(sbo_cpu(&j3, 0), 1, 0, 0, 0, x + 0x100,
-				  MALI_WRITE_VALUE_ZERO);
-	sync = syncobj_new(fd3, false);
-	err = submit_simple(fd3, j3.va, REQ_SLOT0, &j3.handle, 1, true, 0,
+	mali_pack_write_value_job(bo_cpu(j3, 0), 1, 0, 0, 0, x + 0x100,
+				  MDG_WRITE_VALUE_TYPE_ZERO);
+	sync = syncobj_new(dev3, false);
+	err = submit_simple(dev3, j3->va, REQ_SLOT0, &j3->handle, 1, true, 0,
 			    sync, 0);
 	CHECK_ERRNO(err, 0);
 	if (!err)
-		check_mmu_fault(fd3, sync, j3.va, x + 0x100, false,
+		check_mmu_fault(dev3, sync, j3->va, x + 0x100, false,
 				SLEIPNIR_ACCESS_WRITE, false);
-	syncobj_free(fd3, sync);
-	CHECK_EQ(mali_get64(m1 + 0x100), FILL64);
-	CHECK_EQ(mali_get64(m2 + 0x100), FILL64);
+	sl_syncobj_destroy(dev3, sync);
+	CHECK_EQ(le_get64(m1 + 0x100), FILL64);
+	CHECK_EQ(le_get64(m2 + 0x100), FILL64);
 
 	/* NULL + 0x100: below VA_START, never mapped. */
-	mali_pack_write_value_job(sbo_cpu(&j3, 0), 1, 0, 0, 0, 0x100,
-				  MALI_WRITE_VALUE_ZERO);
-	sync = syncobj_new(fd3, false);
-	err = submit_simple(fd3, j3.va, REQ_SLOT0, &j3.handle, 1, true, 0,
+	mali_pack_write_value_job(bo_cpu(j3, 0), 1, 0, 0, 0, 0x100,
+				  MDG_WRITE_VALUE_TYPE_ZERO);
+	sync = syncobj_new(dev3, false);
+	err = submit_simple(dev3, j3->va, REQ_SLOT0, &j3->handle, 1, true, 0,
 			    sync, 0);
 	CHECK_ERRNO(err, 0);
 	if (!err)
-		check_mmu_fault(fd3, sync, j3.va, 0x100, false,
+		check_mmu_fault(dev3, sync, j3->va, 0x100, false,
 				SLEIPNIR_ACCESS_WRITE, false);
-	syncobj_free(fd3, sync);
+	sl_syncobj_destroy(dev3, sync);
 
 	/* A chain at an unmapped jc: the descriptor read faults. */
-	sync = syncobj_new(fd3, false);
-	err = submit_simple(fd3, x + 0x1000, REQ_SLOT0, NULL, 0, true, 0,
+	sync = syncobj_new(dev3, false);
+	err = submit_simple(dev3, x + 0x1000, REQ_SLOT0, NULL, 0, true, 0,
 			    sync, 0);
 	CHECK_ERRNO(err, 0);
 	if (!err)
-		check_mmu_fault(fd3, sync, x + 0x1000, x + 0x1000, true,
+		check_mmu_fault(dev3, sync, x + 0x1000, x + 0x1000, true,
 				SLEIPNIR_ACCESS_READ, false);
-	syncobj_free(fd3, sync);
-	check_good_job(fd3, REQ_SLOT0, "file 3 after its faults");
-	vm_unmap(fd1, x, 4096);
-	vm_unmap(fd2, x, 4096);
+	sl_syncobj_destroy(dev3, sync);
+	check_good_job(dev3, REQ_SLOT0, "file 3 after its faults");
+	vm_unmap(dev1, x, 4096);
+	vm_unmap(dev2, x, 4096);
 out:
 	if (m1)
 		munmap(m1, 4096);
 	if (m2)
 		munmap(m2, 4096);
 	if (h1)
-		gem_close(fd1, h1);
+		gem_close(dev1, h1);
 	if (h2)
-		gem_close(fd2, h2);
-	if (j1.handle)
-		sbo_free(&j1);
-	if (j2.handle)
-		sbo_free(&j2);
-	if (j3.handle)
-		sbo_free(&j3);
-	close(fd1);
-	close(fd2);
-	close(fd3);
+		gem_close(dev2, h2);
+	bo_free(&j1);
+	bo_free(&j2);
+	bo_free(&j3);
+	sl_drm_close(dev1);
+	sl_drm_close(dev2);
+	sl_drm_close(dev3);
 }
 
 void run_vm_tests(void)

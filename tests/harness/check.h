@@ -77,6 +77,20 @@ extern struct check_state check_state;
 				      #a, #b, check_a_, check_b_);             \
 	} while (0)
 
+/*
+ * Compares two error codes in the project's convention (0 or a negative
+ * errno, as userspace/drm/sl_drm.h returns them), printing both by name.
+ */
+#define CHECK_ERRNO(got, want)                                                 \
+	do {                                                                   \
+		int check_got_ = (got), check_want_ = (want);                  \
+		if (check_got_ != check_want_)                                 \
+			CHECK_FAIL_AT(__FILE__, __LINE__,                      \
+				      "%s: %d (%s), expected %d (%s)", #got,   \
+				      check_got_, strerror(-check_got_),       \
+				      check_want_, strerror(-check_want_));    \
+	} while (0)
+
 #define REQUIRE(cond)                                                          \
 	do {                                                                   \
 		if (!(cond)) {                                                 \

@@ -13,17 +13,12 @@
 
 #include "check.h"
 #include "compute_harness.h"
+#include "le.h"
 #include "midgard_desc.h"
 #include "sl_launch.h"
 #include "sleipnir_compiler.h"
 
 CHECK_MAIN_STATE("launch");
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
 
 /* --- a hand-made kernel -------------------------------------------------- */
 
@@ -161,21 +156,21 @@ TEST(image_bytes)
 	sl_launch_write_image(&plan, image);
 	memcpy(&f, image, 4);
 	CHECK(f == 1.5f);
-	CHECK_EQ(get32(image + 4), 0x12345600);
-	CHECK_EQ(get32(image + 8), 32);             /* l1's WLS offset */
-	CHECK_EQ(get32(image + 12), 144);           /* l2's */
-	CHECK_EQ(get32(image + 16), (uint32_t)-7);
-	CHECK_EQ(get32(image + 20), 0x01020304);
-	CHECK_EQ(get32(image + 24), 0);             /* holes are zero */
-	CHECK_EQ(get32(image + 28), 0);
-	CHECK_EQ(get32(image + 32), 64);            /* global size x */
-	CHECK_EQ(get32(image + 36), 8);             /* groups x */
-	CHECK_EQ(get32(image + 40), 2);             /* work_dim */
-	CHECK_EQ(get32(image + 44), 0xABCD0000);    /* constant base */
-	CHECK_EQ(get32(image + 48), 5);             /* offset y */
-	CHECK_EQ(get32(image + 52), 1);             /* local z, unused dim */
-	CHECK_EQ(get32(image + 56), 0);
-	CHECK_EQ(get32(image + 60), 0);
+	CHECK_EQ(le_get32(image + 4), 0x12345600);
+	CHECK_EQ(le_get32(image + 8), 32);             /* l1's WLS offset */
+	CHECK_EQ(le_get32(image + 12), 144);           /* l2's */
+	CHECK_EQ(le_get32(image + 16), (uint32_t)-7);
+	CHECK_EQ(le_get32(image + 20), 0x01020304);
+	CHECK_EQ(le_get32(image + 24), 0);             /* holes are zero */
+	CHECK_EQ(le_get32(image + 28), 0);
+	CHECK_EQ(le_get32(image + 32), 64);            /* global size x */
+	CHECK_EQ(le_get32(image + 36), 8);             /* groups x */
+	CHECK_EQ(le_get32(image + 40), 2);             /* work_dim */
+	CHECK_EQ(le_get32(image + 44), 0xABCD0000);    /* constant base */
+	CHECK_EQ(le_get32(image + 48), 5);             /* offset y */
+	CHECK_EQ(le_get32(image + 52), 1);             /* local z, unused dim */
+	CHECK_EQ(le_get32(image + 56), 0);
+	CHECK_EQ(le_get32(image + 60), 0);
 }
 
 /*
@@ -212,8 +207,8 @@ TEST(printf_buffer)
 	CHECK_EQ(sl_launch_emit(&plan, &mem, &link, block, sizeof(block),
 				0x1000), SL_LAUNCH_OK);
 	sl_launch_write_image(&plan, image);
-	CHECK_EQ(get32(image + 52), 0x50000008);
-	CHECK_EQ(get32(image + 44), 0xABCD0000);    /* constant base kept */
+	CHECK_EQ(le_get32(image + 52), 0x50000008);
+	CHECK_EQ(le_get32(image + 44), 0xABCD0000);    /* constant base kept */
 }
 
 /* The block against the fact sheet's layouts, field by field. */
@@ -293,8 +288,8 @@ TEST(descriptor_bytes)
 		 4);
 	CHECK_EQ(mdg_get(block + SL_DESC_UBO_TABLE, MDG_UNIFORM_BUFFER_POINTER),
 		 va + SL_DESC_PUSH);
-	CHECK_EQ(get32(block + SL_DESC_PUSH + 4), 0x12345600);
-	CHECK_EQ(get32(block + SL_DESC_PUSH + 44), 0xABCD0000);
+	CHECK_EQ(le_get32(block + SL_DESC_PUSH + 4), 0x12345600);
+	CHECK_EQ(le_get32(block + SL_DESC_PUSH + 44), 0xABCD0000);
 	/* Nothing past the block. */
 	CHECK_EQ(block[plan.desc_bytes], 0xEE);
 
@@ -717,8 +712,8 @@ TEST(model_chain)
 	sl_desc_link(ch_ptr(&fh, CH_DESC_VA), CH_DESC_VA + first_bytes);
 	REQUIRE(run(CH_DESC_VA));
 	/* Both headers read DONE (§4.1). */
-	CHECK_EQ(get32(ch_ptr(&fh, CH_DESC_VA)), 1);
-	CHECK_EQ(get32(ch_ptr(&fh, CH_DESC_VA + first_bytes)), 1);
+	CHECK_EQ(le_get32(ch_ptr(&fh, CH_DESC_VA)), 1);
+	CHECK_EQ(le_get32(ch_ptr(&fh, CH_DESC_VA + first_bytes)), 1);
 	for (unsigned int i = 0; i < n; i++)
 		bad += fbuf(2)[i] != (float)i + (float)(i % 5) * 2 ||
 		       fbuf(3)[i] != (float)i + (float)(i % 5);

@@ -15,6 +15,7 @@
 
 #include "check.h"
 #include "fake_host.h"
+#include "xorshift.h"
 
 CHECK_MAIN_STATE("model-fuzz");
 
@@ -29,11 +30,7 @@ static unsigned long cases = 100000;
 
 static uint64_t rnd(void)
 {
-	/* xorshift64* */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545F4914F6CDD1Dull;
+	return xorshift64star(&rng_state);
 }
 
 static uint32_t below(uint32_t n)

@@ -112,6 +112,33 @@ int sl_drm_open(struct sl_drm **out)
 	return 0;
 }
 
+int sl_drm_open_node(const char *path, struct sl_drm **out)
+{
+	struct sl_drm *dev;
+	uint64_t coherent = 0;
+	int err;
+
+	*out = NULL;
+	dev = calloc(1, sizeof(*dev));
+	if (!dev)
+		return -ENOMEM;
+	snprintf(dev->node, sizeof(dev->node), "%s", path);
+	dev->fd = open(path, O_RDWR | O_CLOEXEC);
+	if (dev->fd < 0)
+		err = -errno;
+	else if (!is_sleipnir(dev->fd))
+		err = -ENODEV;
+	else
+		err = sl_drm_get_param(dev, SLEIPNIR_PARAM_COHERENT, &coherent);
+	if (err) {
+		sl_drm_close(dev);
+		return err;
+	}
+	dev->coherent = coherent != 0;
+	*out = dev;
+	return 0;
+}
+
 void sl_drm_close(struct sl_drm *dev)
 {
 	if (!dev)
@@ -121,9 +148,19 @@ void sl_drm_close(struct sl_drm *dev)
 	free(dev);
 }
 
+int sl_drm_fd(const struct sl_drm *dev)
+{
+	return dev->fd;
+}
+
 const char *sl_drm_node(const struct sl_drm *dev)
 {
 	return dev->node;
+}
+
+int sl_drm_ioctl(struct sl_drm *dev, unsigned long request, void *arg)
+{
+	return do_ioctl(dev, request, arg);
 }
 
 int sl_drm_get_param(struct sl_drm *dev, uint32_t param, uint64_t *value)
@@ -243,6 +280,16 @@ int sl_bo_sync(struct sl_bo *bo, uint32_t op, uint64_t offset,
 	return do_ioctl(bo->dev, DRM_IOCTL_SLEIPNIR_BO_SYNC, &s);
 }
 
+int sl_bo_wait(struct sl_bo *bo, unsigned int timeout_ms)
+{
+	struct drm_sleipnir_bo_wait w = {
+		.handle = bo->handle,
+		.timeout_ns = deadline_ns(timeout_ms),
+	};
+
+	return do_ioctl(bo->dev, DRM_IOCTL_SLEIPNIR_BO_WAIT, &w);
+}
+
 int sl_bo_info(struct sl_drm *dev, uint32_t handle, uint32_t *flags,
 	       uint64_t *size)
 {
@@ -256,6 +303,30 @@ int sl_bo_info(struct sl_drm *dev, uint32_t handle, uint32_t *flags,
 	if (size)
 		*size = i.size;
 	return 0;
+}
+
+int sl_bo_export(struct sl_bo *bo, uint32_t flags, int *dmabuf_fd)
+{
+	return drm_ret(drmPrimeHandleToFD(bo->dev->fd, bo->handle, flags,
+					  dmabuf_fd));
+}
+
+int sl_bo_import(struct sl_drm *dev, int dmabuf_fd, struct sl_bo **out)
+{
+	uint32_t handle = 0, flags = 0;
+	uint64_t size = 0;
+	int err;
+
+	*out = NULL;
+	err = drm_ret(drmPrimeFDToHandle(dev->fd, dmabuf_fd, &handle));
+	if (err)
+		return err;
+	err = sl_bo_info(dev, handle, &flags, &size);
+	if (err) {
+		gem_close(dev, handle);
+		return err;
+	}
+	return new_bo(dev, handle, flags, size, out);
 }
 
 /* --- GPU address space --------------------------------------------------- */
@@ -352,6 +423,15 @@ int sl_syncobj_wait(struct sl_drm *dev, const uint32_t *handles,
 	/* libdrm's prototype takes a non-const array it does not write. */
 	return drm_ret(drmSyncobjWait(dev->fd, (uint32_t *)handles, count,
 				      deadline_ns(timeout_ms), flags, NULL));
+}
+
+int sl_syncobj_timeline_wait(struct sl_drm *dev, uint32_t handle,
+			     uint64_t point, unsigned int timeout_ms)
+{
+	return drm_ret(drmSyncobjTimelineWait(dev->fd, &handle, &point, 1,
+					      deadline_ns(timeout_ms),
+					      DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL,
+					      NULL));
 }
 
 int sl_syncobj_status(struct sl_drm *dev, uint32_t handle, int *status)

@@ -40,10 +40,26 @@ struct sl_drm;
  * errno of an ioctl that failed on it.
  */
 int sl_drm_open(struct sl_drm **out);
+/*
+ * Opens the render node at path, which must be driven by sleipnir 0.2 or
+ * later (-ENODEV otherwise); the errno of open() when it cannot be opened.
+ * Each call is a file of its own, with a GPU address space of its own.
+ */
+int sl_drm_open_node(const char *path, struct sl_drm **out);
 /* Closes the node: every BO, mapping and syncobj of it goes with it. */
 void sl_drm_close(struct sl_drm *dev);
+/* The DRM file descriptor, for libdrm calls sl_drm does not wrap. */
+int sl_drm_fd(const struct sl_drm *dev);
 /* The path of the node that was opened, e.g. "/dev/dri/renderD128". */
 const char *sl_drm_node(const struct sl_drm *dev);
+
+/*
+ * Any ioctl on the node, its argument passed as it is: for the few calls
+ * sl_drm does not wrap, and for tests that must hand the driver arguments
+ * the wrappers would never build (bad padding, strides, ranges). Restarts
+ * on EINTR/EAGAIN; 0 or the negative errno.
+ */
+int sl_drm_ioctl(struct sl_drm *dev, unsigned long request, void *arg);
 
 /*
  * Reads parameter param (enum drm_sleipnir_param) into *value. -EINVAL
@@ -107,6 +123,9 @@ int sl_bo_mmap(struct sl_bo *bo, void **cpu);
 int sl_bo_sync(struct sl_bo *bo, uint32_t op, uint64_t offset,
 	       uint64_t size);
 
+/* Waits until jobs using the BO finished, up to timeout_ms (-ETIMEDOUT). */
+int sl_bo_wait(struct sl_bo *bo, unsigned int timeout_ms);
+
 /*
  * What the driver says about a handle of this device (for imported BOs):
  * its flags, out-only bits (SLEIPNIR_BO_USERPTR, _IMPORTED) included, and
@@ -114,6 +133,21 @@ int sl_bo_sync(struct sl_bo *bo, uint32_t op, uint64_t offset,
  */
 int sl_bo_info(struct sl_drm *dev, uint32_t handle, uint32_t *flags,
 	       uint64_t *size);
+
+/*
+ * PRIME: shares the BO as a dma-buf; *dmabuf_fd is the caller's to close.
+ * flags are drmPrimeHandleToFD's (DRM_CLOEXEC, DRM_RDWR).
+ */
+int sl_bo_export(struct sl_bo *bo, uint32_t flags, int *dmabuf_fd);
+/*
+ * PRIME: a BO of this device for a dma-buf (of this or another sleipnir
+ * file), with the flags and size BO_INFO reports (SLEIPNIR_BO_IMPORTED
+ * among them for a buffer of another file). The dma-buf fd stays the
+ * caller's. -EBADF for a bad fd. A dma-buf exported by this same file
+ * gives back the handle its BO already has, which two struct sl_bo must
+ * not own: import only what other files exported.
+ */
+int sl_bo_import(struct sl_drm *dev, int dmabuf_fd, struct sl_bo **out);
 
 /* --- GPU address space --------------------------------------------------- */
 
@@ -147,6 +181,9 @@ void sl_syncobj_destroy(struct sl_drm *dev, uint32_t handle);
  */
 int sl_syncobj_wait(struct sl_drm *dev, const uint32_t *handles,
 		    unsigned int count, bool all, unsigned int timeout_ms);
+/* Waits up to timeout_ms for point of a timeline syncobj; -ETIME if not. */
+int sl_syncobj_timeline_wait(struct sl_drm *dev, uint32_t handle,
+			     uint64_t point, unsigned int timeout_ms);
 /*
  * How the fence a binary syncobj holds ended, read through a sync_file:
  * *status is 1 when it signalled without error, 0 when it has not
