@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "le.h"
 #include "mali_compute.h"
 #include "mali_jobs.h"
 #include "midgard_desc.h"
@@ -125,7 +126,7 @@ uint64_t mc_build_job(void *cpu, uint64_t va, size_t size,
 	rsd.work_regs = k->work_regs;
 	rsd.ubo_count = 1;
 	rsd.side_effects = true;
-	rsd.fp_mode = 2; /* OpenCL */
+	rsd.fp_mode = MDG_FP_MODE_CL;
 	mdg_pack_renderer_state(&rsd, area + RSD_OFFSET);
 
 	memset(&ls, 0, sizeof(ls));
