@@ -65,7 +65,7 @@ static const struct spirv_library *libclc_get(struct clc_log *log)
 
 /*
  * The work registers a kernel may use so a work-group of `size` items
- * fits on one core (midgard-facts §5.6: 256 threads at 4 registers or
+ * fits on one core (docs/hardware.md §5.6: 256 threads at 4 registers or
  * fewer, 128 at 8, 64 at 16).
  */
 static unsigned int register_budget(uint32_t size)
@@ -229,7 +229,7 @@ static bool compile_kernel(struct sir_module *m, struct sir_function *f,
 	k->threads_per_core = threads_for_regs(k->work_regs);
 	/*
 	 * Only a work-group that meets at a barrier must be resident on its
-	 * core all at once (midgard-facts §5.6; the model faults such a job
+	 * core all at once (docs/hardware.md §5.6; the model faults such a job
 	 * otherwise); a core runs the threads of any other group in turns,
 	 * so its register use does not bound the group. Clients that size
 	 * their launches by CL_DEVICE_MAX_WORK_GROUP_SIZE (PyOpenCL's

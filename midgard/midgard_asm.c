@@ -1173,7 +1173,7 @@ static bool finish_branch(struct asm_state *st, unsigned int i)
 	br->offset = (int32_t)off;
 	if (ext && st->br_force == 0 && !st->br_op_given && !st->br_cond_given) {
 		/* Far jumps: Mesa uses a conditional "always" branch, not an
-		 * unconditional extended one (§5.7). */
+		 * unconditional extended one (docs/hardware.md §5.7). */
 		br->op = MDG_BRANCH_OP_COND;
 	}
 	if (!st->br_tag_given) {
@@ -1446,7 +1446,7 @@ long mdg_assemble(const char *source, uint8_t *out, size_t cap,
 		fail(&st, "output buffer too small");
 		return -1;
 	}
-	/* The hardware prefetches past the end (§5.1). */
+	/* The hardware prefetches past the end (docs/hardware.md §5.1). */
 	memset(out + st.pos, 0, 16);
 	if (first_tag)
 		*first_tag = st.tags[0];

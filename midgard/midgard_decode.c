@@ -12,7 +12,7 @@
 
 #define FAIL(...) mdg_fail(err, err_size, __VA_ARGS__)
 
-/* Control word bits with a known meaning (§5.2). */
+/* Control word bits with a known meaning (docs/hardware.md §5.2). */
 #define CONTROL_KNOWN                                                          \
 	(0xFFu | MDG_CONTROL_UNIT_BIT(0) | MDG_CONTROL_UNIT_BIT(1) |           \
 	 MDG_CONTROL_UNIT_BIT(2) | MDG_CONTROL_UNIT_BIT(3) |                   \

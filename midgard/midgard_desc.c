@@ -76,7 +76,10 @@ bool mdg_unpack_invocation(const uint8_t inv[MDG_INVOCATION_BYTES],
 	return true;
 }
 
-/* The 32-byte header every job starts with (§4.1), 64-bit format. */
+/*
+ * The 32-byte header every job starts with (docs/hardware.md §4.1), 64-bit
+ * format.
+ */
 static void pack_header(uint8_t *out, unsigned int type, bool barrier,
 			unsigned int index, unsigned int dep1,
 			unsigned int dep2, uint64_t next)

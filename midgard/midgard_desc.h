@@ -157,15 +157,16 @@ struct mdg_compute_job {
 };
 
 /*
- * Packs the invocation word pair (§4.3); false when the sizes need more
- * than 32 bits or one is 0.
+ * Packs the invocation word pair (docs/hardware.md §4.3); false when the sizes
+ * need more than 32 bits or one is 0.
  */
 bool mdg_pack_invocation(const uint32_t local_size[3],
 			 const uint32_t num_groups[3], uint32_t out[2]);
 
 /*
- * A job header alone (§4.1): the whole of a NULL job, or the start of a
- * job whose payload the caller writes after it. Write-back fields zero.
+ * A job header alone (docs/hardware.md §4.1): the whole of a NULL job, or the
+ * start of a job whose payload the caller writes after it. Write-back fields
+ * zero.
  */
 struct mdg_job_header {
 	unsigned int type;           /* MDG_JOB_TYPE_*, 7 bits */
@@ -191,9 +192,9 @@ bool mdg_pack_compute_job(const struct mdg_compute_job *job,
 			  uint8_t out[MDG_COMPUTE_JOB_BYTES]);
 
 /*
- * A WRITE_VALUE job (§4.2): header + payload, 64 bytes with padding. It
- * stores a value of `type` (MDG_WRITE_VALUE_TYPE_*) at `target` when it
- * runs.
+ * A WRITE_VALUE job (docs/hardware.md §4.2): header + payload, 64 bytes with
+ * padding. It stores a value of `type` (MDG_WRITE_VALUE_TYPE_*) at `target`
+ * when it runs.
  */
 
 struct mdg_write_value_job {
@@ -207,7 +208,10 @@ struct mdg_write_value_job {
 void mdg_pack_write_value_job(const struct mdg_write_value_job *job,
 			      uint8_t out[MDG_WRITE_VALUE_JOB_BYTES]);
 
-/* The Exception Status the GPU wrote back into a job header (§4.1). */
+/*
+ * The Exception Status the GPU wrote back into a job header (docs/hardware.md
+ * §4.1).
+ */
 uint32_t mdg_job_exception_status(const uint8_t header[MDG_JOB_HEADER_BYTES]);
 
 struct mdg_renderer_state {
@@ -218,7 +222,7 @@ struct mdg_renderer_state {
 	unsigned int ubo_count;
 	bool barrier;                /* shader contains a barrier */
 	bool side_effects;           /* shader writes memory */
-	unsigned int fp_mode;        /* 0 GL, 2 CL (§4.4) */
+	unsigned int fp_mode;        /* 0 GL, 2 CL (docs/hardware.md §4.4) */
 };
 
 void mdg_pack_renderer_state(const struct mdg_renderer_state *rsd,

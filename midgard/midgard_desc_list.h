@@ -173,7 +173,7 @@ MDG_VALUE(FUNC, NOT_EQUAL, 5, "Not Equal")
 MDG_VALUE(FUNC, GEQUAL, 6, "Gequal")
 MDG_VALUE(FUNC, ALWAYS, 7, "Always")
 
-/* ---- Jobs (§4.1-§4.3) ---------------------------------------------- */
+/* ---- Jobs (docs/hardware.md §4.1-§4.3) ----------------------------------- */
 
 /* Every job starts with it; 64-byte aligned. The GPU writes the first
  * three fields back. */
@@ -290,7 +290,7 @@ MDG_SECTION(COMPUTE_JOB, INVOCATION, "Invocation", 0x20, INVOCATION)
 MDG_SECTION(COMPUTE_JOB, PARAMETERS, "Parameters", 0x28, COMPUTE_PARAMETERS)
 MDG_SECTION(COMPUTE_JOB, DRAW, "Draw", 0x40, DRAW)
 
-/* ---- What a compute job points to (§4.4-§4.6) ----------------------- */
+/* ---- What a compute job points to (docs/hardware.md §4.4-§4.6) ----------- */
 
 /* 64 bytes, 64-byte aligned; the graphics-only words are not listed. */
 MDG_DESC(RENDERER_STATE, "Renderer State", 64)

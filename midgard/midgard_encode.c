@@ -11,7 +11,7 @@
 
 #define FAIL(...) mdg_fail(err, err_size, __VA_ARGS__)
 
-/* ---- Inline immediates (§5.3, §5.4) ---- */
+/* ---- Inline immediates (docs/hardware.md §5.3, §5.4) ---- */
 
 uint16_t mdg_alu_immediate(const struct mdg_alu *alu, enum mdg_unit unit)
 {
@@ -130,7 +130,7 @@ static bool next_tag_ok(unsigned int next)
 	return next == MDG_TAG_BREAK || mdg_tag_kind(next) != MDG_KIND_INVALID;
 }
 
-/* ---- ALU bundles (§5.2-§5.7) ---- */
+/* ---- ALU bundles (docs/hardware.md §5.2-§5.7) ---- */
 
 static void put16(uint8_t *p, unsigned int v)
 {
@@ -247,7 +247,7 @@ static unsigned int encode_alu(const struct mdg_bundle *b, uint8_t *out,
 	return size;
 }
 
-/* ---- Load/store and texture bundles (§5.8, §5.9) ---- */
+/* ---- Load/store and texture bundles (docs/hardware.md §5.8, §5.9) ---- */
 
 bool mdg_check_ldst(const struct mdg_ldst *w, unsigned int slot, char *err,
 		    size_t err_size)

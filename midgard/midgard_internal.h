@@ -86,7 +86,10 @@ const char *mdg_tex_field_overflow(const struct mdg_tex *t);
 unsigned int mdg_alu_content_bytes(unsigned int units, bool has_branch,
 				   bool extended);
 
-/* Is expand mode e valid for a vector source of an op in reg_mode? (§5.3) */
+/*
+ * Is expand mode e valid for a vector source of an op in reg_mode?
+ * (docs/hardware.md §5.3)
+ */
 bool mdg_expand_valid(unsigned int expand, unsigned int reg_mode);
 
 /* Checks one ALU instruction on a unit; 0 with err set when invalid. */

@@ -2,7 +2,7 @@
 /*
  * The Midgard ISA (Mali T6xx/T7xx/T8xx shader cores), as one shared
  * definition for the assembler, disassembler, compiler back end, firmware and
- * the GPU model's interpreter. Facts: ../shared/reference/midgard-facts.md §5.
+ * the GPU model's interpreter. Facts: docs/hardware.md §5.
  *
  * A bundle is decoded into struct mdg_bundle, whose fields are the raw
  * bit-fields of the encoding (not an interpretation of them), so that
@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* ---- Bundles and tags (§5.1) ---- */
+/* ---- Bundles and tags (docs/hardware.md §5.1) ---- */
 
 enum mdg_tag {
 	MDG_TAG_INVALID = 0x0,
@@ -51,7 +51,7 @@ enum mdg_bundle_kind mdg_tag_kind(unsigned int tag);
 /* Size in bytes of the bundle a tag starts (0 when the tag is invalid). */
 unsigned int mdg_tag_size(unsigned int tag);
 
-/* ---- ALU words (§5.2-§5.5) ---- */
+/* ---- ALU words (docs/hardware.md §5.2-§5.5) ---- */
 
 /* The ALU units, in the order their words appear in a bundle. */
 enum mdg_unit {
@@ -107,7 +107,7 @@ enum mdg_outmod_int {
 	MDG_OUTMOD_KEEP_HIGH,
 };
 
-/* Special registers as ALU operands (§5.6). */
+/* Special registers as ALU operands (docs/hardware.md §5.6). */
 #define MDG_REG_PIPE0 24              /* also "no register" */
 #define MDG_REG_PIPE1 25
 #define MDG_REG_CONST 26              /* ALU source: embedded constants */
@@ -169,7 +169,7 @@ uint16_t mdg_alu_immediate(const struct mdg_alu *alu, enum mdg_unit unit);
 void mdg_alu_set_immediate(struct mdg_alu *alu, enum mdg_unit unit,
 			   uint16_t imm);
 
-/* ---- Branches (§5.7) ---- */
+/* ---- Branches (docs/hardware.md §5.7) ---- */
 
 enum mdg_branch_op {
 	MDG_BRANCH_OP_UNCOND = 1,
@@ -196,7 +196,7 @@ struct mdg_branch {
 	uint16_t cond_lut;            /* extended: truth table */
 };
 
-/* ---- Load/store words (§5.8) ---- */
+/* ---- Load/store words (docs/hardware.md §5.8) ---- */
 
 /* Read-selectors for arg_reg, index_reg and atomic operands. */
 enum mdg_ldst_sel {
@@ -238,7 +238,7 @@ enum mdg_ldst_op {
 #undef MDG_LDST_OP
 };
 
-/* ---- Texture words (§5.9) ---- */
+/* ---- Texture words (docs/hardware.md §5.9) ---- */
 
 /* enum mdg_tex_op: MDG_TEX_OP_NORMAL, ... (midgard_ops.def). */
 enum mdg_tex_op {

@@ -378,7 +378,7 @@ void mdg_ldst_defaults(struct mdg_ldst *w, uint8_t op)
 	}
 	if (mdg_ldst_class(op) == MDG_LDST_CLASS_UBO) {
 		w->index_format = 0;
-		w->offset = 1;             /* immediate UBO index (§5.8) */
+		w->offset = 1; /* immediate UBO index (docs/hardware.md §5.8) */
 	}
 	if (mdg_ldst_class(op) == MDG_LDST_CLASS_MOVE)
 		w->index_format = 0;
@@ -671,7 +671,9 @@ long mdg_disassemble(const uint8_t *code, size_t len, unsigned int first_tag,
 			 "bundle's tag %u", first_tag, code[0] & 0xF);
 		return -1;
 	}
-	/* Trailing zero bytes are the prefetch padding (§5.1). */
+	/*
+	 * Trailing zero bytes are the prefetch padding (docs/hardware.md §5.1).
+	 */
 	while (pos < len && !all_zero(code + pos, len - pos)) {
 		struct mdg_print_ctx ctx = { MDG_TAG_BREAK, false, -1 };
 		struct mdg_bundle b;

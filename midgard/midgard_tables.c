@@ -2,7 +2,7 @@
 /*
  * What the opcodes of the Midgard ISA are called and where they may run: the
  * one table the encoder, decoder, printer, assembler and the GPU model's
- * interpreter all consult (facts: midgard-facts.md §5.5, §5.8, §5.9). Also
+ * interpreter all consult (facts: docs/hardware.md §5.5, §5.8, §5.9). Also
  * the bit layouts of the load/store and texture words as field tables, so
  * that packing, unpacking, printing and parsing cannot disagree.
  */
@@ -10,7 +10,7 @@
 
 #include "midgard_internal.h"
 
-/* ---- Tags (§5.1) ---- */
+/* ---- Tags (docs/hardware.md §5.1) ---- */
 
 enum mdg_bundle_kind mdg_tag_kind(unsigned int tag)
 {
@@ -36,7 +36,7 @@ unsigned int mdg_tag_size(unsigned int tag)
 	}
 }
 
-/* ---- ALU ops (§5.5) ---- */
+/* ---- ALU ops (docs/hardware.md §5.5) ---- */
 
 #define U_VMUL MDG_UNIT_MASK(MDG_UNIT_VMUL)
 #define U_VADD MDG_UNIT_MASK(MDG_UNIT_VADD)
@@ -74,7 +74,7 @@ int mdg_alu_op_by_name(const char *name)
 	return -1;
 }
 
-/* ---- Load/store ops (§5.8) ---- */
+/* ---- Load/store ops (docs/hardware.md §5.8) ---- */
 
 #define L MDG_LDST_LOAD
 #define S MDG_LDST_STORE
@@ -142,7 +142,7 @@ const char *const mdg_unit_names[MDG_UNIT_COUNT] = {
 	"vmul", "sadd", "vadd", "smul", "vlut",
 };
 
-/* ---- Texture ops (§5.9) ---- */
+/* ---- Texture ops (docs/hardware.md §5.9) ---- */
 
 const char *mdg_tex_op_name(uint8_t op)
 {
@@ -157,7 +157,7 @@ const char *mdg_tex_op_name(uint8_t op)
 
 /* ---- Word layouts ---- */
 
-/* Bit positions inside the 60-bit load/store word (§5.8). */
+/* Bit positions inside the 60-bit load/store word (docs/hardware.md §5.8). */
 const struct mdg_field mdg_ldst_fields[] = {
 	{ "op", 0, 8 },
 	{ "reg", 8, 5 },
@@ -174,9 +174,9 @@ const struct mdg_field mdg_ldst_fields[] = {
 	{ NULL, 0, 0 },
 };
 
-/* Bit positions inside the 128-bit texture bundle (§5.9); op is 4 bits
- * since every known op is below 16 (the barrier's 6-bit op view overlaps
- * mode[1:0], which must then be 0). */
+/* Bit positions inside the 128-bit texture bundle (docs/hardware.md §5.9); op
+ * is 4 bits since every known op is below 16 (the barrier's 6-bit op view
+ * overlaps mode[1:0], which must then be 0). */
 const struct mdg_field mdg_tex_fields[] = {
 	{ "op", 8, 4 },
 	{ "mode", 12, 4 },

@@ -656,7 +656,7 @@ static bool take_words(struct cursor *c, uint32_t *w, size_t n)
 	return true;
 }
 
-/* Threads a core holds at a work-register count (midgard-facts §5.6). */
+/* Threads a core holds at a work-register count (docs/hardware.md §5.6). */
 static uint32_t threads_for_regs(uint32_t work_regs)
 {
 	return work_regs <= 4 ? 256 : work_regs <= 8 ? 128 : 64;

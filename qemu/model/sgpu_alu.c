@@ -5,7 +5,7 @@
  * modifiers, inline immediates, register modes, scalar sources), the op
  * itself, the output modifier, destination shrinking and the write mask.
  *
- * Facts from the Midgard fact sheet (§5.3-§5.5) and Mesa 22.3's encoder,
+ * Facts from docs/hardware.md (§5.3-§5.5) and Mesa 22.3's encoder,
  * disassembler and compiler; the choices where those are silent are listed
  * in qemu/README.md ("Shader ALU semantics").
  */
@@ -717,7 +717,7 @@ static bool element(uint64_t raw, unsigned int e, unsigned int w,
 }
 
 /*
- * A vector source: which element each lane reads (fact sheet §5.3 and the
+ * A vector source: which element each lane reads (docs/hardware.md §5.3 and the
  * disassembler): four 2-bit selectors; 16-bit mode applies them to lanes
  * 0-3 and again to 4-7, 8-bit mode to byte pairs; the expand mode picks
  * which half of the register each group of lanes reads from. 64-bit lanes

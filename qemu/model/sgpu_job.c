@@ -9,7 +9,7 @@
  * one at a time in the runner, which takes the model lock per job and so
  * never keeps register accesses waiting for longer than one job.
  *
- * Chain rules (fact sheet §2.11, §4.1):
+ * Chain rules (docs/hardware.md §2.11, §4.1):
  *  - A queued chain starts when the slot is idle and its FAILED bit is
  *    clear: at once on START, when the current chain ends DONE, or when
  *    JOB_INT_CLEAR clears the FAILED bit of an earlier failure.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The load/store unit: one load/store bundle of a thread (fact sheet
+ * The load/store unit: one load/store bundle of a thread (docs/hardware.md
  * §5.8): address arithmetic over the argument registers r26/r27 and the
  * special read-selectors (compute ids, local storage pointers), memory
  * loads and stores, uniform-buffer loads, atomics, and the register moves
@@ -103,7 +103,7 @@ static uint32_t fail(struct sgpu_exec *ex, const struct sgpu_thread *th,
 	return code;
 }
 
-/* base + (index << shift) + offset, per §5.8. */
+/* base + (index << shift) + offset, per docs/hardware.md §5.8. */
 static uint32_t address(struct sgpu_exec *ex, const struct sgpu_thread *th,
 			struct ldst_op *op, bool with_index)
 {

@@ -3,9 +3,9 @@
  * MMU: the MMU interrupt, the per-address-space registers and commands, the
  * page-table walker and a small translation cache.
  *
- * Page tables are io-pgtable's ARM_MALI_LPAE format (fact sheet §3): always
- * four levels of 512 64-bit entries with a 4 KiB granule. Entry type 01 is a
- * leaf at levels 1-3 (1 GiB block, 2 MiB block, 4 KiB page), 11 is a table
+ * Page tables are io-pgtable's ARM_MALI_LPAE format (docs/hardware.md §3):
+ * always four levels of 512 64-bit entries with a 4 KiB granule. Entry type 01
+ * is a leaf at levels 1-3 (1 GiB block, 2 MiB block, 4 KiB page), 11 is a table
  * at levels 0-2, anything else is a translation fault. Leaves carry read
  * permission in bit 6, write permission in bit 7 and execute-never in bits
  * 54:53; the access flag is not used by Mali and is ignored.

@@ -4,8 +4,8 @@
  * each one reports.
  *
  * Only the T860 values are observed on real hardware (RK3399 boot logs,
- * fact sheet §1.1). The others keep the T860 layout and change what is known
- * to differ: the product id, the V4 (T60x/T62x/T720) vs V5 generation and
+ * docs/hardware.md §1.1). The others keep the T860 layout and change what is
+ * known to differ: the product id, the V4 (T60x/T62x/T720) vs V5 generation and
  * the core-count range. Where no source gives a value, the choice is one
  * that panfrost 6.1 and Mesa 22.3 accept, and is explained below.
  *

@@ -2,7 +2,7 @@
 /*
  * Register offsets and bit fields of a Midgard job-manager GPU, as the
  * model decodes them. Offsets are relative to the start of the 64 KiB
- * register window. Values come from the hardware fact sheet (§1); names
+ * register window. Values come from docs/hardware.md (§1); names
  * follow the hardware's own register names so traces read naturally.
  */
 #ifndef SLEIPNIR_SGPU_REGS_H

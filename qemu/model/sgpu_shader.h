@@ -72,7 +72,7 @@ struct sgpu_exec {
 	uint64_t ubo_va[SGPU_MAX_UBOS];   /* the RSD's uniform buffers */
 	uint32_t ubo_bytes[SGPU_MAX_UBOS];
 
-	/* Local storage (fact sheet §4.5). */
+	/* Local storage (docs/hardware.md §4.5). */
 	uint64_t tls_base;                /* 0: none */
 	uint64_t tls_per_thread;          /* bytes */
 	uint64_t tls_sp_offset;

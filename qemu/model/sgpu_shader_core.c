@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The shader cores: runs a COMPUTE job's workgroups (fact sheet §4.3-§4.6).
+ * The shader cores: runs a COMPUTE job's workgroups (docs/hardware.md
+ * §4.3-§4.6).
  *
  * Reads the renderer state (work registers, uniforms, UBO count, barrier
  * bit, FP mode), the pushed uniforms and UBO descriptors, and the local
@@ -18,11 +19,11 @@
  * workgroup (x, y, z) uses instance x + y * X' + z * X' * Y' (X', Y' the
  * group counts rounded up to powers of two, as Mesa sizes the buffer),
  * modulo the descriptor's instance count. The hardware's own placement is
- * not public (fact sheet §4.5); any placement inside the sizes the drivers
- * allocate is correct for them.
+ * not public (docs/hardware.md §4.5); any placement inside the sizes the
+ * drivers allocate is correct for them.
  *
  * Residency: a core holds 256 threads of a shader with up to 4 work
- * registers, 128 with up to 8, 64 with up to 16 (fact sheet §5.6). A
+ * registers, 128 with up to 8, 64 with up to 16 (docs/hardware.md §5.6). A
  * workgroup that synchronises at barriers must fit on one core at once, so
  * a barrier shader whose workgroup exceeds that fails with
  * JOB_CONFIG_FAULT instead of deadlocking.

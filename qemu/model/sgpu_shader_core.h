@@ -19,7 +19,7 @@
 
 #include "midgard_desc.h"
 
-/* A COMPUTE job, decoded (fact sheet §4.3-§4.5). */
+/* A COMPUTE job, decoded (docs/hardware.md §4.3-§4.5). */
 struct sgpu_compute_dispatch {
 	uint64_t job_va;
 	unsigned int as_nr;

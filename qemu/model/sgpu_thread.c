@@ -14,7 +14,7 @@
  * (stage 1 = VMUL and SADD, stage 2 = VADD, SMUL and VLUT, which may read
  * stage-1 results through r24/r25 or any register) as long as instructions
  * within one stage are independent, which the compiler guarantees; the
- * exact hardware read/write timing is not public (fact sheet §5.2).
+ * exact hardware read/write timing is not public (docs/hardware.md §5.2).
  */
 #include <string.h>
 

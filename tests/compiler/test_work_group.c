@@ -3,7 +3,7 @@
  * A kernel's largest work-group (CL_KERNEL_WORK_GROUP_SIZE) against its
  * register use, run on the model core. A kernel holding sixteen float4
  * values at once needs more than 8 work registers, so at most 64 of its
- * threads fit on a core together (midgard-facts §5.6). Only a work-group
+ * threads fit on a core together (docs/hardware.md §5.6). Only a work-group
  * meeting at a barrier must be resident all at once: without a barrier the
  * kernel takes the device's 256 work-items per group, and a launch of that
  * size gives the C reference's results; with one it is capped at 64, and

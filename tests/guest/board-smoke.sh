@@ -7,7 +7,7 @@
 . "$(dirname "$0")/check.sh"
 
 # The model's registers, read straight from the bus before any driver binds:
-# GPU_ID of a Mali-T860 r2p0 (midgard-facts.md section 1.1).
+# GPU_ID of a Mali-T860 r2p0 (docs/hardware.md §1.1).
 gpu_id=$(devmem 0x0b000000 32)
 [ "$gpu_id" = 0x08602000 ]; check $? "GPU_ID reads 0x08602000 (got $gpu_id)"
 js_present=$(devmem 0x0b00001c 32)

@@ -16,8 +16,8 @@
  *   0x0180  UBO descriptor table: UBO 0 only
  *   0x01c0  UBO 0 (16 bytes): the output buffer's GPU VA (u64)
  *   0x1000  code, to the end of the area. The GPU cannot fetch code across
- *           a 16 MiB boundary (fact sheet §5.1): if the area straddles one,
- *           the code starts at the boundary instead.
+ *           a 16 MiB boundary (docs/hardware.md §5.1): if the area straddles
+ *           one, the code starts at the boundary instead.
  *
  * Every kernel here reads the output buffer's address from UBO 0 at offset
  * 0, as Mesa's compute shaders do.

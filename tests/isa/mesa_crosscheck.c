@@ -1450,8 +1450,9 @@ TEST(texture_and_barrier)
 
 TEST(assembled_programs)
 {
-	/* Programs from our assembler (the README's §5.13 kernel and a loop
-	 * with a conditional branch) through Mesa, via the decoder. */
+	/* Programs from our assembler (the README's example of docs/hardware.md
+	 * §5.13 and a loop with a conditional branch) through Mesa, via the
+	 * decoder. */
 	static const char *const srcs[] = {
 		"ldst\n\tmov r0.xyz, global_id.xyzx\n\tld_ubo.64 r1.xy, ubo(0)[0]\n"
 		"alu\n\tvmul.imov.i32 r27.x, r0.xxxx\n\tvadd.imov.i32 r26.xy, r1.xyzw\n"

@@ -40,7 +40,7 @@ static bool again(long len)
 }
 
 static const char example_src[] =
-	"; buf[gid.x] = gid.x, buffer pointer in UBO 0 (fact sheet 5.13)\n"
+	"; buf[gid.x] = gid.x, pointer in UBO 0 (docs/hardware.md §5.13)\n"
 	"ldst\n"
 	"\tmov r0.xyz, global_id.xyzx\n"
 	"\tld_ubo.64 r1.xy, ubo(0)[0]\n"

@@ -3,7 +3,7 @@
  * The Midgard encoder and decoder: every ALU op on every unit it allows,
  * randomized bundles round-tripping field by field and through text, random
  * and mutated bytes (decode rejects or reproduces them exactly), and the
- * known answers of the fact sheet (§5.13 worked example, the barrier).
+ * known answers of docs/hardware.md (§5.13 worked example, the barrier).
  */
 #include <ctype.h>
 #include <string.h>
@@ -544,8 +544,8 @@ TEST(immediates)
 		CHECK_EQ(mdg_alu_immediate(&a, MDG_UNIT_SMUL), v);
 		CHECK(a.ssrc2 <= 0x7FF);
 	}
-	/* §5.4 layout: c[10:9] in bits[1:0], c[8] bit2, c[7:5] [5:3], c[4:0]
-	 * in [10:6]. */
+	/* docs/hardware.md §5.4 layout: c[10:9] in bits[1:0], c[8] bit2, c[7:5]
+	 * [5:3], c[4:0] in [10:6]. */
 	mdg_alu_set_immediate(&a, MDG_UNIT_SADD, 0x0601);
 	CHECK_EQ(a.ssrc2, 0x3 | 1 << 6);
 	mdg_alu_set_immediate(&a, MDG_UNIT_VMUL, 0x3C00);

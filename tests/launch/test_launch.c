@@ -3,7 +3,7 @@
  * Host tests of the launch library (userspace/launch/sl_launch.h): the
  * argument image, the WLS layout and the descriptor bytes of a hand-made
  * kernel against values computed by hand from compiler/binary/slb_binary.h
- * and the fact sheet (../shared/reference/midgard-facts.md §4.1-§4.6), every
+ * and docs/hardware.md §4.1-§4.6, every
  * error code, and kernels compiled by the real compiler launched on the
  * model core (one job, and a chain of two) against C references.
  */
@@ -211,7 +211,7 @@ TEST(printf_buffer)
 	CHECK_EQ(le_get32(image + 44), 0xABCD0000);    /* constant base kept */
 }
 
-/* The block against the fact sheet's layouts, field by field. */
+/* The block against the layouts of docs/hardware.md §4, field by field. */
 TEST(descriptor_bytes)
 {
 	const uint64_t va = 0x20000040, code = 0x10000000;
@@ -232,8 +232,8 @@ TEST(descriptor_bytes)
 	memset(block, 0xEE, sizeof(block));
 	REQUIRE(sl_launch_emit(&plan, &mem, &link, block, sizeof(block), va) ==
 		SL_LAUNCH_OK);
-	/* Header (§4.1): 64-bit, type 4, barrier, index 3; deps; next. The
-	 * fields' places are checked against Mesa's packing in
+	/* Header (docs/hardware.md §4.1): 64-bit, type 4, barrier, index 3;
+	 * deps; next. The fields' places are checked against Mesa's packing in
 	 * tests/isa/test_desc.c. */
 	CHECK_EQ(mdg_get(job, MDG_JOB_HEADER_EXCEPTION_STATUS), 0);
 	CHECK_EQ(mdg_get(job, MDG_JOB_HEADER_IS_64B), 1);
@@ -244,8 +244,9 @@ TEST(descriptor_bytes)
 	CHECK_EQ(mdg_get(job, MDG_JOB_HEADER_DEPENDENCY_2), 2);
 	CHECK_EQ(mdg_get(job, MDG_JOB_HEADER_NEXT), 0x20001000);
 	/*
-	 * Invocation (§4.3) of 8,2,1 x 8,3,1: 7 | 1 << 3 | 7 << 4 | 2 << 7,
-	 * shifts 3, 4, 4, 7, 9 and the split = the workgroups X shift 4.
+	 * Invocation (docs/hardware.md §4.3) of 8,2,1 x 8,3,1: 7 | 1 << 3 |
+	 * 7 << 4 | 2 << 7, shifts 3, 4, 4, 7, 9 and the split = the workgroups
+	 * X shift 4.
 	 */
 	CHECK_EQ(mdg_get(inv, MDG_INVOCATION_INVOCATIONS), 0x17F);
 	CHECK_EQ(mdg_get(inv, MDG_INVOCATION_SIZE_Y_SHIFT), 3);
@@ -266,8 +267,10 @@ TEST(descriptor_bytes)
 	CHECK_EQ(mdg_get(draw, MDG_DRAW_STATE), va + SL_DESC_RSD);
 	CHECK_EQ(mdg_get(draw, MDG_DRAW_THREAD_STORAGE),
 		 va + SL_DESC_LOCAL_STORAGE);
-	/* RSD (§4.4): code and tag; 1 UBO, barrier, side effects, 5 regs, */
-	/* 2 pushed vec4, FP mode CL. */
+	/*
+	 * RSD (docs/hardware.md §4.4): code and tag; 1 UBO, barrier, side
+	 * effects, 5 regs, 2 pushed vec4, FP mode CL.
+	 */
 	CHECK_EQ(mdg_get(rsd, MDG_RENDERER_STATE_SHADER), code + 64);
 	CHECK_EQ(mdg_get(rsd, MDG_RENDERER_STATE_FIRST_TAG), 9);
 	CHECK_EQ(mdg_get(rsd, MDG_RENDERER_STATE_UNIFORM_BUFFER_COUNT), 1);
@@ -276,14 +279,16 @@ TEST(descriptor_bytes)
 	CHECK_EQ(mdg_get(rsd, MDG_RENDERER_STATE_WORK_REGISTER_COUNT), 5);
 	CHECK_EQ(mdg_get(rsd, MDG_RENDERER_STATE_UNIFORM_COUNT), 2);
 	CHECK_EQ(mdg_get(rsd, MDG_RENDERER_STATE_FP_MODE), MDG_FP_MODE_CL);
-	/* Local storage (§4.5): TLS log2(64 / 16) = 2; WLS 32 instances */
-	/* (log2 5) of 256 bytes (scale log2 + 1 = 9); the bases. */
+	/*
+	 * Local storage (docs/hardware.md §4.5): TLS log2(64 / 16) = 2; WLS 32
+	 * instances (log2 5) of 256 bytes (scale log2 + 1 = 9); the bases.
+	 */
 	CHECK_EQ(mdg_get(ls, MDG_LOCAL_STORAGE_TLS_SIZE), 2);
 	CHECK_EQ(mdg_get(ls, MDG_LOCAL_STORAGE_WLS_INSTANCES), 5);
 	CHECK_EQ(mdg_get(ls, MDG_LOCAL_STORAGE_WLS_SIZE_SCALE), 9);
 	CHECK_EQ(mdg_get(ls, MDG_LOCAL_STORAGE_TLS_BASE_POINTER), 0x30000000);
 	CHECK_EQ(mdg_get(ls, MDG_LOCAL_STORAGE_WLS_BASE_POINTER), 0x40000000);
-	/* UBO 0 (§4.6) is the image: 4 entries of 16 bytes. */
+	/* UBO 0 (docs/hardware.md §4.6) is the image: 4 entries of 16 bytes. */
 	CHECK_EQ(mdg_get(block + SL_DESC_UBO_TABLE, MDG_UNIFORM_BUFFER_ENTRIES),
 		 4);
 	CHECK_EQ(mdg_get(block + SL_DESC_UBO_TABLE, MDG_UNIFORM_BUFFER_POINTER),
@@ -329,7 +334,7 @@ TEST(descriptor_without_storage)
 			 MDG_DRAW_UNIFORM_BUFFERS), 0);  /* no UBO table */
 	CHECK_EQ(mdg_get(block + SL_DESC_RSD,
 			 MDG_RENDERER_STATE_UNIFORM_BUFFER_COUNT), 0);
-	/* Mesa's "no TLS, no WLS" words (§4.5). */
+	/* Mesa's "no TLS, no WLS" words (docs/hardware.md §4.5). */
 	{
 		uint8_t none[MDG_LOCAL_STORAGE_BYTES] = { 0 };
 
@@ -711,7 +716,7 @@ TEST(model_chain)
 	REQUIRE(emit("vadd", a2, 4, nd, &l2, CH_DESC_VA + first_bytes, NULL));
 	sl_desc_link(ch_ptr(&fh, CH_DESC_VA), CH_DESC_VA + first_bytes);
 	REQUIRE(run(CH_DESC_VA));
-	/* Both headers read DONE (§4.1). */
+	/* Both headers read DONE (docs/hardware.md §4.1). */
 	CHECK_EQ(le_get32(ch_ptr(&fh, CH_DESC_VA)), 1);
 	CHECK_EQ(le_get32(ch_ptr(&fh, CH_DESC_VA + first_bytes)), 1);
 	for (unsigned int i = 0; i < n; i++)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The fact sheet's worked example (midgard-facts.md §5.13), as bytes that
+ * The worked example of docs/hardware.md §5.13, as bytes that
  * Mesa 22.3's disassembler decodes: buf[gid.x] = gid.x, the buffer's
  * address in UBO 0 at offset 0. Three bundles (load/store, ALU, load/store;
  * first tag 5, 2 work registers) and the 16 bytes of padding the hardware

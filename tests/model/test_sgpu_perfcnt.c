@@ -82,7 +82,7 @@ static uint32_t counter(unsigned int block, unsigned int index)
 #define CODE_VA (VA + 0x10000)
 
 /*
- * Code (the fact sheet's example: two load/store bundles and one ALU bundle
+ * Code (docs/hardware.md §5.13: two load/store bundles and one ALU bundle
  * a thread), RSD, UBO and buffer: 4 groups of 16 threads.
  */
 static void compute_job(uint64_t jva)

@@ -24,7 +24,7 @@
 #define POINTER_SPACE (4 * GIB)
 
 /* Marketing names of the Midgard product ids (GPU_ID[31:16]) the kernel
- * knows; see ../shared/reference/midgard-facts.md, 1.1. */
+ * knows; see docs/hardware.md §1.1. */
 static const struct {
 	uint16_t id;
 	const char *name;

@@ -13,7 +13,9 @@
 /* The largest WLS instance and count the descriptor's fields can say. */
 #define WLS_MAX_INSTANCE_BYTES (1u << 30)
 #define WLS_MAX_INSTANCES_LOG2 30u
-/* WLS instances smaller than this are rounded up to it (§4.5). */
+/*
+ * WLS instances smaller than this are rounded up to it (docs/hardware.md §4.5).
+ */
 #define WLS_MIN_INSTANCE_BYTES 128u
 
 const char *sl_launch_strerror(int status)
@@ -102,7 +104,10 @@ static int check_desc(const struct sl_desc *d, size_t size, uint64_t va,
 	cj->index = d->link.index;
 	cj->dep1 = d->link.dep[0];
 	cj->dep2 = d->link.dep[1];
-	/* Mesa sets the job barrier on every compute launch (§4.7). */
+	/*
+	 * Mesa sets the job barrier on every compute launch (docs/hardware.md
+	 * §4.7).
+	 */
 	cj->barrier = true;
 	cj->next = d->link.next;
 	memcpy(cj->local_size, d->local_size, sizeof(cj->local_size));
@@ -325,7 +330,10 @@ int sl_launch_plan(const struct sl_launch_params *p,
 		image = k->push_vec4 * 16u;
 	if (!image)
 		image = 16;
-	/* UBO 0 holds at most 64 KiB (4096 entries of 16 bytes, §4.6). */
+	/*
+	 * UBO 0 holds at most 64 KiB (4096 entries of 16 bytes,
+	 * docs/hardware.md §4.6).
+	 */
 	if (image > 65536)
 		return SL_LAUNCH_E_TOO_BIG;
 	plan->image_bytes = (uint32_t)image;
@@ -345,7 +353,10 @@ int sl_launch_plan(const struct sl_launch_params *p,
 	if (err)
 		return err;
 	{
-		/* The six invocation values must pack into 32 bits (§4.3). */
+		/*
+		 * The six invocation values must pack into 32 bits
+		 * (docs/hardware.md §4.3).
+		 */
 		uint32_t inv[2];
 
 		if (!mdg_pack_invocation(plan->local_size, plan->num_groups,
@@ -359,10 +370,10 @@ int sl_launch_plan(const struct sl_launch_params *p,
 						      p->cores ? p->cores : 1);
 	if (plan->wls_bytes_per_group) {
 		/*
-		 * As Mesa sizes it (§4.5): a power-of-two instance of at
-		 * least 128 bytes per group, and as many instances as the
-		 * model's instance index (x + y*X + z*X*Y over the
-		 * power-of-two group counts X, Y) can reach, so groups in
+		 * As Mesa sizes it (docs/hardware.md §4.5): a power-of-two
+		 * instance of at least 128 bytes per group, and as many
+		 * instances as the model's instance index (x + y*X + z*X*Y over
+		 * the power-of-two group counts X, Y) can reach, so groups in
 		 * flight at the same time never share one.
 		 */
 		uint64_t inst = next_pow2(plan->wls_bytes_per_group);

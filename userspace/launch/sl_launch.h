@@ -159,16 +159,17 @@ void sl_desc_link(uint8_t *cpu, uint64_t next_va);
 
 /*
  * What the GPU wrote back into the job header at cpu once the chain ran
- * (fact sheet §4.1, Exception Status): SL_JOB_DONE when the job completed,
- * 0 when it never ran, else the exception code of the fault that ended it.
+ * (docs/hardware.md §4.1, Exception Status): SL_JOB_DONE when the job
+ * completed, 0 when it never ran, else the exception code of the fault that
+ * ended it.
  */
 #define SL_JOB_DONE 1u
 uint32_t sl_desc_job_status(const uint8_t *cpu);
 
 /*
- * A WRITE_VALUE job (§4.2) that stores the GPU's 64-bit system timestamp
- * at target (8-byte aligned) when it runs: a profiling mark in a chain,
- * SL_TIMESTAMP_JOB_BYTES at cpu / va (64-byte aligned). Errors as
+ * A WRITE_VALUE job (docs/hardware.md §4.2) that stores the GPU's 64-bit system
+ * timestamp at target (8-byte aligned) when it runs: a profiling mark in a
+ * chain, SL_TIMESTAMP_JOB_BYTES at cpu / va (64-byte aligned). Errors as
  * sl_desc_pack(); nothing is written on error.
  */
 #define SL_TIMESTAMP_JOB_BYTES 64u

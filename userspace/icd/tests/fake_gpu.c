@@ -2,7 +2,7 @@
 /*
  * Stands in for icd_device_open.c on the host, which has no Sleipnir GPU:
  * the device gets the values sleipnir.ko reports for the model's T860
- * (../shared/reference/midgard-facts.md, "Observed real T860").
+ * (docs/hardware.md §1.1, "Observed real T860").
  */
 #include <errno.h>
 
