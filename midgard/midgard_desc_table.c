@@ -177,7 +177,8 @@ static void print_field(const struct mdg_printer *p, enum mdg_field_id f,
 
 	switch (fi->kind) {
 	case MDG_FIELD_BOOL:
-		mdg_print_line(p, indent, "%s: %s", fi->name, v ? "true" : "false");
+		mdg_print_line(p, indent, "%s: %s", fi->name,
+			       v ? "true" : "false");
 		return;
 	case MDG_FIELD_ADDRESS:
 	case MDG_FIELD_ADDRESS_SHR4:
@@ -189,13 +190,14 @@ static void print_field(const struct mdg_printer *p, enum mdg_field_id f,
 	default:
 		break;
 	}
-	name = fi->values == MDG_ENUM_EXCEPTION ? mdg_exception_name((uint32_t)v)
-	       : fi->values != MDG_ENUM_NONE ? mdg_enum_name(fi->values, v)
-	       : NULL;
+	name = fi->values != MDG_ENUM_NONE ? mdg_enum_name(fi->values, v) :
+	       NULL;
 	if (name)
-		mdg_print_line(p, indent, "%s: %s (%" PRIu64 ")", fi->name, name, v);
+		mdg_print_line(p, indent, "%s: %s (%" PRIu64 ")", fi->name,
+			       name, v);
 	else if (fi->values != MDG_ENUM_NONE)
-		mdg_print_line(p, indent, "%s: unknown value %" PRIu64, fi->name, v);
+		mdg_print_line(p, indent, "%s: unknown value %" PRIu64,
+			       fi->name, v);
 	else
 		mdg_print_line(p, indent, "%s: %" PRIu64, fi->name, v);
 }
@@ -245,7 +247,8 @@ void mdg_desc_print(const struct mdg_printer *p, enum mdg_desc_id d,
 			word |= (uint32_t)(bytes[at + i] & ~covered[at + i])
 				<< (8 * i);
 		if (word)
-			mdg_print_line(p, indent, "unknown bits at +0x%02x: 0x%08x",
-			    (unsigned int)at, word);
+			mdg_print_line(p, indent,
+				       "unknown bits at +0x%02x: 0x%08x",
+				       (unsigned int)at, word);
 	}
 }

@@ -26,8 +26,8 @@ static bool print_at(const struct mdg_printer *p, const struct mdg_memory *m,
 	uint32_t size = mdg_desc_info(d)->bytes;
 
 	if (!m->read(m->ctx, va, bytes, size)) {
-		mdg_print_line(p, indent, "%s @ 0x%" PRIx64 ": cannot be read", title,
-		    va);
+		mdg_print_line(p, indent, "%s @ 0x%" PRIx64
+			       ": cannot be read", title, va);
 		return false;
 	}
 	mdg_print_line(p, indent, "%s @ 0x%" PRIx64 ":", title, va);
@@ -84,12 +84,13 @@ static void print_compute_state(const struct mdg_printer *p,
 
 		if (!m->read(m->ctx, va, w, sizeof(w))) {
 			mdg_print_line(p, indent, "Push uniforms @ 0x%" PRIx64
-			    ": cannot be read", va);
+				       ": cannot be read", va);
 			break;
 		}
 		/* Little-endian words; the host is too (as the model's). */
-		mdg_print_line(p, indent, "Push uniform %u (r%u): 0x%08x 0x%08x 0x%08x "
-		    "0x%08x", i, 23 - i, w[0], w[1], w[2], w[3]);
+		mdg_print_line(p, indent, "Push uniform %u (r%u): 0x%08x "
+			       "0x%08x 0x%08x 0x%08x", i, 23 - i, w[0], w[1],
+			       w[2], w[3]);
 	}
 }
 
@@ -106,7 +107,8 @@ unsigned int mdg_decode_jobs(const struct mdg_printer *p,
 		enum mdg_desc_id d;
 
 		if (!m->read(m->ctx, va, job, MDG_JOB_HEADER_BYTES)) {
-			mdg_print_line(p, 0, "Job @ 0x%" PRIx64 ": cannot be read", va);
+			mdg_print_line(p, 0, "Job @ 0x%" PRIx64
+				       ": cannot be read", va);
 			break;
 		}
 		type = mdg_get(job, MDG_JOB_HEADER_TYPE);
@@ -115,9 +117,9 @@ unsigned int mdg_decode_jobs(const struct mdg_printer *p,
 		    type == MDG_JOB_TYPE_WRITE_VALUE ? MDG_DESC_WRITE_VALUE_JOB :
 		    type == MDG_JOB_TYPE_CACHE_FLUSH ? MDG_DESC_CACHE_FLUSH_JOB :
 		    MDG_DESC_JOB_HEADER;
-		mdg_print_line(p, 0, "%s job @ 0x%" PRIx64 ", index %" PRIu64 ":",
-		    type_name ? type_name : "Unknown", va,
-		    mdg_get(job, MDG_JOB_HEADER_INDEX));
+		mdg_print_line(p, 0, "%s job @ 0x%" PRIx64 ", index %" PRIu64
+			       ":", type_name ? type_name : "Unknown", va,
+			       mdg_get(job, MDG_JOB_HEADER_INDEX));
 		if (d != MDG_DESC_JOB_HEADER &&
 		    !m->read(m->ctx, va, job, mdg_desc_info(d)->bytes)) {
 			mdg_print_line(p, 1, "its payload cannot be read");

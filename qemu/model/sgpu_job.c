@@ -257,7 +257,8 @@ static uint32_t run_job(struct sgpu *gpu, unsigned int js, uint64_t va,
 		uint8_t raw[4] = { 0 };
 
 		/* The Exception Status word, the header's first. */
-		mdg_set(raw, MDG_JOB_HEADER_EXCEPTION_STATUS, MDG_EXCEPTION_DONE);
+		mdg_set(raw, MDG_JOB_HEADER_EXCEPTION_STATUS,
+			MDG_EXCEPTION_DONE);
 		code = sgpu_vm_write(gpu, job.as_nr, va, raw, sizeof(raw));
 		if (code)
 			return code;
