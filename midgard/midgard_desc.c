@@ -20,7 +20,8 @@ static unsigned int log2_ceil(uint64_t v)
 }
 
 bool mdg_pack_invocation(const uint32_t local_size[3],
-			 const uint32_t num_groups[3], uint32_t out[2])
+			 const uint32_t num_groups[3],
+			 uint8_t out[MDG_INVOCATION_BYTES])
 {
 	const uint32_t v[6] = { local_size[0], local_size[1], local_size[2],
 				num_groups[0], num_groups[1], num_groups[2] };
@@ -35,13 +36,16 @@ bool mdg_pack_invocation(const uint32_t local_size[3],
 	}
 	if (shift[6] > 32)
 		return false;
-	out[0] = (uint32_t)packed;
-	/*
-	 * Size Y, Size Z, Workgroups X/Y/Z shifts; the thread group split
-	 * equals the workgroups X shift, which barriers need.
-	 */
-	out[1] = shift[1] | shift[2] << 5 | shift[3] << 10 | shift[4] << 16 |
-		 shift[5] << 22 | (uint32_t)(shift[3] & 0xF) << 28;
+	memset(out, 0, MDG_INVOCATION_BYTES);
+	mdg_set(out, MDG_INVOCATION_INVOCATIONS, packed);
+	mdg_set(out, MDG_INVOCATION_SIZE_Y_SHIFT, shift[1]);
+	mdg_set(out, MDG_INVOCATION_SIZE_Z_SHIFT, shift[2]);
+	mdg_set(out, MDG_INVOCATION_WORKGROUPS_X_SHIFT, shift[3]);
+	mdg_set(out, MDG_INVOCATION_WORKGROUPS_Y_SHIFT, shift[4]);
+	mdg_set(out, MDG_INVOCATION_WORKGROUPS_Z_SHIFT, shift[5]);
+	/* The thread group split equals the workgroups X shift, which
+	 * barriers need (its 4 bits). */
+	mdg_set(out, MDG_INVOCATION_THREAD_GROUP_SPLIT, shift[3] & 0xF);
 	return true;
 }
 
@@ -121,21 +125,17 @@ uint32_t mdg_job_exception_status(const uint8_t header[MDG_JOB_HEADER_BYTES])
 bool mdg_pack_compute_job(const struct mdg_compute_job *job,
 			  uint8_t out[MDG_COMPUTE_JOB_BYTES])
 {
-	uint8_t *inv = out + MDG_COMPUTE_JOB_INVOCATION_OFFSET;
+	uint8_t inv[MDG_INVOCATION_BYTES];
 	uint8_t *params = out + MDG_COMPUTE_JOB_PARAMETERS_OFFSET;
 	uint8_t *draw = out + MDG_COMPUTE_JOB_DRAW_OFFSET;
-	uint32_t words[2];
 	unsigned int split = 0;
 
-	if (!mdg_pack_invocation(job->local_size, job->num_groups, words))
+	if (!mdg_pack_invocation(job->local_size, job->num_groups, inv))
 		return false;
 	memset(out, 0, MDG_COMPUTE_JOB_BYTES);
 	pack_header(out, MDG_JOB_TYPE_COMPUTE, job->barrier, job->index,
 		    job->dep1, job->dep2, job->next);
-	for (int i = 0; i < 4; i++) {
-		inv[i] = (uint8_t)(words[0] >> (8 * i));
-		inv[4 + i] = (uint8_t)(words[1] >> (8 * i));
-	}
+	memcpy(out + MDG_COMPUTE_JOB_INVOCATION_OFFSET, inv, sizeof(inv));
 	/* Job Task Split, as Mesa computes it for a launch. */
 	for (int i = 0; i < 3; i++)
 		split += log2_ceil(job->local_size[i] + 1);

@@ -157,11 +157,12 @@ struct mdg_compute_job {
 };
 
 /*
- * Packs the invocation word pair (docs/hardware.md §4.3); false when the sizes
- * need more than 32 bits or one is 0.
+ * Packs an Invocation descriptor (docs/hardware.md §4.3); false, with
+ * nothing written, when the sizes need more than 32 bits or one is 0.
  */
 bool mdg_pack_invocation(const uint32_t local_size[3],
-			 const uint32_t num_groups[3], uint32_t out[2]);
+			 const uint32_t num_groups[3],
+			 uint8_t out[MDG_INVOCATION_BYTES]);
 
 /*
  * A job header alone (docs/hardware.md §4.1): the whole of a NULL job, or the

@@ -117,7 +117,7 @@ static int panfrost_run(struct null_job_path *p)
 	if (err)
 		return err;
 	if (drmSyncobjWait(p->fd, &p->sync, 1,
-			   (int64_t)(bench_now_ns() + WAIT_MS * 1000000ull),
+			   deadline_ns(WAIT_MS),
 			   DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL, NULL))
 		return -errno;
 	return 0;
@@ -203,9 +203,9 @@ static uint64_t timed_run(struct null_job_path *p)
 	int err;
 
 	mali_pack_null_job(p->job, 1, 0, 0, 0);
-	t0 = bench_now_ns();
+	t0 = now_ns();
 	err = p->run(p);
-	t1 = bench_now_ns();
+	t1 = now_ns();
 	if (err) {
 		fprintf(stderr, "bench_null_job: %s: submit+wait: %s\n",
 			p->name, strerror(-err));

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Timing for the guest benchmarks: a monotonic clock in nanoseconds and
- * order statistics of a set of samples. Medians and percentiles rather than
+ * Timing for the guest benchmarks: the tests' monotonic clock
+ * (tests/harness/clock.h, now_ns) and order statistics of a set of samples. Medians and percentiles rather than
  * means, because under TCG a single sample can stall for a host scheduling
  * slice and drag a mean far from what the code costs.
  */
@@ -10,15 +10,8 @@
 
 #include <stdint.h>
 #include <stdlib.h>
-#include <time.h>
 
-static inline uint64_t bench_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
+#include "clock.h"
 
 static int bench_cmp_u64(const void *a, const void *b)
 {

@@ -88,10 +88,10 @@ int main(int argc, char **argv)
 	for (unsigned int i = 0; i < WARM_UP_RUNS; i++)
 		launch(&b, k);
 	for (unsigned int i = 0; i < runs; i++) {
-		uint64_t t0 = bench_now_ns();
+		uint64_t t0 = now_ns();
 
 		launch(&b, k);
-		ns[i] = bench_now_ns() - t0;
+		ns[i] = now_ns() - t0;
 	}
 	bench_sort(ns, runs);
 	printf("{\"bench\":\"dispatch\",\"path\":\"opencl_empty_kernel\","

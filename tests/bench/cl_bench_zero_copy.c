@@ -125,10 +125,10 @@ static bool bench_size(struct bench_cl *b, size_t bytes, uint8_t *src,
 
 	before = bench_cl_bytes_copied(b);
 	for (unsigned int r = 0; r < MAP_REPS; r++) {
-		uint64_t t0 = bench_now_ns();
+		uint64_t t0 = now_ns();
 
 		map_round_trip(b, shared, bytes, NULL);
-		ns[r] = bench_now_ns() - t0;
+		ns[r] = now_ns() - t0;
 	}
 	map_bytes = (bench_cl_bytes_copied(b) - before) / MAP_REPS;
 	bench_sort(ns, MAP_REPS);
@@ -136,10 +136,10 @@ static bool bench_size(struct bench_cl *b, size_t bytes, uint8_t *src,
 
 	before = bench_cl_bytes_copied(b);
 	for (unsigned int r = 0; r < reps; r++) {
-		uint64_t t0 = bench_now_ns();
+		uint64_t t0 = now_ns();
 
 		copy_round_trip(b, copied, bytes, src, dst);
-		ns[r] = bench_now_ns() - t0;
+		ns[r] = now_ns() - t0;
 	}
 	copy_bytes = (bench_cl_bytes_copied(b) - before) / reps;
 	bench_sort(ns, reps);

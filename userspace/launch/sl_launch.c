@@ -357,7 +357,7 @@ int sl_launch_plan(const struct sl_launch_params *p,
 		 * The six invocation values must pack into 32 bits
 		 * (docs/hardware.md §4.3).
 		 */
-		uint32_t inv[2];
+		uint8_t inv[MDG_INVOCATION_BYTES];
 
 		if (!mdg_pack_invocation(plan->local_size, plan->num_groups,
 					 inv))
