@@ -127,6 +127,8 @@ static void add_figures(struct cr_figures *f, const struct ch_result *r)
 	f->threads += DELTA(shader_threads);
 	f->alu_bundles += DELTA(shader_alu_bundles);
 	f->ldst_bundles += DELTA(shader_ldst_bundles);
+	f->alu_instructions += DELTA(shader_alu_instructions);
+	f->ldst_instructions += DELTA(shader_ldst_instructions);
 	f->arith_cycles += DELTA(shader_arith_cycles);
 	f->ls_cycles += DELTA(shader_ls_cycles);
 	f->cycles += DELTA(shader_cycles);

@@ -25,6 +25,7 @@ struct cr_figures {
 	uint32_t launches;
 	uint64_t threads;
 	uint64_t alu_bundles, ldst_bundles;
+	uint64_t alu_instructions, ldst_instructions;
 	uint64_t arith_cycles, ls_cycles, cycles;
 	uint32_t work_regs, threads_per_core;
 };
