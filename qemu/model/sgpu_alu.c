@@ -877,14 +877,7 @@ static bool geometry(const struct mdg_alu *alu, enum mdg_unit unit,
  * before touching *dst, and the general path runs.
  */
 
-enum fast_class {
-	FC_NONE,
-	FC_FLOAT,               /* float sources and result */
-	FC_FCMP,                /* float sources, 0 / all-ones result */
-	FC_INT,                 /* integer sources and result */
-};
-
-static enum fast_class fast_class_of(uint8_t op)
+static enum sgpu_alu32_class fast_class_of(uint8_t op)
 {
 	switch (op) {
 	case MDG_ALU_FADD: case MDG_ALU_FMUL: /* fadd, fmul (rte) */
@@ -895,9 +888,9 @@ static enum fast_class fast_class_of(uint8_t op)
 	case MDG_ALU_FMOV: case MDG_ALU_FMOV_RTZ: case MDG_ALU_FMOV_RTN:
 	case MDG_ALU_FMOV_RTP:
 	case MDG_ALU_FCSEL_V: case MDG_ALU_FCSEL:
-		return FC_FLOAT;
+		return SGPU_ALU32_FLOAT;
 	case MDG_ALU_FEQ: case MDG_ALU_FNE: case MDG_ALU_FLT: case MDG_ALU_FLE:
-		return FC_FCMP;
+		return SGPU_ALU32_FCMP;
 	case MDG_ALU_IADD: case MDG_ALU_ISHLADD: case MDG_ALU_ISUB:
 	case MDG_ALU_ISHLSUB: case MDG_ALU_IMUL:
 	case MDG_ALU_IMIN: case MDG_ALU_UMIN: case MDG_ALU_IMAX:
@@ -910,9 +903,9 @@ static enum fast_class fast_class_of(uint8_t op)
 	case MDG_ALU_IEQ: case MDG_ALU_INE: case MDG_ALU_ULT: case MDG_ALU_ULE:
 	case MDG_ALU_ILT: case MDG_ALU_ILE:
 	case MDG_ALU_ICSEL_V: case MDG_ALU_ICSEL:
-		return FC_INT;
+		return SGPU_ALU32_INT;
 	default:
-		return FC_NONE;
+		return SGPU_ALU32_NONE;
 	}
 }
 
@@ -1145,16 +1138,6 @@ static int64_t fast_int_lane(uint8_t op, uint32_t x, uint32_t y)
 	}
 }
 
-/* The lanes of a 32-bit vector source without expansion. */
-static void fast_vector(const union sgpu_reg *r, uint16_t desc,
-			uint32_t *v)
-{
-	unsigned int sw = MDG_VSRC_SWIZZLE(desc);
-
-	for (unsigned int i = 0; i < 4; i++)
-		v[i] = r->u32[(sw >> (2 * i)) & 3];
-}
-
 static uint32_t f32_mod(uint32_t v, unsigned int mod)
 {
 	if (mod & 1)
@@ -1185,19 +1168,23 @@ static uint32_t f16_imm_bits(uint16_t h)
 	return sign | exp << 23 | (mant & 0x3FFu) << 13;
 }
 
-static bool fast_execute(const struct mdg_alu *alu, enum mdg_unit unit,
-			 const struct sgpu_alu_operands *in,
-			 union sgpu_reg *dst)
+bool sgpu_alu_prepare32(const struct mdg_alu *alu, enum mdg_unit unit,
+			struct sgpu_alu32 *p)
 {
-	enum fast_class fc = fast_class_of(alu->op);
+	enum sgpu_alu32_class fc = fast_class_of(alu->op);
 	bool src2_only = fast_src2_only(alu->op);
-	bool fsrc = fc != FC_INT;
-	uint32_t a[4] = { 0 }, b[4], res[4];
-	unsigned int n, lanes, mod1, mod2 = 0;
-	uint8_t op = alu->op;
 
-	if (fc == FC_NONE)
+	memset(p, 0, sizeof(*p));
+	if (fc == SGPU_ALU32_NONE)
 		return false;
+	p->op = alu->op;
+	p->outmod = alu->outmod;
+	p->cls = (uint8_t)fc;
+	p->fsrc = fc != SGPU_ALU32_INT;
+	p->src2_only = src2_only;
+	p->imm = alu->src2_imm;
+	p->csel = alu->op == MDG_ALU_ICSEL_V || alu->op == MDG_ALU_ICSEL ||
+		  alu->op == MDG_ALU_FCSEL_V || alu->op == MDG_ALU_FCSEL;
 	if (mdg_unit_is_scalar(unit)) {
 		unsigned int c1 = MDG_SSRC_COMP(alu->ssrc1);
 		unsigned int c2 = MDG_SSRC_COMP(alu->ssrc2);
@@ -1211,16 +1198,21 @@ static bool fast_execute(const struct mdg_alu *alu, enum mdg_unit unit,
 		if (!alu->src2_imm && (!MDG_SSRC_FULL(alu->ssrc2) ||
 				       (c2 & 1) || c2 > 6))
 			return false;
-		n = 1;
-		lanes = 1;
-		mod1 = MDG_SSRC_MOD(alu->ssrc1);
-		if (!src2_only)
-			memcpy(a, in->src1.u8 + c1 * 2, 4);
-		if (!alu->src2_imm) {
-			memcpy(b, in->src2.u8 + c2 * 2, 4);
-			mod2 = MDG_SSRC_MOD(alu->ssrc2);
-		}
+		p->n = 1;
+		p->lanes = 1;
+		p->dst_comp = alu->comp / 2;
+		p->sel1[0] = (uint8_t)(c1 / 2);
+		p->sel2[0] = (uint8_t)(c2 / 2);
+		/* csel: r31.w, or r31 at the scalar's position. */
+		p->cond_comp[0] = alu->op == MDG_ALU_ICSEL_V ||
+				  alu->op == MDG_ALU_FCSEL_V ?
+				  p->dst_comp : 3;
+		p->mod1 = (uint8_t)MDG_SSRC_MOD(alu->ssrc1);
+		p->mod2 = alu->src2_imm ? 0 : (uint8_t)MDG_SSRC_MOD(alu->ssrc2);
 	} else {
+		unsigned int sw1 = MDG_VSRC_SWIZZLE(alu->src1);
+		unsigned int sw2 = MDG_VSRC_SWIZZLE(alu->src2);
+
 		if (alu->reg_mode != MDG_REG_MODE_32 ||
 		    alu->shrink != MDG_SHRINK_NONE)
 			return false;
@@ -1228,72 +1220,95 @@ static bool fast_execute(const struct mdg_alu *alu, enum mdg_unit unit,
 			return false;
 		if (!alu->src2_imm && MDG_VSRC_EXPAND(alu->src2))
 			return false;
-		n = 4;
-		lanes = (alu->mask & 1) | (alu->mask >> 1 & 2) |
-			(alu->mask >> 2 & 4) | (alu->mask >> 3 & 8);
-		mod1 = MDG_VSRC_MOD(alu->src1);
-		if (!src2_only)
-			fast_vector(&in->src1, alu->src1, a);
-		if (!alu->src2_imm) {
-			fast_vector(&in->src2, alu->src2, b);
-			mod2 = MDG_VSRC_MOD(alu->src2);
+		p->n = 4;
+		p->lanes = (alu->mask & 1) | (alu->mask >> 1 & 2) |
+			   (alu->mask >> 2 & 4) | (alu->mask >> 3 & 8);
+		for (unsigned int i = 0; i < 4; i++) {
+			p->sel1[i] = (uint8_t)((sw1 >> (2 * i)) & 3);
+			p->sel2[i] = (uint8_t)((sw2 >> (2 * i)) & 3);
+			p->cond_comp[i] = alu->op == MDG_ALU_ICSEL ||
+					  alu->op == MDG_ALU_FCSEL ?
+					  3 : (uint8_t)i;
 		}
+		p->mod1 = (uint8_t)MDG_VSRC_MOD(alu->src1);
+		p->mod2 = alu->src2_imm ? 0 : (uint8_t)MDG_VSRC_MOD(alu->src2);
 	}
+	if (!p->fsrc) {
+		p->mod1 = 0;
+		p->mod2 = 0;
+	}
+	if (src2_only)
+		p->mod1 = 0;
 	if (alu->src2_imm) {
 		uint16_t imm = mdg_alu_immediate(alu, unit);
-		uint32_t v = fsrc ? f16_imm_bits(imm) : (uint32_t)(int16_t)imm;
 
-		for (unsigned int i = 0; i < n; i++)
-			b[i] = v;
-	} else if (fsrc && mod2) {
-		for (unsigned int i = 0; i < n; i++)
-			b[i] = f32_mod(b[i], mod2);
+		p->imm_bits = p->fsrc ? f16_imm_bits(imm) :
+			      (uint32_t)(int16_t)imm;
 	}
-	if (fsrc && mod1 && !src2_only) {
-		for (unsigned int i = 0; i < n; i++)
-			a[i] = f32_mod(a[i], mod1);
-	}
+	return true;
+}
 
-	for (unsigned int i = 0; i < n; i++) {
-		if (!(lanes & (1u << i)))
+uint32_t sgpu_alu32_mod(uint32_t v, unsigned int mod)
+{
+	return f32_mod(v, mod);
+}
+
+uint32_t sgpu_alu32_outmod_f32(uint32_t v, unsigned int outmod)
+{
+	return f32_outmod(v, outmod);
+}
+
+uint32_t sgpu_alu32_lane(const struct sgpu_alu32 *p, uint32_t a, uint32_t b,
+			 uint32_t c)
+{
+	uint8_t op = p->op;
+	uint32_t r;
+
+	if (p->csel) {
+		if (op == MDG_ALU_ICSEL_V)
+			r = (a & c) | (b & ~c);
+		else
+			r = c ? a : b;
+		if (op == MDG_ALU_FCSEL_V || op == MDG_ALU_FCSEL)
+			return f32_outmod(r, p->outmod);
+		return int_outmod32((int64_t)r, p->outmod);
+	}
+	switch (p->cls) {
+	case SGPU_ALU32_FLOAT:
+		return fast_float_lane(op, a, b, p->outmod);
+	case SGPU_ALU32_FCMP:
+		return int_outmod32(-(int64_t)fast_fcmp(op, a, b), p->outmod);
+	default:
+		return int_outmod32(fast_int_lane(op, a, b), p->outmod);
+	}
+}
+
+static bool fast_execute(const struct mdg_alu *alu, enum mdg_unit unit,
+			 const struct sgpu_alu_operands *in,
+			 union sgpu_reg *dst)
+{
+	struct sgpu_alu32 p;
+	uint32_t res[4];
+
+	if (!sgpu_alu_prepare32(alu, unit, &p))
+		return false;
+	for (unsigned int i = 0; i < p.n; i++) {
+		uint32_t a = 0, b;
+
+		if (!(p.lanes & (1u << i)))
 			continue;
-		if (op == MDG_ALU_ICSEL_V || op == MDG_ALU_ICSEL ||
-		    op == MDG_ALU_FCSEL_V || op == MDG_ALU_FCSEL) {
-			/* csel: r31.w, or r31's lane (the scalar's position). */
-			uint32_t c;
-
-			if (op == MDG_ALU_ICSEL || op == MDG_ALU_FCSEL)
-				c = in->cond.u32[3];
-			else if (n == 1)
-				memcpy(&c, in->cond.u8 + alu->comp * 2, 4);
-			else
-				c = in->cond.u32[i];
-			if (op == MDG_ALU_ICSEL_V)
-				res[i] = (a[i] & c) | (b[i] & ~c);
-			else
-				res[i] = c ? a[i] : b[i];
-			if (op == MDG_ALU_FCSEL_V || op == MDG_ALU_FCSEL)
-				res[i] = f32_outmod(res[i], alu->outmod);
-			else
-				res[i] = int_outmod32((int64_t)res[i],
-						      alu->outmod);
-		} else if (fc == FC_FLOAT) {
-			res[i] = fast_float_lane(op, a[i], b[i], alu->outmod);
-		} else if (fc == FC_FCMP) {
-			res[i] = int_outmod32(
-				-(int64_t)fast_fcmp(op, a[i], b[i]),
-				alu->outmod);
-		} else {
-			res[i] = int_outmod32(fast_int_lane(op, a[i], b[i]),
-					      alu->outmod);
-		}
+		if (!p.src2_only)
+			a = f32_mod(in->src1.u32[p.sel1[i]], p.mod1);
+		b = p.imm ? p.imm_bits :
+		    f32_mod(in->src2.u32[p.sel2[i]], p.mod2);
+		res[i] = sgpu_alu32_lane(&p, a, b,
+					 in->cond.u32[p.cond_comp[i]]);
 	}
-
-	if (n == 1) {
-		memcpy(dst->u8 + alu->comp * 2, res, 4);
+	if (p.n == 1) {
+		dst->u32[p.dst_comp] = res[0];
 	} else {
 		for (unsigned int i = 0; i < 4; i++) {
-			if (lanes & (1u << i))
+			if (p.lanes & (1u << i))
 				dst->u32[i] = res[i];
 		}
 	}
