@@ -24,6 +24,9 @@ struct sgpu_cached_bundle {
 	struct mdg_bundle b;
 	/* Instructions in it (ALU units and branch, ld/st words, tex ops). */
 	uint8_t instructions;
+	/* ALU units with a 32-bit form (sgpu_alu_prepare32), and the forms. */
+	uint8_t units32;
+	struct sgpu_alu32 alu32[MDG_UNIT_COUNT];
 };
 
 /* Decoded bundles of one dispatch, by GPU address (open addressing). */
@@ -32,6 +35,25 @@ struct sgpu_shader_cache {
 	uint32_t capacity;                /* a power of two */
 	uint32_t used;
 	uint64_t decodes;                 /* bundles decoded (cache misses) */
+};
+
+/*
+ * A task: the threads the job manager hands one shader core at once, run
+ * together (sgpu_shader_core.c): whole workgroups, as many as the core
+ * holds threads of the shader, or a slice of one workgroup larger than a
+ * task. Lane l is the task's thread l; it uses thread-storage slot l of
+ * its core.
+ */
+#define SGPU_TASK_LANES 256u
+
+struct sgpu_task {
+	unsigned int core;
+	uint32_t lanes;
+	uint32_t groups;
+	uint32_t group_id[SGPU_TASK_LANES][3];
+	uint64_t group_wls[SGPU_TASK_LANES];  /* WLS instance, 0: none */
+	uint16_t lane_group[SGPU_TASK_LANES];  /* index into group_id */
+	uint32_t local_id[SGPU_TASK_LANES][3];
 };
 
 enum sgpu_thread_state {
@@ -46,7 +68,7 @@ struct sgpu_thread {
 	uint8_t tag;                      /* the tag that bundle must have */
 	uint8_t state;                    /* enum sgpu_thread_state */
 	uint32_t local_id[3];
-	uint32_t linear_id;               /* index within the workgroup */
+	uint32_t linear_id;               /* lane: index within the task */
 };
 
 /* Per-pipe counts of the cycle model (qemu/README.md "Cycle model"). */
@@ -80,11 +102,12 @@ struct sgpu_exec {
 	uint64_t wls_instance_bytes;
 	uint64_t wls_instances;
 
-	/* The workgroup being run. */
+	/* The task being run, and the workgroup of the lane being run. */
+	const struct sgpu_task *task;
 	uint32_t group_id[3];
 	unsigned int core;
 	uint64_t group_wls;               /* this workgroup's WLS instance */
-	uint64_t core_tls;                /* TLS of thread 0 on this core */
+	uint64_t core_tls;                /* TLS of lane 0 on this core */
 
 	/* Cycle model. */
 	struct sgpu_pipe_counts counts;
@@ -102,8 +125,25 @@ void sgpu_cache_fini(struct sgpu_shader_cache *cache);
 uint32_t sgpu_cache_lookup(struct sgpu_exec *ex, uint64_t va, unsigned int tag,
 			   const struct sgpu_cached_bundle **out);
 
-/* sgpu_thread.c: runs th until it ends, waits at a barrier or faults. */
+/* Points ex's workgroup (group id, WLS instance) at lane's. */
+static inline void sgpu_exec_enter_lane(struct sgpu_exec *ex,
+					unsigned int lane)
+{
+	const struct sgpu_task *t = ex->task;
+	unsigned int g = t->lane_group[lane];
+
+	ex->group_id[0] = t->group_id[g][0];
+	ex->group_id[1] = t->group_id[g][1];
+	ex->group_id[2] = t->group_id[g][2];
+	ex->group_wls = t->group_wls[g];
+}
+
+/* sgpu_thread.c, the reference engine: one thread at a time. */
+/* Runs th until it ends, waits at a barrier or faults. */
 uint32_t sgpu_thread_run(struct sgpu_exec *ex, struct sgpu_thread *th);
+/* Runs a task's threads until all have ended, meeting at barriers. */
+uint32_t sgpu_threads_run_task(struct sgpu_exec *ex,
+			       struct sgpu_thread *threads, uint32_t lanes);
 
 /* sgpu_ldst.c: one load/store bundle (both words) for th. */
 uint32_t sgpu_ldst_execute(struct sgpu_exec *ex, struct sgpu_thread *th,

@@ -215,6 +215,14 @@ static uint32_t fetch_and_decode(struct sgpu_exec *ex, uint64_t va,
 	if (code)
 		return code;
 	out->instructions = (uint8_t)count_instructions(&out->b);
+	if (mdg_tag_kind(tag) == MDG_KIND_ALU) {
+		for (unsigned int u = 0; u < MDG_UNIT_COUNT; u++) {
+			if ((out->b.units & MDG_UNIT_MASK(u)) &&
+			    sgpu_alu_prepare32(&out->b.alu[u], (enum mdg_unit)u,
+					       &out->alu32[u]))
+				out->units32 |= (uint8_t)MDG_UNIT_MASK(u);
+		}
+	}
 	out->va = va;
 	return 0;
 }

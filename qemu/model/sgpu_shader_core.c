@@ -129,83 +129,126 @@ static void read_local_storage(struct sgpu_exec *ex)
 	ex->wls_instance_bytes = scale ? 1ull << (scale - 1) : 0;
 }
 
-static void start_group(struct sgpu_exec *ex, struct sgpu_thread *threads,
-			const uint32_t group[3], unsigned int core)
+/* A dispatch in progress (sgpu_shader_core.h). */
+struct sgpu_dispatch {
+	struct sgpu_exec ex;
+	struct sgpu_compute_dispatch d;
+	uint32_t group_threads;           /* threads per workgroup */
+	uint32_t groups_per_task;         /* 0: a workgroup spans tasks */
+	uint64_t total_groups;
+	uint64_t round_base;              /* first workgroup of this round */
+	unsigned int round_slot;          /* the round's next core, 0..ncores */
+	uint32_t next_thread;             /* in the workgroup, when it spans */
+	bool task_running;
+	struct sgpu_task task;
+	struct sgpu_thread *threads;      /* the task's lanes */
+	struct sgpu_pipe_counts task_before;
+	unsigned int cores[64], ncores, next_core;
+	struct sgpu_shader_stats st;
+};
+
+/* The WLS instance of workgroup group (see the top of the file). */
+static uint64_t group_wls(const struct sgpu_exec *ex, const uint32_t group[3])
 {
 	const struct sgpu_compute_dispatch *d = ex->d;
 	uint64_t gx = next_pow2(d->num_groups[0]);
 	uint64_t gy = next_pow2(d->num_groups[1]);
 	uint64_t instance = group[0] + group[1] * gx + group[2] * gx * gy;
-	uint32_t n = 0;
 
-	memcpy(ex->group_id, group, sizeof(ex->group_id));
-	ex->core = core;
-	ex->core_tls = ex->tls_base +
-		       (uint64_t)core * TLS_SLOTS_PER_CORE * ex->tls_per_thread;
-	ex->group_wls = ex->wls_base ? ex->wls_base +
-			(instance % ex->wls_instances) * ex->wls_instance_bytes :
-			0;
-	for (uint32_t z = 0; z < d->local_size[2]; z++) {
-		for (uint32_t y = 0; y < d->local_size[1]; y++) {
-			for (uint32_t x = 0; x < d->local_size[0]; x++) {
-				struct sgpu_thread *th = &threads[n];
-
-				memset(th->r, 0, sizeof(th->r));
-				for (unsigned int k = 0; k < ex->uniform_vec4; k++)
-					th->r[23 - k] = ex->uniforms[k];
-				th->pc = d->shader_va;
-				th->tag = (uint8_t)d->first_tag;
-				th->state = SGPU_THREAD_RUNNABLE;
-				th->local_id[0] = x;
-				th->local_id[1] = y;
-				th->local_id[2] = z;
-				th->linear_id = n++;
-			}
-		}
-	}
+	return ex->wls_base ? ex->wls_base +
+	       (instance % ex->wls_instances) * ex->wls_instance_bytes : 0;
 }
 
-/* A dispatch in progress (sgpu_shader_core.h). */
-struct sgpu_dispatch {
-	struct sgpu_exec ex;
-	struct sgpu_compute_dispatch d;
-	struct sgpu_thread *threads;
-	uint32_t nthreads;
-	uint64_t next_group, total_groups;
-	bool group_running;
-	struct sgpu_pipe_counts group_before;
-	unsigned int cores[64], ncores, next_core;
-	struct sgpu_shader_stats st;
-};
-
 /*
- * Runs the current workgroup's threads until they have all finished,
- * meeting at barriers. Threads keep their state when the slice ends, so
- * calling it again resumes them.
+ * Hands out the next task. Workgroups go to the affinity's cores in turn,
+ * one hardware task each (Mesa's job task split makes a task one
+ * workgroup), so core c of n runs workgroups c, c + n, c + 2n, ...; a
+ * model task runs together as many of one core's workgroups as the core
+ * holds threads of the shader at once (a round of the cores), or the next
+ * SGPU_TASK_LANES threads of a workgroup larger than that.
  */
-static uint32_t run_group(struct sgpu_exec *ex, struct sgpu_thread *threads,
-			  uint32_t nthreads)
+static void next_task(struct sgpu_dispatch *run)
 {
-	for (;;) {
-		uint32_t waiting = 0;
+	const struct sgpu_compute_dispatch *d = &run->d;
+	struct sgpu_exec *ex = &run->ex;
+	struct sgpu_task *t = &run->task;
+	uint32_t groups = 0, first_thread = 0, lanes;
+	uint64_t first = run->round_base + run->round_slot;
 
-		for (uint32_t i = 0; i < nthreads; i++) {
-			uint32_t code;
+	if (run->groups_per_task) {
+		while (groups < run->groups_per_task &&
+		       first + (uint64_t)groups * run->ncores <
+		       run->total_groups)
+			groups++;
+		lanes = groups * run->group_threads;
+	} else {
+		groups = 1;
+		first_thread = run->next_thread;
+		lanes = run->group_threads - first_thread;
+		if (lanes > SGPU_TASK_LANES)
+			lanes = SGPU_TASK_LANES;
+	}
+	t->core = run->cores[run->round_slot];
+	t->lanes = lanes;
+	t->groups = groups;
+	for (uint32_t g = 0; g < groups; g++) {
+		uint64_t n = first + (uint64_t)g * run->ncores;
 
-			if (threads[i].state != SGPU_THREAD_RUNNABLE)
-				continue;
-			code = sgpu_thread_run(ex, &threads[i]);
-			if (code)
-				return code;
-		}
-		for (uint32_t i = 0; i < nthreads; i++) {
-			if (threads[i].state == SGPU_THREAD_AT_BARRIER) {
-				threads[i].state = SGPU_THREAD_RUNNABLE;
-				waiting++;
-			}
-		}
-		if (!waiting)
-			return 0;
+		t->group_id[g][0] = (uint32_t)(n % d->num_groups[0]);
+		t->group_id[g][1] = (uint32_t)(n / d->num_groups[0] %
+					       d->num_groups[1]);
+		t->group_id[g][2] = (uint32_t)(n / d->num_groups[0] /
+					       d->num_groups[1]);
+		t->group_wls[g] = group_wls(ex, t->group_id[g]);
+	}
+	for (uint32_t l = 0; l < lanes; l++) {
+		uint32_t i = (first_thread + l) % run->group_threads;
+
+		t->lane_group[l] = (uint16_t)((first_thread + l) /
+					      run->group_threads);
+		t->local_id[l][0] = i % d->local_size[0];
+		t->local_id[l][1] = i / d->local_size[0] % d->local_size[1];
+		t->local_id[l][2] = i / d->local_size[0] / d->local_size[1];
+	}
+	/* Move on: the next slice, the next core, the next round. */
+	if (!run->groups_per_task) {
+		run->next_thread += lanes;
+		if (run->next_thread < run->group_threads)
+			goto done;
+		run->next_thread = 0;
+	}
+	if (++run->round_slot == run->ncores ||
+	    run->round_base + run->round_slot >= run->total_groups) {
+		run->round_slot = 0;
+		run->round_base += (uint64_t)run->ncores *
+				   (run->groups_per_task ?
+				    run->groups_per_task : 1);
+	}
+done:
+	ex->task = t;
+	ex->core = t->core;
+	ex->core_tls = ex->tls_base + (uint64_t)t->core * TLS_SLOTS_PER_CORE *
+		       ex->tls_per_thread;
+	ex->counts.threads += lanes;
+	if (t->core < SGPU_SHADER_STATS_CORES && first_thread == 0)
+		run->st.core[t->core].workgroups += groups;
+}
+
+/* Sets the task's lanes up at the shader's first bundle. */
+static void start_threads(struct sgpu_exec *ex, const struct sgpu_task *t,
+			  struct sgpu_thread *threads)
+{
+	for (uint32_t l = 0; l < t->lanes; l++) {
+		struct sgpu_thread *th = &threads[l];
+
+		memset(th->r, 0, sizeof(th->r));
+		for (unsigned int k = 0; k < ex->uniform_vec4; k++)
+			th->r[23 - k] = ex->uniforms[k];
+		th->pc = ex->d->shader_va;
+		th->tag = (uint8_t)ex->d->first_tag;
+		th->state = SGPU_THREAD_RUNNABLE;
+		memcpy(th->local_id, t->local_id[l], sizeof(th->local_id));
+		th->linear_id = l;
 	}
 }
 
@@ -226,13 +269,13 @@ static void charge_core(struct sgpu_shader_stats *st, unsigned int core,
 	c->threads += now->threads - before->threads;
 }
 
-/* The current workgroup's counts so far go to its core. */
-static void charge_group(struct sgpu_dispatch *run)
+/* The current task's counts so far go to its core. */
+static void charge_task(struct sgpu_dispatch *run)
 {
 	if (run->ex.core < SGPU_SHADER_STATS_CORES)
 		charge_core(&run->st, run->ex.core, &run->ex.counts,
-			    &run->group_before);
-	run->group_before = run->ex.counts;
+			    &run->task_before);
+	run->task_before = run->ex.counts;
 }
 
 uint32_t sgpu_shader_core_start(struct sgpu_shader_ctx *ctx,
@@ -259,18 +302,18 @@ uint32_t sgpu_shader_core_start(struct sgpu_shader_ctx *ctx,
 	if (code)
 		goto fail;
 	read_local_storage(ex);
-	run->nthreads = dispatch->local_size[0] * dispatch->local_size[1] *
-			dispatch->local_size[2];
+	run->group_threads = dispatch->local_size[0] *
+			     dispatch->local_size[1] * dispatch->local_size[2];
 	run->total_groups = (uint64_t)dispatch->num_groups[0] *
 			    dispatch->num_groups[1] * dispatch->num_groups[2];
 	run->st.threads_per_core = sgpu_threads_per_core(ex->work_regs);
 	run->st.work_regs = ex->work_regs;
-	if (ex->has_barrier && run->nthreads > run->st.threads_per_core) {
+	if (ex->has_barrier && run->group_threads > run->st.threads_per_core) {
 		sgpu_shader_guest_error(ctx, "sgpu: compute job 0x%llx: a "
 			"%u-thread workgroup with barriers cannot be resident "
 			"on a core holding %u threads of a shader with %u "
 			"work registers", (unsigned long long)dispatch->job_va,
-			run->nthreads, run->st.threads_per_core,
+			run->group_threads, run->st.threads_per_core,
 			ex->work_regs);
 		code = MDG_EXCEPTION_JOB_CONFIG_FAULT;
 		goto fail;
@@ -283,7 +326,20 @@ uint32_t sgpu_shader_core_start(struct sgpu_shader_ctx *ctx,
 		code = config_fault(ex, "no shader core in the job's affinity");
 		goto fail;
 	}
-	run->threads = calloc(run->nthreads, sizeof(*run->threads));
+	/*
+	 * A barrier holds a whole workgroup at once: one per task. Other
+	 * shaders' workgroups fill the core's residency.
+	 */
+	if (run->group_threads > SGPU_TASK_LANES)
+		run->groups_per_task = 0;
+	else if (ex->has_barrier)
+		run->groups_per_task = 1;
+	else
+		run->groups_per_task = run->st.threads_per_core >=
+				       run->group_threads ?
+				       run->st.threads_per_core /
+				       run->group_threads : 1;
+	run->threads = calloc(SGPU_TASK_LANES, sizeof(*run->threads));
 	if (!run->threads) {
 		code = MDG_EXCEPTION_TERMINATED;
 		goto fail;
@@ -299,34 +355,23 @@ fail:
 uint32_t sgpu_shader_core_continue(struct sgpu_dispatch *run,
 				   struct sgpu_shader_ctx *ctx)
 {
-	const struct sgpu_compute_dispatch *d = &run->d;
 	struct sgpu_exec *ex = &run->ex;
 	uint32_t code;
 
 	ex->ctx = ctx;
 	ex->slice_start_ns = 0;
-	while (run->group_running || run->next_group < run->total_groups) {
-		if (!run->group_running) {
-			uint64_t g = run->next_group++;
-			uint32_t group[3];
-
-			group[0] = (uint32_t)(g % d->num_groups[0]);
-			group[1] = (uint32_t)(g / d->num_groups[0] %
-					      d->num_groups[1]);
-			group[2] = (uint32_t)(g / d->num_groups[0] /
-					      d->num_groups[1]);
-			start_group(ex, run->threads, group,
-				    run->cores[run->next_core++ % run->ncores]);
-			ex->counts.threads += run->nthreads;
-			if (ex->core < SGPU_SHADER_STATS_CORES)
-				run->st.core[ex->core].workgroups++;
-			run->group_running = true;
+	while (run->task_running || run->round_base < run->total_groups) {
+		if (!run->task_running) {
+			next_task(run);
+			start_threads(ex, &run->task, run->threads);
+			run->task_running = true;
 		}
-		code = run_group(ex, run->threads, run->nthreads);
-		charge_group(run);
+		code = sgpu_threads_run_task(ex, run->threads,
+					     run->task.lanes);
+		charge_task(run);
 		if (code)
 			return code;
-		run->group_running = false;
+		run->task_running = false;
 	}
 	return 0;
 }

@@ -216,3 +216,30 @@ uint32_t sgpu_thread_run(struct sgpu_exec *ex, struct sgpu_thread *th)
 	}
 	return 0;
 }
+
+uint32_t sgpu_threads_run_task(struct sgpu_exec *ex,
+			       struct sgpu_thread *threads, uint32_t lanes)
+{
+	for (;;) {
+		uint32_t waiting = 0;
+
+		for (uint32_t i = 0; i < lanes; i++) {
+			uint32_t code;
+
+			if (threads[i].state != SGPU_THREAD_RUNNABLE)
+				continue;
+			sgpu_exec_enter_lane(ex, i);
+			code = sgpu_thread_run(ex, &threads[i]);
+			if (code)
+				return code;
+		}
+		for (uint32_t i = 0; i < lanes; i++) {
+			if (threads[i].state == SGPU_THREAD_AT_BARRIER) {
+				threads[i].state = SGPU_THREAD_RUNNABLE;
+				waiting++;
+			}
+		}
+		if (!waiting)
+			return 0;
+	}
+}
