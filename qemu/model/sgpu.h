@@ -102,6 +102,15 @@ enum sgpu_product {
 	SGPU_PRODUCT_COUNT,
 };
 
+/*
+ * How the shader cores execute: the lockstep engine (the default), or the
+ * per-thread reference interpreter it is tested against.
+ */
+enum sgpu_engine {
+	SGPU_ENGINE_LOCKSTEP,
+	SGPU_ENGINE_REFERENCE,
+};
+
 struct sgpu_config {
 	enum sgpu_product product;
 	/* GPU_ID[15:0]: major[15:12], minor[11:4], status[3:0]. */
@@ -121,6 +130,8 @@ struct sgpu_config {
 	 * floor(system_time_ns * timestamp_hz / 10^9), exactly.
 	 */
 	uint32_t timestamp_hz;
+	/* SGPU_ENGINE_LOCKSTEP unless a test compares the two. */
+	enum sgpu_engine engine;
 };
 
 /* The WRITE_VALUE type that hangs a slot when test_hang_jobs is set. */

@@ -68,6 +68,7 @@ static uint32_t decode_dispatch(struct sgpu_job *job,
 	d->job_va = job->va;
 	d->as_nr = job->as_nr;
 	d->affinity = job->affinity & gpu->shader_present;
+	d->reference_engine = gpu->config.engine == SGPU_ENGINE_REFERENCE;
 
 	code = sgpu_vm_read(gpu, job->as_nr,
 			    job->va + MDG_COMPUTE_JOB_INVOCATION_OFFSET, inv,

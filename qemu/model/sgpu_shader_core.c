@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sgpu_shader.h"
+#include "sgpu_warp.h"
 
 #define TLS_SLOTS_PER_CORE 256u
 
@@ -141,7 +141,8 @@ struct sgpu_dispatch {
 	uint32_t next_thread;             /* in the workgroup, when it spans */
 	bool task_running;
 	struct sgpu_task task;
-	struct sgpu_thread *threads;      /* the task's lanes */
+	struct sgpu_thread *threads;      /* the task's lanes (reference) */
+	struct sgpu_warp *warp;           /* or the lockstep engine's */
 	struct sgpu_pipe_counts task_before;
 	unsigned int cores[64], ncores, next_core;
 	struct sgpu_shader_stats st;
@@ -339,8 +340,11 @@ uint32_t sgpu_shader_core_start(struct sgpu_shader_ctx *ctx,
 				       run->group_threads ?
 				       run->st.threads_per_core /
 				       run->group_threads : 1;
-	run->threads = calloc(SGPU_TASK_LANES, sizeof(*run->threads));
-	if (!run->threads) {
+	if (dispatch->reference_engine)
+		run->threads = calloc(SGPU_TASK_LANES, sizeof(*run->threads));
+	else
+		run->warp = calloc(1, sizeof(*run->warp));
+	if (!run->threads && !run->warp) {
 		code = MDG_EXCEPTION_TERMINATED;
 		goto fail;
 	}
@@ -363,11 +367,17 @@ uint32_t sgpu_shader_core_continue(struct sgpu_dispatch *run,
 	while (run->task_running || run->round_base < run->total_groups) {
 		if (!run->task_running) {
 			next_task(run);
-			start_threads(ex, &run->task, run->threads);
+			if (run->warp)
+				sgpu_warp_start(ex, run->warp);
+			else
+				start_threads(ex, &run->task, run->threads);
 			run->task_running = true;
 		}
-		code = sgpu_threads_run_task(ex, run->threads,
-					     run->task.lanes);
+		if (run->warp)
+			code = sgpu_warp_run(ex, run->warp);
+		else
+			code = sgpu_threads_run_task(ex, run->threads,
+						     run->task.lanes);
 		charge_task(run);
 		if (code)
 			return code;
@@ -388,5 +398,6 @@ void sgpu_shader_core_free(struct sgpu_dispatch *run)
 		return;
 	sgpu_cache_fini(&run->ex.cache);
 	free(run->threads);
+	free(run->warp);
 	free(run);
 }

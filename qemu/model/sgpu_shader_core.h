@@ -24,6 +24,7 @@ struct sgpu_compute_dispatch {
 	uint64_t job_va;
 	unsigned int as_nr;
 	uint64_t affinity;            /* JS_AFFINITY & SHADER_PRESENT */
+	bool reference_engine;        /* per thread (sgpu_thread.c) */
 	uint32_t local_size[3];       /* threads per workgroup, x y z */
 	uint32_t num_groups[3];       /* workgroups, x y z */
 	uint32_t thread_group_split;

@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The lockstep engine (sgpu_warp.h): scheduling of a task's lanes, the
+ * branch unit, and the load/store and texture pipes lane by lane through
+ * the same code as the reference interpreter (sgpu_ldst.c).
+ */
+#include <string.h>
+
+#include "sgpu_warp.h"
+
+/* Lane-bundles between two polls of the job's state. */
+#define STOP_CHECK_LANE_BUNDLES 16384u
+
+void sgpu_warp_start(struct sgpu_exec *ex, struct sgpu_warp *w)
+{
+	const struct sgpu_task *t = ex->task;
+	size_t bytes;
+
+	w->n = t->lanes;
+	w->nb = (t->lanes + SGPU_WARP_BLOCK - 1) & ~(SGPU_WARP_BLOCK - 1);
+	bytes = w->nb * sizeof(uint32_t);
+	for (unsigned int r = 0; r < 32; r++) {
+		for (unsigned int c = 0; c < 4; c++) {
+			uint32_t *v = w->r[r][c];
+
+			if (r <= 23 && r >= 24 - ex->uniform_vec4) {
+				for (uint32_t l = 0; l < w->nb; l++)
+					v[l] = ex->uniforms[23 - r].u32[c];
+			} else {
+				memset(v, 0, bytes);
+			}
+		}
+	}
+	for (uint32_t l = 0; l < w->n; l++) {
+		w->lane_pc[l] = ex->d->shader_va;
+		w->lane_tag[l] = (uint8_t)ex->d->first_tag;
+		w->state[l] = SGPU_THREAD_RUNNABLE;
+		memcpy(w->local_id[l], t->local_id[l], sizeof(w->local_id[l]));
+	}
+	w->scheduled = false;
+}
+
+/*
+ * Forms the next set: the runnable lanes at the lowest PC. When none is
+ * runnable but some wait at a barrier, the barrier has met and they all
+ * go on. Returns false once every lane has ended.
+ */
+static bool reschedule(struct sgpu_warp *w)
+{
+	for (;;) {
+		uint64_t min = UINT64_MAX, rest = UINT64_MAX;
+		bool waiting = false;
+		uint8_t tag = 0;
+
+		for (uint32_t l = 0; l < w->n; l++) {
+			if (w->state[l] == SGPU_THREAD_RUNNABLE &&
+			    w->lane_pc[l] < min) {
+				min = w->lane_pc[l];
+				tag = w->lane_tag[l];
+			}
+		}
+		if (min == UINT64_MAX) {
+			for (uint32_t l = 0; l < w->n; l++) {
+				if (w->state[l] == SGPU_THREAD_AT_BARRIER) {
+					w->state[l] = SGPU_THREAD_RUNNABLE;
+					waiting = true;
+				}
+			}
+			if (!waiting)
+				return false;
+			continue;
+		}
+		w->nset = 0;
+		memset(w->act, 0, w->nb * sizeof(w->act[0]));
+		for (uint32_t l = 0; l < w->n; l++) {
+			if (w->state[l] != SGPU_THREAD_RUNNABLE)
+				continue;
+			if (w->lane_pc[l] == min && w->lane_tag[l] == tag) {
+				w->set[w->nset++] = (uint16_t)l;
+				w->act[l] = UINT32_MAX;
+			} else if (w->lane_pc[l] < rest) {
+				rest = w->lane_pc[l];
+			}
+		}
+		w->pc = min;
+		w->tag = tag;
+		w->waiting_min = rest;
+		w->full = w->nset == w->n;
+		w->scheduled = true;
+		return true;
+	}
+}
+
+/* The set's lanes go on separately: at pc with tag. */
+static void leave_set(struct sgpu_warp *w, uint64_t pc, uint8_t tag)
+{
+	for (uint32_t i = 0; i < w->nset; i++) {
+		w->lane_pc[w->set[i]] = pc;
+		w->lane_tag[w->set[i]] = tag;
+	}
+	w->scheduled = false;
+}
+
+/* The set's lanes end (next tag BREAK) or wait at a barrier. */
+static void set_state(struct sgpu_warp *w, uint8_t state)
+{
+	for (uint32_t i = 0; i < w->nset; i++)
+		w->state[w->set[i]] = state;
+	w->scheduled = false;
+}
+
+/* sgpu_thread.c's branch condition, for one lane. */
+static bool branch_taken(const struct sgpu_warp *w, unsigned int lane,
+			 const struct mdg_branch *br)
+{
+	unsigned int cw = w->r[MDG_REG_COND][3][lane] & 1;
+	unsigned int cx = w->r[MDG_REG_COND][0][lane] & 1;
+
+	if (br->extended)
+		return (br->cond_lut >> (cw | cx << 1)) & 1;
+	if (br->op == MDG_BRANCH_OP_UNCOND)
+		return true;
+	switch (br->cond) {
+	case MDG_COND_FALSE:
+		return !cw;
+	case MDG_COND_TRUE:
+		return cw;
+	case MDG_COND_ALWAYS:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Moves the set past bundle cb, as sgpu_thread.c's advance() a thread. */
+static uint32_t advance(struct sgpu_exec *ex, struct sgpu_warp *w,
+			const struct sgpu_cached_bundle *cb, bool barrier)
+{
+	const struct mdg_bundle *b = &cb->b;
+	uint64_t next = cb->va + b->size;
+
+	if (mdg_tag_kind(b->tag) == MDG_KIND_ALU && b->has_branch) {
+		const struct mdg_branch *br = &b->branch;
+		uint64_t target = next + (uint64_t)((int64_t)br->offset *
+						    MDG_QUADWORD);
+		uint32_t taken = 0;
+
+		if ((br->op != MDG_BRANCH_OP_UNCOND &&
+		     br->op != MDG_BRANCH_OP_COND) ||
+		    (br->op == MDG_BRANCH_OP_UNCOND && !br->extended &&
+		     br->call_mode != 1) ||
+		    (br->extended && br->call_mode != 1)) {
+			sgpu_shader_guest_error(ex->ctx, "sgpu: shader bundle "
+				"0x%llx: branch op %u call mode %u is not "
+				"available to compute shaders",
+				(unsigned long long)cb->va, br->op,
+				br->call_mode);
+			return MDG_EXCEPTION_INSTR_INVALID_ENC;
+		}
+		for (uint32_t i = 0; i < w->nset; i++)
+			taken += branch_taken(w, w->set[i], br);
+		if (taken == w->nset) {
+			w->pc = target;
+			w->tag = br->dest_tag;
+			goto moved;
+		}
+		if (taken) {
+			/* Divergence: each lane goes its own way. */
+			for (uint32_t i = 0; i < w->nset; i++) {
+				unsigned int l = w->set[i];
+
+				if (branch_taken(w, l, br)) {
+					w->lane_pc[l] = target;
+					w->lane_tag[l] = br->dest_tag;
+				} else if (b->next_tag == MDG_TAG_BREAK) {
+					w->state[l] = SGPU_THREAD_DONE;
+				} else {
+					w->lane_pc[l] = next;
+					w->lane_tag[l] = b->next_tag;
+				}
+			}
+			w->scheduled = false;
+			return 0;
+		}
+	}
+	if (b->next_tag == MDG_TAG_BREAK) {
+		set_state(w, SGPU_THREAD_DONE);
+		return 0;
+	}
+	if (barrier) {
+		leave_set(w, next, b->next_tag);
+		set_state(w, SGPU_THREAD_AT_BARRIER);
+		return 0;
+	}
+	w->pc = next;
+	w->tag = b->next_tag;
+moved:
+	/* Lanes waiting at or below the new PC: join them or let them go. */
+	if (w->waiting_min <= w->pc)
+		leave_set(w, w->pc, w->tag);
+	return 0;
+}
+
+/*
+ * A load/store bundle, lane by lane through sgpu_ldst.c: each lane's
+ * argument registers and the words' registers go in and out of a thread.
+ */
+static uint32_t run_ldst(struct sgpu_exec *ex, struct sgpu_warp *w,
+			 const struct sgpu_cached_bundle *cb)
+{
+	const struct mdg_bundle *b = &cb->b;
+	unsigned int reg0 = b->ldst[0].reg, reg1 = b->ldst[1].reg;
+	bool one_group = ex->task->groups == 1;
+	struct sgpu_thread th;
+
+	th.pc = w->pc;
+	th.tag = w->tag;
+	th.state = SGPU_THREAD_RUNNABLE;
+	if (one_group)
+		sgpu_exec_enter_lane(ex, 0);
+	for (uint32_t i = 0; i < w->nset; i++) {
+		unsigned int l = w->set[i];
+		uint32_t code;
+
+		if (!one_group)
+			sgpu_exec_enter_lane(ex, l);
+		sgpu_warp_get(w, 26, l, &th.r[26]);
+		sgpu_warp_get(w, 27, l, &th.r[27]);
+		sgpu_warp_get(w, reg0, l, &th.r[reg0]);
+		sgpu_warp_get(w, reg1, l, &th.r[reg1]);
+		memcpy(th.local_id, w->local_id[l], sizeof(th.local_id));
+		th.linear_id = l;
+		code = sgpu_ldst_execute(ex, &th, b);
+		if (code)
+			return code;
+		sgpu_warp_put(w, reg0, l, &th.r[reg0]);
+		sgpu_warp_put(w, reg1, l, &th.r[reg1]);
+	}
+	return 0;
+}
+
+/* The texture pipe: only the barrier (sgpu_thread.c's run_texture()). */
+static uint32_t check_texture(struct sgpu_exec *ex,
+			      const struct sgpu_cached_bundle *cb)
+{
+	const struct mdg_tex *t = &cb->b.tex;
+
+	if (cb->b.tag != MDG_TAG_TEXTURE_BARRIER ||
+	    t->op != MDG_TEX_OP_BARRIER) {
+		sgpu_shader_guest_error(ex->ctx, "sgpu: shader bundle 0x%llx: "
+			"texture op %u: the model has no texture unit "
+			"(compute images are not supported)",
+			(unsigned long long)cb->va, t->op);
+		return MDG_EXCEPTION_INSTR_INVALID_ENC;
+	}
+	if (!ex->has_barrier) {
+		sgpu_shader_guest_error(ex->ctx, "sgpu: shader bundle 0x%llx: "
+			"barrier in a shader whose renderer state does not "
+			"declare one", (unsigned long long)cb->va);
+		return MDG_EXCEPTION_INSTR_BARRIER_FAULT;
+	}
+	return 0;
+}
+
+uint32_t sgpu_warp_run(struct sgpu_exec *ex, struct sgpu_warp *w)
+{
+	for (;;) {
+		const struct sgpu_cached_bundle *cb;
+		bool barrier = false;
+		uint32_t code = 0;
+
+		if (!w->scheduled && !reschedule(w))
+			return 0;
+		ex->bundles_since_check += w->nset;
+		if (ex->bundles_since_check >= STOP_CHECK_LANE_BUNDLES) {
+			ex->bundles_since_check = 0;
+			code = sgpu_shader_poll(ex->ctx, &ex->slice_start_ns);
+			if (code)
+				return code;
+		}
+		code = sgpu_cache_lookup(ex, w->pc, w->tag, &cb);
+		if (code)
+			return code;
+		switch (mdg_tag_kind(cb->b.tag)) {
+		case MDG_KIND_ALU:
+			ex->counts.alu_bundles += w->nset;
+			ex->counts.alu_instructions +=
+				(uint64_t)cb->instructions * w->nset;
+			for (unsigned int u = 0; u < MDG_UNIT_COUNT && !code;
+			     u++) {
+				if (cb->b.units & MDG_UNIT_MASK(u))
+					code = sgpu_warp_alu(ex, w, cb, u);
+			}
+			break;
+		case MDG_KIND_LDST:
+			ex->counts.ldst_bundles += w->nset;
+			ex->counts.ldst_instructions +=
+				(uint64_t)cb->instructions * w->nset;
+			code = run_ldst(ex, w, cb);
+			break;
+		case MDG_KIND_TEXTURE:
+			ex->counts.tex_bundles += w->nset;
+			ex->counts.tex_instructions +=
+				(uint64_t)cb->instructions * w->nset;
+			code = check_texture(ex, cb);
+			barrier = true;
+			break;
+		default:
+			code = MDG_EXCEPTION_INSTR_INVALID_ENC;
+			break;
+		}
+		if (code)
+			return code;
+		code = advance(ex, w, cb, barrier);
+		if (code)
+			return code;
+	}
+}
