@@ -78,6 +78,36 @@ static bool sleipnir_gpu_mem_write(void *opaque, uint64_t pa, const void *buf,
     return sleipnir_gpu_ram_access(opaque, pa, (void *)buf, len, true);
 }
 
+/*
+ * A RAM page by pointer, for the shader cores' loads and stores. Mapping
+ * it for writing marks it dirty and drops translated code in it, as a DMA
+ * write does, once when the pointer is handed out (not on every store):
+ * GPU buffers hold no CPU code. Guest RAM is never unmapped while the
+ * board runs, so the pointer outlives the RCU section.
+ */
+static void *sleipnir_gpu_mem_page(void *opaque, uint64_t page_pa, bool write)
+{
+    SleipnirGPUState *s = opaque;
+    hwaddr xlat, l = 4096;
+    MemoryRegion *mr;
+    void *p;
+
+    RCU_READ_LOCK_GUARD();
+    mr = address_space_translate(&s->dma_as, page_pa, &xlat, &l, write,
+                                 MEMTXATTRS_UNSPECIFIED);
+    if (l < 4096 || !memory_access_is_direct(mr, write) ||
+        memory_region_is_ram_device(mr)) {
+        return NULL;
+    }
+    p = address_space_map(&s->dma_as, page_pa, &l, write,
+                          MEMTXATTRS_UNSPECIFIED);
+    if (!p) {
+        return NULL;
+    }
+    address_space_unmap(&s->dma_as, p, l, write, write ? l : 0);
+    return l < 4096 ? NULL : p;
+}
+
 static void sleipnir_gpu_set_irq(void *opaque, enum sgpu_irq_line line,
                                  bool level)
 {
@@ -283,6 +313,7 @@ static void sleipnir_gpu_realize(DeviceState *dev, Error **errp)
         .opaque = s,
         .mem_read = sleipnir_gpu_mem_read,
         .mem_write = sleipnir_gpu_mem_write,
+        .mem_page = sleipnir_gpu_mem_page,
         .set_irq = sleipnir_gpu_set_irq,
         .now_ns = sleipnir_gpu_now_ns,
         .system_time_ns = sleipnir_gpu_system_time_ns,

@@ -54,6 +54,14 @@ struct sgpu_host {
 	 */
 	bool (*mem_read)(void *opaque, uint64_t pa, void *buf, size_t len);
 	bool (*mem_write)(void *opaque, uint64_t pa, const void *buf, size_t len);
+	/*
+	 * Optional. A host pointer to the 4 KiB page of guest-physical memory
+	 * at page_pa (4 KiB aligned) when it is plain RAM the model may read,
+	 * or write if write is set, directly; else NULL, and the model uses
+	 * mem_read / mem_write. The pointer must stay valid while the model
+	 * exists. The shader cores' loads and stores go through it.
+	 */
+	void *(*mem_page)(void *opaque, uint64_t page_pa, bool write);
 	/* Sets a level-triggered interrupt line. */
 	void (*set_irq)(void *opaque, enum sgpu_irq_line line, bool level);
 	/*

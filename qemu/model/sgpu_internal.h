@@ -187,6 +187,12 @@ struct sgpu {
 	uint32_t mmu_rawstat, mmu_mask;
 	struct sgpu_as as[SGPU_NUM_AS];
 
+	/*
+	 * Bumped (atomically) whenever any translation cache is flushed: the
+	 * shader cores' page pointers are valid while it is unchanged.
+	 */
+	uint64_t mmu_generation;
+
 	bool irq_level[SGPU_IRQ_COUNT];
 	struct sgpu_stats stats;
 };
@@ -275,6 +281,13 @@ uint32_t sgpu_vm_write(struct sgpu *gpu, unsigned int as_nr, uint64_t va,
  */
 uint32_t sgpu_vm_write_quiet(struct sgpu *gpu, unsigned int as_nr, uint64_t va,
 			     const void *buf, size_t len);
+/*
+ * The host pointer to the page of va (NULL when the host has none for
+ * it), translated for access like sgpu_vm_read()/sgpu_vm_write(): 0 or
+ * the fault code, reported as theirs are.
+ */
+uint32_t sgpu_vm_page(struct sgpu *gpu, unsigned int as_nr, uint64_t va,
+		      unsigned int access, uint8_t **page);
 /* A read that reports nothing and changes nothing: for the job trace. */
 uint32_t sgpu_vm_read_quiet(struct sgpu *gpu, unsigned int as_nr, uint64_t va,
 			    void *buf, size_t len);

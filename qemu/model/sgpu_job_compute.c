@@ -291,6 +291,28 @@ uint32_t sgpu_shader_write(struct sgpu_shader_ctx *ctx, uint64_t va,
 	return ctx_access(ctx, va, NULL, buf, len, AS_ACCESS_WRITE);
 }
 
+uint32_t sgpu_shader_map(struct sgpu_shader_ctx *ctx, uint64_t va, bool write,
+			 uint8_t **page)
+{
+	struct sgpu *gpu = ctx->gpu;
+	uint32_t code;
+
+	*page = NULL;
+	pthread_mutex_lock(&gpu->lock);
+	if (ctx_stale(ctx))
+		code = MDG_EXCEPTION_TERMINATED;
+	else
+		code = sgpu_vm_page(gpu, ctx->as_nr, va, write ?
+				    AS_ACCESS_WRITE : AS_ACCESS_READ, page);
+	pthread_mutex_unlock(&gpu->lock);
+	return code;
+}
+
+const uint64_t *sgpu_shader_mmu_generation(struct sgpu_shader_ctx *ctx)
+{
+	return &ctx->gpu->mmu_generation;
+}
+
 uint32_t sgpu_shader_poll(struct sgpu_shader_ctx *ctx,
 			  uint64_t *slice_start_ns)
 {

@@ -286,7 +286,7 @@ static uint32_t load(struct sgpu_exec *ex, const struct sgpu_thread *th,
 	if (code)
 		return code;
 	memset(&raw, 0, sizeof(raw));
-	code = sgpu_shader_read(ex->ctx, op->ea, raw.u8, bytes);
+	code = sgpu_mem_read(ex, op->ea, raw.u8, bytes);
 	if (code)
 		return code;
 	loaded(op, &raw);
@@ -321,7 +321,7 @@ static uint32_t load_ubo(struct sgpu_exec *ex, const struct sgpu_thread *th,
 		return fail(ex, th, MDG_EXCEPTION_INSTR_ALIGN_FAULT,
 			    "misaligned uniform buffer read");
 	memset(&raw, 0, sizeof(raw));
-	code = sgpu_shader_read(ex->ctx, ubo_va + offset, raw.u8, bytes);
+	code = sgpu_mem_read(ex, ubo_va + offset, raw.u8, bytes);
 	if (code)
 		return code;
 	loaded(op, &raw);
@@ -364,8 +364,8 @@ static uint32_t store(struct sgpu_exec *ex, const struct sgpu_thread *th,
 		}
 		while (j * part < bytes && (op->w->mask & (1u << j)))
 			j++;
-		code = sgpu_shader_write(ex->ctx, op->ea + i * part,
-					 data + i * part, (j - i) * part);
+		code = sgpu_mem_write(ex, op->ea + i * part, data + i * part,
+				      (j - i) * part);
 		if (code)
 			return code;
 		i = j;
@@ -434,7 +434,7 @@ static uint32_t atomic(struct sgpu_exec *ex, const struct sgpu_thread *th,
 	 * The model runs one shader thread at a time and no other GPU work
 	 * meanwhile, so this read-modify-write is atomic for the GPU.
 	 */
-	code = sgpu_shader_read(ex->ctx, op->ea, buf, bytes);
+	code = sgpu_mem_read(ex, op->ea, buf, bytes);
 	if (code)
 		return code;
 	if (be)
@@ -449,7 +449,7 @@ static uint32_t atomic(struct sgpu_exec *ex, const struct sgpu_thread *th,
 	memcpy(buf, &nv, bytes);
 	if (be)
 		bswap_units(buf, bytes, bytes);
-	code = sgpu_shader_write(ex->ctx, op->ea, buf, bytes);
+	code = sgpu_mem_write(ex, op->ea, buf, bytes);
 	if (code)
 		return code;
 	memset(&op->result, 0, sizeof(op->result));

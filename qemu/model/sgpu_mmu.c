@@ -32,13 +32,15 @@
 #define PTE_XN (3ull << 53)
 #define VA_BITS 48
 
-static void tlb_flush(struct sgpu_as *as)
+static void tlb_flush(struct sgpu *gpu, struct sgpu_as *as)
 {
 	memset(as->tlb, 0, sizeof(as->tlb));
+	__atomic_add_fetch(&gpu->mmu_generation, 1, __ATOMIC_RELEASE);
 }
 
 void sgpu_mmu_reset(struct sgpu *gpu)
 {
+	__atomic_add_fetch(&gpu->mmu_generation, 1, __ATOMIC_RELEASE);
 	gpu->mmu_rawstat = 0;
 	gpu->mmu_mask = 0;
 	memset(gpu->as, 0, sizeof(gpu->as));
@@ -103,11 +105,11 @@ static void as_command(struct sgpu *gpu, unsigned int as_nr, uint32_t cmd)
 	case AS_COMMAND_UPDATE:
 		as->live_transtab = as->transtab;
 		as->live_memattr = as->memattr;
-		tlb_flush(as);
+		tlb_flush(gpu, as);
 		break;
 	case AS_COMMAND_FLUSH_PT:
 	case AS_COMMAND_FLUSH_MEM:
-		tlb_flush(as);
+		tlb_flush(gpu, as);
 		break;
 	default:
 		sgpu_guest_error(gpu, "sgpu: unknown AS_COMMAND 0x%x on AS%u",
@@ -384,6 +386,25 @@ uint32_t sgpu_vm_write(struct sgpu *gpu, unsigned int as_nr, uint64_t va,
 		       const void *buf, size_t len)
 {
 	return vm_access(gpu, as_nr, va, NULL, buf, len, AS_ACCESS_WRITE, true);
+}
+
+uint32_t sgpu_vm_page(struct sgpu *gpu, unsigned int as_nr, uint64_t va,
+		      unsigned int access, uint8_t **page)
+{
+	uint64_t pa;
+	uint32_t code;
+
+	*page = NULL;
+	if (as_nr >= SGPU_NUM_AS) {
+		sgpu_guest_error(gpu, "sgpu: access through absent AS%u", as_nr);
+		return MDG_EXCEPTION_JOB_CONFIG_FAULT;
+	}
+	code = translate(gpu, as_nr, va, access, &pa, true);
+	if (code || !gpu->host.mem_page)
+		return code;
+	*page = gpu->host.mem_page(gpu->host.opaque, pa & ~0xFFFull,
+				   access == AS_ACCESS_WRITE);
+	return 0;
 }
 
 uint32_t sgpu_vm_write_quiet(struct sgpu *gpu, unsigned int as_nr, uint64_t va,

@@ -9,6 +9,8 @@
 #ifndef SLEIPNIR_SGPU_SHADER_H
 #define SLEIPNIR_SGPU_SHADER_H
 
+#include <string.h>
+
 #include "midgard_isa.h"
 #include "sgpu_alu.h"
 #include "sgpu_shader_core.h"
@@ -71,6 +73,18 @@ struct sgpu_thread {
 	uint32_t linear_id;               /* lane: index within the task */
 };
 
+/*
+ * Host pointers to the pages the shader reads or writes (by GPU VA), so
+ * that loads and stores skip the model's lock and MMU: valid while the
+ * MMU generation they were made in lasts (sgpu_shader_mem.c).
+ */
+#define SGPU_PAGE_CACHE_ENTRIES 64u
+
+struct sgpu_page_cache {
+	uint64_t tag[SGPU_PAGE_CACHE_ENTRIES];   /* (va >> 12) + 1, 0: empty */
+	uint8_t *page[SGPU_PAGE_CACHE_ENTRIES];
+};
+
 /* Per-pipe counts of the cycle model (qemu/README.md "Cycle model"). */
 struct sgpu_pipe_counts {
 	uint64_t alu_bundles, ldst_bundles, tex_bundles;
@@ -109,6 +123,11 @@ struct sgpu_exec {
 	uint64_t group_wls;               /* this workgroup's WLS instance */
 	uint64_t core_tls;                /* TLS of lane 0 on this core */
 
+	/* Direct memory: [0] for reads, [1] for writes. */
+	struct sgpu_page_cache pages[2];
+	uint64_t pages_generation;
+	const uint64_t *mmu_generation;
+
 	/* Cycle model. */
 	struct sgpu_pipe_counts counts;
 	unsigned int bundles_since_check;
@@ -144,6 +163,50 @@ uint32_t sgpu_thread_run(struct sgpu_exec *ex, struct sgpu_thread *th);
 /* Runs a task's threads until all have ended, meeting at barriers. */
 uint32_t sgpu_threads_run_task(struct sgpu_exec *ex,
 			       struct sgpu_thread *threads, uint32_t lanes);
+
+/* sgpu_shader_mem.c: the shader's loads and stores of global memory. */
+uint32_t sgpu_mem_access_slow(struct sgpu_exec *ex, uint64_t va, void *buf,
+			      const void *src, size_t len);
+
+/* The page pointer for va if cached and current, else NULL. */
+static inline uint8_t *sgpu_mem_page(struct sgpu_exec *ex, uint64_t va,
+				     bool write)
+{
+	const struct sgpu_page_cache *c = &ex->pages[write];
+	uint64_t tag = (va >> 12) + 1;
+	unsigned int i = (unsigned int)(tag % SGPU_PAGE_CACHE_ENTRIES);
+
+	if (c->tag[i] != tag ||
+	    __atomic_load_n(ex->mmu_generation, __ATOMIC_ACQUIRE) !=
+	    ex->pages_generation)
+		return NULL;
+	return c->page[i];
+}
+
+/* Reads len bytes at va: 0 or the exception code (as sgpu_shader_read). */
+static inline uint32_t sgpu_mem_read(struct sgpu_exec *ex, uint64_t va,
+				     void *buf, size_t len)
+{
+	uint8_t *page;
+
+	if ((va & 0xFFF) + len <= 0x1000 && (page = sgpu_mem_page(ex, va, 0))) {
+		memcpy(buf, page + (va & 0xFFF), len);
+		return 0;
+	}
+	return sgpu_mem_access_slow(ex, va, buf, NULL, len);
+}
+
+static inline uint32_t sgpu_mem_write(struct sgpu_exec *ex, uint64_t va,
+				      const void *src, size_t len)
+{
+	uint8_t *page;
+
+	if ((va & 0xFFF) + len <= 0x1000 && (page = sgpu_mem_page(ex, va, 1))) {
+		memcpy(page + (va & 0xFFF), src, len);
+		return 0;
+	}
+	return sgpu_mem_access_slow(ex, va, NULL, src, len);
+}
 
 /* sgpu_ldst.c: one load/store bundle (both words) for th. */
 uint32_t sgpu_ldst_execute(struct sgpu_exec *ex, struct sgpu_thread *th,

@@ -295,6 +295,7 @@ uint32_t sgpu_shader_core_start(struct sgpu_shader_ctx *ctx,
 	run->d = *dispatch;
 	ex->ctx = ctx;
 	ex->d = &run->d;
+	ex->mmu_generation = sgpu_shader_mmu_generation(ctx);
 	if (sgpu_cache_init(&ex->cache)) {
 		free(run);
 		return MDG_EXCEPTION_TERMINATED;

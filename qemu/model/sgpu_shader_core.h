@@ -58,6 +58,16 @@ uint32_t sgpu_shader_fetch(struct sgpu_shader_ctx *ctx, uint64_t va,
 uint32_t sgpu_shader_write(struct sgpu_shader_ctx *ctx, uint64_t va,
 			   const void *buf, size_t len);
 /*
+ * The host pointer to the page of va for reading or writing it directly,
+ * translated as sgpu_shader_read()/sgpu_shader_write() would: 0 or the
+ * exception code. *page is NULL when the host has no pointer for that
+ * memory (use sgpu_shader_read()/sgpu_shader_write()). The pointer holds
+ * while *sgpu_shader_mmu_generation() is unchanged.
+ */
+uint32_t sgpu_shader_map(struct sgpu_shader_ctx *ctx, uint64_t va, bool write,
+			 uint8_t **page);
+const uint64_t *sgpu_shader_mmu_generation(struct sgpu_shader_ctx *ctx);
+/*
  * Polled every few thousand bundles: MDG_EXCEPTION_TERMINATED (0x04) once the slot
  * was hard-stopped, reset or its watchdog fired; SGPU_SHADER_YIELD when
  * the time slice is used up (*slice_start_ns, set on the first poll of a

@@ -39,6 +39,18 @@ static bool mem_write(void *opaque, uint64_t pa, const void *buf, size_t len)
 	return true;
 }
 
+/* RAM pages by pointer, as QEMU's glue gives them. */
+static void *mem_page(void *opaque, uint64_t page_pa, bool write)
+{
+	struct fake_host *fh = opaque;
+
+	(void)write;
+	if (!in_ram(fh, page_pa, 4096))
+		return NULL;
+	fh->pages_mapped++;
+	return fh->ram + (page_pa - fh->base);
+}
+
 static void set_irq(void *opaque, enum sgpu_irq_line line, bool level)
 {
 	struct fake_host *fh = opaque;
@@ -122,6 +134,7 @@ void fh_init(struct fake_host *fh, uint64_t base, uint64_t size)
 	fh->tick = 100;
 	fh->host = (struct sgpu_host){
 		.opaque = fh, .mem_read = mem_read, .mem_write = mem_write,
+		.mem_page = mem_page,
 		.set_irq = set_irq, .now_ns = now_ns,
 		.system_time_ns = system_time_ns, .kick = kick,
 		.guest_error = guest_error, .trace = trace,

@@ -40,6 +40,9 @@ struct fake_host {
 	char last_error[256];
 	bool print_errors;
 	uint64_t reads_outside, writes_outside;
+	/* Pages handed out by pointer (host.mem_page; NULL it to test the
+	 * model without). */
+	uint64_t pages_mapped;
 	/* Set by an IRQ whose level did not match (RAWSTAT & MASK) != 0. */
 	unsigned int irq_mismatches;
 	/* With trace_jobs, the model's "sgpu_jobs" trace lines (the chains
