@@ -13,7 +13,7 @@
  * slices every thread keeps its PC and registers, so the job manager can
  * let the other slots run meanwhile.
  *
- * Thread-local storage: thread t of a workgroup on core c uses slot
+ * Thread-local storage: lane t of a task (below) on core c uses slot
  * c * 256 + t of TLS Base (256 = THREAD_TLS_ALLOC, the threads a core can
  * hold), each slot 16 << TLS Size bytes. Workgroup-local storage: the
  * workgroup (x, y, z) uses instance x + y * X' + z * X' * Y' (X', Y' the
@@ -164,9 +164,12 @@ static uint64_t group_wls(const struct sgpu_exec *ex, const uint32_t group[3])
  * Hands out the next task. Workgroups go to the affinity's cores in turn,
  * one hardware task each (Mesa's job task split makes a task one
  * workgroup), so core c of n runs workgroups c, c + n, c + 2n, ...; a
- * model task runs together as many of one core's workgroups as the core
- * holds threads of the shader at once (a round of the cores), or the next
- * SGPU_TASK_LANES threads of a workgroup larger than that.
+ * model task runs together as many of one core's workgroups as fit its
+ * SGPU_TASK_LANES thread-storage slots (a round of the cores), or the
+ * next SGPU_TASK_LANES threads of a workgroup larger than that. Running
+ * more threads together than the core holds at once changes nothing a
+ * shader can observe: workgroups are independent, and each lane keeps
+ * its own storage slot.
  */
 static void next_task(struct sgpu_dispatch *run)
 {
@@ -329,18 +332,14 @@ uint32_t sgpu_shader_core_start(struct sgpu_shader_ctx *ctx,
 		goto fail;
 	}
 	/*
-	 * A barrier holds a whole workgroup at once: one per task. Other
-	 * shaders' workgroups fill the core's residency.
+	 * A task holds whole workgroups up to the core's 256 thread-storage
+	 * slots (a barrier waits for every lane of the task, which holds
+	 * each of its workgroups whole), or slices of a bigger workgroup.
 	 */
 	if (run->group_threads > SGPU_TASK_LANES)
 		run->groups_per_task = 0;
-	else if (ex->has_barrier)
-		run->groups_per_task = 1;
 	else
-		run->groups_per_task = run->st.threads_per_core >=
-				       run->group_threads ?
-				       run->st.threads_per_core /
-				       run->group_threads : 1;
+		run->groups_per_task = SGPU_TASK_LANES / run->group_threads;
 	if (dispatch->reference_engine)
 		run->threads = calloc(SGPU_TASK_LANES, sizeof(*run->threads));
 	else

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The lockstep engine (sgpu_warp.h): scheduling of a task's lanes, the
- * branch unit, and the load/store and texture pipes lane by lane through
- * the same code as the reference interpreter (sgpu_ldst.c).
+ * branch unit and the texture pipe (the barrier).
  */
 #include <string.h>
 
@@ -201,44 +200,6 @@ moved:
 	return 0;
 }
 
-/*
- * A load/store bundle, lane by lane through sgpu_ldst.c: each lane's
- * argument registers and the words' registers go in and out of a thread.
- */
-static uint32_t run_ldst(struct sgpu_exec *ex, struct sgpu_warp *w,
-			 const struct sgpu_cached_bundle *cb)
-{
-	const struct mdg_bundle *b = &cb->b;
-	unsigned int reg0 = b->ldst[0].reg, reg1 = b->ldst[1].reg;
-	bool one_group = ex->task->groups == 1;
-	struct sgpu_thread th;
-
-	th.pc = w->pc;
-	th.tag = w->tag;
-	th.state = SGPU_THREAD_RUNNABLE;
-	if (one_group)
-		sgpu_exec_enter_lane(ex, 0);
-	for (uint32_t i = 0; i < w->nset; i++) {
-		unsigned int l = w->set[i];
-		uint32_t code;
-
-		if (!one_group)
-			sgpu_exec_enter_lane(ex, l);
-		sgpu_warp_get(w, 26, l, &th.r[26]);
-		sgpu_warp_get(w, 27, l, &th.r[27]);
-		sgpu_warp_get(w, reg0, l, &th.r[reg0]);
-		sgpu_warp_get(w, reg1, l, &th.r[reg1]);
-		memcpy(th.local_id, w->local_id[l], sizeof(th.local_id));
-		th.linear_id = l;
-		code = sgpu_ldst_execute(ex, &th, b);
-		if (code)
-			return code;
-		sgpu_warp_put(w, reg0, l, &th.r[reg0]);
-		sgpu_warp_put(w, reg1, l, &th.r[reg1]);
-	}
-	return 0;
-}
-
 /* The texture pipe: only the barrier (sgpu_thread.c's run_texture()). */
 static uint32_t check_texture(struct sgpu_exec *ex,
 			      const struct sgpu_cached_bundle *cb)
@@ -296,7 +257,7 @@ uint32_t sgpu_warp_run(struct sgpu_exec *ex, struct sgpu_warp *w)
 			ex->counts.ldst_bundles += w->nset;
 			ex->counts.ldst_instructions +=
 				(uint64_t)cb->instructions * w->nset;
-			code = run_ldst(ex, w, cb);
+			code = sgpu_warp_ldst(ex, w, cb);
 			break;
 		case MDG_KIND_TEXTURE:
 			ex->counts.tex_bundles += w->nset;

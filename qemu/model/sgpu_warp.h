@@ -63,6 +63,12 @@ uint32_t sgpu_warp_run(struct sgpu_exec *ex, struct sgpu_warp *w);
 uint32_t sgpu_warp_alu(struct sgpu_exec *ex, struct sgpu_warp *w,
 		       const struct sgpu_cached_bundle *cb, unsigned int u);
 
+/* sgpu_warp_ldst.c: the load/store bundle for the set's lanes. */
+uint32_t sgpu_warp_ldst(struct sgpu_exec *ex, struct sgpu_warp *w,
+			const struct sgpu_cached_bundle *cb);
+/* Whether every word of b has the lockstep form. */
+bool sgpu_warp_ldst_plan(const struct mdg_bundle *b);
+
 /* A lane's register, gathered from and scattered to the warp. */
 static inline void sgpu_warp_get(const struct sgpu_warp *w, unsigned int reg,
 				 unsigned int lane, union sgpu_reg *v)
