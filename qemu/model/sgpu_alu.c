@@ -891,6 +891,8 @@ static enum sgpu_alu32_class fast_class_of(uint8_t op)
 		return SGPU_ALU32_FLOAT;
 	case MDG_ALU_FEQ: case MDG_ALU_FNE: case MDG_ALU_FLT: case MDG_ALU_FLE:
 		return SGPU_ALU32_FCMP;
+	case MDG_ALU_I2F_RTE: case MDG_ALU_U2F_RTE:
+		return SGPU_ALU32_I2F;
 	case MDG_ALU_IADD: case MDG_ALU_ISHLADD: case MDG_ALU_ISUB:
 	case MDG_ALU_ISHLSUB: case MDG_ALU_IMUL:
 	case MDG_ALU_IMIN: case MDG_ALU_UMIN: case MDG_ALU_IMAX:
@@ -1180,7 +1182,7 @@ bool sgpu_alu_prepare32(const struct mdg_alu *alu, enum mdg_unit unit,
 	p->op = alu->op;
 	p->outmod = alu->outmod;
 	p->cls = (uint8_t)fc;
-	p->fsrc = fc != SGPU_ALU32_INT;
+	p->fsrc = fc == SGPU_ALU32_FLOAT || fc == SGPU_ALU32_FCMP;
 	p->src2_only = src2_only;
 	p->imm = alu->src2_imm;
 	p->csel = alu->op == MDG_ALU_ICSEL_V || alu->op == MDG_ALU_ICSEL ||
@@ -1278,6 +1280,13 @@ uint32_t sgpu_alu32_lane(const struct sgpu_alu32 *p, uint32_t a, uint32_t b,
 		return fast_float_lane(op, a, b, p->outmod);
 	case SGPU_ALU32_FCMP:
 		return int_outmod32(-(int64_t)fast_fcmp(op, a, b), p->outmod);
+	case SGPU_ALU32_I2F: {
+		/* The host converts rounding to nearest even, exactly once. */
+		float f = op == MDG_ALU_I2F_RTE ? (float)(int32_t)a : (float)a;
+
+		memcpy(&r, &f, sizeof(r));
+		return f32_outmod(r, p->outmod);
+	}
 	default:
 		return int_outmod32(fast_int_lane(op, a, b), p->outmod);
 	}

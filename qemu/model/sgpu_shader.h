@@ -26,8 +26,12 @@ struct sgpu_cached_bundle {
 	struct mdg_bundle b;
 	/* Instructions in it (ALU units and branch, ld/st words, tex ops). */
 	uint8_t instructions;
-	/* Load/store: every word has a lockstep form (sgpu_warp_ldst.c). */
+	/*
+	 * Load/store: every word has a lockstep form (sgpu_warp_ldst.c), its
+	 * kind and access width.
+	 */
 	bool ldst_fast;
+	uint8_t ldst_kind[2], ldst_bytes[2];
 	/* ALU units with a 32-bit form (sgpu_alu_prepare32), and the forms. */
 	uint8_t units32;
 	struct sgpu_alu32 alu32[MDG_UNIT_COUNT];

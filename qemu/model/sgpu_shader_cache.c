@@ -216,7 +216,7 @@ static uint32_t fetch_and_decode(struct sgpu_exec *ex, uint64_t va,
 		return code;
 	out->instructions = (uint8_t)count_instructions(&out->b);
 	if (mdg_tag_kind(tag) == MDG_KIND_LDST)
-		out->ldst_fast = sgpu_warp_ldst_plan(&out->b);
+		sgpu_warp_ldst_plan(out);
 	if (mdg_tag_kind(tag) == MDG_KIND_ALU) {
 		for (unsigned int u = 0; u < MDG_UNIT_COUNT; u++) {
 			if ((out->b.units & MDG_UNIT_MASK(u)) &&

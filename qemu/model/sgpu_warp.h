@@ -66,8 +66,8 @@ uint32_t sgpu_warp_alu(struct sgpu_exec *ex, struct sgpu_warp *w,
 /* sgpu_warp_ldst.c: the load/store bundle for the set's lanes. */
 uint32_t sgpu_warp_ldst(struct sgpu_exec *ex, struct sgpu_warp *w,
 			const struct sgpu_cached_bundle *cb);
-/* Whether every word of b has the lockstep form. */
-bool sgpu_warp_ldst_plan(const struct mdg_bundle *b);
+/* Fills cb's ldst_fast and, if set, its words' kinds and widths. */
+void sgpu_warp_ldst_plan(struct sgpu_cached_bundle *cb);
 
 /* A lane's register, gathered from and scattered to the warp. */
 static inline void sgpu_warp_get(const struct sgpu_warp *w, unsigned int reg,

@@ -20,13 +20,19 @@
 
 #include "sgpu_warp.h"
 
-#define BLOCK SGPU_WARP_BLOCK
+/*
+ * Lanes per host vector: 128 bits, which every host with SIMD has (SSE2,
+ * NEON); wider vectors would be split by the compiler, not always well.
+ * Lane counts are multiples of SGPU_WARP_BLOCK, itself a multiple.
+ */
+#define BLOCK 4u
 
 /*
  * A block of lanes as one host vector (GCC/Clang vector extensions, which
  * lower to the host's SIMD instructions at any optimisation level). Only
  * 4-byte aligned: the warp is not allocated with a stronger alignment.
  */
+_Static_assert(SGPU_WARP_BLOCK % BLOCK == 0, "lane blocks");
 typedef uint32_t vu __attribute__((vector_size(BLOCK * 4), aligned(4)));
 typedef int32_t vi __attribute__((vector_size(BLOCK * 4), aligned(4)));
 typedef float vf __attribute__((vector_size(BLOCK * 4), aligned(4)));
@@ -104,7 +110,7 @@ static void fix_lanes(const struct sgpu_alu32 *p, const struct fmod_masks *m,
 		vu y = (VU(B, b_) & m.and2) ^ m.xor2; \
 		vu c = C ? VU(C, b_) : BROADCAST(0); \
 		vu r; \
-		(void)x; (void)c; \
+		(void)x; (void)y; (void)c; \
 		body; \
 		VOUT(R, b_) = r; \
 	}
@@ -181,6 +187,12 @@ static bool compute(const struct sgpu_alu32 *p, const uint32_t *A,
 		if (!int_wrap)
 			return false;
 		VLOOP(r = (vu)((vf)x <= (vf)y))
+		return true;
+	case MDG_ALU_I2F_RTE:
+		if (!float_none)
+			return false;
+		/* The host converts rounding to nearest even. */
+		VLOOP(r = (vu)__builtin_convertvector((vi)x, vf))
 		return true;
 	case MDG_ALU_FCSEL: case MDG_ALU_FCSEL_V:
 		if (!float_none)

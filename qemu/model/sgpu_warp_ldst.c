@@ -62,9 +62,20 @@ static int word_plan(const struct mdg_ldst *w)
 	return PLAN_LOAD;
 }
 
-bool sgpu_warp_ldst_plan(const struct mdg_bundle *b)
+void sgpu_warp_ldst_plan(struct sgpu_cached_bundle *cb)
 {
-	return word_plan(&b->ldst[0]) >= 0 && word_plan(&b->ldst[1]) >= 0;
+	cb->ldst_fast = true;
+	for (unsigned int i = 0; i < 2; i++) {
+		int kind = word_plan(&cb->b.ldst[i]);
+
+		if (kind < 0) {
+			cb->ldst_fast = false;
+			return;
+		}
+		cb->ldst_kind[i] = (uint8_t)kind;
+		cb->ldst_bytes[i] = kind == PLAN_LOAD || kind == PLAN_STORE ?
+				    mdg_ldst_op_info(cb->b.ldst[i].op)->bytes : 0;
+	}
 }
 
 /* One word of one lane between its phases. */
@@ -121,13 +132,14 @@ static void swizzle(union sgpu_reg *out, const union sgpu_reg *v,
  * False when the lane must take the reference path.
  */
 static bool prepare(struct sgpu_exec *ex, const struct sgpu_warp *w,
-		    const struct mdg_ldst *wd, unsigned int lane,
-		    struct lane_word *lw)
+		    const struct sgpu_cached_bundle *cb, unsigned int word,
+		    unsigned int lane, struct lane_word *lw)
 {
+	const struct mdg_ldst *wd = &cb->b.ldst[word];
 	uint64_t ea, index = 0;
 	union sgpu_reg v;
 
-	lw->kind = word_plan(wd);
+	lw->kind = cb->ldst_kind[word];
 	if (lw->kind == PLAN_NOP)
 		return true;
 	if (lw->kind == PLAN_MOV_ID) {
@@ -135,7 +147,7 @@ static bool prepare(struct sgpu_exec *ex, const struct sgpu_warp *w,
 		swizzle(&lw->data, &v, wd->swizzle);
 		return true;
 	}
-	lw->bytes = mdg_ldst_op_info(wd->op)->bytes;
+	lw->bytes = cb->ldst_bytes[word];
 	ea = arg_register(w, wd->arg_reg, wd->arg_comp, lane);
 	if (wd->bitsize_toggle)
 		ea |= (uint64_t)arg_register(w, wd->arg_reg,
@@ -163,6 +175,22 @@ static bool prepare(struct sgpu_exec *ex, const struct sgpu_warp *w,
 	return true;
 }
 
+/* Copies of the access widths, each a fixed-size copy. */
+static void copy_access(void *dst, const void *src, unsigned int bytes)
+{
+	switch (bytes) {
+	case 4:
+		memcpy(dst, src, 4);
+		break;
+	case 8:
+		memcpy(dst, src, 8);
+		break;
+	default:
+		memcpy(dst, src, 16);
+		break;
+	}
+}
+
 /* Phase 2: the memory access. */
 static void perform(const struct mdg_ldst *wd, struct lane_word *lw)
 {
@@ -170,8 +198,10 @@ static void perform(const struct mdg_ldst *wd, struct lane_word *lw)
 
 	if (lw->kind == PLAN_LOAD) {
 		memset(&raw, 0, sizeof(raw));
-		memcpy(raw.u8, lw->at, lw->bytes);
+		copy_access(raw.u8, lw->at, lw->bytes);
 		swizzle(&lw->data, &raw, wd->swizzle);
+	} else if (lw->kind == PLAN_STORE && wd->mask == 0xF) {
+		copy_access(lw->at, lw->data.u8, lw->bytes);
 	} else if (lw->kind == PLAN_STORE) {
 		/* Each mask bit enables a quarter of the access. */
 		unsigned int part = lw->bytes / 4;
@@ -232,8 +262,8 @@ uint32_t sgpu_warp_ldst(struct sgpu_exec *ex, struct sgpu_warp *w,
 		struct lane_word lw[2];
 		uint32_t code;
 
-		if (cb->ldst_fast && prepare(ex, w, &b->ldst[0], l, &lw[0]) &&
-		    prepare(ex, w, &b->ldst[1], l, &lw[1])) {
+		if (cb->ldst_fast && prepare(ex, w, cb, 0, l, &lw[0]) &&
+		    prepare(ex, w, cb, 1, l, &lw[1])) {
 			perform(&b->ldst[0], &lw[0]);
 			perform(&b->ldst[1], &lw[1]);
 			commit(w, &b->ldst[0], &lw[0], l);
