@@ -84,7 +84,14 @@ struct sgpu_thread {
  * that loads and stores skip the model's lock and MMU: valid while the
  * MMU generation they were made in lasts (sgpu_shader_mem.c).
  */
-#define SGPU_PAGE_CACHE_ENTRIES 64u
+#define SGPU_PAGE_CACHE_ENTRIES 256u
+
+/* The entry of a page: hashed, so buffers at aligned distances mix. */
+static inline unsigned int sgpu_page_slot(uint64_t tag)
+{
+	_Static_assert(SGPU_PAGE_CACHE_ENTRIES == 256, "8 hash bits");
+	return (unsigned int)((tag * 0x9E3779B97F4A7C15ull) >> 56);
+}
 
 struct sgpu_page_cache {
 	uint64_t tag[SGPU_PAGE_CACHE_ENTRIES];   /* (va >> 12) + 1, 0: empty */
@@ -180,7 +187,7 @@ static inline uint8_t *sgpu_mem_page(struct sgpu_exec *ex, uint64_t va,
 {
 	const struct sgpu_page_cache *c = &ex->pages[write];
 	uint64_t tag = (va >> 12) + 1;
-	unsigned int i = (unsigned int)(tag % SGPU_PAGE_CACHE_ENTRIES);
+	unsigned int i = sgpu_page_slot(tag);
 
 	if (c->tag[i] != tag ||
 	    __atomic_load_n(ex->mmu_generation, __ATOMIC_ACQUIRE) !=

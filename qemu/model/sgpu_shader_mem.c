@@ -30,8 +30,7 @@ uint32_t sgpu_mem_access_slow(struct sgpu_exec *ex, uint64_t va, void *buf,
 			return code;
 		if (page) {
 			uint64_t tag = (va >> 12) + 1;
-			unsigned int i = (unsigned int)(tag %
-						       SGPU_PAGE_CACHE_ENTRIES);
+			unsigned int i = sgpu_page_slot(tag);
 
 			c->tag[i] = tag;
 			c->page[i] = page;
