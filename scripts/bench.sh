@@ -120,14 +120,25 @@ say "samples and clpeak on the model, the OpenCL runtime: zero copy and dispatch
 guest_args=(64 1000 "$MODEL_RUNS")
 [ -z "${SLEIPNIR_BENCH_CLPEAK_LIMITS:-}" ] ||
 	guest_args+=("$SLEIPNIR_BENCH_CLPEAK_LIMITS")
+# The host's load during the boot, sampled every 5 s: TCG and the model
+# run on host threads, so the model's times stretch with whatever else
+# the host runs (results.json keeps it beside the samples' verdicts).
+while :; do cut -d' ' -f1 /proc/loadavg; sleep 5; done >"$out/load.txt" &
+load_pid=$!
+trap 'kill "$load_pid" 2>/dev/null' EXIT
+board_status=0
 tests/board run --driver sleipnir --conformance --timeout 1500 -- \
 	bench-guest.sh "${guest_args[@]}" >"$out/runtime.log" 2>&1 ||
+	board_status=$?
+kill "$load_pid"
+trap - EXIT
+[ "$board_status" = 0 ] ||
 	{ cat "$out/runtime.log"; die "the benchmarks failed on the board"; }
 grep '^{"bench":' "$out/runtime.log" >"$out/runtime.jsonl" ||
 	{ cat "$out/runtime.log"; die "the board printed no benchmark figures"; }
 
 python3 - "$out" tests/bench/samples-baseline.json <<'PY'
-import json, math, re, sys
+import json, math, os, re, sys
 out, baseline_path = sys.argv[1], sys.argv[2]
 shader = json.load(open(f"{out}/shader.json"))
 engine = json.load(open(f"{out}/engine_samples.json"))
@@ -234,6 +245,13 @@ ratios = [r["ratio"] for r in samples if r["ratio"]]
 geomean = (round(math.exp(sum(math.log(x) for x in ratios) / len(ratios)), 1)
            if len(ratios) == len(samples) else None)
 no_slower = all(r.get("slower") is False for r in samples)
+loads = [float(x) for x in open(f"{out}/load.txt").read().split()] or [0.0]
+cores = os.cpu_count()
+host_load = {"mean": round(sum(loads) / len(loads), 2), "max": max(loads),
+             "cores": cores}
+# More runnable threads than cores besides the board's own: the model's
+# times say as much about the host as about the engine.
+host_busy = host_load["mean"] > cores
 samples_vs_pocl = {
     "benchmark": "samples_vs_pocl",
     "description": "the OpenCL samples' kernel time (sum of the launches' "
@@ -247,6 +265,8 @@ samples_vs_pocl = {
     "geomean_goal": 30,
     "geomean_goal_met": geomean is not None and geomean <= 30,
     "no_slower_than_baseline": no_slower,
+    "host_load_during_boot": host_load,
+    "host_busy": host_busy,
     "baseline": {k: baseline[k] for k in ("measured", "geomean_ratio")},
     "goal_met": geomean is not None and geomean <= 30 and no_slower,
     "results": samples,
@@ -338,6 +358,10 @@ print(f'  geometric mean of model / pocl: {geomean}x '
       f'(baseline {baseline["geomean_ratio"]}x, goal <= 30x: '
       f'{"met" if samples_vs_pocl["geomean_goal_met"] else "not met"}); '
       f'no sample slower than the baseline: {"yes" if no_slower else "no"}')
+print(f'  host load during the boot: mean {host_load["mean"]}, max '
+      f'{host_load["max"]} on {cores} cores'
+      + ("  (busy: the model's times stretch with it; compare runs on a "
+         "quiet host)" if host_busy else ""))
 for r in clpeak_tests:
     figs = ", ".join(f'{x["name"]} {x["value"]:g}' for x in r["figures"])
     print(f'  clpeak {r["test"]:17s} {figs} ({r["figures"][0]["unit"] if r["figures"] else "-"}; '
