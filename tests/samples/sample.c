@@ -98,13 +98,16 @@ void sample_set_size(struct sample *s, const char *fmt, ...)
 
 /*
  * The Sleipnir platform by name; any other platform's first GPU otherwise,
- * so the samples stay ordinary OpenCL programs that run anywhere.
+ * or its first device of any type (pocl's is a CPU: `make bench` runs the
+ * samples there beside the model), so the samples stay ordinary OpenCL
+ * programs that run anywhere.
  */
 static void find_device(struct sample *s)
 {
 	cl_platform_id ids[8];
 	cl_uint n = 0;
 	char name[64];
+	cl_int err;
 
 	SAMPLE_CL(s, clGetPlatformIDs(8, ids, &n));
 	if (n > 8)
@@ -122,8 +125,12 @@ static void find_device(struct sample *s)
 		printf("%s: no OpenCL platform\n", s->name);
 		sample_fail(s);
 	}
-	SAMPLE_CL(s, clGetDeviceIDs(s->platform, CL_DEVICE_TYPE_GPU, 1,
-				    &s->device, NULL));
+	err = clGetDeviceIDs(s->platform, CL_DEVICE_TYPE_GPU, 1, &s->device,
+			     NULL);
+	if (err == CL_DEVICE_NOT_FOUND)
+		err = clGetDeviceIDs(s->platform, CL_DEVICE_TYPE_ALL, 1,
+				     &s->device, NULL);
+	sample_cl(s, err, "clGetDeviceIDs");
 }
 
 void sample_init(struct sample *s, const char *name)
