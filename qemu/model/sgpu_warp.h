@@ -49,6 +49,8 @@ struct sgpu_warp {
 	uint32_t res[4][SGPU_WARP_LANES] __attribute__((aligned(64)));
 	uint32_t imm[SGPU_WARP_LANES] __attribute__((aligned(64)));
 	uint32_t konst[4][SGPU_WARP_LANES] __attribute__((aligned(64)));
+	/* The load/store words' results before they are written back. */
+	uint32_t ldst_res[2][4][SGPU_WARP_LANES];
 };
 
 /* Sets the task's lanes up at the shader's first bundle. */

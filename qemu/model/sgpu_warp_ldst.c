@@ -78,151 +78,151 @@ void sgpu_warp_ldst_plan(struct sgpu_cached_bundle *cb)
 	}
 }
 
-/* One word of one lane between its phases. */
-struct lane_word {
-	int kind;
-	unsigned int bytes;
-	uint8_t *at;                  /* host address of the access */
-	union sgpu_reg data;          /* store data, or the result */
-};
-
 static uint32_t arg_register(const struct sgpu_warp *w, unsigned int sel,
 			     unsigned int comp, unsigned int lane)
 {
 	return w->r[sel == MDG_LDST_SEL_R26 ? 26 : 27][comp][lane];
 }
 
-/* A compute-id read-selector's value (sgpu_ldst.c's selector_value()). */
-static void id_value(const struct sgpu_exec *ex, const struct sgpu_warp *w,
-		     unsigned int sel, unsigned int lane, union sgpu_reg *v)
+/* Component comp of a compute-id read-selector (selector_value()). */
+static uint32_t id_component(const struct sgpu_exec *ex,
+			     const struct sgpu_warp *w, unsigned int sel,
+			     unsigned int comp, unsigned int lane)
 {
 	const struct sgpu_task *t = ex->task;
 	const uint32_t *group = t->group_id[t->lane_group[lane]];
 
-	memset(v, 0, sizeof(*v));
+	if (sel == MDG_LDST_SEL_R26 || sel == MDG_LDST_SEL_R27)
+		return arg_register(w, sel, comp, lane);
+	if (comp == 3)
+		return 0;
 	switch (sel) {
-	case MDG_LDST_SEL_R26:
-	case MDG_LDST_SEL_R27:
-		for (unsigned int c = 0; c < 4; c++)
-			v->u32[c] = arg_register(w, sel, c, lane);
-		break;
 	case MDG_LDST_SEL_LOCAL_ID:
-		memcpy(v->u32, w->local_id[lane], sizeof(w->local_id[lane]));
-		break;
+		return w->local_id[lane][comp];
 	case MDG_LDST_SEL_GROUP_ID:
-		memcpy(v->u32, group, 3 * sizeof(uint32_t));
-		break;
+		return group[comp];
 	default:
-		for (int i = 0; i < 3; i++)
-			v->u32[i] = group[i] * ex->d->local_size[i] +
-				    w->local_id[lane][i];
-		break;
+		return group[comp] * ex->d->local_size[comp] +
+		       w->local_id[lane][comp];
 	}
-}
-
-static void swizzle(union sgpu_reg *out, const union sgpu_reg *v,
-		    uint8_t swizzle)
-{
-	for (int i = 0; i < 4; i++)
-		out->u32[i] = v->u32[(swizzle >> (2 * i)) & 3];
 }
 
 /*
- * Phase 1 for one word of a lane: operands, address and host pointer.
- * False when the lane must take the reference path.
+ * Phase 1 of a memory word for the set: each lane's host address, or
+ * slow[i] when the lane must take the reference path (misaligned, across
+ * a page, or a page the cache does not hold yet).
  */
-static bool prepare(struct sgpu_exec *ex, const struct sgpu_warp *w,
-		    const struct sgpu_cached_bundle *cb, unsigned int word,
-		    unsigned int lane, struct lane_word *lw)
+static void addresses(struct sgpu_exec *ex, const struct sgpu_warp *w,
+		      const struct sgpu_cached_bundle *cb, unsigned int word,
+		      uint8_t **at, bool *slow)
 {
 	const struct mdg_ldst *wd = &cb->b.ldst[word];
-	uint64_t ea, index = 0;
-	union sgpu_reg v;
+	bool store = cb->ldst_kind[word] == PLAN_STORE;
+	unsigned int bytes = cb->ldst_bytes[word];
+	uint64_t last_page = UINT64_MAX;
+	uint8_t *last = NULL;
 
-	lw->kind = cb->ldst_kind[word];
-	if (lw->kind == PLAN_NOP)
-		return true;
-	if (lw->kind == PLAN_MOV_ID) {
-		id_value(ex, w, wd->arg_reg, lane, &v);
-		swizzle(&lw->data, &v, wd->swizzle);
-		return true;
-	}
-	lw->bytes = cb->ldst_bytes[word];
-	ea = arg_register(w, wd->arg_reg, wd->arg_comp, lane);
-	if (wd->bitsize_toggle)
-		ea |= (uint64_t)arg_register(w, wd->arg_reg,
-					     wd->arg_comp + 1, lane) << 32;
-	if (wd->index_reg != MDG_LDST_SEL_ZERO) {
-		uint32_t i = arg_register(w, wd->index_reg, wd->index_comp,
-					  lane);
+	for (uint32_t i = 0; i < w->nset; i++) {
+		unsigned int l = w->set[i];
+		uint64_t ea, index = 0;
 
-		index = wd->index_format == MDG_INDEX_S32 ?
-			(uint64_t)(int64_t)(int32_t)i : i;
-	}
-	ea += index << wd->index_shift;
-	ea += (uint64_t)(int64_t)wd->offset;
-	if ((ea & 3) || (ea & 0xFFF) + lw->bytes > 0x1000)
-		return false;
-	if (lw->kind == PLAN_STORE) {
-		for (unsigned int c = 0; c < 4; c++)
-			v.u32[c] = w->r[26 + wd->reg][c][lane];
-		swizzle(&lw->data, &v, wd->swizzle);
-	}
-	lw->at = sgpu_mem_page(ex, ea, lw->kind == PLAN_STORE);
-	if (!lw->at)
-		return false;
-	lw->at += ea & 0xFFF;
-	return true;
-}
+		ea = arg_register(w, wd->arg_reg, wd->arg_comp, l);
+		if (wd->bitsize_toggle)
+			ea |= (uint64_t)arg_register(w, wd->arg_reg,
+						     wd->arg_comp + 1, l) << 32;
+		if (wd->index_reg != MDG_LDST_SEL_ZERO) {
+			uint32_t v = arg_register(w, wd->index_reg,
+						  wd->index_comp, l);
 
-/* Copies of the access widths, each a fixed-size copy. */
-static void copy_access(void *dst, const void *src, unsigned int bytes)
-{
-	switch (bytes) {
-	case 4:
-		memcpy(dst, src, 4);
-		break;
-	case 8:
-		memcpy(dst, src, 8);
-		break;
-	default:
-		memcpy(dst, src, 16);
-		break;
+			index = wd->index_format == MDG_INDEX_S32 ?
+				(uint64_t)(int64_t)(int32_t)v : v;
+		}
+		ea += index << wd->index_shift;
+		ea += (uint64_t)(int64_t)wd->offset;
+		if ((ea & 3) || (ea & 0xFFF) + bytes > 0x1000) {
+			slow[i] = true;
+			continue;
+		}
+		if (ea >> 12 != last_page) {
+			last = sgpu_mem_page(ex, ea, store);
+			last_page = last ? ea >> 12 : UINT64_MAX;
+		}
+		if (!last)
+			slow[i] = true;
+		else
+			at[i] = last + (ea & 0xFFF);
 	}
 }
 
-/* Phase 2: the memory access. */
-static void perform(const struct mdg_ldst *wd, struct lane_word *lw)
+/* Phase 2 of a word for the fast lanes: memory, and results kept aside. */
+static void perform(struct sgpu_exec *ex, struct sgpu_warp *w,
+		    const struct sgpu_cached_bundle *cb, unsigned int word,
+		    uint8_t *const *at, const bool *slow)
 {
-	union sgpu_reg raw;
+	const struct mdg_ldst *wd = &cb->b.ldst[word];
+	unsigned int kind = cb->ldst_kind[word];
+	unsigned int bytes = cb->ldst_bytes[word];
+	uint32_t (*res)[SGPU_WARP_LANES] = w->ldst_res[word];
 
-	if (lw->kind == PLAN_LOAD) {
-		memset(&raw, 0, sizeof(raw));
-		copy_access(raw.u8, lw->at, lw->bytes);
-		swizzle(&lw->data, &raw, wd->swizzle);
-	} else if (lw->kind == PLAN_STORE && wd->mask == 0xF) {
-		copy_access(lw->at, lw->data.u8, lw->bytes);
-	} else if (lw->kind == PLAN_STORE) {
-		/* Each mask bit enables a quarter of the access. */
-		unsigned int part = lw->bytes / 4;
+	for (uint32_t i = 0; i < w->nset; i++) {
+		unsigned int l = w->set[i];
 
-		for (unsigned int i = 0; i < 4; i++) {
-			if (wd->mask & (1u << i))
-				memcpy(lw->at + i * part,
-				       lw->data.u8 + i * part, part);
+		if (slow[i])
+			continue;
+		for (unsigned int c = 0; c < 4; c++) {
+			unsigned int k = (wd->swizzle >> (2 * c)) & 3;
+
+			if (kind == PLAN_LOAD) {
+				uint32_t v = 0;
+
+				if (k * 4 < bytes)
+					memcpy(&v, at[i] + 4 * k, 4);
+				res[c][l] = v;
+			} else if (kind == PLAN_MOV_ID) {
+				res[c][l] = id_component(ex, w, wd->arg_reg, k,
+							 l);
+			}
+		}
+		if (kind == PLAN_STORE) {
+			/* Each mask bit enables a quarter of the access. */
+			unsigned int part = bytes / 4;
+			union sgpu_reg data;
+
+			for (unsigned int c = 0; c < 4; c++)
+				data.u32[c] = w->r[26 + wd->reg]
+					      [(wd->swizzle >> (2 * c)) & 3][l];
+			if (wd->mask == 0xF) {
+				memcpy(at[i], data.u8, bytes);
+				continue;
+			}
+			for (unsigned int p = 0; p < 4; p++) {
+				if (wd->mask & (1u << p))
+					memcpy(at[i] + p * part,
+					       data.u8 + p * part, part);
+			}
 		}
 	}
 }
 
-/* Phase 3: the register write. */
-static void commit(struct sgpu_warp *w, const struct mdg_ldst *wd,
-		   const struct lane_word *lw, unsigned int lane)
+/* Phase 3: the register writes of the fast lanes. */
+static void commit(struct sgpu_warp *w, const struct sgpu_cached_bundle *cb,
+		   unsigned int word, const bool *slow)
 {
-	if (lw->kind != PLAN_LOAD && lw->kind != PLAN_MOV_ID)
+	const struct mdg_ldst *wd = &cb->b.ldst[word];
+	unsigned int kind = cb->ldst_kind[word];
+
+	if (kind != PLAN_LOAD && kind != PLAN_MOV_ID)
 		return;
 	for (unsigned int c = 0; c < 4; c++) {
-		if (wd->mask & (1u << c))
-			w->r[wd->reg][c][lane] = lw->data.u32[c];
+		uint32_t *dst = w->r[wd->reg][c];
+		const uint32_t *res = w->ldst_res[word][c];
+
+		if (!(wd->mask & (1u << c)))
+			continue;
+		for (uint32_t i = 0; i < w->nset; i++) {
+			if (!slow[i])
+				dst[w->set[i]] = res[w->set[i]];
+		}
 	}
 }
 
@@ -255,22 +255,28 @@ static uint32_t reference_lane(struct sgpu_exec *ex, struct sgpu_warp *w,
 uint32_t sgpu_warp_ldst(struct sgpu_exec *ex, struct sgpu_warp *w,
 			const struct sgpu_cached_bundle *cb)
 {
-	const struct mdg_bundle *b = &cb->b;
+	uint8_t *at[2][SGPU_WARP_LANES];
+	bool slow[SGPU_WARP_LANES];
 
+	for (uint32_t i = 0; i < w->nset; i++)
+		slow[i] = !cb->ldst_fast;
+	if (cb->ldst_fast) {
+		for (unsigned int word = 0; word < 2; word++) {
+			if (cb->ldst_kind[word] == PLAN_LOAD ||
+			    cb->ldst_kind[word] == PLAN_STORE)
+				addresses(ex, w, cb, word, at[word], slow);
+		}
+		for (unsigned int word = 0; word < 2; word++)
+			perform(ex, w, cb, word, at[word], slow);
+		for (unsigned int word = 0; word < 2; word++)
+			commit(w, cb, word, slow);
+	}
 	for (uint32_t i = 0; i < w->nset; i++) {
-		unsigned int l = w->set[i];
-		struct lane_word lw[2];
 		uint32_t code;
 
-		if (cb->ldst_fast && prepare(ex, w, cb, 0, l, &lw[0]) &&
-		    prepare(ex, w, cb, 1, l, &lw[1])) {
-			perform(&b->ldst[0], &lw[0]);
-			perform(&b->ldst[1], &lw[1]);
-			commit(w, &b->ldst[0], &lw[0], l);
-			commit(w, &b->ldst[1], &lw[1], l);
+		if (!slow[i])
 			continue;
-		}
-		code = reference_lane(ex, w, b, l);
+		code = reference_lane(ex, w, &cb->b, w->set[i]);
 		if (code)
 			return code;
 	}
