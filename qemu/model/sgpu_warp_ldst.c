@@ -119,26 +119,28 @@ static void addresses(struct sgpu_exec *ex, const struct sgpu_warp *w,
 	const struct mdg_ldst *wd = &cb->b.ldst[word];
 	bool store = cb->ldst_kind[word] == PLAN_STORE;
 	unsigned int bytes = cb->ldst_bytes[word];
+	unsigned int areg = wd->arg_reg == MDG_LDST_SEL_R26 ? 26 : 27;
+	unsigned int ireg = wd->index_reg == MDG_LDST_SEL_R26 ? 26 : 27;
+	const uint32_t *base_lo = w->r[areg][wd->arg_comp];
+	const uint32_t *base_hi = wd->bitsize_toggle ?
+				  w->r[areg][wd->arg_comp + 1] : NULL;
+	const uint32_t *index = wd->index_reg != MDG_LDST_SEL_ZERO ?
+				w->r[ireg][wd->index_comp] : NULL;
+	bool sext = wd->index_format == MDG_INDEX_S32;
+	uint64_t offset = (uint64_t)(int64_t)wd->offset;
 	uint64_t last_page = UINT64_MAX;
 	uint8_t *last = NULL;
 
 	for (uint32_t i = 0; i < w->nset; i++) {
 		unsigned int l = w->set[i];
-		uint64_t ea, index = 0;
+		uint64_t ea = base_lo[l];
 
-		ea = arg_register(w, wd->arg_reg, wd->arg_comp, l);
-		if (wd->bitsize_toggle)
-			ea |= (uint64_t)arg_register(w, wd->arg_reg,
-						     wd->arg_comp + 1, l) << 32;
-		if (wd->index_reg != MDG_LDST_SEL_ZERO) {
-			uint32_t v = arg_register(w, wd->index_reg,
-						  wd->index_comp, l);
-
-			index = wd->index_format == MDG_INDEX_S32 ?
-				(uint64_t)(int64_t)(int32_t)v : v;
-		}
-		ea += index << wd->index_shift;
-		ea += (uint64_t)(int64_t)wd->offset;
+		if (base_hi)
+			ea |= (uint64_t)base_hi[l] << 32;
+		if (index)
+			ea += (sext ? (uint64_t)(int64_t)(int32_t)index[l] :
+				      (uint64_t)index[l]) << wd->index_shift;
+		ea += offset;
 		if ((ea & 3) || (ea & 0xFFF) + bytes > 0x1000) {
 			slow[i] = true;
 			continue;
@@ -160,37 +162,58 @@ static void perform(struct sgpu_exec *ex, struct sgpu_warp *w,
 		    uint8_t *const *at, const bool *slow)
 {
 	const struct mdg_ldst *wd = &cb->b.ldst[word];
-	unsigned int kind = cb->ldst_kind[word];
 	unsigned int bytes = cb->ldst_bytes[word];
 	uint32_t (*res)[SGPU_WARP_LANES] = w->ldst_res[word];
 
-	for (uint32_t i = 0; i < w->nset; i++) {
-		unsigned int l = w->set[i];
+	switch (cb->ldst_kind[word]) {
+	case PLAN_LOAD:
+		/* The written components only; beyond the access read 0. */
+		for (unsigned int c = 0; c < 4; c++) {
+			unsigned int k = (wd->swizzle >> (2 * c)) & 3;
+			uint32_t *r = res[c];
 
-		if (slow[i])
-			continue;
+			if (!(wd->mask & (1u << c)))
+				continue;
+			for (uint32_t i = 0; i < w->nset; i++) {
+				uint32_t v = 0;
+
+				if (slow[i])
+					continue;
+				if (k * 4 < bytes)
+					memcpy(&v, at[i] + 4 * k, 4);
+				r[w->set[i]] = v;
+			}
+		}
+		break;
+	case PLAN_MOV_ID:
 		for (unsigned int c = 0; c < 4; c++) {
 			unsigned int k = (wd->swizzle >> (2 * c)) & 3;
 
-			if (kind == PLAN_LOAD) {
-				uint32_t v = 0;
+			if (!(wd->mask & (1u << c)))
+				continue;
+			for (uint32_t i = 0; i < w->nset; i++) {
+				unsigned int l = w->set[i];
 
-				if (k * 4 < bytes)
-					memcpy(&v, at[i] + 4 * k, 4);
-				res[c][l] = v;
-			} else if (kind == PLAN_MOV_ID) {
 				res[c][l] = id_component(ex, w, wd->arg_reg, k,
 							 l);
 			}
 		}
-		if (kind == PLAN_STORE) {
-			/* Each mask bit enables a quarter of the access. */
-			unsigned int part = bytes / 4;
+		break;
+	case PLAN_STORE: {
+		/* Each mask bit enables a quarter of the access. */
+		unsigned int part = bytes / 4;
+		const uint32_t *src[4];
+
+		for (unsigned int c = 0; c < 4; c++)
+			src[c] = w->r[26 + wd->reg][(wd->swizzle >> (2 * c)) & 3];
+		for (uint32_t i = 0; i < w->nset; i++) {
+			unsigned int l = w->set[i];
 			union sgpu_reg data;
 
+			if (slow[i])
+				continue;
 			for (unsigned int c = 0; c < 4; c++)
-				data.u32[c] = w->r[26 + wd->reg]
-					      [(wd->swizzle >> (2 * c)) & 3][l];
+				data.u32[c] = src[c][l];
 			if (wd->mask == 0xF) {
 				memcpy(at[i], data.u8, bytes);
 				continue;
@@ -201,6 +224,10 @@ static void perform(struct sgpu_exec *ex, struct sgpu_warp *w,
 					       data.u8 + p * part, part);
 			}
 		}
+		break;
+	}
+	default:
+		break;
 	}
 }
 
