@@ -18,11 +18,20 @@ void sgpu_warp_start(struct sgpu_exec *ex, struct sgpu_warp *w)
 	w->n = t->lanes;
 	w->nb = (t->lanes + SGPU_WARP_BLOCK - 1) & ~(SGPU_WARP_BLOCK - 1);
 	bytes = w->nb * sizeof(uint32_t);
+	/*
+	 * Zero what a shader may read before writing: its work registers
+	 * and r24-r31 (sgpu_shader_cache.c refuses code that reads others);
+	 * the pushed uniforms go to r23 downwards.
+	 */
 	for (unsigned int r = 0; r < 32; r++) {
+		bool uniform = r <= 23 && r >= 24 - ex->uniform_vec4;
+
+		if (r >= ex->work_regs && r < 24 && !uniform)
+			continue;
 		for (unsigned int c = 0; c < 4; c++) {
 			uint32_t *v = w->r[r][c];
 
-			if (r <= 23 && r >= 24 - ex->uniform_vec4) {
+			if (uniform) {
 				for (uint32_t l = 0; l < w->nb; l++)
 					v[l] = ex->uniforms[23 - r].u32[c];
 			} else {
