@@ -284,10 +284,10 @@ uint32_t sgpu_vm_write_quiet(struct sgpu *gpu, unsigned int as_nr, uint64_t va,
 /*
  * The host pointer to the page of va (NULL when the host has none for
  * it), translated for access like sgpu_vm_read()/sgpu_vm_write(): 0 or
- * the fault code, reported as theirs are.
+ * the fault code, reported as theirs are if report is set.
  */
 uint32_t sgpu_vm_page(struct sgpu *gpu, unsigned int as_nr, uint64_t va,
-		      unsigned int access, uint8_t **page);
+		      unsigned int access, bool report, uint8_t **page);
 /* A read that reports nothing and changes nothing: for the job trace. */
 uint32_t sgpu_vm_read_quiet(struct sgpu *gpu, unsigned int as_nr, uint64_t va,
 			    void *buf, size_t len);

@@ -292,7 +292,7 @@ uint32_t sgpu_shader_write(struct sgpu_shader_ctx *ctx, uint64_t va,
 }
 
 uint32_t sgpu_shader_map(struct sgpu_shader_ctx *ctx, uint64_t va, bool write,
-			 uint8_t **page)
+			 bool report, uint8_t **page)
 {
 	struct sgpu *gpu = ctx->gpu;
 	uint32_t code;
@@ -303,7 +303,8 @@ uint32_t sgpu_shader_map(struct sgpu_shader_ctx *ctx, uint64_t va, bool write,
 		code = MDG_EXCEPTION_TERMINATED;
 	else
 		code = sgpu_vm_page(gpu, ctx->as_nr, va, write ?
-				    AS_ACCESS_WRITE : AS_ACCESS_READ, page);
+				    AS_ACCESS_WRITE : AS_ACCESS_READ, report,
+				    page);
 	pthread_mutex_unlock(&gpu->lock);
 	return code;
 }

@@ -389,7 +389,7 @@ uint32_t sgpu_vm_write(struct sgpu *gpu, unsigned int as_nr, uint64_t va,
 }
 
 uint32_t sgpu_vm_page(struct sgpu *gpu, unsigned int as_nr, uint64_t va,
-		      unsigned int access, uint8_t **page)
+		      unsigned int access, bool report, uint8_t **page)
 {
 	uint64_t pa;
 	uint32_t code;
@@ -399,7 +399,7 @@ uint32_t sgpu_vm_page(struct sgpu *gpu, unsigned int as_nr, uint64_t va,
 		sgpu_guest_error(gpu, "sgpu: access through absent AS%u", as_nr);
 		return MDG_EXCEPTION_JOB_CONFIG_FAULT;
 	}
-	code = translate(gpu, as_nr, va, access, &pa, true);
+	code = translate(gpu, as_nr, va, access, &pa, report);
 	if (code || !gpu->host.mem_page)
 		return code;
 	*page = gpu->host.mem_page(gpu->host.opaque, pa & ~0xFFFull,

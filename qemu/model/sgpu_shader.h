@@ -180,6 +180,12 @@ uint32_t sgpu_threads_run_task(struct sgpu_exec *ex,
 /* sgpu_shader_mem.c: the shader's loads and stores of global memory. */
 uint32_t sgpu_mem_access_slow(struct sgpu_exec *ex, uint64_t va, void *buf,
 			      const void *src, size_t len);
+/*
+ * The page pointer for va, translating and caching it if needed; NULL
+ * (with nothing reported) when it cannot be had: the caller then takes
+ * the path that reports why.
+ */
+uint8_t *sgpu_mem_page_fill(struct sgpu_exec *ex, uint64_t va, bool write);
 
 /* The page pointer for va if cached and current, else NULL. */
 static inline uint8_t *sgpu_mem_page(struct sgpu_exec *ex, uint64_t va,

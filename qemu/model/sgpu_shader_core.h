@@ -60,12 +60,13 @@ uint32_t sgpu_shader_write(struct sgpu_shader_ctx *ctx, uint64_t va,
 /*
  * The host pointer to the page of va for reading or writing it directly,
  * translated as sgpu_shader_read()/sgpu_shader_write() would: 0 or the
- * exception code. *page is NULL when the host has no pointer for that
- * memory (use sgpu_shader_read()/sgpu_shader_write()). The pointer holds
- * while *sgpu_shader_mmu_generation() is unchanged.
+ * exception code (an MMU fault reported only if report is set). *page is
+ * NULL when the host has no pointer for that memory (use
+ * sgpu_shader_read()/sgpu_shader_write()). The pointer holds while
+ * *sgpu_shader_mmu_generation() is unchanged.
  */
 uint32_t sgpu_shader_map(struct sgpu_shader_ctx *ctx, uint64_t va, bool write,
-			 uint8_t **page);
+			 bool report, uint8_t **page);
 const uint64_t *sgpu_shader_mmu_generation(struct sgpu_shader_ctx *ctx);
 /*
  * Polled every few thousand bundles: MDG_EXCEPTION_TERMINATED (0x04) once the slot

@@ -146,7 +146,7 @@ static void addresses(struct sgpu_exec *ex, const struct sgpu_warp *w,
 			continue;
 		}
 		if (ea >> 12 != last_page) {
-			last = sgpu_mem_page(ex, ea, store);
+			last = sgpu_mem_page_fill(ex, ea, store);
 			last_page = last ? ea >> 12 : UINT64_MAX;
 		}
 		if (!last)
