@@ -19,8 +19,9 @@
 #include "sleipnir_uapi.h"
 
 /*
- * Longest timeout a test waits out in full. Below the model's watchdog,
- * which ends any chain after 10 s of host time (TERMINATED, so -EIO).
+ * Longest timeout a test waits out in full: the tests' time is dear under
+ * emulation. (Nothing but the driver ends an endless job: the GPU, and
+ * the model, have no watchdog.)
  */
 #define MAX_FULL_WAIT_MS 8000u
 /* The clamp test lowers JOB_TIMEOUT_MAX_MS to this for a while. */
@@ -440,7 +441,7 @@ static int set_max_job_timeout(uint32_t ms)
 
 /*
  * timeout_ms above JOB_TIMEOUT_MAX_MS is accepted and lowered to it. The
- * default maximum (60 s) outlasts the model's 10 s watchdog, so the test
+ * maximum (60 s by default) is too long to wait out, so the test
  * lowers it for a while through the max_job_timeout_ms module parameter
  * (the administrator's knob the uapi names): GET_PARAM must then report
  * the new value and the endless job must end near it.
