@@ -10,7 +10,8 @@
  *
  * The kernel's loop count is calibrated on short launches (the model's
  * speed depends on the host), then one launch is sized for SECONDS
- * (default 90) and must run for more than 60 s.
+ * (default 90) and must run for more than 60 s (sized again, up to three
+ * times, from the rate of a launch that fell short).
  */
 #include <stdlib.h>
 #include <time.h>
@@ -109,22 +110,28 @@ TEST(kernel_longer_than_a_minute)
 			break;
 		n *= 4;
 	}
-	if ((uint64_t)n * want_ms / ms > UINT32_MAX) {
-		CHECK_FAIL_AT(__FILE__, __LINE__,
-			      "the model is too fast for %u s in one launch",
-			      target_seconds);
-		goto out;
-	}
-	n = (cl_uint)((uint64_t)n * want_ms / ms);
-	printf("  the long launch: n = %u, aiming at %u s\n", n,
-	       target_seconds);
-	ms = run_churn(api.queue, k, buf, n);
-	if (ms) {
-		printf("  the long launch completed in %llu ms, results "
-		       "right\n",
+	/* The long launch, sized again from the last one's rate when that
+	 * fell short (the model gets faster on a longer launch). */
+	for (int tries = 0; tries < 3; tries++) {
+		if ((uint64_t)n * want_ms / ms > UINT32_MAX) {
+			CHECK_FAIL_AT(__FILE__, __LINE__,
+				      "the model is too fast for %u s in one "
+				      "launch",
+				      target_seconds);
+			goto out;
+		}
+		n = (cl_uint)((uint64_t)n * want_ms / ms);
+		printf("  the long launch: n = %u, aiming at %u s\n", n,
+		       target_seconds);
+		ms = run_churn(api.queue, k, buf, n);
+		if (!ms)
+			goto out;
+		printf("  completed in %llu ms, results right\n",
 		       (unsigned long long)ms);
-		CHECK(ms > MIN_SECONDS * 1000);
+		if (ms > MIN_SECONDS * 1000)
+			break;
 	}
+	CHECK(ms > MIN_SECONDS * 1000);
 out:
 	if (buf)
 		clReleaseMemObject(buf);
@@ -140,7 +147,8 @@ void cl_api_long_tests(unsigned int seconds)
 		target_seconds = seconds;
 	/* The launch alone takes target_seconds; calibration and compile
 	 * take a few more. */
-	cl_api_watchdog("kernel_longer_than_a_minute", target_seconds * 3 + 300);
+	cl_api_watchdog("kernel_longer_than_a_minute",
+			target_seconds * 5 + 300);
 	RUN(kernel_longer_than_a_minute);
 	cl_api_watchdog(NULL, 0);
 }
