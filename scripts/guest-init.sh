@@ -33,10 +33,11 @@ done
 
 # The longest a job chain may run on the emulated GPU. sleipnir.ko grants
 # at most 60 s by default, as for a Mali, but the model runs kernels a few
-# hundred times slower than one: an honest OpenCL kernel can take minutes.
-# The ICD asks for the longest timeout the driver grants, so this decides;
-# only an endless kernel waits it out.
-max_job_timeout_ms=600000
+# hundred times slower than one: an honest OpenCL kernel can take minutes
+# (one launch of clpeak's at its full size took 7 min in issue 17). The ICD
+# asks for the longest timeout the driver grants, so this decides; only an
+# endless kernel waits it out (or until its process closes the device).
+max_job_timeout_ms=1800000
 
 load_driver() {
 	[ "$driver" = none ] && return 0
