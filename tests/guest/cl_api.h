@@ -139,6 +139,8 @@ void cl_api_long_tests(unsigned int seconds);
  * (cl_api_lifetime.c). */
 int cl_api_copy_stats_child(void);
 int cl_api_debug_jobs_child(void);
+/* The helper process of big_launches_get_chains_of_their_own. */
+int cl_api_batching_child(void);
 
 /*
  * A watchdog around each test: the spec's waits must return (a GPU fault

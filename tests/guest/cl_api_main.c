@@ -440,6 +440,8 @@ int main(int argc, char **argv)
 		return cl_api_copy_stats_child();
 	if (argc > 1 && strcmp(argv[1], "debug-jobs") == 0)
 		return cl_api_debug_jobs_child();
+	if (argc > 1 && strcmp(argv[1], "batching") == 0)
+		return cl_api_batching_child();
 	if (argc > 1) {
 		fprintf(stderr, "usage: %s [fault|multiprocess|long [SECONDS]]\n",
 			argv[0]);
