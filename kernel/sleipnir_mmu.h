@@ -76,6 +76,11 @@ struct sleipnir_vm {
 	pid_t pid;
 	/** @comm: its command name. */
 	char comm[TASK_COMM_LEN];
+	/**
+	 * @closed: its file was closed: its chains on the GPU are stopped and
+	 * the queued ones cancelled (READ_ONCE/WRITE_ONCE).
+	 */
+	bool closed;
 };
 
 struct sleipnir_vm *sleipnir_vm_create(struct sleipnir_device *sdev);

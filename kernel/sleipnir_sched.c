@@ -134,13 +134,37 @@ static struct dma_fence *sleipnir_job_run(struct drm_sched_job *sched_job)
 	struct dma_fence *fence;
 	int as, ret;
 
-	/* Already failed: the chain that timed out, or a cancelled one. */
-	if (unlikely(sched_job->s_fence->finished.error))
+	/*
+	 * Already failed: the chain that timed out (its line is in the log),
+	 * or one drm_sched cancelled when it resubmitted after a reset.
+	 */
+	if (unlikely(sched_job->s_fence->finished.error)) {
+		if (!job->timed_out)
+			dev_warn_ratelimited(sdev->dev,
+					     "js%u: chain at 0x%llx of client %d (%s) not run: cancelled (%d) by the reset after a timeout\n",
+					     job->js, job->jc, job->vm->pid,
+					     job->vm->comm,
+					     sched_job->s_fence->finished.error);
 		return NULL;
+	}
+
+	/* Its client closed the device: nobody is left to want it. */
+	if (READ_ONCE(job->vm->closed)) {
+		dev_info_ratelimited(sdev->dev,
+				     "js%u: chain at 0x%llx of client %d (%s) cancelled: its client closed the device\n",
+				     job->js, job->jc, job->vm->pid,
+				     job->vm->comm);
+		return ERR_PTR(-ECANCELED);
+	}
 
 	/* Queued before a fault of its client: likely depends on it. */
-	if (atomic_read(&job->vm->faults.generation) != job->fault_generation)
+	if (atomic_read(&job->vm->faults.generation) != job->fault_generation) {
+		dev_warn_ratelimited(sdev->dev,
+				     "js%u: chain at 0x%llx of client %d (%s) cancelled: queued before a fault of its client\n",
+				     job->js, job->jc, job->vm->pid,
+				     job->vm->comm);
 		return ERR_PTR(-ECANCELED);
+	}
 
 	fence = sleipnir_fence_create(sdev, job->js);
 	if (IS_ERR(fence))
@@ -212,8 +236,24 @@ static int sleipnir_job_error(struct sleipnir_device *sdev,
 	if (code == SLP_EXC_DONE)
 		return 0;
 
-	if (code == SLP_EXC_STOPPED || code == SLP_EXC_TERMINATED)
-		return job->timed_out ? -ETIMEDOUT : -ECANCELED;
+	if (code == SLP_EXC_STOPPED || code == SLP_EXC_TERMINATED) {
+		/* The timeout said so when it stopped the chain. */
+		if (job->timed_out)
+			return -ETIMEDOUT;
+		if (READ_ONCE(job->vm->closed)) {
+			dev_info_ratelimited(sdev->dev,
+					     "js%u: chain at 0x%llx of client %d (%s) stopped: its client closed the device\n",
+					     job->js, job->jc, job->vm->pid,
+					     job->vm->comm);
+			return -ECANCELED;
+		}
+		/* Only a timeout or a close stops chains: say who else did. */
+		dev_warn_ratelimited(sdev->dev,
+				     "js%u: chain at 0x%llx of client %d (%s) was stopped (status 0x%02x) though the driver did not ask\n",
+				     job->js, job->jc, job->vm->pid,
+				     job->vm->comm, code);
+		return -ECANCELED;
+	}
 
 	dev_err_ratelimited(sdev->dev,
 			    "js%u: chain at 0x%llx of client %d (%s) failed with status 0x%02x\n",
@@ -387,6 +427,10 @@ static void sleipnir_job_reset(struct sleipnir_device *sdev,
 
 		if (!job)
 			continue;
+		if (job != bad)
+			dev_info(sdev->dev,
+				 "js%u: chain at 0x%llx of client %d (%s) taken off the GPU by the reset; it runs again from the start\n",
+				 js, job->jc, job->vm->pid, job->vm->comm);
 		sleipnir_mmu_as_put(sdev, job->vm);
 		/* Nothing waits on it any more (drm_sched_stop): retire it. */
 		dma_fence_set_error(job->done_fence, -ECANCELED);
@@ -478,14 +522,30 @@ int sleipnir_sched_open(struct sleipnir_file *sfile)
 }
 
 /*
- * Chains already on the GPU finish (or time out) on their own; the ones
- * still queued are dropped by drm_sched with an error on their fences.
+ * The file's chains on the GPU are hard-stopped and its queued ones
+ * cancelled (their fences end with -ECANCELED, each with a line in the
+ * log), as panfrost kills a closing file's jobs: nobody is left to want
+ * them, and an endless one would otherwise hold its slot until its
+ * timeout, which an OpenCL client asks to be the longest the driver
+ * grants. Flushing the entities then only waits for cancellations.
  */
 void sleipnir_sched_close(struct sleipnir_file *sfile)
 {
+	struct sleipnir_device *sdev = sfile->sdev;
 	unsigned int js;
 
-	for (js = 0; js < sfile->sdev->js_count; js++)
+	WRITE_ONCE(sfile->vm->closed, true);
+	spin_lock(&sdev->js_lock);
+	for (js = 0; js < sdev->js_count; js++) {
+		struct sleipnir_job *job = sdev->slots[js].job;
+
+		if (job && job->vm == sfile->vm)
+			sleipnir_write(sdev, SLP_JS_COMMAND(js),
+				       SLP_JS_CMD_HARD_STOP);
+	}
+	spin_unlock(&sdev->js_lock);
+
+	for (js = 0; js < sdev->js_count; js++)
 		drm_sched_entity_destroy(&sfile->entities[js]);
 }
 

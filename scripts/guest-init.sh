@@ -31,9 +31,19 @@ for arg in $(cat /proc/cmdline); do
 	esac
 done
 
+# The longest a job chain may run on the emulated GPU. sleipnir.ko grants
+# at most 60 s by default, as for a Mali, but the model runs kernels a few
+# hundred times slower than one: an honest OpenCL kernel can take minutes
+# (one launch of clpeak's at its full size took 7 min in issue 17). The ICD
+# asks for the longest timeout the driver grants, so this decides; only an
+# endless kernel waits it out (or until its process closes the device).
+max_job_timeout_ms=1800000
+
 load_driver() {
 	[ "$driver" = none ] && return 0
-	modprobe "$driver" || { echo "board: modprobe $driver failed"; return 1; }
+	opts=
+	[ "$driver" = sleipnir ] && opts="max_job_timeout_ms=$max_job_timeout_ms"
+	modprobe "$driver" $opts || { echo "board: modprobe $driver failed"; return 1; }
 	# The render node appears once the driver has probed the GPU.
 	i=0
 	while [ ! -e /dev/dri/renderD128 ] && [ $i -lt 200 ]; do

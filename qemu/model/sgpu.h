@@ -66,7 +66,7 @@ struct sgpu_host {
 	void (*set_irq)(void *opaque, enum sgpu_irq_line line, bool level);
 	/*
 	 * A monotonic clock in nanoseconds: the model's own time (cycle
-	 * counter, perf-counter busy time, watchdog).
+	 * counter, perf-counter busy time, time slices).
 	 */
 	uint64_t (*now_ns)(void *opaque);
 	/*

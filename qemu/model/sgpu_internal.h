@@ -26,15 +26,6 @@
 /* The job index is 16 bits wide, so no honest chain is longer than this. */
 #define SGPU_MAX_CHAIN_JOBS 65536u
 /*
- * A chain that keeps the slot busy for this long (host time) without being
- * stopped is terminated by the model itself: a backstop for hosts without
- * a driver timeout, so it must not act before a driver's. Panfrost gives
- * up after 500 ms; sleipnir.ko grants an OpenCL chain up to
- * max_job_timeout_ms (60 s by default), and under emulation an honest
- * kernel of PyOpenCL's clrandom runs for more than 10 s.
- */
-#define SGPU_WATCHDOG_NS (120ull * 1000 * 1000 * 1000)
-/*
  * Nominal GPU clock used to turn host time into "cycles" (cycle counter,
  * WRITE_VALUE type 1, perf counters): RK3399 runs its T860 at up to 800 MHz.
  */
@@ -110,7 +101,6 @@ struct sgpu_slot {
 	uint64_t last_job;    /* header of the last job that completed */
 	uint32_t njobs;       /* jobs run in this chain */
 	uint64_t started_ns;      /* for perf counters; moved by PERFCNT_CLEAR */
-	uint64_t watchdog_start_ns;
 	/* Brent's cycle detection over the job addresses of the chain. */
 	uint64_t brent_saved;
 	uint32_t brent_power, brent_lam;

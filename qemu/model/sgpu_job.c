@@ -112,7 +112,6 @@ static void start_chain(struct sgpu *gpu, unsigned int js)
 	s->njobs = 0;
 	s->resuming = false;
 	s->chain_id = ++gpu->stats.chains_started;
-	s->watchdog_start_ns = sgpu_now_ns(gpu);
 	memset(s->seen, 0, sizeof(s->seen));
 	sgpu_perfcnt_slot_started(gpu, js);
 	sgpu_trace(gpu, "sgpu_chain_start", "js=%u head=0x%llx config=0x%x",
@@ -285,13 +284,6 @@ static void step(struct sgpu *gpu, unsigned int js)
 	}
 	if (s->hanging)
 		return;
-	if (sgpu_now_ns(gpu) > s->watchdog_start_ns + SGPU_WATCHDOG_NS) {
-		sgpu_guest_error(gpu, "sgpu: watchdog: chain on slot %u ran "
-				 "for more than %llu s, terminating", js,
-				 SGPU_WATCHDOG_NS / 1000000000ull);
-		finish_chain(gpu, js, MDG_EXCEPTION_TERMINATED, va);
-		return;
-	}
 
 	if (s->resuming)
 		goto run; /* the same job again: not a new link in the chain */

@@ -326,8 +326,13 @@ uint32_t sgpu_shader_poll(struct sgpu_shader_ctx *ctx,
 	now = sgpu_now_ns(gpu);
 	if (!*slice_start_ns)
 		*slice_start_ns = now;
-	if (ctx_stale(ctx) || s->hard_stop ||
-	    now > s->watchdog_start_ns + SGPU_WATCHDOG_NS)
+	/*
+	 * Only the driver ends a running job (HARD_STOP, reset): the
+	 * hardware has no watchdog, so neither has the model. A job that
+	 * never ends keeps its slot for as long as the driver lets it, a
+	 * time slice at a time, and the other slots get their turns.
+	 */
+	if (ctx_stale(ctx) || s->hard_stop)
 		code = MDG_EXCEPTION_TERMINATED;
 	else if (now - *slice_start_ns >= SGPU_COMPUTE_SLICE_NS)
 		code = SGPU_SHADER_YIELD;

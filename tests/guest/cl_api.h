@@ -133,10 +133,14 @@ void cl_api_lifetime_tests(void);
 /* Separate modes (each its own process and suite). */
 void cl_api_fault_tests(void);
 void cl_api_multiprocess_tests(void);
+/* A kernel of about @seconds (0: 90) that must complete (by hand). */
+void cl_api_long_tests(unsigned int seconds);
 /* The helper processes of copy_stats_at_exit and debug_jobs_prints_chains
  * (cl_api_lifetime.c). */
 int cl_api_copy_stats_child(void);
 int cl_api_debug_jobs_child(void);
+/* The helper process of big_launches_get_chains_of_their_own. */
+int cl_api_batching_child(void);
 
 /*
  * A watchdog around each test: the spec's waits must return (a GPU fault

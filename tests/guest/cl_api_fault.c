@@ -7,9 +7,13 @@
  * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, a blocking command waiting
  * on it says the same (§5.2.2), its CL_COMPLETE callback gets the error,
  * and clFinish returns. Then a kernel in another context (each context
- * has its own GPU address space) gives correct results.
+ * has its own GPU address space) gives correct results. An endless kernel
+ * ends the same way once the driver's timeout stops it.
  */
 #include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <time.h>
 
 #include "cl_api.h"
 
@@ -268,6 +272,116 @@ TEST(repeated_faults)
 	}
 }
 
+/* Whether the kernel log holds a line with both @a and @b. */
+static bool kernel_log_has(const char *a, const char *b)
+{
+	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	char *log, *line, *save = NULL;
+	bool found = false;
+	int n;
+
+	if (size <= 0)
+		return false;
+	log = malloc((size_t)size + 1);
+	if (!log)
+		return false;
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, size);
+	log[n > 0 ? n : 0] = 0;
+	for (line = strtok_r(log, "\n", &save); line && !found;
+	     line = strtok_r(NULL, "\n", &save))
+		found = strstr(line, a) && strstr(line, b);
+	free(log);
+	return found;
+}
+
+/* Never ends while flag[0] is 0 (it stays 0). */
+static const char spin_source[] =
+	"__kernel void spin(volatile __global uint *flag)\n"
+	"{\n"
+	"	while (flag[0] == 0)\n"
+	"		;\n"
+	"	flag[get_global_id(0) + 1] = 1;\n"
+	"}\n";
+
+/*
+ * An endless kernel is stopped by the driver's timeout (the GPU has no
+ * watchdog; the ICD asks for the driver's longest, which
+ * SLEIPNIR_CL_JOB_TIMEOUT_MS lowers for this test): the event ends with
+ * a negative status after the timeout, the context's callback names the
+ * timeout, the kernel log says which chain overran which timeout, and
+ * the GPU runs the next context's kernel right.
+ */
+TEST(endless_kernel_stopped_by_the_timeout)
+{
+	struct context c = { 0 }, good;
+	cl_uint zero[5] = { 0 };
+	size_t global = 4;
+	cl_kernel k = NULL;
+	cl_mem buf = NULL;
+	cl_event e = NULL;
+	cl_int err = 1, status;
+	uint64_t t0, ms;
+	struct timespec ts;
+
+	REQUIRE(binary);
+	setenv("SLEIPNIR_CL_JOB_TIMEOUT_MS", "2000", 1);
+	c.ctx = clCreateContext(NULL, 1, &api.device, on_context_error, NULL,
+				&err);
+	if (c.ctx)
+		c.queue = clCreateCommandQueue(c.ctx, api.device, 0, &err);
+	if (c.queue)
+		c.prog = cl_api_build(c.ctx, spin_source, NULL);
+	if (c.prog)
+		k = clCreateKernel(c.prog, "spin", &err);
+	if (k)
+		buf = clCreateBuffer(c.ctx,
+				     CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+				     sizeof(zero), zero, &err);
+	if (!buf) {
+		CHECK_FAIL_AT(__FILE__, __LINE__, "the spin kernel: %s",
+			      cl_err_name(err));
+		goto out;
+	}
+	context_error_count = 0;
+	CHECK_ERR(clSetKernelArg(k, 0, sizeof(buf), &buf), CL_SUCCESS);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	t0 = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	CHECK_ERR(clEnqueueNDRangeKernel(c.queue, k, 1, NULL, &global, NULL, 0,
+					 NULL, &e),
+		  CL_SUCCESS);
+	if (!e)
+		goto out;
+	CHECK_ERR(clWaitForEvents(1, &e),
+		  CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ms = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000 - t0;
+	status = cl_api_event_status(e);
+	printf("  endless kernel: status %s after %llu ms\n",
+	       cl_err_name(status), (unsigned long long)ms);
+	CHECK(status < 0);
+	CHECK(ms >= 1900);
+	CHECK(__atomic_load_n(&context_error_count, __ATOMIC_ACQUIRE) == 1);
+	CHECK(strstr(context_error, "spin") != NULL);
+	CHECK(strstr(context_error, "timeout") != NULL);
+	printf("  context notify: %s\n", context_error);
+	if (!kernel_log_has("overran its 2000 ms timeout", "cl_api_test"))
+		CHECK_FAIL_AT(__FILE__, __LINE__,
+			      "no kernel log line names the 2000 ms timeout");
+	CHECK_ERR(clFinish(c.queue), CL_SUCCESS);
+out:
+	unsetenv("SLEIPNIR_CL_JOB_TIMEOUT_MS");
+	if (e)
+		clReleaseEvent(e);
+	if (buf)
+		clReleaseMemObject(buf);
+	if (k)
+		clReleaseKernel(k);
+	context_close(&c);
+	if (context_open(&good, binary, binary_size))
+		good_kernel_in(&good, 77);
+	context_close(&good);
+}
+
 void cl_api_fault_tests(void)
 {
 	API_RUN(find_device);
@@ -275,5 +389,6 @@ void cl_api_fault_tests(void)
 		return;
 	API_RUN(fault_then_another_context);
 	API_RUN(repeated_faults);
+	API_RUN(endless_kernel_stopped_by_the_timeout);
 	free(binary);
 }

@@ -351,9 +351,105 @@ int cl_api_debug_jobs_child(void)
 	return 0;
 }
 
+/*
+ * Launches ready together share a chain, but not past 2^20 work-items:
+ * the driver's timeout is per chain, and an application that enqueues
+ * many big launches and then waits (clpeak) must not see them killed as
+ * one. Two launches held back by a user event, then let go together, go
+ * as one chain when small and as two when together they pass the limit
+ * (SLEIPNIR_DEBUG=jobs prints each chain the ICD submits).
+ */
+TEST(big_launches_get_chains_of_their_own)
+{
+	static char se[1 << 20];
+	char so[256] = "";
+	const char *small, *big;
+	int chains[2] = { 0, 0 };
+
+	CHECK(run_child("batching", "SLEIPNIR_DEBUG", "jobs", so, sizeof(so),
+			se, sizeof(se)));
+	CHECK(strstr(so, "ran 2 2") != NULL);
+	small = strstr(se, "@@round small");
+	big = strstr(se, "@@round big");
+	REQUIRE(small && big && small < big);
+	for (const char *p = small; (p = strstr(p, "sleipnir: job chain @"));
+	     p++)
+		chains[p > big]++;
+	printf("  two small launches: %d chain(s); two of 2^19 + 256 "
+	       "work-items: %d\n",
+	       chains[0], chains[1]);
+	CHECK_EQ(chains[0], 1);
+	CHECK_EQ(chains[1], 2);
+}
+
+/* Two launches of scale_add over @n ints, let go together; 0 or -1. */
+static int batching_round(cl_context c, cl_command_queue q, cl_kernel k,
+			  size_t n, const char *name)
+{
+	cl_int one = 1, err = 0;
+	cl_int *data = calloc(n, sizeof(*data));
+	cl_mem m = NULL;
+	cl_event gate;
+	int ok = 0;
+
+	gate = clCreateUserEvent(c, &err);
+	if (data)
+		m = clCreateBuffer(c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+				   n * sizeof(*data), data, &err);
+	if (!m || !gate) {
+		free(data);
+		return -1;
+	}
+	err |= clSetKernelArg(k, 0, sizeof(m), &m);
+	err |= clSetKernelArg(k, 1, sizeof(one), &one);
+	err |= clSetKernelArg(k, 2, sizeof(one), &one);
+	fprintf(stderr, "@@round %s\n", name);
+	fflush(stderr);
+	err |= clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, 1, &gate, NULL);
+	err |= clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, 0, NULL, NULL);
+	err |= clSetUserEventStatus(gate, CL_COMPLETE);
+	err |= clEnqueueReadBuffer(q, m, CL_TRUE, 0, n * sizeof(*data), data, 0,
+				   NULL, NULL);
+	for (size_t i = 0; i < n; i++)
+		ok += data[i] == 2;
+	clReleaseEvent(gate);
+	clReleaseMemObject(m);
+	free(data);
+	return err || (size_t)ok != n ? -1 : 0;
+}
+
+/* The batching mode: prints "ran 2 2" when both rounds gave +2 everywhere. */
+int cl_api_batching_child(void)
+{
+	cl_context c;
+	cl_command_queue q;
+	cl_program p;
+	cl_kernel k;
+	int r1, r2;
+
+	if (!cl_api_find_device())
+		return 1;
+	c = clCreateContext(NULL, 1, &api.device, NULL, NULL, NULL);
+	q = c ? clCreateCommandQueue(c, api.device, 0, NULL) : NULL;
+	p = q ? cl_api_build(c, cl_api_small_source, "") : NULL;
+	k = p ? clCreateKernel(p, "scale_add", NULL) : NULL;
+	if (!k)
+		return 1;
+	r1 = batching_round(c, q, k, 1024, "small");
+	r2 = batching_round(c, q, k, (1u << 19) + 256, "big");
+	printf("ran %d %d\n", r1 ? -1 : 2, r2 ? -1 : 2);
+	fflush(stdout);
+	clReleaseKernel(k);
+	clReleaseProgram(p);
+	clReleaseCommandQueue(q);
+	clReleaseContext(c);
+	return 0;
+}
+
 void cl_api_lifetime_tests(void)
 {
 	API_RUN(no_leaks);
 	API_RUN(copy_stats_at_exit);
 	API_RUN(debug_jobs_prints_chains);
+	API_RUN(big_launches_get_chains_of_their_own);
 }

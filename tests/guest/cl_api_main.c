@@ -14,6 +14,7 @@
  * This file holds the fixture, the helpers every file shares and main().
  */
 #include <signal.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -430,12 +431,20 @@ int main(int argc, char **argv)
 		cl_api_multiprocess_tests();
 		return check_summary();
 	}
+	if (argc > 1 && strcmp(argv[1], "long") == 0) {
+		check_state.suite = "cl-api-long";
+		cl_api_long_tests(argc > 2 ? (unsigned int)atoi(argv[2]) : 0);
+		return check_summary();
+	}
 	if (argc > 1 && strcmp(argv[1], "copy-stats") == 0)
 		return cl_api_copy_stats_child();
 	if (argc > 1 && strcmp(argv[1], "debug-jobs") == 0)
 		return cl_api_debug_jobs_child();
+	if (argc > 1 && strcmp(argv[1], "batching") == 0)
+		return cl_api_batching_child();
 	if (argc > 1) {
-		fprintf(stderr, "usage: %s [fault|multiprocess]\n", argv[0]);
+		fprintf(stderr, "usage: %s [fault|multiprocess|long [SECONDS]]\n",
+			argv[0]);
 		return 2;
 	}
 	API_RUN(setup);

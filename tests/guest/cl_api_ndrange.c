@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cl_api.h"
@@ -598,6 +599,78 @@ TEST(many_dependent_launches)
 }
 
 /*
+ * A launch of 2^24 work-items (the issue: thread-dimension tests failed
+ * from 16M work-items on; the device accepts up to 2^32): every one of
+ * them runs, each writing i * 3 + 1 at its index of a 64 MiB buffer,
+ * checked against the same formula in C. The runtime chooses the local
+ * size.
+ */
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static const char affine_source[] =
+	"__kernel void affine(__global uint *out)\n"
+	"{\n"
+	"	uint i = get_global_id(0);\n"
+	"	out[i] = i * 3u + 1u;\n"
+	"}\n";
+
+TEST(sixteen_million_work_items)
+{
+	enum { ITEMS = 1 << 24 };
+	size_t global = ITEMS, bad = 0, first_bad = 0;
+	cl_program p = cl_api_build(api.ctx, affine_source, NULL);
+	cl_kernel k = NULL;
+	cl_uint *out = malloc((size_t)ITEMS * sizeof(*out));
+	cl_mem buf = NULL;
+	uint64_t t0;
+	cl_int err = 1;
+
+	REQUIRE(p && out);
+	k = clCreateKernel(p, "affine", &err);
+	buf = cl_api_buffer(CL_MEM_WRITE_ONLY, (size_t)ITEMS * sizeof(*out),
+			    NULL);
+	if (!k || !buf) {
+		CHECK_FAIL_AT(__FILE__, __LINE__, "kernel or 64 MiB buffer: %s",
+			      cl_err_name(err));
+		goto out;
+	}
+	CHECK_ERR(clSetKernelArg(k, 0, sizeof(buf), &buf), CL_SUCCESS);
+	t0 = now_ms();
+	if (RUN_KERNEL(api.queue, k, 1, &global, NULL) != CL_SUCCESS)
+		goto out;
+	printf("  %d work-items ran in %llu ms\n", ITEMS,
+	       (unsigned long long)(now_ms() - t0));
+	CHECK_ERR(clEnqueueReadBuffer(api.queue, buf, CL_TRUE, 0,
+				      (size_t)ITEMS * sizeof(*out), out, 0,
+				      NULL, NULL),
+		  CL_SUCCESS);
+	for (size_t i = 0; i < ITEMS; i++) {
+		if (out[i] != (cl_uint)i * 3u + 1u && bad++ == 0)
+			first_bad = i;
+	}
+	if (bad)
+		CHECK_FAIL_AT(__FILE__, __LINE__,
+			      "%zu of %d results wrong; out[%zu] = %u, "
+			      "expected %u",
+			      bad, ITEMS, first_bad, out[first_bad],
+			      (cl_uint)first_bad * 3u + 1u);
+out:
+	if (buf)
+		clReleaseMemObject(buf);
+	if (k)
+		clReleaseKernel(k);
+	if (p)
+		clReleaseProgram(p);
+	free(out);
+}
+
+/*
  * printf (spec §6.12.13): its output goes to stdout when the command
  * completes, at the latest by clFinish (6.12.13.1), one record per call,
  * each line whole; 0 returned for each call that printed. stdout is a pipe
@@ -710,5 +783,6 @@ void cl_api_ndrange_tests(void)
 	API_RUN(ndrange_errors);
 	API_RUN(native_kernel);
 	API_RUN(many_dependent_launches);
+	API_RUN(sixteen_million_work_items);
 	API_RUN(printf_output);
 }

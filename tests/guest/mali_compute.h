@@ -41,8 +41,8 @@ struct mc_kernel {
 /*
  * Never ends: every thread spins on a branch to itself. The store after
  * the loop (buf[gid.x] = gid.x) is never reached, so the output buffer
- * stays untouched. Only a hard stop, a GPU reset or the model's 10 s
- * watchdog ends the job; the model honours SOFT_STOP only between jobs.
+ * stays untouched. Only a hard stop or a GPU reset ends the job (the
+ * GPU has no watchdog); the model honours SOFT_STOP only between jobs.
  */
 extern const struct mc_kernel mc_endless_kernel;
 

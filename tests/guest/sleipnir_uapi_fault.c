@@ -5,13 +5,15 @@
  * GET_FAULT with CLEAR, while another process keeps running jobs; hanging
  * jobs (endless compute kernels, struct hang) are stopped after their own
  * timeout, the default one or the clamped maximum, without hurting other
- * files; closing a file with busy jobs leaves the device working.
+ * files; closing a file with busy jobs stops them and leaves the device
+ * working.
  */
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/klog.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,8 +21,9 @@
 #include "sleipnir_uapi.h"
 
 /*
- * Longest timeout a test waits out in full. Below the model's watchdog,
- * which ends any chain after 10 s of host time (TERMINATED, so -EIO).
+ * Longest timeout a test waits out in full: the tests' time is dear under
+ * emulation. (Nothing but the driver ends an endless job: the GPU, and
+ * the model, have no watchdog.)
  */
 #define MAX_FULL_WAIT_MS 8000u
 /* The clamp test lowers JOB_TIMEOUT_MAX_MS to this for a while. */
@@ -440,7 +443,7 @@ static int set_max_job_timeout(uint32_t ms)
 
 /*
  * timeout_ms above JOB_TIMEOUT_MAX_MS is accepted and lowered to it. The
- * default maximum (60 s) outlasts the model's 10 s watchdog, so the test
+ * maximum (60 s by default) is too long to wait out, so the test
  * lowers it for a while through the max_job_timeout_ms module parameter
  * (the administrator's knob the uapi names): GET_PARAM must then report
  * the new value and the endless job must end near it.
@@ -595,6 +598,109 @@ TEST(close_while_busy)
 	sl_drm_close(dev_n);
 }
 
+/* Whether the kernel log holds a line with @what. */
+static bool kernel_log_has(const char *what)
+{
+	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	bool found = false;
+	char *log;
+	int n;
+
+	if (size <= 0)
+		return false;
+	log = malloc((size_t)size + 1);
+	if (!log)
+		return false;
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, size);
+	log[n > 0 ? n : 0] = 0;
+	found = strstr(log, what) != NULL;
+	free(log);
+	return found;
+}
+
+/*
+ * Closing a file stops its chains, as panfrost kills a closing file's
+ * jobs: an endless compute job with a 60 s timeout (longer than the test
+ * waits) is hard-stopped on the GPU and a good job queued behind it is
+ * cancelled, both fences -ECANCELED within seconds, with the kernel log
+ * saying that the client closed the device; then a new file's jobs run.
+ * Without it the endless job would hold its slot until its timeout, which
+ * an OpenCL client asks to be the longest the driver grants.
+ */
+TEST(close_stops_its_chains)
+{
+	struct sl_bo *qj = NULL;
+	struct cjob hj;
+	uint32_t s_hang, s_q, w_hang = 0, w_q = 0;
+	struct sl_drm *dev, *dev_w, *dev_n;
+	uint64_t t0;
+	int st;
+
+	NEED_DEVICE();
+	dev = reopen();
+	dev_w = reopen();
+	REQUIRE(dev && dev_w);
+	if (bo_new(dev, 4096, 0, 0, 0, &qj) ||
+	    cjob_new(dev, &mc_endless_kernel, 0, &hj)) {
+		sl_drm_close(dev);
+		sl_drm_close(dev_w);
+		REQUIRE(!"BOs");
+	}
+	mali_pack_write_value_job(bo_cpu(qj, 0), 1, 0, 0, 0, qj->va + 0x800,
+				  MDG_WRITE_VALUE_TYPE_ZERO);
+	s_hang = syncobj_new(dev, false);
+	s_q = syncobj_new(dev, false);
+	CHECK_ERRNO(cjob_submit(&hj, s_hang, 60000), 0);
+	CHECK_ERRNO(submit_simple(dev, qj->va, REQ_SLOT1, &qj->handle, 1, true,
+				  0, s_q, 0),
+		    0);
+	{
+		const uint32_t src[2] = { s_hang, s_q };
+		uint32_t *dst[2] = { &w_hang, &w_q };
+
+		for (int i = 0; i < 2; i++) {
+			int sfd = -1;
+
+			if (drmSyncobjHandleToFD(sl_drm_fd(dev), src[i],
+						 &sfd) ||
+			    drmSyncobjFDToHandle(sl_drm_fd(dev_w), sfd, dst[i]))
+				CHECK(!"share a syncobj");
+			if (sfd >= 0)
+				close(sfd);
+		}
+	}
+	/* Let the endless job reach the GPU. */
+	usleep(300000);
+	munmap(qj->map, qj->size);
+	munmap(hj.area->map, hj.area->size);
+	munmap(hj.out->map, hj.out->size);
+	t0 = now_ns();
+	sl_drm_close(dev);
+	if (w_hang) {
+		st = wait_fence_status(dev_w, w_hang, WAIT_MS);
+		printf("  endless job: fence status %d %llu ms after the "
+		       "close\n",
+		       st, (unsigned long long)ms_since(t0));
+		CHECK_EQ(st, -ECANCELED);
+		CHECK(ms_since(t0) < 5000);
+	}
+	if (w_q) {
+		st = wait_fence_status(dev_w, w_q, WAIT_MS);
+		printf("  job queued behind it: fence status %d\n", st);
+		CHECK_EQ(st, -ECANCELED);
+	}
+	CHECK(kernel_log_has("its client closed the device"));
+	sl_syncobj_destroy(dev_w, w_hang);
+	sl_syncobj_destroy(dev_w, w_q);
+	sl_drm_close(dev_w);
+
+	dev_n = reopen();
+	REQUIRE(dev_n);
+	check_good_job(dev_n, REQ_SLOT1, "new file, slot 1");
+	check_compute_job(dev_n, "new file, compute");
+	sl_drm_close(dev_n);
+}
+
 void run_fault_tests(void)
 {
 	RUN(fault_cancel_recover);
@@ -603,4 +709,5 @@ void run_fault_tests(void)
 	RUN(hang_default_timeout);
 	RUN(hang_timeout_clamp);
 	RUN(close_while_busy);
+	RUN(close_stops_its_chains);
 }

@@ -440,6 +440,78 @@ TEST(ndrange_errors)
 	EXPECT_PLAN(SL_LAUNCH_OK, -1);
 }
 
+/* The Invocation of the job in @block, unpacked as the model reads it. */
+static bool block_invocation(const uint8_t *block, uint32_t local[3],
+			     uint32_t groups[3])
+{
+	return mdg_unpack_invocation(block + SL_DESC_JOB +
+				     MDG_COMPUTE_JOB_INVOCATION_OFFSET,
+				     local, groups);
+}
+
+/*
+ * Big launches, descriptor deep: 2^18, 2^24 and 2^32 work-items plan,
+ * emit and read back (as the model's job manager decodes them) with every
+ * size intact; 2^32 - 1 items fit one job in groups of 1, and not in
+ * groups of 255, which waste a bit (8 + 25 > 32; the ICD then chooses
+ * another local size, userspace/icd/tests/test_queue.c).
+ */
+TEST(big_launches_pack)
+{
+	static const struct {
+		uint32_t work_dim, global[3], local[3];
+	} ok[] = {
+		{ 1, { 1u << 18, 1, 1 }, { 64, 1, 1 } },
+		{ 1, { 1u << 24, 1, 1 }, { 256, 1, 1 } },
+		{ 2, { 4096, 4096, 1 }, { 16, 16, 1 } },
+		{ 3, { 2048, 2048, 1024 }, { 16, 16, 1 } },
+		{ 1, { 1u << 31, 1, 1 }, { 128, 1, 1 } },
+	};
+	/* The kernel has __local arguments: the WLS area grows with the
+	 * group count (docs/hardware.md §4.5), to 4 GiB for 2^24 groups. */
+	const struct sl_launch_memory mem = {
+		.code_va = 0x10000000, .tls_va = 0x30000000,
+		.wls_va = 0x100000000ull,
+	};
+	const struct sl_job_link link = { .index = 1 };
+	static uint8_t block[1024];
+	struct sl_launch_plan plan;
+	struct sl_desc d = { .link = { .index = 1 }, .shader_va = 0x10000000,
+			     .local_size = { 1, 1, 1 },
+			     .num_groups = { 0xFFFFFFFFu, 1, 1 } };
+	uint32_t l[3], g[3];
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		make_params();
+		hk.max_wg_size = 256;
+		hk_params.nd = (struct sl_ndrange){ .work_dim = ok[i].work_dim };
+		memcpy(hk_params.nd.global, ok[i].global, sizeof(l));
+		memcpy(hk_params.nd.local, ok[i].local, sizeof(l));
+		CHECK_EQ(sl_launch_plan(&hk_params, &plan), SL_LAUNCH_OK);
+		CHECK_EQ(sl_launch_emit(&plan, &mem, &link, block,
+					sizeof(block), 0x20000000),
+			 SL_LAUNCH_OK);
+		REQUIRE(block_invocation(block, l, g));
+		for (int k = 0; k < 3; k++) {
+			CHECK_EQ(l[k], ok[i].local[k]);
+			CHECK_EQ(g[k], ok[i].global[k] / ok[i].local[k]);
+		}
+	}
+
+	/* 2^32 - 1 work-items: one group of 1 each, all 32 bits. */
+	REQUIRE(sl_desc_pack(&d, block, sizeof(block), 0x20000000) ==
+		SL_LAUNCH_OK);
+	REQUIRE(block_invocation(block, l, g));
+	CHECK_EQ(l[0], 1);
+	CHECK_EQ(g[0], 0xFFFFFFFFu);
+	CHECK_EQ(g[1] * g[2] * l[1] * l[2], 1);
+	/* In groups of 255: 16843009 groups, 8 + 25 bits. */
+	d.local_size[0] = 255;
+	d.num_groups[0] = 0xFFFFFFFFu / 255;
+	CHECK_EQ(sl_desc_pack(&d, block, sizeof(block), 0x20000000),
+		 SL_LAUNCH_E_TOO_BIG);
+}
+
 TEST(emit_errors)
 {
 	const struct sl_launch_memory good = {
@@ -734,6 +806,7 @@ int main(void)
 	RUN(descriptor_without_storage);
 	RUN(argument_errors);
 	RUN(ndrange_errors);
+	RUN(big_launches_pack);
 	RUN(emit_errors);
 	if (!setup()) {
 		printf("  model or compiler set-up failed\n");

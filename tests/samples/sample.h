@@ -75,9 +75,10 @@ cl_mem sample_buffer(struct sample *s, cl_mem_flags flags, size_t size,
  *
  * Keep one launch to a few hundred ms of the model's time: the emulated
  * GPU runs a few million instructions a second, slower when the host is
- * busy, and sleipnir.ko ends a job chain that overruns its timeout (a
- * watchdog, as on real boards). Bigger work goes in several launches
- * (sample_enqueue with an offset, as mandelbrot.c does).
+ * busy, and the demo should stay quick. (Long launches complete: only
+ * sleipnir.ko's timeout ends a chain, 30 min on the board.) Bigger work
+ * goes in several launches (sample_enqueue with an offset, as
+ * mandelbrot.c does).
  */
 void sample_run(struct sample *s, cl_kernel k, cl_uint dims,
 		const size_t *global, const size_t *local);

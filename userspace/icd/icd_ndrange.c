@@ -16,6 +16,7 @@
 #include "icd_ndrange.h"
 #include "icd_program.h"
 #include "icd_queue.h"
+#include "midgard_desc.h"
 
 /* --- launch snapshots ---------------------------------------------------- */
 
@@ -57,10 +58,18 @@ static cl_int launch_error(int status)
 	case SL_LAUNCH_E_OFFSET:
 		return CL_INVALID_GLOBAL_OFFSET;
 	case SL_LAUNCH_E_GLOBAL_SIZE:
-	case SL_LAUNCH_E_TOO_BIG:
-		/* More work-groups than the job's invocation fields hold:
-		 * beyond the device's range of global sizes. */
 		return CL_INVALID_GLOBAL_WORK_SIZE;
+	case SL_LAUNCH_E_TOO_BIG:
+		/*
+		 * Sizes the device accepts (each within its 32-bit size_t)
+		 * that one job's descriptors cannot hold: the six sizes of
+		 * the Invocation share 32 bits, which a local size the
+		 * application chose may waste (docs/hardware.md §4.3). Not
+		 * CL_INVALID_GLOBAL_WORK_SIZE, which OpenCL 1.2 5.8 keeps for
+		 * sizes beyond the device's size_t: a failure "because of
+		 * insufficient resources needed to execute the kernel".
+		 */
+		return CL_OUT_OF_RESOURCES;
 	case SL_LAUNCH_E_LOCAL_MEMORY:
 		/* "insufficient resources such as registers or local
 		 * memory" (OpenCL 1.2 5.8). */
@@ -132,6 +141,50 @@ static uint32_t pick_divisor(uint32_t n, size_t limit)
 	return best;
 }
 
+/* Whether a job's Invocation descriptor holds @local over @nd. */
+static bool invocation_packs(const struct sl_ndrange *nd,
+			     const uint32_t local[3])
+{
+	uint8_t inv[MDG_INVOCATION_BYTES];
+	uint32_t groups[3];
+
+	for (unsigned int d = 0; d < 3; d++)
+		groups[d] = nd->global[d] / local[d];
+	return mdg_pack_invocation(local, groups, inv);
+}
+
+/*
+ * The six sizes of the Invocation descriptor (local X, Y, Z, then the
+ * group counts) share 32 bits, each taking ceil(log2(size)) of them
+ * (docs/hardware.md §4.3), so a local size that splits a dimension
+ * unevenly wastes up to a bit a dimension: 2^32 - 1 work-items in groups
+ * of 255 need 8 + 25 bits. A power of two L that divides the global size
+ * G wastes none (log2(L) + ceil(log2(G / L)) = ceil(log2(G))), so when the
+ * first choice does not fit, each dimension takes the largest power of
+ * two that divides it and fits the limits: the fewest bits any local size
+ * can take, and as large a group as that allows.
+ */
+static void choose_packing_local_size(cl_kernel k, const struct sl_ndrange *nd,
+				      uint32_t local[3])
+{
+	const struct icd_device_limits *lim =
+		&k->program->context->device->limits;
+	size_t budget = icd_kernel_max_wg_size(k);
+
+	for (unsigned int d = 0; d < 3; d++) {
+		size_t cap = budget < lim->max_work_item_sizes[d] ?
+			     budget : lim->max_work_item_sizes[d];
+		/* The lowest set bit: the largest power of two dividing it. */
+		uint32_t l = d < nd->work_dim ?
+			     nd->global[d] & (~nd->global[d] + 1) : 1;
+
+		while (l > 1 && l > cap)
+			l /= 2;
+		local[d] = l;
+		budget /= l;
+	}
+}
+
 /*
  * A local size when the application gave none. ARM's Mali OpenCL guide
  * advises the largest work-group the kernel allows: Midgard runs each
@@ -155,6 +208,8 @@ static void choose_local_size(cl_kernel k, const struct sl_ndrange *nd,
 			   pick_divisor(nd->global[d], cap) : 1;
 		budget /= local[d];
 	}
+	if (!invocation_packs(nd, local))
+		choose_packing_local_size(k, nd, local);
 }
 
 /* The NDRange checks OpenCL 1.2 (5.8) lists, in its order, into @nd. */

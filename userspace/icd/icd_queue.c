@@ -86,14 +86,34 @@ static bool ready(cl_event cmd, bool *failed)
 }
 
 /*
+ * Work-items one chain carries at most, unless a single launch has more.
+ * The driver's timeout is per chain (SUBMIT's timeout_ms, at most its
+ * max_job_timeout_ms), and a chain's time grows with its launches: an
+ * application that enqueues thirty launches of 2M work-items (clpeak) and
+ * then waits must not find them in one chain that overruns what one launch
+ * may take. Chains of small launches, where batching saves the most, stay
+ * whole.
+ */
+#define ICD_BATCH_MAX_ITEMS (1ull << 20)
+
+static uint64_t launch_items(cl_event cmd)
+{
+	const struct sl_ndrange *nd = &cmd->launch->params.nd;
+
+	return (uint64_t)nd->global[0] * nd->global[1] * nd->global[2];
+}
+
+/*
  * Launches ready behind @first (taken already) that can join its chain:
  * in an in-order queue the launches right after it, in an out-of-order
- * queue any ready launch before the next barrier.
+ * queue any ready launch before the next barrier, while the chain's
+ * work-items stay within ICD_BATCH_MAX_ITEMS.
  */
 static unsigned int gather_launches(cl_command_queue q, cl_event first,
 				    cl_event *batch)
 {
 	bool ooo = q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+	uint64_t items = launch_items(first);
 	unsigned int n = 1;
 	bool failed;
 
@@ -104,12 +124,13 @@ static unsigned int gather_launches(cl_command_queue q, cl_event first,
 		if (c->taken)
 			continue;
 		if (!c->launch || !deps_ready_for_gpu(c, batch, n, &failed) ||
-		    failed) {
+		    failed || items + launch_items(c) > ICD_BATCH_MAX_ITEMS) {
 			if (ooo)
 				continue;
 			break;
 		}
 		c->taken = true;
+		items += launch_items(c);
 		batch[n++] = c;
 	}
 	return n;

@@ -355,6 +355,51 @@ TEST(launch_checks_and_no_gpu)
 	clReleaseContext(c);
 }
 
+/*
+ * Every global size the device's 32-bit size_t holds is accepted, up to
+ * 2^32 work-items in all, whatever the local size the runtime chooses:
+ * the six sizes of a job's Invocation share 32 bits, and 2^32 - 1 items
+ * in groups of 255 (the largest divisor within 256) would take 33. A
+ * local size the application chose that no job can hold is a lack of
+ * resources (OpenCL 1.2 5.8), not an invalid global size.
+ */
+TEST(launch_sizes_the_device_accepts)
+{
+	cl_context c = new_context();
+	const char *src = empty_src;
+	size_t g_max = 0xFFFFFFFFu, l_255 = 255;
+	size_t g_pow2[3] = { 2048, 2048, 1024 };
+	size_t g_24 = (size_t)1 << 24;
+	cl_int err, n = 0;
+	cl_command_queue q;
+	cl_program p;
+	cl_kernel k;
+
+	REQUIRE(c);
+	q = clCreateCommandQueue(c, test_device(), 0, &err);
+	p = clCreateProgramWithSource(c, 1, &src, NULL, &err);
+	REQUIRE(q && p);
+	REQUIRE(clBuildProgram(p, 0, NULL, NULL, NULL, NULL) == CL_SUCCESS);
+	k = clCreateKernel(p, "k", &err);
+	REQUIRE(k);
+	CHECK_EQ(clSetKernelArg(k, 0, sizeof(cl_mem), NULL), CL_SUCCESS);
+	CHECK_EQ(clSetKernelArg(k, 1, sizeof(n), &n), CL_SUCCESS);
+	CHECK_EQ(clEnqueueNDRangeKernel(q, k, 1, NULL, &g_24, NULL, 0, NULL,
+					NULL), CL_SUCCESS);
+	CHECK_EQ(clEnqueueNDRangeKernel(q, k, 1, NULL, &g_max, NULL, 0, NULL,
+					NULL), CL_SUCCESS);
+	CHECK_EQ(clEnqueueNDRangeKernel(q, k, 3, NULL, g_pow2, NULL, 0, NULL,
+					NULL), CL_SUCCESS);
+	CHECK_EQ(clEnqueueNDRangeKernel(q, k, 1, NULL, &g_max, &l_255, 0,
+					NULL, NULL), CL_OUT_OF_RESOURCES);
+	/* No GPU behind the fake device: the launches fail there. */
+	CHECK_EQ(clFinish(q), CL_SUCCESS);
+	clReleaseKernel(k);
+	clReleaseProgram(p);
+	clReleaseCommandQueue(q);
+	clReleaseContext(c);
+}
+
 void test_queue_all(void)
 {
 	RUN(queue_create_and_info);
@@ -364,4 +409,5 @@ void test_queue_all(void)
 	RUN(profiling_times);
 	RUN(event_info_and_references);
 	RUN(launch_checks_and_no_gpu);
+	RUN(launch_sizes_the_device_accepts);
 }
