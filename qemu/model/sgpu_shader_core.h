@@ -70,7 +70,7 @@ uint32_t sgpu_shader_map(struct sgpu_shader_ctx *ctx, uint64_t va, bool write,
 const uint64_t *sgpu_shader_mmu_generation(struct sgpu_shader_ctx *ctx);
 /*
  * Polled every few thousand bundles: MDG_EXCEPTION_TERMINATED (0x04) once the slot
- * was hard-stopped, reset or its watchdog fired; SGPU_SHADER_YIELD when
+ * was hard-stopped or reset; SGPU_SHADER_YIELD when
  * the time slice is used up (*slice_start_ns, set on the first poll of a
  * slice when 0); else 0.
  */
