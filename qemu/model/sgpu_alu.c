@@ -1175,6 +1175,8 @@ bool sgpu_alu_prepare32(const struct mdg_alu *alu, enum mdg_unit unit,
 {
 	enum sgpu_alu32_class fc = fast_class_of(alu->op);
 	bool src2_only = fast_src2_only(alu->op);
+	/* Conversions do not read src2, whatever its form. */
+	bool one_src = fc == SGPU_ALU32_I2F;
 
 	memset(p, 0, sizeof(*p));
 	if (fc == SGPU_ALU32_NONE)
@@ -1197,8 +1199,8 @@ bool sgpu_alu_prepare32(const struct mdg_alu *alu, enum mdg_unit unit,
 		if (!src2_only && (!MDG_SSRC_FULL(alu->ssrc1) || (c1 & 1) ||
 				   c1 > 6))
 			return false;
-		if (!alu->src2_imm && (!MDG_SSRC_FULL(alu->ssrc2) ||
-				       (c2 & 1) || c2 > 6))
+		if (!alu->src2_imm && !one_src &&
+		    (!MDG_SSRC_FULL(alu->ssrc2) || (c2 & 1) || c2 > 6))
 			return false;
 		p->n = 1;
 		p->lanes = 1;
@@ -1220,7 +1222,7 @@ bool sgpu_alu_prepare32(const struct mdg_alu *alu, enum mdg_unit unit,
 			return false;
 		if (!src2_only && MDG_VSRC_EXPAND(alu->src1))
 			return false;
-		if (!alu->src2_imm && MDG_VSRC_EXPAND(alu->src2))
+		if (!alu->src2_imm && !one_src && MDG_VSRC_EXPAND(alu->src2))
 			return false;
 		p->n = 4;
 		p->lanes = (alu->mask & 1) | (alu->mask >> 1 & 2) |
@@ -1246,6 +1248,10 @@ bool sgpu_alu_prepare32(const struct mdg_alu *alu, enum mdg_unit unit,
 
 		p->imm_bits = p->fsrc ? f16_imm_bits(imm) :
 			      (uint32_t)(int16_t)imm;
+	} else if (one_src) {
+		/* Nothing to read: any value does. */
+		p->imm = true;
+		p->imm_bits = 0;
 	}
 	return true;
 }

@@ -94,6 +94,9 @@ static bool reschedule(struct sgpu_warp *w)
 		w->tag = tag;
 		w->waiting_min = rest;
 		w->full = w->nset == w->n;
+		w->lo = w->set[0] & ~(SGPU_WARP_BLOCK - 1);
+		w->hi = (w->set[w->nset - 1] + SGPU_WARP_BLOCK) &
+			~(SGPU_WARP_BLOCK - 1);
 		w->scheduled = true;
 		return true;
 	}

@@ -35,6 +35,7 @@ struct sgpu_warp {
 	bool full;                        /* every lane 0..n-1 is in the set */
 	uint32_t nset;
 	uint16_t set[SGPU_WARP_LANES];    /* lane numbers, ascending */
+	uint32_t lo, hi;                  /* the blocks the set spans */
 	uint32_t act[SGPU_WARP_LANES] __attribute__((aligned(64)));
 	/* The lowest PC of runnable lanes outside the set (UINT64_MAX). */
 	uint64_t waiting_min;

@@ -258,7 +258,7 @@ static void compute_lanes(const struct sgpu_alu32 *p, const uint32_t *A,
 				       C ? C[l] : 0);
 }
 
-/* Lanes [0, nb) of a source component: a register or the constants. */
+/* A source component: a register or the constants (lanes [lo, hi)). */
 static const uint32_t *source(struct sgpu_warp *w,
 			      const struct sgpu_cached_bundle *cb,
 			      unsigned int reg, unsigned int comp)
@@ -266,7 +266,7 @@ static const uint32_t *source(struct sgpu_warp *w,
 	if (reg == MDG_REG_CONST) {
 		uint32_t *k = w->konst[comp];
 
-		for (uint32_t b = 0; b < w->nb; b += BLOCK)
+		for (uint32_t b = w->lo; b < w->hi; b += BLOCK)
 			VOUT(k, b) = BROADCAST(cb->b.constants[comp]);
 		return k;
 	}
@@ -278,10 +278,11 @@ static uint32_t run_32(struct sgpu_warp *w,
 {
 	const struct mdg_alu *alu = &cb->b.alu[u];
 	const struct sgpu_alu32 *p = &cb->alu32[u];
-	uint32_t nb = w->nb;
+	/* Only the blocks holding lanes of the set. */
+	uint32_t lo = w->lo, nb = w->hi - w->lo;
 
 	if (p->imm) {
-		for (uint32_t b = 0; b < nb; b += BLOCK)
+		for (uint32_t b = lo; b < w->hi; b += BLOCK)
 			VOUT(w->imm, b) = BROADCAST(p->imm_bits);
 	}
 	for (unsigned int i = 0; i < p->n; i++) {
@@ -293,9 +294,9 @@ static uint32_t run_32(struct sgpu_warp *w,
 		A = p->src2_only ? w->imm : source(w, cb, alu->src1_reg,
 						  p->sel1[i]);
 		B = p->imm ? w->imm : source(w, cb, alu->src2_reg, p->sel2[i]);
-		C = p->csel ? w->r[MDG_REG_COND][p->cond_comp[i]] : NULL;
-		if (!compute(p, A, B, C, w->res[i], nb))
-			compute_lanes(p, A, B, C, w->res[i], nb);
+		C = p->csel ? w->r[MDG_REG_COND][p->cond_comp[i]] + lo : NULL;
+		if (!compute(p, A + lo, B + lo, C, w->res[i] + lo, nb))
+			compute_lanes(p, A + lo, B + lo, C, w->res[i] + lo, nb);
 	}
 	for (unsigned int i = 0; i < p->n; i++) {
 		uint32_t *D, *R = w->res[i];
@@ -304,9 +305,9 @@ static uint32_t run_32(struct sgpu_warp *w,
 			continue;
 		D = w->r[alu->dst_reg][p->n == 1 ? p->dst_comp : i];
 		if (w->full) {
-			memcpy(D, R, nb * sizeof(*D));
+			memcpy(D, R, w->nb * sizeof(*D));
 		} else {
-			for (uint32_t b = 0; b < nb; b += BLOCK)
+			for (uint32_t b = lo; b < w->hi; b += BLOCK)
 				VOUT(D, b) = V_SELECT(VU(w->act, b), VU(R, b),
 						      VU(D, b));
 		}
