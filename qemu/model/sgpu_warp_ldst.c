@@ -6,17 +6,18 @@
  * here straight on the warp's registers: plain 32/64/128-bit loads and
  * stores addressed by r26/r27 (base, plus a 32-bit index shifted, plus the
  * offset), and moves of the compute ids. A lane whose access is
- * misaligned, crosses a page or misses the page cache takes the reference
- * path for the bundle, as does every other bundle: sgpu_ldst.c on a
- * thread assembled from the lane's registers, which also reports every
- * fault. Both paths keep sgpu_ldst.c's order: both words read their
- * registers, then word 0 and word 1 access memory, then both write.
+ * misaligned, crosses a page or does not translate (the page cache is
+ * filled quietly) takes the reference path for the bundle, as does every
+ * other bundle: sgpu_ldst.c on a thread assembled from the lane's
+ * registers, which also reports every fault. Both paths keep
+ * sgpu_ldst.c's order: both words read their registers, then word 0 and
+ * word 1 access memory, then both write.
  */
 #include <string.h>
 
 #include "sgpu_warp.h"
 
-/* What one word does on the fast path (ldst_plan() decides). */
+/* What one word does on the fast path (word_plan() decides). */
 enum plan_kind {
 	PLAN_NOP,
 	PLAN_LOAD,
@@ -110,7 +111,7 @@ static uint32_t id_component(const struct sgpu_exec *ex,
 /*
  * Phase 1 of a memory word for the set: each lane's host address, or
  * slow[i] when the lane must take the reference path (misaligned, across
- * a page, or a page the cache does not hold yet).
+ * a page, or a page that does not translate).
  */
 static void addresses(struct sgpu_exec *ex, const struct sgpu_warp *w,
 		      const struct sgpu_cached_bundle *cb, unsigned int word,
