@@ -108,6 +108,17 @@ static void *sleipnir_gpu_mem_page(void *opaque, uint64_t page_pa, bool write)
     return l < 4096 ? NULL : p;
 }
 
+/* The model's shader-core threads read guest memory under RCU. */
+static void sleipnir_gpu_thread_begin(void *opaque)
+{
+    rcu_register_thread();
+}
+
+static void sleipnir_gpu_thread_end(void *opaque)
+{
+    rcu_unregister_thread();
+}
+
 static void sleipnir_gpu_set_irq(void *opaque, enum sgpu_irq_line line,
                                  bool level)
 {
@@ -314,6 +325,8 @@ static void sleipnir_gpu_realize(DeviceState *dev, Error **errp)
         .mem_read = sleipnir_gpu_mem_read,
         .mem_write = sleipnir_gpu_mem_write,
         .mem_page = sleipnir_gpu_mem_page,
+        .thread_begin = sleipnir_gpu_thread_begin,
+        .thread_end = sleipnir_gpu_thread_end,
         .set_irq = sleipnir_gpu_set_irq,
         .now_ns = sleipnir_gpu_now_ns,
         .system_time_ns = sleipnir_gpu_system_time_ns,

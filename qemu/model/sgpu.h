@@ -86,6 +86,13 @@ struct sgpu_host {
 	 * value): QEMU's glue maps it to LOG_GUEST_ERROR.
 	 */
 	void (*guest_error)(void *opaque, const char *fmt, va_list ap);
+	/*
+	 * Optional. Called on each thread the model starts for its shader
+	 * cores, first thing and last thing (QEMU registers it with RCU, as
+	 * mem_read/mem_write/mem_page need).
+	 */
+	void (*thread_begin)(void *opaque);
+	void (*thread_end)(void *opaque);
 	/* Optional. A named trace event with a formatted message. */
 	void (*trace)(void *opaque, const char *event, const char *fmt,
 		      va_list ap);
@@ -140,6 +147,11 @@ struct sgpu_config {
 	uint32_t timestamp_hz;
 	/* SGPU_ENGINE_LOCKSTEP unless a test compares the two. */
 	enum sgpu_engine engine;
+	/*
+	 * Host threads the shader cores may run on at once (up to one per
+	 * core of a job's affinity); 0: as many as the host has CPUs.
+	 */
+	unsigned int shader_threads;
 };
 
 /* The WRITE_VALUE type that hangs a slot when test_hang_jobs is set. */

@@ -14,6 +14,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "midgard_desc.h"
 #include "sgpu_internal.h"
@@ -312,6 +313,20 @@ uint32_t sgpu_shader_map(struct sgpu_shader_ctx *ctx, uint64_t va, bool write,
 const uint64_t *sgpu_shader_mmu_generation(struct sgpu_shader_ctx *ctx)
 {
 	return &ctx->gpu->mmu_generation;
+}
+
+void sgpu_shader_threads(struct sgpu_shader_ctx *ctx,
+			 struct sgpu_shader_threads *out)
+{
+	const struct sgpu *gpu = ctx->gpu;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+
+	out->threads = gpu->config.shader_threads;
+	if (!out->threads)
+		out->threads = online > 0 ? (unsigned int)online : 1;
+	out->begin = gpu->host.thread_begin;
+	out->end = gpu->host.thread_end;
+	out->opaque = gpu->host.opaque;
 }
 
 uint32_t sgpu_shader_poll(struct sgpu_shader_ctx *ctx,

@@ -431,12 +431,15 @@ static uint32_t atomic(struct sgpu_exec *ex, const struct sgpu_thread *th,
 	if (code)
 		return code;
 	/*
-	 * The model runs one shader thread at a time and no other GPU work
-	 * meanwhile, so this read-modify-write is atomic for the GPU.
+	 * No other GPU work runs meanwhile, and the host threads running
+	 * this job's tasks take turns here, so this read-modify-write is
+	 * atomic for the GPU.
 	 */
+	if (ex->atomics_lock)
+		pthread_mutex_lock(ex->atomics_lock);
 	code = sgpu_mem_read(ex, op->ea, buf, bytes);
 	if (code)
-		return code;
+		goto out;
 	if (be)
 		bswap_units(buf, bytes, bytes);
 	memcpy(&old, buf, bytes);
@@ -450,6 +453,9 @@ static uint32_t atomic(struct sgpu_exec *ex, const struct sgpu_thread *th,
 	if (be)
 		bswap_units(buf, bytes, bytes);
 	code = sgpu_mem_write(ex, op->ea, buf, bytes);
+out:
+	if (ex->atomics_lock)
+		pthread_mutex_unlock(ex->atomics_lock);
 	if (code)
 		return code;
 	memset(&op->result, 0, sizeof(op->result));

@@ -9,6 +9,7 @@
 #ifndef SLEIPNIR_SGPU_SHADER_H
 #define SLEIPNIR_SGPU_SHADER_H
 
+#include <pthread.h>
 #include <string.h>
 
 #include "midgard_isa.h"
@@ -135,6 +136,9 @@ struct sgpu_exec {
 	unsigned int core;
 	uint64_t group_wls;               /* this workgroup's WLS instance */
 	uint64_t core_tls;                /* TLS of lane 0 on this core */
+
+	/* Serialises atomics when several host threads run tasks, or NULL. */
+	pthread_mutex_t *atomics_lock;
 
 	/* Direct memory: [0] for reads, [1] for writes. */
 	struct sgpu_page_cache pages[2];

@@ -129,9 +129,29 @@ static void read_local_storage(struct sgpu_exec *ex)
 	ex->wls_instance_bytes = scale ? 1ull << (scale - 1) : 0;
 }
 
-/* A dispatch in progress (sgpu_shader_core.h). */
+/* A host thread running tasks of a dispatch, with its own engine state. */
+struct sgpu_worker {
+	struct sgpu_dispatch *run;
+	struct sgpu_exec ex;              /* its copy, its caches and counts */
+	struct sgpu_task task;
+	bool task_running;
+	struct sgpu_thread *threads;      /* the task's lanes (reference) */
+	struct sgpu_warp *warp;           /* or the lockstep engine's */
+	struct sgpu_pipe_counts task_before;
+	uint32_t code;                    /* how its last slice ended */
+	uint64_t slice_seen;
+	pthread_t thread;
+	bool thread_started;
+};
+
+/*
+ * A dispatch in progress (sgpu_shader_core.h). The shader cores run on up
+ * to nworkers host threads: worker 0 is the caller of
+ * sgpu_shader_core_continue(), the others wait for each slice in a pool
+ * the dispatch owns. Tasks are handed out under lock, each to the next
+ * worker free; memory is shared, atomics are serialised (atomics_lock).
+ */
 struct sgpu_dispatch {
-	struct sgpu_exec ex;
 	struct sgpu_compute_dispatch d;
 	uint32_t group_threads;           /* threads per workgroup */
 	uint32_t groups_per_task;         /* 0: a workgroup spans tasks */
@@ -139,13 +159,19 @@ struct sgpu_dispatch {
 	uint64_t round_base;              /* first workgroup of this round */
 	unsigned int round_slot;          /* the round's next core, 0..ncores */
 	uint32_t next_thread;             /* in the workgroup, when it spans */
-	bool task_running;
-	struct sgpu_task task;
-	struct sgpu_thread *threads;      /* the task's lanes (reference) */
-	struct sgpu_warp *warp;           /* or the lockstep engine's */
-	struct sgpu_pipe_counts task_before;
-	unsigned int cores[64], ncores, next_core;
+	unsigned int cores[64], ncores;
 	struct sgpu_shader_stats st;
+
+	pthread_mutex_t lock;             /* all of the above, and the pool */
+	pthread_cond_t cond;
+	pthread_mutex_t atomics_lock;
+	struct sgpu_shader_threads hooks;
+	uint64_t slice;                   /* bumped to start a slice */
+	unsigned int busy;                /* pool workers still in it */
+	bool failed;                      /* a worker ended with a fault */
+	bool quit;
+	unsigned int nworkers;
+	struct sgpu_worker worker[SGPU_MAX_SHADER_THREADS];
 };
 
 /* The WLS instance of workgroup group (see the top of the file). */
@@ -169,13 +195,13 @@ static uint64_t group_wls(const struct sgpu_exec *ex, const uint32_t group[3])
  * next SGPU_TASK_LANES threads of a workgroup larger than that. Running
  * more threads together than the core holds at once changes nothing a
  * shader can observe: workgroups are independent, and each lane keeps
- * its own storage slot.
+ * its own storage slot. Called with run->lock held.
  */
-static void next_task(struct sgpu_dispatch *run)
+static void next_task(struct sgpu_dispatch *run, struct sgpu_worker *wk)
 {
 	const struct sgpu_compute_dispatch *d = &run->d;
-	struct sgpu_exec *ex = &run->ex;
-	struct sgpu_task *t = &run->task;
+	struct sgpu_exec *ex = &wk->ex;
+	struct sgpu_task *t = &wk->task;
 	uint32_t groups = 0, first_thread = 0, lanes;
 	uint64_t first = run->round_base + run->round_slot;
 
@@ -273,13 +299,110 @@ static void charge_core(struct sgpu_shader_stats *st, unsigned int core,
 	c->threads += now->threads - before->threads;
 }
 
-/* The current task's counts so far go to its core. */
-static void charge_task(struct sgpu_dispatch *run)
+/* The worker's task's counts so far go to its core (run->lock held). */
+static void charge_task(struct sgpu_dispatch *run, struct sgpu_worker *wk)
 {
-	if (run->ex.core < SGPU_SHADER_STATS_CORES)
-		charge_core(&run->st, run->ex.core, &run->ex.counts,
-			    &run->task_before);
-	run->task_before = run->ex.counts;
+	if (wk->task.core < SGPU_SHADER_STATS_CORES)
+		charge_core(&run->st, wk->task.core, &wk->ex.counts,
+			    &wk->task_before);
+	wk->task_before = wk->ex.counts;
+}
+
+static bool tasks_left(const struct sgpu_dispatch *run)
+{
+	return run->round_base < run->total_groups;
+}
+
+/*
+ * Runs the worker's tasks until they are all done (0), its time slice is
+ * over (SGPU_SHADER_YIELD, the task kept for the next slice), another
+ * worker failed, or its own task faults (the exception code).
+ */
+static uint32_t worker_slice(struct sgpu_dispatch *run, struct sgpu_worker *wk)
+{
+	struct sgpu_exec *ex = &wk->ex;
+	uint32_t code = 0;
+
+	ex->slice_start_ns = 0;
+	for (;;) {
+		if (!wk->task_running) {
+			pthread_mutex_lock(&run->lock);
+			if (run->failed || !tasks_left(run)) {
+				pthread_mutex_unlock(&run->lock);
+				break;
+			}
+			next_task(run, wk);
+			pthread_mutex_unlock(&run->lock);
+			if (wk->warp)
+				sgpu_warp_start(ex, wk->warp);
+			else
+				start_threads(ex, &wk->task, wk->threads);
+			wk->task_running = true;
+		}
+		if (wk->warp)
+			code = sgpu_warp_run(ex, wk->warp);
+		else
+			code = sgpu_threads_run_task(ex, wk->threads,
+						     wk->task.lanes);
+		pthread_mutex_lock(&run->lock);
+		charge_task(run, wk);
+		if (code && code != SGPU_SHADER_YIELD)
+			run->failed = true;
+		pthread_mutex_unlock(&run->lock);
+		if (code)
+			break;
+		wk->task_running = false;
+	}
+	return code;
+}
+
+/* A pool worker: one slice each time the dispatch's slice moves on. */
+static void *worker_main(void *arg)
+{
+	struct sgpu_worker *wk = arg;
+	struct sgpu_dispatch *run = wk->run;
+
+	if (run->hooks.begin)
+		run->hooks.begin(run->hooks.opaque);
+	pthread_mutex_lock(&run->lock);
+	for (;;) {
+		while (!run->quit && wk->slice_seen == run->slice)
+			pthread_cond_wait(&run->cond, &run->lock);
+		if (run->quit)
+			break;
+		wk->slice_seen = run->slice;
+		pthread_mutex_unlock(&run->lock);
+		wk->code = worker_slice(run, wk);
+		pthread_mutex_lock(&run->lock);
+		if (!--run->busy)
+			pthread_cond_broadcast(&run->cond);
+	}
+	pthread_mutex_unlock(&run->lock);
+	if (run->hooks.end)
+		run->hooks.end(run->hooks.opaque);
+	return NULL;
+}
+
+/* Sets worker i up as a copy of worker 0's execution state. */
+static int worker_init(struct sgpu_dispatch *run, unsigned int i,
+		       bool reference)
+{
+	struct sgpu_worker *wk = &run->worker[i];
+
+	wk->run = run;
+	if (i) {
+		wk->ex = run->worker[0].ex;
+		memset(&wk->ex.cache, 0, sizeof(wk->ex.cache));
+		memset(wk->ex.pages, 0, sizeof(wk->ex.pages));
+		if (sgpu_cache_init(&wk->ex.cache))
+			return -1;
+	}
+	wk->ex.atomics_lock = run->nworkers > 1 ? &run->atomics_lock : NULL;
+	if (reference)
+		wk->threads = calloc(SGPU_TASK_LANES, sizeof(*wk->threads));
+	else
+		wk->warp = calloc(1, sizeof(*wk->warp));
+	return wk->threads || wk->warp ? 0 : -1;
 }
 
 uint32_t sgpu_shader_core_start(struct sgpu_shader_ctx *ctx,
@@ -288,19 +411,23 @@ uint32_t sgpu_shader_core_start(struct sgpu_shader_ctx *ctx,
 {
 	struct sgpu_dispatch *run;
 	struct sgpu_exec *ex;
+	uint64_t tasks;
 	uint32_t code;
 
 	*out = NULL;
 	run = calloc(1, sizeof(*run));
 	if (!run)
 		return MDG_EXCEPTION_TERMINATED;
-	ex = &run->ex;
+	pthread_mutex_init(&run->lock, NULL);
+	pthread_cond_init(&run->cond, NULL);
+	pthread_mutex_init(&run->atomics_lock, NULL);
+	ex = &run->worker[0].ex;
 	run->d = *dispatch;
 	ex->ctx = ctx;
 	ex->d = &run->d;
 	ex->mmu_generation = sgpu_shader_mmu_generation(ctx);
 	if (sgpu_cache_init(&ex->cache)) {
-		free(run);
+		sgpu_shader_core_free(run);
 		return MDG_EXCEPTION_TERMINATED;
 	}
 	code = read_renderer_state(ex);
@@ -340,55 +467,86 @@ uint32_t sgpu_shader_core_start(struct sgpu_shader_ctx *ctx,
 		run->groups_per_task = 0;
 	else
 		run->groups_per_task = SGPU_TASK_LANES / run->group_threads;
-	if (dispatch->reference_engine)
-		run->threads = calloc(SGPU_TASK_LANES, sizeof(*run->threads));
-	else
-		run->warp = calloc(1, sizeof(*run->warp));
-	if (!run->threads && !run->warp) {
-		code = MDG_EXCEPTION_TERMINATED;
-		goto fail;
+	/* A host thread per shader core, as many as the host has. */
+	sgpu_shader_threads(ctx, &run->hooks);
+	tasks = run->groups_per_task ?
+		(run->total_groups + run->groups_per_task - 1) /
+		run->groups_per_task :
+		run->total_groups * ((run->group_threads + SGPU_TASK_LANES - 1) /
+				     SGPU_TASK_LANES);
+	run->nworkers = run->hooks.threads;
+	if (run->nworkers > run->ncores)
+		run->nworkers = run->ncores;
+	if (run->nworkers > tasks)
+		run->nworkers = (unsigned int)tasks;
+	if (run->nworkers > SGPU_MAX_SHADER_THREADS)
+		run->nworkers = SGPU_MAX_SHADER_THREADS;
+	if (!run->nworkers)
+		run->nworkers = 1;
+	for (unsigned int i = 0; i < run->nworkers; i++) {
+		if (worker_init(run, i, dispatch->reference_engine)) {
+			code = MDG_EXCEPTION_TERMINATED;
+			goto fail;
+		}
+	}
+	for (unsigned int i = 1; i < run->nworkers; i++) {
+		struct sgpu_worker *wk = &run->worker[i];
+
+		if (pthread_create(&wk->thread, NULL, worker_main, wk)) {
+			/* Fewer threads: the work is the same. */
+			run->nworkers = i;
+			break;
+		}
+		wk->thread_started = true;
 	}
 	*out = run;
 	return 0;
 fail:
-	sgpu_cache_fini(&ex->cache);
-	free(run);
+	sgpu_shader_core_free(run);
 	return code;
 }
 
 uint32_t sgpu_shader_core_continue(struct sgpu_dispatch *run,
 				   struct sgpu_shader_ctx *ctx)
 {
-	struct sgpu_exec *ex = &run->ex;
-	uint32_t code;
+	uint32_t code = 0;
+	bool yielded = false;
 
-	ex->ctx = ctx;
-	ex->slice_start_ns = 0;
-	while (run->task_running || run->round_base < run->total_groups) {
-		if (!run->task_running) {
-			next_task(run);
-			if (run->warp)
-				sgpu_warp_start(ex, run->warp);
-			else
-				start_threads(ex, &run->task, run->threads);
-			run->task_running = true;
-		}
-		if (run->warp)
-			code = sgpu_warp_run(ex, run->warp);
-		else
-			code = sgpu_threads_run_task(ex, run->threads,
-						     run->task.lanes);
-		charge_task(run);
-		if (code)
-			return code;
-		run->task_running = false;
+	for (unsigned int i = 0; i < run->nworkers; i++)
+		run->worker[i].ex.ctx = ctx;
+	if (run->nworkers > 1) {
+		pthread_mutex_lock(&run->lock);
+		run->slice++;
+		run->busy = run->nworkers - 1;
+		pthread_cond_broadcast(&run->cond);
+		pthread_mutex_unlock(&run->lock);
 	}
-	return 0;
+	run->worker[0].code = worker_slice(run, &run->worker[0]);
+	if (run->nworkers > 1) {
+		pthread_mutex_lock(&run->lock);
+		while (run->busy)
+			pthread_cond_wait(&run->cond, &run->lock);
+		pthread_mutex_unlock(&run->lock);
+	}
+	/* The first fault in worker order; else whether work is left. */
+	for (unsigned int i = 0; i < run->nworkers; i++) {
+		uint32_t c = run->worker[i].code;
+
+		if (c == SGPU_SHADER_YIELD)
+			yielded = true;
+		else if (c && !code)
+			code = c;
+	}
+	if (code)
+		return code;
+	return yielded ? SGPU_SHADER_YIELD : 0;
 }
 
 const struct sgpu_shader_stats *sgpu_shader_core_stats(struct sgpu_dispatch *run)
 {
-	run->st.decodes = run->ex.cache.decodes;
+	run->st.decodes = 0;
+	for (unsigned int i = 0; i < run->nworkers; i++)
+		run->st.decodes += run->worker[i].ex.cache.decodes;
 	return &run->st;
 }
 
@@ -396,8 +554,21 @@ void sgpu_shader_core_free(struct sgpu_dispatch *run)
 {
 	if (!run)
 		return;
-	sgpu_cache_fini(&run->ex.cache);
-	free(run->threads);
-	free(run->warp);
+	pthread_mutex_lock(&run->lock);
+	run->quit = true;
+	pthread_cond_broadcast(&run->cond);
+	pthread_mutex_unlock(&run->lock);
+	for (unsigned int i = 0; i < SGPU_MAX_SHADER_THREADS; i++) {
+		struct sgpu_worker *wk = &run->worker[i];
+
+		if (wk->thread_started)
+			pthread_join(wk->thread, NULL);
+		sgpu_cache_fini(&wk->ex.cache);
+		free(wk->threads);
+		free(wk->warp);
+	}
+	pthread_mutex_destroy(&run->atomics_lock);
+	pthread_cond_destroy(&run->cond);
+	pthread_mutex_destroy(&run->lock);
 	free(run);
 }

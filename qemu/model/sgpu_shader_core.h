@@ -80,6 +80,20 @@ uint32_t sgpu_shader_poll(struct sgpu_shader_ctx *ctx,
 void sgpu_shader_guest_error(struct sgpu_shader_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * The host threads the shader cores may use, and the host's hooks for
+ * threads the model starts (sgpu_config.shader_threads, sgpu_host).
+ */
+#define SGPU_MAX_SHADER_THREADS 16
+struct sgpu_shader_threads {
+	unsigned int threads;
+	void (*begin)(void *opaque);
+	void (*end)(void *opaque);
+	void *opaque;
+};
+void sgpu_shader_threads(struct sgpu_shader_ctx *ctx,
+			 struct sgpu_shader_threads *out);
+
 /* What the shader cores did for one dispatch, per core (cycle model). */
 #define SGPU_SHADER_STATS_CORES 16
 struct sgpu_core_counts {

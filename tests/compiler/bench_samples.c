@@ -5,9 +5,9 @@
  * the samples' sizes, compiled from the corpus and run on the model core
  * through the compute harness, each result checked against C. Prints one
  * JSON object: per kernel the host seconds (wall, and CPU time of the
- * process), the work-items and the
- * work-item-instructions (ALU and load/store instructions over all
- * threads) per second of host time.
+ * process; the shader cores run on every host CPU), the work-items and
+ * the work-item-instructions (ALU and load/store instructions over all
+ * threads) per second of wall time.
  *
  * Usage: bench_samples [repeats [sample]]
  *        (best of `repeats` runs, default 3; every sample or the one named)
@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "corpus_runner.h"
@@ -302,6 +303,9 @@ static const struct sample samples[] = {
 int main(int argc, char **argv)
 {
 	int repeats = argc > 1 ? atoi(argv[1]) : 3;
+	/* The shader cores on every CPU of the host, as QEMU's glue runs them. */
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned int host_threads = online > 0 ? (unsigned int)online : 1;
 	struct cr_session s;
 	unsigned int printed = 0;
 	bool ok = true;
@@ -323,7 +327,7 @@ int main(int argc, char **argv)
 		double best = 1e30, best_cpu = 1e30;
 		uint64_t instructions = 0;
 
-		if (!cr_init(&s))
+		if (!cr_init_engine(&s, SGPU_ENGINE_LOCKSTEP, host_threads))
 			return 1;
 		s.quiet = false;
 		snprintf(path, sizeof(path), "%s/%s.cl", CORPUS_DIR,

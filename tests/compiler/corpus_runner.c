@@ -18,10 +18,16 @@
 
 bool cr_init(struct cr_session *s)
 {
+	return cr_init_engine(s, SGPU_ENGINE_LOCKSTEP, 1);
+}
+
+bool cr_init_engine(struct cr_session *s, enum sgpu_engine engine,
+		    unsigned int shader_threads)
+{
 	memset(s, 0, sizeof(*s));
 	/* The corpus measures the compiler itself, never its disk cache. */
 	setenv("SLEIPNIR_COMPILER_CACHE", "off", 1);
-	if (!ch_setup(&s->fh))
+	if (!ch_setup_engine(&s->fh, engine, shader_threads))
 		return false;
 	s->next_va = (uint32_t)CH_DATA_VA;
 	return true;

@@ -41,6 +41,9 @@ struct cr_session {
 };
 
 bool cr_init(struct cr_session *s);
+/* The same with the model's engine and shader threads chosen. */
+bool cr_init_engine(struct cr_session *s, enum sgpu_engine engine,
+		    unsigned int shader_threads);
 /* Tears the model down; false when it saw a guest error or leaked. */
 bool cr_fini(struct cr_session *s);
 /* Frees every buffer, clears the DATA area and the figures. */

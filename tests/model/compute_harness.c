@@ -20,15 +20,17 @@ static uint64_t region;
 
 bool ch_setup(struct fake_host *fh)
 {
-	return ch_setup_engine(fh, SGPU_ENGINE_LOCKSTEP);
+	return ch_setup_engine(fh, SGPU_ENGINE_LOCKSTEP, 1);
 }
 
-bool ch_setup_engine(struct fake_host *fh, enum sgpu_engine engine)
+bool ch_setup_engine(struct fake_host *fh, enum sgpu_engine engine,
+		     unsigned int shader_threads)
 {
 	uint64_t root;
 
 	fh_init(fh, RAM_BASE, RAM_SIZE);
 	fh->engine = engine;
+	fh->shader_threads = shader_threads;
 	if (!fh_create(fh, SGPU_T860, false) || !fh_panfrost_probe(fh))
 		return false;
 	root = fh_pt_new(fh);

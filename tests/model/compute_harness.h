@@ -71,8 +71,9 @@ struct ch_result {
 
 /* A T860 with 4 cores and the address space set up; false on failure. */
 bool ch_setup(struct fake_host *fh);
-/* The same, the shader cores executing with engine. */
-bool ch_setup_engine(struct fake_host *fh, enum sgpu_engine engine);
+/* The same, the shader cores executing with engine on that many threads. */
+bool ch_setup_engine(struct fake_host *fh, enum sgpu_engine engine,
+		     unsigned int shader_threads);
 /* Host pointer to GPU VA va in the mapped area. */
 uint8_t *ch_ptr(struct fake_host *fh, uint64_t va);
 /*

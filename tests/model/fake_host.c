@@ -149,6 +149,7 @@ struct sgpu *fh_create(struct fake_host *fh, enum sgpu_product product,
 		.product = product, .revision = 0x2000, .shader_cores = 4,
 		.test_hang_jobs = hang_jobs, .timestamp_hz = fh->timestamp_hz,
 		.engine = fh->engine,
+		.shader_threads = fh->shader_threads ? fh->shader_threads : 1,
 	};
 	char err[128];
 

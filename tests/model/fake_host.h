@@ -43,8 +43,9 @@ struct fake_host {
 	/* Pages handed out by pointer (host.mem_page; NULL it to test the
 	 * model without). */
 	uint64_t pages_mapped;
-	/* sgpu_config.engine for fh_create() (set it after fh_init()). */
+	/* sgpu_config.engine and .shader_threads (0: 1) for fh_create(). */
 	enum sgpu_engine engine;
+	unsigned int shader_threads;
 	/* Set by an IRQ whose level did not match (RAWSTAT & MASK) != 0. */
 	unsigned int irq_mismatches;
 	/* With trace_jobs, the model's "sgpu_jobs" trace lines (the chains

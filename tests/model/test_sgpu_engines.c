@@ -12,7 +12,8 @@
  * trip count differs between threads (so lanes diverge and meet again),
  * then stores r0-r15 to the thread's slice of the output. Workgroup sizes
  * vary from 1 to 256 threads, so tasks hold one or many workgroups and
- * partial lane blocks.
+ * partial lane blocks, and the lockstep engine runs its tasks on one to
+ * four host threads.
  *
  * Environment: SGPU_ENGINES_CASES (default 300), ISA_SEED (the seed).
  */
@@ -28,7 +29,7 @@ CHECK_MAIN_STATE("sgpu_engines");
 
 #define MAX_BUNDLES 64
 #define THREAD_BYTES 256u            /* 16 registers of input / output */
-#define MAX_THREADS 1280u
+#define MAX_THREADS 3072u
 
 /* The ops the compiler emits most, which have lockstep loops. */
 static const uint8_t common_ops[] = {
@@ -287,7 +288,8 @@ struct outcome {
 	uint8_t out[MAX_THREADS * THREAD_BYTES];
 };
 
-static void run_on(enum sgpu_engine engine, const struct program *p,
+static void run_on(enum sgpu_engine engine, unsigned int shader_threads,
+		   const struct program *p,
 		   const uint32_t *input, uint32_t threads,
 		   const struct ch_kernel *shape, struct outcome *o)
 {
@@ -296,7 +298,7 @@ static void run_on(enum sgpu_engine engine, const struct program *p,
 	uint64_t in_va = out_va + MAX_THREADS * THREAD_BYTES;
 	uint64_t ptrs[2] = { out_va, in_va };
 
-	REQUIRE(ch_setup_engine(&fh, engine));
+	REQUIRE(ch_setup_engine(&fh, engine, shader_threads));
 	memcpy(ch_ptr(&fh, ubo_va), ptrs, sizeof(ptrs));
 	memcpy(ch_ptr(&fh, in_va), input, threads * THREAD_BYTES);
 	k.code = p->code;
@@ -340,14 +342,15 @@ TEST(random_programs)
 		random_program(&prog);
 		shape.local_size[0] = lx;
 		shape.local_size[1] = shape.local_size[2] = 1;
-		shape.num_groups[0] = 1 + rn(5);
+		shape.num_groups[0] = 1 + rn(12);
 		shape.num_groups[1] = shape.num_groups[2] = 1;
 		threads = lx * shape.num_groups[0];
 		for (uint32_t i = 0; i < threads * THREAD_BYTES / 4; i++)
 			input[i] = random_word();
-		run_on(SGPU_ENGINE_LOCKSTEP, &prog, input, threads, &shape,
-		       &lockstep);
-		run_on(SGPU_ENGINE_REFERENCE, &prog, input, threads, &shape,
+		/* The lockstep engine on 1-4 host threads, the reference on 1. */
+		run_on(SGPU_ENGINE_LOCKSTEP, 1 + rn(4), &prog, input, threads,
+		       &shape, &lockstep);
+		run_on(SGPU_ENGINE_REFERENCE, 1, &prog, input, threads, &shape,
 		       &reference);
 		/*
 		 * A fault ends the job wherever each engine had got to: the
