@@ -37,6 +37,15 @@ struct _cl_context {
 	 */
 	struct sl_drm *drm;
 	pthread_mutex_t gpu_lock;
+	/*
+	 * Under gpu_lock: the faults read and cleared (GET_FAULT) so far,
+	 * and the last one, kept until the chain it ended (fault.jc) is
+	 * ended and reports it. A chain submitted before the last clear may
+	 * have been cancelled by it without running (icd_chain.c).
+	 */
+	uint64_t fault_clears;
+	struct drm_sleipnir_get_fault fault;
+	bool fault_held;
 };
 
 /* True when @context is a live context of this ICD. */

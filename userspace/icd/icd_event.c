@@ -96,14 +96,12 @@ void icd_event_release(cl_event event)
 		event->free_data(event->data);
 	if (event->launch)
 		icd_launch_free(event->launch);
-	if (event->fence)
-		icd_fence_put(event->fence);
 	for (cb = event->callbacks; cb; cb = next) {
 		next = cb->next;
 		free(cb);
 	}
 	if (event->queue)
-		clReleaseCommandQueue(event->queue);
+		icd_queue_release(event->queue);
 	clReleaseContext(event->context);
 	free(event);
 }
@@ -112,6 +110,9 @@ bool icd_event_deps_failed(cl_event cmd)
 {
 	bool failed = false;
 
+	/* Fixed at enqueue: no lock to see the list is empty. */
+	if (!cmd->num_deps)
+		return false;
 	icd_event_lock();
 	for (cl_uint i = 0; i < cmd->num_deps; i++)
 		failed |= cmd->deps[i]->status < 0;
@@ -207,9 +208,9 @@ cl_int icd_event_wait(cl_uint num, const cl_event *list)
 {
 	cl_int result = CL_SUCCESS;
 
-	for (cl_uint i = 0; i < num; i++)
-		if (list[i]->queue)
-			icd_queue_flush(list[i]->queue);
+	/* No flush is needed: commands go to the GPU or their queue's
+	 * thread as they are enqueued, and this thread ends the chains it
+	 * waits for itself. */
 	icd_event_lock();
 	for (cl_uint i = 0; i < num; i++) {
 		cl_command_queue q = list[i]->queue;
@@ -283,6 +284,9 @@ cl_int CL_API_CALL clGetEventInfo(cl_event event, cl_event_info param_name,
 	case CL_EVENT_COMMAND_EXECUTION_STATUS:
 		icd_event_lock();
 		status = event->status;
+		/* Polled: it must move on without a wait. */
+		if (event->queue && !icd_event_status_final(status))
+			icd_queue_watch(event->queue);
 		icd_event_unlock();
 		value = &status;
 		size = sizeof(status);
@@ -320,6 +324,8 @@ cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event,
 	icd_event_lock();
 	status = event->status;
 	t = event->times[param_name - CL_PROFILING_COMMAND_QUEUED];
+	if (!icd_event_status_final(status))
+		icd_queue_watch(event->queue);
 	icd_event_unlock();
 	/* The times are final once the command completed. */
 	if (status != CL_COMPLETE)
@@ -386,6 +392,9 @@ cl_int CL_API_CALL clSetEventCallback(cl_event event,
 	cb->trigger = command_exec_callback_type;
 	icd_event_lock();
 	status = event->status;
+	/* Its queue's thread makes it happen if nobody waits. */
+	if (event->queue && !icd_event_status_final(status))
+		icd_queue_watch(event->queue);
 	if (status > command_exec_callback_type) {
 		/* Not reached yet: kept, in registration order. */
 		for (link = &event->callbacks; *link; link = &(*link)->next)

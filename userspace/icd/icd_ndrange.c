@@ -35,9 +35,7 @@ void icd_launch_free(struct icd_launch *launch)
 	if (!launch)
 		return;
 	icd_launch_end(launch);
-	free(launch->mems);
-	free(launch->args);
-	free(launch->values);
+	/* Its arrays are in the same block (new_launch). */
 	free(launch);
 }
 
@@ -79,17 +77,37 @@ static cl_int launch_error(int status)
 	}
 }
 
+/* A launch of @k with room for its arguments: one allocation, since every
+ * launch makes one. */
+static struct icd_launch *new_launch(cl_kernel k)
+{
+	size_t n = k->info->num_args ? k->info->num_args : 1;
+	struct icd_launch *l;
+	char *p;
+
+	/* The struct first, then the arrays from the strictest alignment
+	 * down: the kernel argument values, pointers, sl_args. */
+	p = calloc(1, sizeof(*l) + n * (sizeof(*l->values) +
+					 sizeof(*l->mems) +
+					 sizeof(*l->args)));
+	if (!p)
+		return NULL;
+	l = (struct icd_launch *)p;
+	p += sizeof(*l);
+	l->values = (struct icd_kernel_arg *)p;
+	p += n * sizeof(*l->values);
+	l->mems = (cl_mem *)p;
+	p += n * sizeof(*l->mems);
+	l->args = (struct sl_arg *)p;
+	return l;
+}
+
 /* Copies the kernel's arguments (under its lock) into @l. */
 static cl_int snapshot_args(cl_kernel k, struct icd_launch *l)
 {
 	unsigned int n = k->info->num_args;
 	cl_int err = CL_SUCCESS;
 
-	l->args = calloc(n ? n : 1, sizeof(*l->args));
-	l->values = calloc(n ? n : 1, sizeof(*l->values));
-	l->mems = calloc(n ? n : 1, sizeof(*l->mems));
-	if (!l->args || !l->values || !l->mems)
-		return CL_OUT_OF_HOST_MEMORY;
 	pthread_mutex_lock(&k->lock);
 	for (unsigned int i = 0; i < n; i++) {
 		const struct icd_kernel_arg *a = &k->args[i];
@@ -295,7 +313,7 @@ static cl_int enqueue_launch(cl_command_queue queue, cl_kernel kernel,
 				    &nd);
 	if (err)
 		return err;
-	l = calloc(1, sizeof(*l));
+	l = new_launch(kernel);
 	if (!l)
 		return CL_OUT_OF_HOST_MEMORY;
 	icd_program_hold_launch(kernel->program);
