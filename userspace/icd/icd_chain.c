@@ -811,9 +811,12 @@ bool icd_launch_submit(cl_command_queue q, unsigned int s, cl_event *cmds,
 		err = submit_chain(q, s, go, kept, true, 0);
 		if (err != -ECANCELED || tries == 16)
 			break;
-		/* A fault elsewhere in the context is waiting to be read. */
+		/* A fault in the context is waiting to be read: read, it
+		 * lets SUBMIT in again, once what it cancelled of this
+		 * queue went again. */
 		take_fault(ctx);
 		resolve_stale(q, 0);
+		err = 0;
 	}
 	if (!err) {
 		q->gpu->in_flight++;
