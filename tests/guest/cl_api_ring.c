@@ -304,10 +304,92 @@ TEST(launches_end_without_a_wait)
 	clReleaseCommandQueue(other);
 }
 
+static int destroyed;
+
+static void CL_CALLBACK on_destroyed(cl_mem mem, void *data)
+{
+	(void)mem;
+	(void)data;
+	__atomic_add_fetch(&destroyed, 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * What waits for launches other than through their events, with nobody
+ * waiting for those: §5.4.1, a buffer released while a launch uses it is
+ * destroyed (its destructor callback called) once the launch completed;
+ * §5.6.2, a program whose kernels were all released builds again once
+ * the launches of its old executable ended (the build waits for them).
+ */
+TEST(launch_users_end_without_a_wait)
+{
+	size_t size = 0, global = N;
+	unsigned char *bin = cl_api_main_binary(&size);
+	const unsigned char *bins[1] = { bin };
+	static float fa[N], fc[N];
+	cl_mem a = NULL, c = NULL;
+	cl_program p = NULL;
+	cl_kernel k = NULL;
+	cl_int err = 1;
+	bool ok = true;
+
+	REQUIRE(bin);
+	p = clCreateProgramWithBinary(api.ctx, 1, &api.device, &size, bins,
+				      NULL, &err);
+	free(bin);
+	REQUIRE(p);
+	CHECK_ERR(clBuildProgram(p, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+	k = clCreateKernel(p, "vadd", &err);
+	REQUIRE(k);
+	for (int i = 0; i < N; i++)
+		fa[i] = (float)i * 1.5f;
+	a = cl_api_buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(fa),
+			  fa);
+	c = cl_api_buffer(CL_MEM_WRITE_ONLY, sizeof(fc), NULL);
+	REQUIRE(a && c);
+	CHECK_ERR(clSetKernelArg(k, 0, sizeof(a), &a), CL_SUCCESS);
+	CHECK_ERR(clSetKernelArg(k, 1, sizeof(a), &a), CL_SUCCESS);
+	CHECK_ERR(clSetKernelArg(k, 2, sizeof(c), &c), CL_SUCCESS);
+	destroyed = 0;
+	CHECK_ERR(clSetMemObjectDestructorCallback(a, on_destroyed, NULL),
+		  CL_SUCCESS);
+	CHECK_ERR(clEnqueueNDRangeKernel(api.queue, k, 1, NULL, &global, NULL,
+					 0, NULL, NULL),
+		  CL_SUCCESS);
+	CHECK_ERR(clReleaseMemObject(a), CL_SUCCESS);
+	CHECK(cl_api_wait_flag(&destroyed, 1, 20000));
+
+	{
+		cl_mem a2 = cl_api_buffer(CL_MEM_READ_ONLY |
+					  CL_MEM_COPY_HOST_PTR,
+					  sizeof(fa), fa);
+
+		REQUIRE(a2);
+		CHECK_ERR(clSetKernelArg(k, 0, sizeof(a2), &a2), CL_SUCCESS);
+		CHECK_ERR(clSetKernelArg(k, 1, sizeof(a2), &a2), CL_SUCCESS);
+		CHECK_ERR(clEnqueueNDRangeKernel(api.queue, k, 1, NULL, &global,
+						 NULL, 0, NULL, NULL),
+			  CL_SUCCESS);
+		clReleaseMemObject(a2);
+	}
+	/* The launch of the old executable still runs; the build (on this
+	 * thread, nothing else waiting) waits for it. */
+	CHECK_ERR(clReleaseKernel(k), CL_SUCCESS);
+	CHECK_ERR(clBuildProgram(p, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+	CHECK_ERR(clEnqueueReadBuffer(api.queue, c, CL_TRUE, 0, sizeof(fc), fc,
+				      0, NULL, NULL),
+		  CL_SUCCESS);
+	for (int i = 0; i < N; i++)
+		ok &= fc[i] == fa[i] + fa[i];
+	CHECK(ok);
+	clReleaseMemObject(c);
+	clReleaseProgram(p);
+}
+
 void cl_api_ring_tests(void)
 {
 	API_RUN(launches_in_flight_in_order);
 	API_RUN(launches_in_flight_out_of_order);
 	API_RUN(launches_in_flight_keep_order);
 	API_RUN(launches_end_without_a_wait);
+	API_RUN(launch_users_end_without_a_wait);
 }

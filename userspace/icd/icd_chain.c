@@ -820,14 +820,18 @@ bool icd_launch_submit(cl_command_queue q, unsigned int s, cl_event *cmds,
 	}
 	if (!err) {
 		q->gpu->in_flight++;
+		now = icd_now_ns();
 		/* Launches elsewhere may now wait for these on the GPU, and
-		 * waiters may end the chain. */
+		 * waiters may end the chain, maybe before the status below
+		 * moves: the SUBMIT time is theirs already. */
 		icd_event_lock();
 		memcpy(q->ring[s].cmds, go, kept * sizeof(go[0]));
 		q->ring[s].n = kept;
 		q->ring[s].point = slot->point;
-		for (unsigned int i = 0; i < kept; i++)
+		for (unsigned int i = 0; i < kept; i++) {
 			go[i]->point = slot->point;
+			go[i]->times[1] = now;
+		}
 		q->ring_count++;
 		icd_event_unlock();
 	}
@@ -836,8 +840,8 @@ bool icd_launch_submit(cl_command_queue q, unsigned int s, cl_event *cmds,
 		fail_all(go, kept, CL_OUT_OF_RESOURCES);
 		return false;
 	}
-	/* SUBMITTED and RUNNING at once: the GPU has it. */
-	now = icd_now_ns();
+	/* SUBMITTED and RUNNING at once: the GPU has it. (Ignored when the
+	 * chain already ended.) */
 	for (unsigned int i = 0; i < kept; i++)
 		icd_event_set_status(go[i], CL_RUNNING, now);
 	return true;

@@ -25,6 +25,17 @@ bool icd_queue_valid(cl_command_queue queue)
 
 /* --- the thread ---------------------------------------------------------- */
 
+void icd_context_watch_queues(cl_context ctx)
+{
+	icd_event_lock();
+	/* Only those with chains on the GPU, or one on its way there:
+	 * launches still in a list are the threads' anyway. */
+	for (cl_command_queue q = ctx->queues; q; q = q->next_in_context)
+		if (q->ring_count || q->submitting)
+			icd_queue_watch(q);
+	icd_event_unlock();
+}
+
 void icd_queue_watch(cl_command_queue q)
 {
 	if (q->watch)
@@ -261,6 +272,15 @@ static void queue_free(cl_command_queue q)
 {
 	cl_context ctx = q->context;
 
+	icd_event_lock();
+	for (cl_command_queue *p = &ctx->queues; *p;
+	     p = &(*p)->next_in_context) {
+		if (*p == q) {
+			*p = q->next_in_context;
+			break;
+		}
+	}
+	icd_event_unlock();
 	icd_gpu_queue_free(q);
 	pthread_cond_destroy(&q->idle_wake);
 	free(q);
@@ -460,6 +480,11 @@ clCreateCommandQueue(cl_context context, cl_device_id device,
 		free(q);
 		q = NULL;
 		err = CL_OUT_OF_HOST_MEMORY;
+	} else {
+		icd_event_lock();
+		q->next_in_context = context->queues;
+		context->queues = q;
+		icd_event_unlock();
 	}
 	pthread_attr_destroy(&attr);
 out:

@@ -88,6 +88,7 @@ struct _cl_command_queue {
 	/* A thread is putting a chain on the GPU: one at a time, in order. */
 	bool submitting;
 	unsigned int chain_waiters;
+	cl_command_queue next_in_context;  /* under icd_event_lock() */
 	pthread_t thread;
 	/* The thread's GPU state (icd_ndrange.c): command BO, scratch. */
 	struct icd_gpu_queue *gpu;
