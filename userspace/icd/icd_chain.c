@@ -91,6 +91,11 @@ struct gpu_slot {
 	uint64_t clears;
 	struct drm_sleipnir_bo_ref *refs;
 	unsigned int num_refs, cap_refs;
+	/* The block of the first launch of its last chain without
+	 * timestamps, at the start of the command BO: a launch of the same
+	 * kernel, the same way, there again only rewrites its arguments
+	 * (sl_launch_emit_cached). Nothing else writes there meanwhile. */
+	struct sl_desc_cache first;
 };
 
 /* Scratch that grew while chains using the old one were on the GPU. */
@@ -355,8 +360,10 @@ static int write_chain(cl_command_queue q, struct gpu_slot *slot,
 			link = (struct sl_job_link){ .index = index,
 						     .dep = { index - 1 } };
 			if (compute)
-				err = sl_launch_emit(&l->plan, &mem, &link,
-						     cpu + at, bytes, va + at);
+				err = sl_launch_emit_cached(
+					&l->plan, &mem, &link, cpu + at, bytes,
+					va + at, !prof && !i ? &slot->first :
+					NULL);
 			else
 				err = sl_timestamp_pack(&link,
 							ts_va + (j ? 8 : 0),
@@ -423,8 +430,12 @@ static int prepare(cl_command_queue q, unsigned int s, cl_event *cmds,
 		if (sl_launch_uses_printf(cmds[i]->launch->params.kernel) &&
 		    !slot->printf_bo[i])
 			err = new_printf_bo(drm, &slot->printf_bo[i]);
-	if (!err)
+	if (!err) {
+		/* A new BO holds none of the blocks. */
+		if (!slot->cmd || slot->cmd->size < lay->size)
+			slot->first.valid = false;
 		err = ensure_bo(drm, &slot->cmd, lay->size, true, NULL);
+	}
 	return err;
 }
 
