@@ -788,7 +788,7 @@ bool icd_launch_submit(cl_command_queue q, unsigned int s, cl_event *cmds,
 	cl_event go[ICD_MAX_BATCH];
 	struct chain_layout lay;
 	struct gpu_slot *slot = NULL;
-	unsigned int kept = 0;
+	unsigned int kept = 0, slow = 0;
 	cl_ulong now;
 	int err = 0;
 
@@ -842,6 +842,15 @@ bool icd_launch_submit(cl_command_queue q, unsigned int s, cl_event *cmds,
 		for (unsigned int i = 0; i < kept; i++) {
 			go[i]->point = slot->point;
 			go[i]->times[1] = now;
+			/* SUBMITTED and RUNNING at once: the GPU has it.
+			 * Nobody waits for a state short of the end, so
+			 * only callbacks need icd_event_set_status(). */
+			if (!go[i]->callbacks) {
+				go[i]->times[2] = now;
+				go[i]->status = CL_RUNNING;
+			} else {
+				go[slow++] = go[i];
+			}
 		}
 		q->ring_count++;
 		icd_event_unlock();
@@ -851,9 +860,9 @@ bool icd_launch_submit(cl_command_queue q, unsigned int s, cl_event *cmds,
 		fail_all(go, kept, CL_OUT_OF_RESOURCES);
 		return false;
 	}
-	/* SUBMITTED and RUNNING at once: the GPU has it. (Ignored when the
-	 * chain already ended.) */
-	for (unsigned int i = 0; i < kept; i++)
+	/* Those with callbacks, moved to the front of go[] (a no-op when
+	 * the chain already ended). */
+	for (unsigned int i = 0; i < slow; i++)
 		icd_event_set_status(go[i], CL_RUNNING, now);
 	return true;
 }
