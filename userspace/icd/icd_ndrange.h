@@ -23,7 +23,6 @@
 struct icd_launch {
 	cl_program program;          /* held; NULL once ended */
 	struct sl_arg *args;         /* the arguments at enqueue time */
-	struct icd_kernel_arg *values;  /* their bytes */
 	cl_mem *mems;                /* buffer arguments, retained */
 	unsigned int num_mems;
 	struct sl_launch_params params;
