@@ -780,31 +780,40 @@ bool icd_launch_finish(cl_command_queue q, unsigned int s, uint64_t point)
 
 /* --- submitting ---------------------------------------------------------- */
 
-bool icd_launch_submit(cl_command_queue q, unsigned int s, cl_event *cmds,
-		       unsigned int n)
+unsigned int icd_launch_submit(cl_command_queue q, unsigned int s,
+			       cl_event *cmds, unsigned int n)
 {
 	cl_context ctx = q->context;
 	bool prof = q->properties & CL_QUEUE_PROFILING_ENABLE;
-	cl_event go[ICD_MAX_BATCH];
+	cl_event go[ICD_MAX_BATCH], ended[ICD_MAX_BATCH];
 	struct chain_layout lay;
 	struct gpu_slot *slot = NULL;
-	unsigned int kept = 0, slow = 0;
+	unsigned int kept = 0, num_ended = 0, slow = 0;
+	bool printf_used = false;
 	cl_ulong now;
 	int err = 0;
 
 	if (!ctx->drm) {
 		fail_all(cmds, n, CL_OUT_OF_RESOURCES);
-		return false;
+		return 0;
 	}
 	/* Programs reach the GPU on their first launch. */
 	for (unsigned int i = 0; i < n; i++) {
-		if (icd_program_upload(cmds[i]->launch->program))
+		if (icd_program_upload(cmds[i]->launch->program)) {
 			icd_event_set_status(cmds[i], CL_OUT_OF_RESOURCES, 0);
-		else
+			ended[num_ended++] = cmds[i];
+		} else {
 			go[kept++] = cmds[i];
+			printf_used |= sl_launch_uses_printf(
+				cmds[i]->launch->params.kernel);
+		}
 	}
+	/* Those that go first: the caller may not touch them once they are
+	 * on the GPU (a waiter may end and free them). */
+	memcpy(cmds, go, kept * sizeof(go[0]));
+	memcpy(cmds + kept, ended, num_ended * sizeof(ended[0]));
 	if (!kept)
-		return false;
+		return 0;
 	lay_out(go, kept, prof, &lay);
 	pthread_mutex_lock(&ctx->gpu_lock);
 	err = prepare(q, s, go, kept, &lay);
@@ -844,27 +853,35 @@ bool icd_launch_submit(cl_command_queue q, unsigned int s, cl_event *cmds,
 			go[i]->times[1] = now;
 			/* SUBMITTED and RUNNING at once: the GPU has it.
 			 * Nobody waits for a state short of the end, so
-			 * only callbacks need icd_event_set_status(). */
+			 * only callbacks need icd_event_set_status(),
+			 * on a reference of this thread's. */
 			if (!go[i]->callbacks) {
 				go[i]->times[2] = now;
 				go[i]->status = CL_RUNNING;
 			} else {
+				icd_event_retain(go[i]);
 				go[slow++] = go[i];
 			}
 		}
 		q->ring_count++;
+		/* printf's output appears when the launch ends, waited for
+		 * or not. */
+		if (printf_used)
+			icd_queue_watch(q);
 		icd_event_unlock();
 	}
 	pthread_mutex_unlock(&ctx->gpu_lock);
 	if (err) {
 		fail_all(go, kept, CL_OUT_OF_RESOURCES);
-		return false;
+		return 0;
 	}
 	/* Those with callbacks, moved to the front of go[] (a no-op when
 	 * the chain already ended). */
-	for (unsigned int i = 0; i < slow; i++)
+	for (unsigned int i = 0; i < slow; i++) {
 		icd_event_set_status(go[i], CL_RUNNING, now);
-	return true;
+		icd_event_release(go[i]);
+	}
+	return kept;
 }
 
 void icd_launch_wait(cl_command_queue q, uint64_t point)

@@ -42,12 +42,13 @@ struct icd_launch {
  * before, and submits it with one SUBMIT that signals the next point of
  * the queue's timeline syncobj; the chain then takes its place in
  * queue->ring and the launches are CL_RUNNING. Launches that cannot go
- * (their program does not reach the GPU) end at once with
- * CL_OUT_OF_RESOURCES. True when a chain is in flight: a waiter then
- * calls icd_launch_wait() and icd_launch_finish() for it.
+ * (their program does not reach the GPU, or the SUBMIT failed) end at
+ * once with CL_OUT_OF_RESOURCES. Returns how many went: they are first
+ * in @cmds, and from then on belong to the ring (whoever ends the chain
+ * may free them); those that ended follow.
  */
-bool icd_launch_submit(cl_command_queue queue, unsigned int slot,
-		       cl_event *cmds, unsigned int n);
+unsigned int icd_launch_submit(cl_command_queue queue, unsigned int slot,
+			       cl_event *cmds, unsigned int n);
 
 /* Sleeps in the kernel until @point of @queue's timeline signalled (a
  * chain ended). Safe from several threads at once; takes no lock. */

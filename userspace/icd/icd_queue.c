@@ -357,32 +357,24 @@ bool icd_queue_end_chain(cl_command_queue q, bool app)
 static void start_chain(cl_command_queue q, cl_event *batch, unsigned int n,
 			bool watch)
 {
-	cl_event gone[ICD_MAX_BATCH];
-	unsigned int slot, num_gone = 0;
+	unsigned int slot, kept;
 
 	icd_event_lock();
 	/* Stays free: only this thread adds chains, enders take the
 	 * oldest. */
 	slot = (q->ring_first + q->ring_count) % ICD_RING_SLOTS;
 	icd_event_unlock();
-	icd_launch_submit(q, slot, batch, n);
+	/* Those that went are the ring's now: not to be touched here. */
+	kept = icd_launch_submit(q, slot, batch, n);
 	icd_event_lock();
 	q->submitting = false;
-	for (unsigned int i = 0; i < n; i++) {
-		if (!batch[i]->point)
-			gone[num_gone++] = batch[i];
-		/* printf's output appears when the launch ends, waited for
-		 * or not. */
-		else if (sl_launch_uses_printf(batch[i]->launch->params.kernel))
-			watch = true;
-	}
-	unlink_ended(q, gone, num_gone);
+	unlink_ended(q, batch + kept, n - kept);
 	if (watch)
 		icd_queue_watch(q);
 	icd_event_broadcast();
 	icd_event_unlock();
-	for (unsigned int i = 0; i < num_gone; i++)
-		icd_event_release(gone[i]);
+	for (unsigned int i = kept; i < n; i++)
+		icd_event_release(batch[i]);
 }
 
 /* True (under the lock) when the thread has nothing to do until someone
