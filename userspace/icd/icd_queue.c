@@ -701,7 +701,8 @@ cl_int icd_command_enqueue(cl_event cmd, bool blocking, cl_event *event)
 	 * room: the chain follows theirs.
 	 */
 	if (cmd->launch)
-		now = !(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) &&
+		now = !(q->properties &
+			CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) &&
 		      ring_free(q) && all_on_gpu(q) && ready(cmd, &failed) &&
 		      !failed;
 	else
