@@ -11,6 +11,7 @@
  * end without any wait: polled, with a callback, waited for from another
  * queue.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -385,6 +386,114 @@ TEST(launch_users_end_without_a_wait)
 	clReleaseProgram(p);
 }
 
+#define THREADS 4
+#define ROUNDS 24
+
+struct worker {
+	cl_command_queue q;
+	cl_kernel add;
+	cl_mem buf;
+	int id;
+	cl_int err;                  /* the first error, CL_SUCCESS if none */
+};
+
+/* ROUNDS times: add_k(buf, id + r) on the shared queue, then a wait for
+ * it: clFinish, clWaitForEvents or a blocking read, in turn. */
+static void *worker_run(void *arg)
+{
+	struct worker *w = arg;
+	size_t global = N;
+
+	for (int r = 0; r < ROUNDS && w->err == CL_SUCCESS; r++) {
+		cl_int k = w->id + r, back[N];
+		cl_event e = NULL;
+
+		w->err = clSetKernelArg(w->add, 1, sizeof(k), &k);
+		if (!w->err)
+			w->err = clEnqueueNDRangeKernel(w->q, w->add, 1, NULL,
+							&global, NULL, 0, NULL,
+							&e);
+		if (w->err)
+			break;
+		switch (r % 3) {
+		case 0:
+			w->err = clFinish(w->q);
+			break;
+		case 1:
+			w->err = clWaitForEvents(1, &e);
+			break;
+		default:
+			w->err = clEnqueueReadBuffer(w->q, w->buf, CL_TRUE, 0,
+						     sizeof(back), back, 0,
+						     NULL, NULL);
+			break;
+		}
+		if (!w->err && cl_api_event_status(e) != CL_COMPLETE)
+			w->err = CL_INVALID_EVENT;
+		clReleaseEvent(e);
+	}
+	return NULL;
+}
+
+/*
+ * §5.1 (command queues may be shared by threads): THREADS threads enqueue
+ * launches on one in-order queue and wait for them at once, each its own
+ * kernel object and buffer (clSetKernelArg is not thread-safe on one
+ * kernel); every launch completes, and each buffer has every one of its
+ * thread's additions.
+ */
+TEST(threads_share_a_queue)
+{
+	cl_command_queue q = new_queue(0);
+	struct worker w[THREADS];
+	pthread_t t[THREADS];
+	int started = 0;
+
+	REQUIRE(q);
+	for (int i = 0; i < THREADS; i++) {
+		cl_int zeros[N] = { 0 };
+
+		w[i] = (struct worker){ .q = q, .id = 100 * i,
+					.err = CL_SUCCESS };
+		w[i].add = cl_api_kernel("add_k");
+		w[i].buf = cl_api_buffer(CL_MEM_READ_WRITE |
+					 CL_MEM_COPY_HOST_PTR, sizeof(zeros),
+					 zeros);
+		REQUIRE(w[i].add && w[i].buf);
+		CHECK_ERR(clSetKernelArg(w[i].add, 0, sizeof(w[i].buf),
+					 &w[i].buf),
+			  CL_SUCCESS);
+	}
+	for (int i = 0; i < THREADS; i++)
+		if (pthread_create(&t[i], NULL, worker_run, &w[i]) == 0)
+			started++;
+	CHECK_EQ(started, THREADS);
+	for (int i = 0; i < started; i++)
+		pthread_join(t[i], NULL);
+	CHECK_ERR(clFinish(q), CL_SUCCESS);
+	for (int i = 0; i < THREADS; i++) {
+		cl_int back[N], want = 0;
+		int bad = 0;
+
+		CHECK_ERR(w[i].err, CL_SUCCESS);
+		for (int r = 0; r < ROUNDS; r++)
+			want += w[i].id + r;
+		CHECK_ERR(clEnqueueReadBuffer(q, w[i].buf, CL_TRUE, 0,
+					      sizeof(back), back, 0, NULL,
+					      NULL),
+			  CL_SUCCESS);
+		for (int j = 0; j < N; j++)
+			bad += back[j] != want;
+		if (bad)
+			CHECK_FAIL_AT(__FILE__, __LINE__,
+				      "thread %d: %d items wrong (item 0 %d, "
+				      "want %d)", i, bad, back[0], want);
+		clReleaseMemObject(w[i].buf);
+		clReleaseKernel(w[i].add);
+	}
+	clReleaseCommandQueue(q);
+}
+
 void cl_api_ring_tests(void)
 {
 	API_RUN(launches_in_flight_in_order);
@@ -392,4 +501,5 @@ void cl_api_ring_tests(void)
 	API_RUN(launches_in_flight_keep_order);
 	API_RUN(launches_end_without_a_wait);
 	API_RUN(launch_users_end_without_a_wait);
+	API_RUN(threads_share_a_queue);
 }
