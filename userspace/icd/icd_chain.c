@@ -599,25 +599,27 @@ static void resolve_stale(cl_command_queue q, unsigned int depth)
 	/* Nothing on the GPU, nothing to look at (the usual case). */
 	if (!g || !g->in_flight || depth > 8)
 		return;
-again:
-	for (unsigned int k = 0;; k++) {
-		struct gpu_slot *slot;
-		unsigned int s, n;
-		cl_event *cmds;
+	for (;;) {
+		struct gpu_slot *slot = NULL;
+		unsigned int s = 0, n = 0;
+		cl_event *cmds = NULL;
 		int err;
 
+		/* The oldest not looked at since the clear. Searched afresh
+		 * each time: enders may take chains off the front
+		 * meanwhile (their last step needs no gpu_lock). */
 		icd_event_lock();
-		if (k >= q->ring_count) {
-			icd_event_unlock();
-			return;
+		for (unsigned int k = 0; k < q->ring_count && !slot; k++) {
+			s = (q->ring_first + k) % ICD_RING_SLOTS;
+			if (g->slot[s].clears != ctx->fault_clears) {
+				slot = &g->slot[s];
+				cmds = q->ring[s].cmds;
+				n = q->ring[s].n;
+			}
 		}
-		s = (q->ring_first + k) % ICD_RING_SLOTS;
-		cmds = q->ring[s].cmds;
-		n = q->ring[s].n;
 		icd_event_unlock();
-		slot = &g->slot[s];
-		if (slot->clears == ctx->fault_clears)
-			continue;
+		if (!slot)
+			return;
 		icd_launch_wait(q, slot->point);
 		/* Marked first: a chain it waits for may lead back here. */
 		slot->clears = ctx->fault_clears;
@@ -625,9 +627,11 @@ again:
 				       slot->lay.job_offset[0]))
 			continue;
 		err = submit_chain(q, s, cmds, n, false, depth);
+		/* A fault meanwhile: every chain is stale again, and looked
+		 * at again from the oldest. */
 		if (err == -ECANCELED && ++rounds < 16) {
 			take_fault(ctx);
-			goto again;
+			continue;
 		}
 		/* A chain that cannot go again fails as cancelled when it
 		 * is ended. */
