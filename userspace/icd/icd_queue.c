@@ -166,6 +166,14 @@ static unsigned int gather_launches(cl_command_queue q, cl_event first,
 	return n;
 }
 
+/* Makes the calling thread @q's one submitter (under the lock; the ring
+ * has room). */
+static void become_submitter(cl_command_queue q)
+{
+	q->submitting = true;
+	q->next_slot = (q->ring_first + q->ring_count) % ICD_RING_SLOTS;
+}
+
 /* True (under the lock) when @q can take one more chain now. */
 static bool ring_free(cl_command_queue q)
 {
@@ -213,7 +221,7 @@ static unsigned int pick(cl_command_queue q, cl_event *batch, bool *gpu)
 			c->taken = true;
 			*gpu = c->launch && !failed;
 			if (*gpu) {
-				q->submitting = true;
+				become_submitter(q);
 				return gather_launches(q, c, batch);
 			}
 			batch[0] = c;
@@ -357,13 +365,11 @@ bool icd_queue_end_chain(cl_command_queue q, bool app)
 static void start_chain(cl_command_queue q, cl_event *batch, unsigned int n,
 			bool watch)
 {
-	unsigned int slot, kept;
+	/* The next slot of the ring, read when the caller became the
+	 * submitter; it stays free: only the submitter adds chains, and
+	 * enders take the oldest, so ring_first + ring_count stays. */
+	unsigned int slot = q->next_slot, kept;
 
-	icd_event_lock();
-	/* Stays free: only this thread adds chains, enders take the
-	 * oldest. */
-	slot = (q->ring_first + q->ring_count) % ICD_RING_SLOTS;
-	icd_event_unlock();
 	/* Those that went are the ring's now: not to be touched here. */
 	kept = icd_launch_submit(q, slot, batch, n);
 	icd_event_lock();
@@ -689,7 +695,6 @@ cl_int icd_command_enqueue(cl_event cmd, bool blocking, cl_event *event)
 	if (blocking)
 		icd_event_retain(cmd);
 	icd_event_lock();
-	cmd->times[0] = icd_now_ns();
 	/*
 	 * A command for the CPU on an idle queue whose wait list ended runs
 	 * at once on the caller's thread: the result is the same as the
@@ -709,7 +714,7 @@ cl_int icd_command_enqueue(cl_event cmd, bool blocking, cl_event *event)
 		now = !q->head && ready(cmd, &failed);
 	cmd->taken = now;
 	if (now && cmd->launch)
-		q->submitting = true;
+		become_submitter(q);
 	if (q->tail)
 		q->tail->next = cmd;
 	else

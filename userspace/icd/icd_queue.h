@@ -85,8 +85,10 @@ struct _cl_command_queue {
 	unsigned int ring_first, ring_count;
 	bool ring_claimed;
 	bool watch;
-	/* A thread is putting a chain on the GPU: one at a time, in order. */
+	/* A thread is putting a chain on the GPU (into ring slot
+	 * next_slot): one at a time, in order. */
 	bool submitting;
+	unsigned int next_slot;
 	unsigned int chain_waiters;
 	cl_command_queue next_in_context;  /* under icd_event_lock() */
 	pthread_t thread;
