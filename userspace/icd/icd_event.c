@@ -23,6 +23,9 @@
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t g_changed = PTHREAD_COND_INITIALIZER;
 
+/* Callbacks this thread is running (nested when one ends an event). */
+static _Thread_local unsigned int in_callback;
+
 void icd_event_lock(void)
 {
 	pthread_mutex_lock(&g_lock);
@@ -157,8 +160,10 @@ void icd_event_set_status(cl_event event, cl_int status, cl_ulong time_ns)
 			link = &cb->next;
 		}
 	}
-	if (due)
+	if (due) {
 		icd_object_retain(&event->obj);
+		event->callbacks_running++;
+	}
 	icd_event_broadcast();
 	icd_event_unlock();
 
@@ -180,6 +185,7 @@ void icd_event_set_status(cl_event event, cl_int status, cl_ulong time_ns)
 	}
 	if (!cb)
 		return;
+	in_callback++;
 	while (cb) {
 		struct icd_event_callback *n = cb->next;
 
@@ -187,6 +193,12 @@ void icd_event_set_status(cl_event event, cl_int status, cl_ulong time_ns)
 		free(cb);
 		cb = n;
 	}
+	in_callback--;
+	/* Waiters for the event see it end once its callbacks returned. */
+	icd_event_lock();
+	event->callbacks_running--;
+	icd_event_broadcast();
+	icd_event_unlock();
 	icd_event_release(event);
 }
 
@@ -215,10 +227,19 @@ cl_int icd_event_wait(cl_uint num, const cl_event *list)
 	for (cl_uint i = 0; i < num; i++) {
 		cl_command_queue q = list[i]->queue;
 
-		while (!icd_event_status_final(list[i]->status)) {
+		/*
+		 * Until it ended and the callbacks its end set off returned
+		 * (so what they record is there when the wait returns),
+		 * unless this thread is one of them: it would wait for
+		 * itself (a blocking call in a callback is undefined, OpenCL
+		 * 1.2 5.9; this one is spared the hang).
+		 */
+		while (!icd_event_status_final(list[i]->status) ||
+		       (list[i]->callbacks_running && !in_callback)) {
 			/* Waiting for a chain on the GPU: wait for its fence
 			 * here, and end it here. */
-			if (q && icd_queue_chain_open(q)) {
+			if (!icd_event_status_final(list[i]->status) && q &&
+			    icd_queue_chain_open(q)) {
 				icd_event_unlock();
 				icd_queue_end_chain(q, true);
 				icd_event_lock();

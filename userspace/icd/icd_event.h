@@ -36,6 +36,9 @@ struct _cl_event {
 	/* CL_PROFILING_COMMAND_QUEUED/SUBMIT/START/END, ns. */
 	cl_ulong times[4];
 	struct icd_event_callback *callbacks;
+	/* Calls of icd_event_set_status() running its callbacks (under the
+	 * lock): waits return after them. */
+	unsigned int callbacks_running;
 
 	/* --- the command (queue events only) ------------------------------ */
 	/* Events it waits for (retained), from the wait list. */
