@@ -49,23 +49,13 @@
  * MAX_MS, 60 s by default). SLEIPNIR_CL_JOB_TIMEOUT_MS sets it lower, for
  * tests of hung kernels.
  */
-static uint32_t timeout_ms = UINT32_MAX;
-static pthread_once_t timeout_once = PTHREAD_ONCE_INIT;
-
-/* Read once: the environment is the process's, set before it starts. */
-static void read_job_timeout(void)
+static uint32_t job_timeout_ms(void)
 {
+	/* Read at each SUBMIT: a test may set it for one launch. */
 	const char *env = getenv("SLEIPNIR_CL_JOB_TIMEOUT_MS");
 	unsigned long v = env ? strtoul(env, NULL, 10) : 0;
 
-	if (v && v < UINT32_MAX)
-		timeout_ms = (uint32_t)v;
-}
-
-static uint32_t job_timeout_ms(void)
-{
-	pthread_once(&timeout_once, read_job_timeout);
-	return timeout_ms;
+	return v && v < UINT32_MAX ? (uint32_t)v : UINT32_MAX;
 }
 
 struct chain_layout {
