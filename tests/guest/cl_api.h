@@ -129,6 +129,7 @@ void cl_api_buffer_ops_tests(void);
 void cl_api_program_tests(void);
 void cl_api_kernel_tests(void);
 void cl_api_ndrange_tests(void);
+void cl_api_ring_tests(void);
 void cl_api_lifetime_tests(void);
 /* Separate modes (each its own process and suite). */
 void cl_api_fault_tests(void);

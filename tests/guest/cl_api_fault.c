@@ -220,6 +220,151 @@ out:
 static unsigned char *binary;
 static size_t binary_size;
 
+#define AFTER 6
+
+/*
+ * The fault with launches behind it already on the GPU, enqueued before
+ * anything waited (the runtime keeps several chains of a queue in
+ * flight; the fault cancels those of the context that had not started):
+ * the faulting launch fails, every launch after it, on its queue and on
+ * another queue of the context, completes with the right result, as if
+ * it had gone after the fault (§5.9: only the faulting command fails;
+ * the in-order queue still runs what follows it).
+ */
+static void fault_with_launches_behind(struct context *c)
+{
+	cl_int err = 1, v = 1, *data = malloc(COUNT * 4),
+	       *want = malloc(COUNT * 4), *other = malloc(COUNT * 4);
+	cl_uint index = FAR_INDEX;
+	cl_kernel poke = clCreateKernel(c->prog, "poke", &err);
+	cl_kernel scale = clCreateKernel(c->prog, "scale_add", &err);
+	cl_command_queue q2 = clCreateCommandQueue(c->ctx, api.device, 0, &err);
+	cl_mem target = clCreateBuffer(c->ctx, CL_MEM_READ_WRITE, COUNT * 4,
+				       NULL, &err);
+	cl_mem buf = NULL, buf2 = NULL;
+	cl_event fault = NULL, after[AFTER] = { 0 }, on_q2 = NULL;
+	size_t global = COUNT, poke_global = 64;
+	int bad = 0;
+
+	if (!data || !want || !other || !poke || !scale || !q2 || !target) {
+		CHECK_FAIL_AT(__FILE__, __LINE__, "set-up: %s",
+			      cl_err_name(err));
+		goto out;
+	}
+	for (int i = 0; i < COUNT; i++)
+		want[i] = data[i] = other[i] = i - COUNT / 3;
+	buf = clCreateBuffer(c->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+			     COUNT * 4, data, &err);
+	buf2 = clCreateBuffer(c->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+			      COUNT * 4, other, &err);
+	if (!buf || !buf2) {
+		CHECK_FAIL_AT(__FILE__, __LINE__, "buffers: %s",
+			      cl_err_name(err));
+		goto out;
+	}
+	context_error_count = 0;
+	CHECK_ERR(clSetKernelArg(poke, 0, sizeof(target), &target),
+		  CL_SUCCESS);
+	CHECK_ERR(clSetKernelArg(poke, 1, sizeof(index), &index), CL_SUCCESS);
+	CHECK_ERR(clSetKernelArg(poke, 2, sizeof(v), &v), CL_SUCCESS);
+	CHECK_ERR(clEnqueueNDRangeKernel(c->queue, poke, 1, NULL, &poke_global,
+					 NULL, 0, NULL, &fault),
+		  CL_SUCCESS);
+	CHECK_ERR(clSetKernelArg(scale, 0, sizeof(buf), &buf), CL_SUCCESS);
+	for (int k = 0; k < AFTER; k++) {
+		cl_int mul = k % 2 ? -1 : 2, add = k + 1;
+
+		CHECK_ERR(clSetKernelArg(scale, 1, sizeof(mul), &mul),
+			  CL_SUCCESS);
+		CHECK_ERR(clSetKernelArg(scale, 2, sizeof(add), &add),
+			  CL_SUCCESS);
+		CHECK_ERR(clEnqueueNDRangeKernel(c->queue, scale, 1, NULL,
+						 &global, NULL, 0, NULL,
+						 &after[k]),
+			  CL_SUCCESS);
+		for (int i = 0; i < COUNT; i++)
+			want[i] = want[i] * mul + add;
+	}
+	/* And one on another queue of the context, behind nothing. */
+	{
+		cl_int mul = 5, add = -3;
+
+		CHECK_ERR(clSetKernelArg(scale, 0, sizeof(buf2), &buf2),
+			  CL_SUCCESS);
+		CHECK_ERR(clSetKernelArg(scale, 1, sizeof(mul), &mul),
+			  CL_SUCCESS);
+		CHECK_ERR(clSetKernelArg(scale, 2, sizeof(add), &add),
+			  CL_SUCCESS);
+		CHECK_ERR(clEnqueueNDRangeKernel(q2, scale, 1, NULL, &global,
+						 NULL, 0, NULL, &on_q2),
+			  CL_SUCCESS);
+		for (int i = 0; i < COUNT; i++)
+			other[i] = other[i] * mul + add;
+	}
+	CHECK_ERR(clWaitForEvents(1, &fault),
+		  CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+	CHECK(cl_api_event_status(fault) < 0);
+	CHECK_ERR(clWaitForEvents(AFTER, after), CL_SUCCESS);
+	CHECK_ERR(clWaitForEvents(1, &on_q2), CL_SUCCESS);
+	CHECK_ERR(clEnqueueReadBuffer(c->queue, buf, CL_TRUE, 0, COUNT * 4,
+				      data, 0, NULL, NULL),
+		  CL_SUCCESS);
+	for (int i = 0; i < COUNT; i++)
+		if (data[i] != want[i] && bad++ < 4)
+			CHECK_FAIL_AT(__FILE__, __LINE__,
+				      "after the fault, item %d: %d, want %d",
+				      i, data[i], want[i]);
+	CHECK_ERR(clEnqueueReadBuffer(q2, buf2, CL_TRUE, 0, COUNT * 4, data,
+				      0, NULL, NULL),
+		  CL_SUCCESS);
+	for (int i = 0; i < COUNT; i++)
+		if (data[i] != other[i] && bad++ < 8)
+			CHECK_FAIL_AT(__FILE__, __LINE__,
+				      "other queue, item %d: %d, want %d", i,
+				      data[i], other[i]);
+	/* Only the faulting kernel is reported. */
+	CHECK_EQ(__atomic_load_n(&context_error_count, __ATOMIC_ACQUIRE), 1);
+	CHECK(strstr(context_error, "poke") != NULL);
+	CHECK_ERR(clFinish(c->queue), CL_SUCCESS);
+out:
+	for (int k = 0; k < AFTER; k++)
+		if (after[k])
+			clReleaseEvent(after[k]);
+	if (fault)
+		clReleaseEvent(fault);
+	if (on_q2)
+		clReleaseEvent(on_q2);
+	if (buf)
+		clReleaseMemObject(buf);
+	if (buf2)
+		clReleaseMemObject(buf2);
+	if (target)
+		clReleaseMemObject(target);
+	if (poke)
+		clReleaseKernel(poke);
+	if (scale)
+		clReleaseKernel(scale);
+	if (q2)
+		clReleaseCommandQueue(q2);
+	free(data);
+	free(want);
+	free(other);
+}
+
+/* The fault with good launches right behind it (see above), in a context
+ * of its own. */
+TEST(fault_with_launches_in_flight)
+{
+	struct context c;
+
+	REQUIRE(binary);
+	for (int round = 0; round < 3; round++) {
+		if (context_open(&c, binary, binary_size))
+			fault_with_launches_behind(&c);
+		context_close(&c);
+	}
+}
+
 TEST(find_device)
 {
 	REQUIRE(cl_api_find_device());
@@ -390,5 +535,6 @@ void cl_api_fault_tests(void)
 	API_RUN(fault_then_another_context);
 	API_RUN(repeated_faults);
 	API_RUN(endless_kernel_stopped_by_the_timeout);
+	API_RUN(fault_with_launches_in_flight);
 	free(binary);
 }

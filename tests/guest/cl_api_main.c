@@ -456,6 +456,7 @@ int main(int argc, char **argv)
 	cl_api_buffer_tests();
 	cl_api_program_tests();
 	cl_api_ndrange_tests();
+	cl_api_ring_tests();
 	cl_api_lifetime_tests();
 	API_RUN(teardown);
 	return check_summary();

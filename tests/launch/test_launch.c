@@ -303,6 +303,81 @@ TEST(descriptor_bytes)
 	CHECK_EQ(sl_launch_job_va(va), va);
 }
 
+/*
+ * sl_launch_emit_cached: a block written again where it was, after the GPU
+ * wrote its job header back, is byte for byte what sl_launch_emit writes
+ * fresh, for the same launch and for one whose arguments changed; a
+ * launch that differs in any descriptor field (here the NDRange, the
+ * link, the address) is packed anew, also equal to a fresh emit.
+ */
+TEST(descriptor_cache)
+{
+	const uint64_t va = 0x20000040, code = 0x10000000;
+	const struct sl_launch_memory mem = {
+		.code_va = code, .tls_va = 0x30000000, .wls_va = 0x40000000,
+	};
+	struct sl_job_link link = { .index = 1 };
+	static uint8_t block[1024], fresh[1024];
+	struct sl_desc_cache cache = { 0 };
+	struct sl_launch_plan plan;
+	static const float other_f = -2.25f;
+
+	make_params();
+	REQUIRE(sl_launch_plan(&hk_params, &plan) == SL_LAUNCH_OK);
+	memset(block, 0xEE, sizeof(block));
+	memset(fresh, 0xEE, sizeof(fresh));
+	REQUIRE(sl_launch_emit_cached(&plan, &mem, &link, block, sizeof(block),
+				      va, &cache) == SL_LAUNCH_OK);
+	REQUIRE(sl_launch_emit(&plan, &mem, &link, fresh, sizeof(fresh), va) ==
+		SL_LAUNCH_OK);
+	CHECK(cache.valid);
+	CHECK(memcmp(block, fresh, sizeof(block)) == 0);
+
+	/* The GPU ran it: status DONE, and the next pointer a caller set. */
+	mdg_set(block + SL_DESC_JOB, MDG_JOB_HEADER_EXCEPTION_STATUS, 1);
+	sl_desc_link(block, 0x20009000);
+	/* The same launch with another value argument. */
+	hk_args[0] = SL_ARG_VAL(&other_f);
+	REQUIRE(sl_launch_plan(&hk_params, &plan) == SL_LAUNCH_OK);
+	REQUIRE(sl_launch_emit_cached(&plan, &mem, &link, block, sizeof(block),
+				      va, &cache) == SL_LAUNCH_OK);
+	REQUIRE(sl_launch_emit(&plan, &mem, &link, fresh, sizeof(fresh), va) ==
+		SL_LAUNCH_OK);
+	CHECK(memcmp(block, fresh, sizeof(block)) == 0);
+	CHECK_EQ(mdg_get(block + SL_DESC_JOB, MDG_JOB_HEADER_EXCEPTION_STATUS),
+		 0);
+
+	/* Another NDRange: packed anew. */
+	hk_params.nd.global[0] = 128;
+	REQUIRE(sl_launch_plan(&hk_params, &plan) == SL_LAUNCH_OK);
+	REQUIRE(sl_launch_emit_cached(&plan, &mem, &link, block, sizeof(block),
+				      va, &cache) == SL_LAUNCH_OK);
+	REQUIRE(sl_launch_emit(&plan, &mem, &link, fresh, sizeof(fresh), va) ==
+		SL_LAUNCH_OK);
+	CHECK(memcmp(block, fresh, sizeof(block)) == 0);
+
+	/* Another link: the header is the new one. */
+	link = (struct sl_job_link){ .index = 2, .dep = { 1 } };
+	REQUIRE(sl_launch_emit_cached(&plan, &mem, &link, block, sizeof(block),
+				      va, &cache) == SL_LAUNCH_OK);
+	REQUIRE(sl_launch_emit(&plan, &mem, &link, fresh, sizeof(fresh), va) ==
+		SL_LAUNCH_OK);
+	CHECK(memcmp(block, fresh, sizeof(block)) == 0);
+	CHECK_EQ(mdg_get(block + SL_DESC_JOB, MDG_JOB_HEADER_INDEX), 2);
+
+	/* Another address, the old one's bytes still around: every
+	 * pointer in the block follows. */
+	memset(fresh, 0xEE, sizeof(fresh));
+	REQUIRE(sl_launch_emit_cached(&plan, &mem, &link, block, sizeof(block),
+				      va + 0x1000, &cache) == SL_LAUNCH_OK);
+	REQUIRE(sl_launch_emit(&plan, &mem, &link, fresh, sizeof(fresh),
+			       va + 0x1000) == SL_LAUNCH_OK);
+	CHECK(memcmp(block, fresh, plan.desc_bytes) == 0);
+	CHECK_EQ(mdg_get(block + SL_DESC_RSD, MDG_RENDERER_STATE_SHADER),
+		 code + 64);
+	hk_args[0] = SL_ARG_VAL(&hk_f);
+}
+
 /* A kernel without __local, private memory or UBO: no storage at all. */
 TEST(descriptor_without_storage)
 {
@@ -803,6 +878,7 @@ int main(void)
 	RUN(image_bytes);
 	RUN(printf_buffer);
 	RUN(descriptor_bytes);
+	RUN(descriptor_cache);
 	RUN(descriptor_without_storage);
 	RUN(argument_errors);
 	RUN(ndrange_errors);

@@ -1,15 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Chains: the queue's thread (or an enqueueing thread) writes ready
- * launches into the queue's command BO as one chain (sl_launch: argument
- * image and compute job, with WRITE_VALUE timestamp jobs around each
- * launch when the queue profiles), submits it with one SUBMIT whose
- * in-syncs are the fences of other queues' chains it waits for, and a
- * waiting thread ends it when its fence signals.
+ * launches into a free slot of the queue's ring of command BOs as one
+ * chain (sl_launch: argument image and compute job, with WRITE_VALUE
+ * timestamp jobs around each launch when the queue profiles), submits it
+ * with one SUBMIT whose in-syncs are the fences of other queues' chains
+ * it waits for, and a waiting thread ends it when its fence signals.
+ * Every chain of a queue signals the next point of one timeline syncobj,
+ * created with the queue's first chain: no syncobj is made per chain.
  *
  * Jobs of a chain run one after the other (each depends on the one
  * before), as an in-order queue needs, and so they can share the queue's
- * thread-local and work-group-local scratch memory.
+ * thread-local and work-group-local scratch memory. Chains of one queue
+ * run in SUBMIT order too: they need the same job slot, which runs one
+ * file's chains in order (sleipnir_drm.h, SUBMIT), and each also waits
+ * for the point of the chain before it.
+ *
+ * A fault cancels every chain of the context (of its file) that had not
+ * started; those that are the queue's own go again, in order, before any
+ * later chain of the queue (resolve_stale), so a fault fails only the
+ * launches of the chain it hit (and those after it in that chain).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -41,6 +51,7 @@
  */
 static uint32_t job_timeout_ms(void)
 {
+	/* Read at each SUBMIT: a test may set it for one launch. */
 	const char *env = getenv("SLEIPNIR_CL_JOB_TIMEOUT_MS");
 	unsigned long v = env ? strtoul(env, NULL, 10) : 0;
 
@@ -53,96 +64,62 @@ struct chain_layout {
 	size_t size;
 };
 
-struct icd_gpu_queue {
-	/* The chain in flight: its launches (those that went), layout and
-	 * whether it carries timestamps. */
-	cl_event chain[ICD_MAX_BATCH];
-	unsigned int chain_n;
+/* One slot of the queue's ring: what the GPU needs of a chain. */
+struct gpu_slot {
+	struct sl_bo *cmd;           /* command BO: timestamps + jobs */
+	/* The printf buffer of the chain's launch i, when it calls printf
+	 * (kept for the slot's next chains). */
+	struct sl_bo *printf_bo[ICD_MAX_BATCH];
+	/* The chain in the slot: layout, timestamps or not, first job, the
+	 * BOs it names, its point and the context's fault_clears when it
+	 * went (all kept so it can go again as it is). */
 	struct chain_layout lay;
 	bool prof;
-	struct sl_bo *cmd;           /* command BO: timestamps + jobs */
-	struct sl_bo *tls, *wls;     /* scratch, grown as launches need */
-	/* The printf buffer of the chain's launch i, when it calls printf
-	 * (kept for the queue's next chains). */
-	struct sl_bo *printf_bo[ICD_MAX_BATCH];
-	struct icd_fence *fence;     /* the chain in flight's (a reference) */
+	uint64_t jc;
+	uint32_t requirements;
+	uint64_t point;
+	uint64_t clears;
 	struct drm_sleipnir_bo_ref *refs;
-	unsigned int cap_refs;
+	unsigned int num_refs, cap_refs;
+	/* The block of the first launch of its last chain without
+	 * timestamps, at the start of the command BO: a launch of the same
+	 * kernel, the same way, there again only rewrites its arguments
+	 * (sl_launch_emit_cached). Nothing else writes there meanwhile. */
+	struct sl_desc_cache first;
+};
+
+/* Scratch that grew while chains using the old one were on the GPU. */
+struct retired_bo {
+	struct sl_bo *bo;
+	struct retired_bo *next;
+};
+
+struct icd_gpu_queue {
+	uint32_t timeline;           /* syncobj: point n = the n-th chain */
+	uint64_t last_point;         /* the last point a SUBMIT signals */
+	struct gpu_slot slot[ICD_RING_SLOTS];
+	unsigned int in_flight;      /* chains submitted, not yet ended */
+	struct sl_bo *tls, *wls;     /* scratch, grown as launches need */
+	/* Freed once no chain is on the GPU. */
+	struct retired_bo *retired;
 };
 
 /* --- the queue's GPU state ----------------------------------------------- */
 
-struct icd_fence {
-	cl_context context;          /* its syncobj's node; not retained:
-				      * every holder is an object of it */
-	uint32_t syncobj;
-	atomic_uint refs;
-};
-
-/* A new unsignalled fence in *@out; under the context's gpu_lock. */
-static int fence_new(cl_context ctx, struct icd_fence **out)
+uint32_t icd_launch_timeline(cl_command_queue q)
 {
-	struct icd_fence *f = calloc(1, sizeof(*f));
-	int err;
+	return q->gpu ? q->gpu->timeline : 0;
+}
 
-	if (!f)
-		return -ENOMEM;
-	err = sl_syncobj_create(ctx->drm, false, &f->syncobj);
-	if (err) {
-		free(f);
-		return err;
+static void free_retired(struct icd_gpu_queue *g)
+{
+	while (g->retired) {
+		struct retired_bo *r = g->retired;
+
+		g->retired = r->next;
+		sl_bo_destroy(r->bo);
+		free(r);
 	}
-	f->context = ctx;
-	atomic_init(&f->refs, 1);
-	*out = f;
-	return 0;
-}
-
-struct icd_fence *icd_fence_get(struct icd_fence *f)
-{
-	atomic_fetch_add(&f->refs, 1);
-	return f;
-}
-
-void icd_fence_put(struct icd_fence *f)
-{
-	cl_context ctx = f->context;
-
-	if (atomic_fetch_sub(&f->refs, 1) != 1)
-		return;
-	pthread_mutex_lock(&ctx->gpu_lock);
-	sl_syncobj_destroy(ctx->drm, f->syncobj);
-	pthread_mutex_unlock(&ctx->gpu_lock);
-	free(f);
-}
-
-/*
- * The in-syncs of a chain: the fences of the launches on other queues it
- * waits for that are still on the GPU (the queue let them count as ready,
- * icd_queue.c). @syncs holds ICD_MAX_IN_SYNCS.
- */
-static unsigned int in_syncs(cl_event *cmds, unsigned int n,
-			     struct drm_sleipnir_sync_op *syncs)
-{
-	unsigned int count = 0;
-
-	icd_event_lock();
-	for (unsigned int i = 0; i < n; i++) {
-		for (cl_uint d = 0; d < cmds[i]->num_deps; d++) {
-			cl_event dep = cmds[i]->deps[d];
-			bool seen = false;
-
-			if (!dep->fence || icd_event_status_final(dep->status))
-				continue;
-			for (unsigned int j = 0; j < count; j++)
-				seen |= syncs[j].handle == dep->fence->syncobj;
-			if (!seen && count < ICD_MAX_IN_SYNCS)
-				syncs[count++] = (struct drm_sleipnir_sync_op){
-					.handle = dep->fence->syncobj };
-		}
-	}
-	icd_event_unlock();
-	return count;
 }
 
 void icd_gpu_queue_free(cl_command_queue queue)
@@ -152,28 +129,44 @@ void icd_gpu_queue_free(cl_command_queue queue)
 	if (!g)
 		return;
 	pthread_mutex_lock(&queue->context->gpu_lock);
-	sl_bo_destroy(g->cmd);
+	for (unsigned int s = 0; s < ICD_RING_SLOTS; s++) {
+		sl_bo_destroy(g->slot[s].cmd);
+		for (unsigned int i = 0; i < ICD_MAX_BATCH; i++)
+			sl_bo_destroy(g->slot[s].printf_bo[i]);
+		free(g->slot[s].refs);
+	}
 	sl_bo_destroy(g->tls);
 	sl_bo_destroy(g->wls);
-	for (unsigned int i = 0; i < ICD_MAX_BATCH; i++)
-		sl_bo_destroy(g->printf_bo[i]);
+	free_retired(g);
+	if (g->timeline)
+		sl_syncobj_destroy(queue->context->drm, g->timeline);
 	pthread_mutex_unlock(&queue->context->gpu_lock);
-	free(g->refs);
 	free(g);
 	queue->gpu = NULL;
 }
 
 /* Makes *@bo at least @size bytes, mapped for the GPU (and the CPU when
- * @cpu); its old contents do not matter. */
+ * @cpu); its old contents do not matter. An old BO goes to @retired when
+ * given (chains on the GPU may still use it), else at once. */
 static int ensure_bo(struct sl_drm *drm, struct sl_bo **bo, uint64_t size,
-		     bool cpu)
+		     bool cpu, struct retired_bo **retired)
 {
 	void *map;
 	int err;
 
 	if (*bo && (*bo)->size >= size)
 		return 0;
-	sl_bo_destroy(*bo);
+	if (*bo && retired) {
+		struct retired_bo *r = malloc(sizeof(*r));
+
+		if (!r)
+			return -ENOMEM;
+		r->bo = *bo;
+		r->next = *retired;
+		*retired = r;
+	} else {
+		sl_bo_destroy(*bo);
+	}
 	*bo = NULL;
 	/* Doubling keeps a queue whose launches grow from reallocating on
 	 * every one of them. */
@@ -209,28 +202,27 @@ static int new_printf_bo(struct sl_drm *drm, struct sl_bo **bo)
 	return err;
 }
 
-static int add_ref(struct icd_gpu_queue *g, unsigned int *n,
-		   const struct sl_bo *bo, bool write)
+static int add_ref(struct gpu_slot *slot, const struct sl_bo *bo, bool write)
 {
-	for (unsigned int i = 0; i < *n; i++) {
-		if (g->refs[i].handle == bo->handle) {
+	for (unsigned int i = 0; i < slot->num_refs; i++) {
+		if (slot->refs[i].handle == bo->handle) {
 			if (write)
-				g->refs[i].flags |= SLEIPNIR_BO_REF_WRITE;
+				slot->refs[i].flags |= SLEIPNIR_BO_REF_WRITE;
 			return 0;
 		}
 	}
-	if (*n == g->cap_refs) {
-		unsigned int cap = g->cap_refs ? 2 * g->cap_refs : 16;
-		void *p = realloc(g->refs, cap * sizeof(*g->refs));
+	if (slot->num_refs == slot->cap_refs) {
+		unsigned int cap = slot->cap_refs ? 2 * slot->cap_refs : 16;
+		void *p = realloc(slot->refs, cap * sizeof(*slot->refs));
 
 		if (!p)
 			return -ENOMEM;
-		g->refs = p;
-		g->cap_refs = cap;
+		slot->refs = p;
+		slot->cap_refs = cap;
 	}
-	g->refs[*n].handle = bo->handle;
-	g->refs[*n].flags = write ? SLEIPNIR_BO_REF_WRITE : 0;
-	(*n)++;
+	slot->refs[slot->num_refs].handle = bo->handle;
+	slot->refs[slot->num_refs].flags = write ? SLEIPNIR_BO_REF_WRITE : 0;
+	slot->num_refs++;
 	return 0;
 }
 
@@ -285,25 +277,37 @@ static void lay_out(cl_event *cmds, unsigned int n, bool prof,
 	lay->size = at;
 }
 
+/* The offset of the job of launch @i that says whether it ran to the end:
+ * its compute job. */
+static size_t compute_job(const struct gpu_slot *slot, unsigned int i)
+{
+	return slot->lay.job_offset[i] +
+	       (slot->prof ? SL_TIMESTAMP_JOB_BYTES : 0);
+}
+
 /*
- * Writes the chain for @cmds into the command BO and lists the BOs it
- * uses in g->refs (*num_refs); the chain starts at *jc.
+ * Writes the chain for @cmds into @slot's command BO (laid out in
+ * slot->lay) and lists the BOs it uses in slot->refs; the chain starts at
+ * slot->jc.
  */
-static int write_chain(cl_command_queue q, cl_event *cmds, unsigned int n,
-		       bool prof, const struct chain_layout *lay,
-		       unsigned int *num_refs, uint64_t *jc)
+static int write_chain(cl_command_queue q, struct gpu_slot *slot,
+		       cl_event *cmds, unsigned int n)
 {
 	struct icd_gpu_queue *g = q->gpu;
-	uint8_t *cpu = g->cmd->map;
-	uint64_t va = g->cmd->va;
+	const struct chain_layout *lay = &slot->lay;
+	bool prof = slot->prof;
+	uint8_t *cpu = slot->cmd->map;
+	uint64_t va = slot->cmd->va;
 	unsigned int index = 0;
 	uint8_t *last = NULL;
-	int err = add_ref(g, num_refs, g->cmd, true);
+	int err;
 
+	slot->num_refs = 0;
+	err = add_ref(slot, slot->cmd, true);
 	if (!err && g->tls)
-		err = add_ref(g, num_refs, g->tls, true);
+		err = add_ref(slot, g->tls, true);
 	if (!err && g->wls)
-		err = add_ref(g, num_refs, g->wls, true);
+		err = add_ref(slot, g->wls, true);
 	for (unsigned int i = 0; i < n && !err; i++) {
 		struct icd_launch *l = cmds[i]->launch;
 		cl_program prog = l->program;
@@ -321,19 +325,19 @@ static int write_chain(cl_command_queue q, cl_event *cmds, unsigned int n,
 					prog->constant_bo->va : 0;
 		if (sl_launch_uses_printf(l->params.kernel)) {
 			/* An empty buffer for each run of the launch. */
-			icd_printf_init(g->printf_bo[i]->map,
+			icd_printf_init(slot->printf_bo[i]->map,
 					ICD_PRINTF_BUFFER_SIZE);
-			l->params.printf_va = g->printf_bo[i]->va;
-			err = add_ref(g, num_refs, g->printf_bo[i], true);
+			l->params.printf_va = slot->printf_bo[i]->va;
+			err = add_ref(slot, slot->printf_bo[i], true);
 		}
 		if (!err)
-			err = add_ref(g, num_refs, prog->code_bo, false);
+			err = add_ref(slot, prog->code_bo, false);
 		if (!err && prog->constant_bo)
-			err = add_ref(g, num_refs, prog->constant_bo, false);
+			err = add_ref(slot, prog->constant_bo, false);
 		for (unsigned int m = 0; m < l->num_mems && !err; m++) {
 			/* What the CPU wrote reaches memory first. */
 			icd_mem_gpu_begin(l->mems[m]);
-			err = add_ref(g, num_refs, l->mems[m]->bo,
+			err = add_ref(slot, l->mems[m]->bo,
 				      !(l->mems[m]->flags &
 					CL_MEM_READ_ONLY));
 		}
@@ -346,8 +350,10 @@ static int write_chain(cl_command_queue q, cl_event *cmds, unsigned int n,
 			link = (struct sl_job_link){ .index = index,
 						     .dep = { index - 1 } };
 			if (compute)
-				err = sl_launch_emit(&l->plan, &mem, &link,
-						     cpu + at, bytes, va + at);
+				err = sl_launch_emit_cached(
+					&l->plan, &mem, &link, cpu + at, bytes,
+					va + at, !prof && !i ? &slot->first :
+					NULL);
 			else
 				err = sl_timestamp_pack(&link,
 							ts_va + (j ? 8 : 0),
@@ -358,7 +364,7 @@ static int write_chain(cl_command_queue q, cl_event *cmds, unsigned int n,
 			if (last)
 				sl_desc_link(last, va + at);
 			else
-				*jc = va + at;
+				slot->jc = va + at;
 			last = cpu + at;
 			at += bytes;
 		}
@@ -373,12 +379,14 @@ static void fail_all(cl_event *cmds, unsigned int n, cl_int status)
 		icd_event_set_status(cmds[i], status, 0);
 }
 
-/* Scratch memory and the command BO for the batch; under gpu_lock. */
-static int prepare(cl_command_queue q, cl_event *cmds, unsigned int n,
-		   const struct chain_layout *lay)
+/* The queue's GPU state, scratch memory and slot @s's command BO for the
+ * batch; under gpu_lock. */
+static int prepare(cl_command_queue q, unsigned int s, cl_event *cmds,
+		   unsigned int n, const struct chain_layout *lay)
 {
 	struct sl_drm *drm = q->context->drm;
 	struct icd_gpu_queue *g = q->gpu;
+	struct gpu_slot *slot;
 	uint64_t tls = 0, wls = 0;
 	int err = 0;
 
@@ -386,8 +394,14 @@ static int prepare(cl_command_queue q, cl_event *cmds, unsigned int n,
 		g = calloc(1, sizeof(*g));
 		if (!g)
 			return -ENOMEM;
+		err = sl_syncobj_create(drm, false, &g->timeline);
+		if (err) {
+			free(g);
+			return err;
+		}
 		q->gpu = g;
 	}
+	slot = &g->slot[s];
 	for (unsigned int i = 0; i < n; i++) {
 		const struct sl_launch_plan *p = &cmds[i]->launch->plan;
 
@@ -396,28 +410,237 @@ static int prepare(cl_command_queue q, cl_event *cmds, unsigned int n,
 		if (p->wls_total_bytes > wls)
 			wls = p->wls_total_bytes;
 	}
+	/* Chains on the GPU may use the scratch: it is retired, not freed,
+	 * when it grows. The slot's own BOs are free (its chain ended). */
 	if (tls)
-		err = ensure_bo(drm, &g->tls, tls, false);
+		err = ensure_bo(drm, &g->tls, tls, false, &g->retired);
 	if (!err && wls)
-		err = ensure_bo(drm, &g->wls, wls, false);
+		err = ensure_bo(drm, &g->wls, wls, false, &g->retired);
 	for (unsigned int i = 0; i < n && !err; i++)
 		if (sl_launch_uses_printf(cmds[i]->launch->params.kernel) &&
-		    !g->printf_bo[i])
-			err = new_printf_bo(drm, &g->printf_bo[i]);
-	if (!err)
-		err = ensure_bo(drm, &g->cmd, lay->size, true);
-	if (!err)
-		err = fence_new(q->context, &g->fence);
+		    !slot->printf_bo[i])
+			err = new_printf_bo(drm, &slot->printf_bo[i]);
+	if (!err) {
+		/* A new BO holds none of the blocks. */
+		if (!slot->cmd || slot->cmd->size < lay->size)
+			slot->first.valid = false;
+		err = ensure_bo(drm, &slot->cmd, lay->size, true, NULL);
+	}
 	return err;
 }
 
+/* --- faults and chains that go again ------------------------------------- */
+
+/*
+ * Reads and clears the context's fault, if it has one (under gpu_lock):
+ * SUBMIT works again, and the chain it ended finds it in ctx->fault. Every
+ * chain submitted before this may have been cancelled by it.
+ */
+static void take_fault(cl_context ctx)
+{
+	struct drm_sleipnir_get_fault f;
+
+	if (sl_get_fault(ctx->drm, true, &f) || !f.count)
+		return;
+	ctx->fault_clears++;
+	ctx->fault = f;
+	ctx->fault_held = true;
+}
+
+static void resolve_stale(cl_command_queue q, unsigned int depth);
+
+/*
+ * The in-syncs of the chain of @cmds: the points of the launches on other
+ * queues it waits for that are still on the GPU (the queue let them count
+ * as ready, icd_queue.c). Under gpu_lock; those queues' chains that a
+ * fault cancelled go again first, so the points are the ones that will
+ * run. @syncs holds ICD_MAX_IN_SYNCS.
+ */
+static unsigned int in_syncs(cl_command_queue q, cl_event *cmds,
+			     unsigned int n, struct drm_sleipnir_sync_op *syncs,
+			     unsigned int depth)
+{
+	cl_command_queue others[ICD_MAX_IN_SYNCS];
+	unsigned int count = 0, num_others = 0;
+	bool deps = false;
+
+	/* Wait lists are fixed at enqueue: no lock to see there is none. */
+	for (unsigned int i = 0; i < n; i++)
+		deps |= cmds[i]->num_deps != 0;
+	if (!deps)
+		return 0;
+	icd_event_lock();
+	for (unsigned int i = 0; i < n; i++) {
+		for (cl_uint d = 0; d < cmds[i]->num_deps; d++) {
+			cl_event dep = cmds[i]->deps[d];
+			bool seen = false;
+
+			if (!dep->point || dep->queue == q ||
+			    icd_event_status_final(dep->status))
+				continue;
+			for (unsigned int j = 0; j < num_others; j++)
+				seen |= others[j] == dep->queue;
+			if (!seen && num_others < ICD_MAX_IN_SYNCS)
+				others[num_others++] = dep->queue;
+		}
+	}
+	icd_event_unlock();
+	for (unsigned int j = 0; j < num_others; j++)
+		resolve_stale(others[j], depth + 1);
+	icd_event_lock();
+	for (unsigned int i = 0; i < n; i++) {
+		for (cl_uint d = 0; d < cmds[i]->num_deps; d++) {
+			cl_event dep = cmds[i]->deps[d];
+			uint32_t tl;
+			bool seen = false;
+
+			if (!dep->point || dep->queue == q ||
+			    icd_event_status_final(dep->status))
+				continue;
+			tl = icd_launch_timeline(dep->queue);
+			for (unsigned int j = 0; j < count; j++)
+				seen |= syncs[j].handle == tl &&
+					syncs[j].point == dep->point;
+			if (!seen && count < ICD_MAX_IN_SYNCS)
+				syncs[count++] = (struct drm_sleipnir_sync_op){
+					.handle = tl,
+					.flags = SLEIPNIR_SYNC_OP_TIMELINE,
+					.point = dep->point };
+		}
+	}
+	icd_event_unlock();
+	return count;
+}
+
+/*
+ * SUBMITs the chain written in slot @s (the launches @cmds) at the next
+ * point of the queue's timeline; under gpu_lock. @after: it also waits
+ * for the queue's last chain (a new chain; one that goes again follows
+ * the order the ring already has).
+ */
+static int submit_chain(cl_command_queue q, unsigned int s, cl_event *cmds,
+			unsigned int n, bool after, unsigned int depth)
+{
+	cl_context ctx = q->context;
+	struct icd_gpu_queue *g = q->gpu;
+	struct gpu_slot *slot = &g->slot[s];
+	struct drm_sleipnir_sync_op waits[ICD_MAX_IN_SYNCS + 1];
+	struct drm_sleipnir_sync_op out = {
+		.handle = g->timeline,
+		.flags = SLEIPNIR_SYNC_OP_TIMELINE,
+		.point = g->last_point + 1,
+	};
+	struct sl_submit sub = {
+		.jc = slot->jc,
+		.bos = slot->refs,
+		.num_bos = slot->num_refs,
+		.in_syncs = waits,
+		.out_syncs = &out,
+		.num_out_syncs = 1,
+		.requirements = slot->requirements,
+		.timeout_ms = job_timeout_ms(),
+	};
+	int err;
+
+	sub.num_in_syncs = in_syncs(q, cmds, n, waits, depth);
+	if (after && g->in_flight)
+		waits[sub.num_in_syncs++] = (struct drm_sleipnir_sync_op){
+			.handle = g->timeline,
+			.flags = SLEIPNIR_SYNC_OP_TIMELINE,
+			.point = g->last_point };
+	/* The descriptors are all in the command BO. */
+	if (icd_debug("jobs"))
+		icd_debug_print_chain((const struct sl_bo *[]){ slot->cmd }, 1,
+				      sub.jc);
+	err = sl_submit(ctx->drm, &sub);
+	if (err)
+		return err;
+	g->last_point = out.point;
+	slot->point = out.point;
+	slot->clears = ctx->fault_clears;
+	return 0;
+}
+
+/* A chain's point moved: its ring entry and launches follow. */
+static void move_point(cl_command_queue q, unsigned int s, uint64_t point)
+{
+	icd_event_lock();
+	q->ring[s].point = point;
+	for (unsigned int i = 0; i < q->ring[s].n; i++)
+		q->ring[s].cmds[i]->point = point;
+	icd_event_unlock();
+}
+
+/*
+ * The queue's chains on the GPU that went before the context's last fault
+ * clear, oldest first: each is waited for, and one the fault cancelled
+ * before it started goes again as it is (its jobs never ran, so their
+ * descriptors are as written) before anything later of the queue. Under
+ * gpu_lock, which every SUBMIT of the context takes: no chain can slip in
+ * between. A fault while this runs starts it over; @depth bounds the
+ * recursion through other queues' chains (in_syncs).
+ */
+static void resolve_stale(cl_command_queue q, unsigned int depth)
+{
+	cl_context ctx = q->context;
+	struct icd_gpu_queue *g = q->gpu;
+	unsigned int rounds = 0;
+
+	/* Nothing on the GPU, nothing to look at (the usual case). */
+	if (!g || !g->in_flight || depth > 8)
+		return;
+	for (;;) {
+		struct gpu_slot *slot = NULL;
+		unsigned int s = 0, n = 0;
+		cl_event *cmds = NULL;
+		int err;
+
+		/* The oldest not looked at since the clear. Searched afresh
+		 * each time: enders may take chains off the front
+		 * meanwhile (their last step needs no gpu_lock). */
+		icd_event_lock();
+		for (unsigned int k = 0; k < q->ring_count && !slot; k++) {
+			s = (q->ring_first + k) % ICD_RING_SLOTS;
+			if (g->slot[s].clears != ctx->fault_clears) {
+				slot = &g->slot[s];
+				cmds = q->ring[s].cmds;
+				n = q->ring[s].n;
+			}
+		}
+		icd_event_unlock();
+		if (!slot)
+			return;
+		icd_launch_wait(q, slot->point);
+		/* Marked first: a chain it waits for may lead back here. */
+		slot->clears = ctx->fault_clears;
+		if (sl_desc_job_status((const uint8_t *)slot->cmd->map +
+				       slot->lay.job_offset[0]))
+			continue;
+		err = submit_chain(q, s, cmds, n, false, depth);
+		/* A fault meanwhile: every chain is stale again, and looked
+		 * at again from the oldest. */
+		if (err == -ECANCELED && ++rounds < 16) {
+			take_fault(ctx);
+			continue;
+		}
+		/* A chain that cannot go again fails as cancelled when it
+		 * is ended. */
+		if (!err)
+			move_point(q, s, slot->point);
+	}
+}
+
+/* --- ending a chain ------------------------------------------------------ */
+
 /*
  * Tells the context's pfn_notify (clCreateContext) what went wrong: the
- * first kernel of the chain that did not complete, and the fault the
- * driver recorded.
+ * first kernel of the chain that did not complete, how its job ended
+ * (@status, from its header) and the fault the driver recorded for the
+ * chain, if any.
  */
 static void report_fault(cl_context ctx, cl_event cmd,
-			 const struct drm_sleipnir_get_fault *f, int fence)
+			 const struct drm_sleipnir_get_fault *f,
+			 uint32_t status)
 {
 	static const char *const kinds[] = {
 		[SLEIPNIR_FAULT_JOB] = "job fault",
@@ -426,16 +649,16 @@ static void report_fault(cl_context ctx, cl_event cmd,
 	};
 	const char *kind = f->count && f->kind < sizeof(kinds) /
 			   sizeof(kinds[0]) && kinds[f->kind] ?
-			   kinds[f->kind] : "failure";
+			   kinds[f->kind] : status ? "failure" : "cancellation";
 	const char *name = mdg_exception_name(f->exception_code);
 	char *msg;
 
 	/* Sized to the kernel's name, which may be of any length. */
 	if (asprintf(&msg, "sleipnir: kernel %s: GPU %s (exception 0x%x %s, "
-		     "address 0x%llx, fence %d)",
+		     "address 0x%llx, job status 0x%x)",
 		     cmd->launch->params.kernel->name, kind, f->exception_code,
 		     name ? name : "unknown", (unsigned long long)f->address,
-		     fence) < 0) {
+		     status) < 0) {
 		icd_context_notify_error(ctx, "sleipnir: GPU fault");
 		return;
 	}
@@ -454,22 +677,49 @@ static void print_records(const struct icd_launch *l, const struct sl_bo *bo)
 	funlockfile(stdout);
 }
 
-/* How the chain ended, per launch: job headers say which ran to the end. */
-static void finish(cl_command_queue q, cl_event *cmds, unsigned int n,
-		   bool prof, const struct chain_layout *lay, int fence)
+bool icd_launch_finish(cl_command_queue q, unsigned int s, uint64_t point)
 {
-	struct sl_drm *drm = q->context->drm;
-	const uint8_t *cpu = q->gpu->cmd->map;
+	cl_context ctx = q->context;
+	struct icd_gpu_queue *g = q->gpu;
+	struct gpu_slot *slot = &g->slot[s];
+	const uint8_t *cpu = slot->cmd->map;
 	uint64_t hz = q->device->params.timestamp_frequency;
-
 	struct drm_sleipnir_get_fault fault = { 0 };
+	cl_event *cmds = q->ring[s].cmds;
+	unsigned int n = q->ring[s].n;
 	bool reported = false;
 
-	pthread_mutex_lock(&q->context->gpu_lock);
-	/* The fault is this context's alone (its own address space);
-	 * reading it with clear lets the next SUBMIT in. */
-	if (fence != 1 && sl_get_fault(drm, true, &fault))
-		fault.count = 0;
+	pthread_mutex_lock(&ctx->gpu_lock);
+	/* It went again while this thread waited for its old point. */
+	if (slot->point != point) {
+		pthread_mutex_unlock(&ctx->gpu_lock);
+		return false;
+	}
+	/* Each job waits for the one before it, so when the last says DONE
+	 * they all ran to the end, and nothing went wrong. */
+	if (sl_desc_job_status(cpu + compute_job(slot, n - 1)) !=
+	    SL_JOB_DONE) {
+		/* The fault is this context's alone (its own address
+		 * space); reading it with clear lets the next SUBMIT in. */
+		take_fault(ctx);
+		if (!sl_desc_job_status(cpu + slot->lay.job_offset[0]) &&
+		    slot->clears != ctx->fault_clears) {
+			/* Cancelled by a fault before it started. */
+			resolve_stale(q, 0);
+			if (slot->point != point) {
+				pthread_mutex_unlock(&ctx->gpu_lock);
+				return false;
+			}
+		}
+		if (ctx->fault_held && ctx->fault.jc == slot->jc) {
+			fault = ctx->fault;
+			ctx->fault_held = false;
+		}
+	}
+	g->in_flight--;
+	/* Scratch that grew is unused once no chain is on the GPU. */
+	if (!g->in_flight)
+		free_retired(g);
 	/* Even a job that faulted may have written some of its buffers. */
 	for (unsigned int i = 0; i < n; i++) {
 		const struct icd_launch *l = cmds[i]->launch;
@@ -478,23 +728,23 @@ static void finish(cl_command_queue q, cl_event *cmds, unsigned int n,
 			icd_mem_gpu_end(l->mems[m], !(l->mems[m]->flags &
 						      CL_MEM_READ_ONLY));
 	}
-	pthread_mutex_unlock(&q->context->gpu_lock);
+	pthread_mutex_unlock(&ctx->gpu_lock);
 	for (unsigned int i = 0; i < n; i++) {
-		size_t job = lay->job_offset[i] +
-			     (prof ? SL_TIMESTAMP_JOB_BYTES : 0);
-		bool done = sl_desc_job_status(cpu + job) == SL_JOB_DONE;
+		uint32_t status = sl_desc_job_status(cpu +
+						     compute_job(slot, i));
+		bool done = status == SL_JOB_DONE;
 		cl_ulong end = 0;
 
 		if (!done && !reported) {
-			report_fault(q->context, cmds[i], &fault, fence);
+			report_fault(ctx, cmds[i], &fault, status);
 			reported = true;
 		}
-
-		if (done && prof) {
+		if (done && slot->prof) {
 			uint64_t ts[2];
 			cl_ulong start;
 
-			memcpy(ts, cpu + lay->ts_offset + 16u * i, sizeof(ts));
+			memcpy(ts, cpu + slot->lay.ts_offset + 16u * i,
+			       sizeof(ts));
 			start = gpu_time_to_ns(ts[0], hz);
 			end = gpu_time_to_ns(ts[1], hz);
 			icd_event_lock();
@@ -509,7 +759,7 @@ static void finish(cl_command_queue q, cl_event *cmds, unsigned int n,
 		/* What the launch printed, before anyone sees it complete
 		 * (OpenCL 1.2 6.12.13.1: flushed when its event completes). */
 		if (done && sl_launch_uses_printf(cmds[i]->launch->params.kernel))
-			print_records(cmds[i]->launch, q->gpu->printf_bo[i]);
+			print_records(cmds[i]->launch, slot->printf_bo[i]);
 		/* A fault ends the job it hit; the jobs after it, which
 		 * depend on it, never run. Both fail. A launch that went
 		 * while what it waited for was on the GPU fails if that
@@ -519,120 +769,124 @@ static void finish(cl_command_queue q, cl_event *cmds, unsigned int n,
 				     CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST :
 				     CL_COMPLETE, end);
 	}
+	return true;
 }
 
-bool icd_launch_submit(cl_command_queue q, cl_event *cmds, unsigned int n)
+/* --- submitting ---------------------------------------------------------- */
+
+unsigned int icd_launch_submit(cl_command_queue q, unsigned int s,
+			       cl_event *cmds, unsigned int n)
 {
 	cl_context ctx = q->context;
 	bool prof = q->properties & CL_QUEUE_PROFILING_ENABLE;
-	struct sl_submit sub = { .requirements = SLEIPNIR_REQ_COMPUTE,
-				 .timeout_ms = job_timeout_ms() };
-	struct drm_sleipnir_sync_op out = { 0 };
-	struct drm_sleipnir_sync_op waits[ICD_MAX_IN_SYNCS];
-	cl_event go[ICD_MAX_BATCH];
+	cl_event go[ICD_MAX_BATCH], ended[ICD_MAX_BATCH];
 	struct chain_layout lay;
-	unsigned int num_refs = 0, kept = 0;
+	struct gpu_slot *slot = NULL;
+	unsigned int kept = 0, num_ended = 0, slow = 0;
+	bool printf_used = false;
+	cl_ulong now;
 	int err = 0;
 
 	if (!ctx->drm) {
 		fail_all(cmds, n, CL_OUT_OF_RESOURCES);
-		return false;
+		return 0;
 	}
 	/* Programs reach the GPU on their first launch. */
 	for (unsigned int i = 0; i < n; i++) {
-		if (icd_program_upload(cmds[i]->launch->program))
+		if (icd_program_upload(cmds[i]->launch->program)) {
 			icd_event_set_status(cmds[i], CL_OUT_OF_RESOURCES, 0);
-		else
+			ended[num_ended++] = cmds[i];
+		} else {
 			go[kept++] = cmds[i];
+			printf_used |= sl_launch_uses_printf(
+				cmds[i]->launch->params.kernel);
+		}
 	}
+	/* Those that go first: the caller may not touch them once they are
+	 * on the GPU (a waiter may end and free them). */
+	memcpy(cmds, go, kept * sizeof(go[0]));
+	memcpy(cmds + kept, ended, num_ended * sizeof(ended[0]));
 	if (!kept)
-		return false;
+		return 0;
 	lay_out(go, kept, prof, &lay);
 	pthread_mutex_lock(&ctx->gpu_lock);
-	err = prepare(q, go, kept, &lay);
-	if (!err)
-		err = write_chain(q, go, kept, prof, &lay, &num_refs, &sub.jc);
+	err = prepare(q, s, go, kept, &lay);
 	if (!err) {
-		out.handle = q->gpu->fence->syncobj;
-		sub.bos = q->gpu->refs;
-		sub.num_bos = num_refs;
-		sub.in_syncs = waits;
-		sub.num_in_syncs = in_syncs(go, kept, waits);
-		sub.out_syncs = &out;
-		sub.num_out_syncs = 1;
-		if (prof)
-			sub.requirements |= SLEIPNIR_REQ_WRITE_VALUE;
-		/* The descriptors are all in the command BO. */
-		if (icd_debug("jobs"))
-			icd_debug_print_chain((const struct sl_bo *[]){
-						      q->gpu->cmd }, 1, sub.jc);
-		err = sl_submit(ctx->drm, &sub);
+		/* What a fault cancelled goes again before this chain. */
+		resolve_stale(q, 0);
+		slot = &q->gpu->slot[s];
+		slot->lay = lay;
+		slot->prof = prof;
+		slot->requirements = SLEIPNIR_REQ_COMPUTE |
+				     (prof ? SLEIPNIR_REQ_WRITE_VALUE : 0);
+		err = write_chain(q, slot, go, kept);
+	}
+	for (unsigned int tries = 0; !err; tries++) {
+		err = submit_chain(q, s, go, kept, true, 0);
+		if (err != -ECANCELED || tries == 16)
+			break;
+		/* A fault in the context is waiting to be read: read, it
+		 * lets SUBMIT in again, once what it cancelled of this
+		 * queue went again. */
+		take_fault(ctx);
+		resolve_stale(q, 0);
+		err = 0;
 	}
 	if (!err) {
-		memcpy(q->gpu->chain, go, kept * sizeof(go[0]));
-		q->gpu->chain_n = kept;
-		q->gpu->lay = lay;
-		q->gpu->prof = prof;
+		q->gpu->in_flight++;
+		now = icd_now_ns();
+		/* Launches elsewhere may now wait for these on the GPU, and
+		 * waiters may end the chain, maybe before the status below
+		 * moves: the SUBMIT time is theirs already. */
+		icd_event_lock();
+		memcpy(q->ring[s].cmds, go, kept * sizeof(go[0]));
+		q->ring[s].n = kept;
+		q->ring[s].point = slot->point;
+		for (unsigned int i = 0; i < kept; i++) {
+			go[i]->point = slot->point;
+			go[i]->times[1] = now;
+			/* SUBMITTED and RUNNING at once: the GPU has it.
+			 * Nobody waits for a state short of the end, so
+			 * only callbacks need icd_event_set_status(),
+			 * on a reference of this thread's. */
+			if (!go[i]->callbacks) {
+				go[i]->times[2] = now;
+				go[i]->status = CL_RUNNING;
+			} else {
+				icd_event_retain(go[i]);
+				go[slow++] = go[i];
+			}
+		}
+		q->ring_count++;
+		/* printf's output appears when the launch ends, waited for
+		 * or not. */
+		if (printf_used)
+			icd_queue_watch(q);
+		icd_event_unlock();
 	}
 	pthread_mutex_unlock(&ctx->gpu_lock);
 	if (err) {
-		if (q->gpu && q->gpu->fence) {
-			icd_fence_put(q->gpu->fence);
-			q->gpu->fence = NULL;
-		}
 		fail_all(go, kept, CL_OUT_OF_RESOURCES);
-		return false;
+		return 0;
 	}
-	/* Launches elsewhere may now wait for these on the GPU. */
-	icd_event_lock();
-	for (unsigned int i = 0; i < kept; i++)
-		go[i]->fence = icd_fence_get(q->gpu->fence);
-	icd_event_unlock();
-	for (unsigned int i = 0; i < kept; i++) {
-		icd_event_set_status(go[i], CL_SUBMITTED, 0);
-		icd_event_set_status(go[i], CL_RUNNING, 0);
+	/* Those with callbacks, moved to the front of go[] (a no-op when
+	 * the chain already ended). */
+	for (unsigned int i = 0; i < slow; i++) {
+		icd_event_set_status(go[i], CL_RUNNING, now);
+		icd_event_release(go[i]);
 	}
-	return true;
+	return kept;
 }
 
-void icd_launch_wait(cl_command_queue q, struct icd_fence *fence)
+void icd_launch_wait(cl_command_queue q, uint64_t point)
 {
-	uint32_t syncobj = fence->syncobj;
 	int err;
 
 	/* A bare ioctl on the node: no sl_drm state is touched, so no lock
 	 * is needed, and several threads may wait together. */
 	do {
-		err = sl_syncobj_wait(q->context->drm, &syncobj, 1, true,
-				      WAIT_SLICE_MS);
+		err = sl_syncobj_timeline_wait(q->context->drm,
+					       q->gpu->timeline, point,
+					       WAIT_SLICE_MS);
 	} while (err == -ETIME || err == -ETIMEDOUT);
-}
-
-void icd_launch_finish(cl_command_queue q)
-{
-	struct icd_gpu_queue *g = q->gpu;
-	const struct icd_launch *last = g->chain[g->chain_n - 1]->launch;
-	size_t end = g->lay.job_offset[g->chain_n - 1] +
-		     (g->prof ? SL_TIMESTAMP_JOB_BYTES +
-		      last->plan.desc_bytes : 0);
-	int fence = 0, err;
-
-	/* Each job waits for the one before it, so when the last says DONE
-	 * they all ran to the end: the fence's status (a sync_file round
-	 * trip) is only needed when something went wrong. */
-	if (sl_desc_job_status((const uint8_t *)g->cmd->map + end) ==
-	    SL_JOB_DONE) {
-		fence = 1;
-		err = 0;
-	} else {
-		pthread_mutex_lock(&q->context->gpu_lock);
-		err = sl_syncobj_status(q->context->drm, g->fence->syncobj,
-					&fence);
-		pthread_mutex_unlock(&q->context->gpu_lock);
-	}
-	finish(q, g->chain, g->chain_n, g->prof, &g->lay, err ? -EIO : fence);
-	g->chain_n = 0;
-	/* The launches keep the fence for those still waiting on it. */
-	icd_fence_put(g->fence);
-	g->fence = NULL;
 }

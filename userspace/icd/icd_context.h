@@ -37,10 +37,30 @@ struct _cl_context {
 	 */
 	struct sl_drm *drm;
 	pthread_mutex_t gpu_lock;
+	/*
+	 * Under gpu_lock: the faults read and cleared (GET_FAULT) so far,
+	 * and the last one, kept until the chain it ended (fault.jc) is
+	 * ended and reports it. A chain submitted before the last clear may
+	 * have been cancelled by it without running (icd_chain.c).
+	 */
+	uint64_t fault_clears;
+	struct drm_sleipnir_get_fault fault;
+	bool fault_held;
+	/* Its command queues (under icd_event_lock()), through
+	 * next_in_context. */
+	cl_command_queue queues;
 };
 
 /* True when @context is a live context of this ICD. */
 bool icd_context_valid(cl_context context);
+
+/*
+ * Makes the threads of @context's queues end the chains on the GPU that
+ * nobody waits for (icd_queue_watch): for what waits for launches to end
+ * other than through their events (a rebuild of their program, the
+ * destruction of a buffer they use).
+ */
+void icd_context_watch_queues(cl_context context);
 
 /* Reports @errinfo through the context's callback, if it has one. */
 void icd_context_notify_error(cl_context context, const char *errinfo);

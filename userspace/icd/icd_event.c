@@ -23,6 +23,9 @@
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t g_changed = PTHREAD_COND_INITIALIZER;
 
+/* Callbacks this thread is running (nested when one ends an event). */
+static _Thread_local unsigned int in_callback;
+
 void icd_event_lock(void)
 {
 	pthread_mutex_lock(&g_lock);
@@ -96,14 +99,12 @@ void icd_event_release(cl_event event)
 		event->free_data(event->data);
 	if (event->launch)
 		icd_launch_free(event->launch);
-	if (event->fence)
-		icd_fence_put(event->fence);
 	for (cb = event->callbacks; cb; cb = next) {
 		next = cb->next;
 		free(cb);
 	}
 	if (event->queue)
-		clReleaseCommandQueue(event->queue);
+		icd_queue_release(event->queue);
 	clReleaseContext(event->context);
 	free(event);
 }
@@ -112,6 +113,9 @@ bool icd_event_deps_failed(cl_event cmd)
 {
 	bool failed = false;
 
+	/* Fixed at enqueue: no lock to see the list is empty. */
+	if (!cmd->num_deps)
+		return false;
 	icd_event_lock();
 	for (cl_uint i = 0; i < cmd->num_deps; i++)
 		failed |= cmd->deps[i]->status < 0;
@@ -156,8 +160,10 @@ void icd_event_set_status(cl_event event, cl_int status, cl_ulong time_ns)
 			link = &cb->next;
 		}
 	}
-	if (due)
+	if (due) {
 		icd_object_retain(&event->obj);
+		event->callbacks_running++;
+	}
 	icd_event_broadcast();
 	icd_event_unlock();
 
@@ -179,6 +185,7 @@ void icd_event_set_status(cl_event event, cl_int status, cl_ulong time_ns)
 	}
 	if (!cb)
 		return;
+	in_callback++;
 	while (cb) {
 		struct icd_event_callback *n = cb->next;
 
@@ -186,6 +193,12 @@ void icd_event_set_status(cl_event event, cl_int status, cl_ulong time_ns)
 		free(cb);
 		cb = n;
 	}
+	in_callback--;
+	/* Waiters for the event see it end once its callbacks returned. */
+	icd_event_lock();
+	event->callbacks_running--;
+	icd_event_broadcast();
+	icd_event_unlock();
 	icd_event_release(event);
 }
 
@@ -207,17 +220,26 @@ cl_int icd_event_wait(cl_uint num, const cl_event *list)
 {
 	cl_int result = CL_SUCCESS;
 
-	for (cl_uint i = 0; i < num; i++)
-		if (list[i]->queue)
-			icd_queue_flush(list[i]->queue);
+	/* No flush is needed: commands go to the GPU or their queue's
+	 * thread as they are enqueued, and this thread ends the chains it
+	 * waits for itself. */
 	icd_event_lock();
 	for (cl_uint i = 0; i < num; i++) {
 		cl_command_queue q = list[i]->queue;
 
-		while (!icd_event_status_final(list[i]->status)) {
+		/*
+		 * Until it ended and the callbacks its end set off returned
+		 * (so what they record is there when the wait returns),
+		 * unless this thread is one of them: it would wait for
+		 * itself (a blocking call in a callback is undefined, OpenCL
+		 * 1.2 5.9; this one is spared the hang).
+		 */
+		while (!icd_event_status_final(list[i]->status) ||
+		       (list[i]->callbacks_running && !in_callback)) {
 			/* Waiting for a chain on the GPU: wait for its fence
 			 * here, and end it here. */
-			if (q && icd_queue_chain_open(q)) {
+			if (!icd_event_status_final(list[i]->status) && q &&
+			    icd_queue_chain_open(q)) {
 				icd_event_unlock();
 				icd_queue_end_chain(q, true);
 				icd_event_lock();
@@ -283,6 +305,9 @@ cl_int CL_API_CALL clGetEventInfo(cl_event event, cl_event_info param_name,
 	case CL_EVENT_COMMAND_EXECUTION_STATUS:
 		icd_event_lock();
 		status = event->status;
+		/* Polled: it must move on without a wait. */
+		if (event->queue && !icd_event_status_final(status))
+			icd_queue_watch(event->queue);
 		icd_event_unlock();
 		value = &status;
 		size = sizeof(status);
@@ -320,6 +345,8 @@ cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event,
 	icd_event_lock();
 	status = event->status;
 	t = event->times[param_name - CL_PROFILING_COMMAND_QUEUED];
+	if (!icd_event_status_final(status))
+		icd_queue_watch(event->queue);
 	icd_event_unlock();
 	/* The times are final once the command completed. */
 	if (status != CL_COMPLETE)
@@ -386,6 +413,9 @@ cl_int CL_API_CALL clSetEventCallback(cl_event event,
 	cb->trigger = command_exec_callback_type;
 	icd_event_lock();
 	status = event->status;
+	/* Its queue's thread makes it happen if nobody waits. */
+	if (event->queue && !icd_event_status_final(status))
+		icd_queue_watch(event->queue);
 	if (status > command_exec_callback_type) {
 		/* Not reached yet: kept, in registration order. */
 		for (link = &event->callbacks; *link; link = &(*link)->next)

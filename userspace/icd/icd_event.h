@@ -36,6 +36,9 @@ struct _cl_event {
 	/* CL_PROFILING_COMMAND_QUEUED/SUBMIT/START/END, ns. */
 	cl_ulong times[4];
 	struct icd_event_callback *callbacks;
+	/* Calls of icd_event_set_status() running its callbacks (under the
+	 * lock): waits return after them. */
+	unsigned int callbacks_running;
 
 	/* --- the command (queue events only) ------------------------------ */
 	/* Events it waits for (retained), from the wait list. */
@@ -51,9 +54,9 @@ struct _cl_event {
 	void *data;                  /* run's, freed by free_data */
 	void (*free_data)(void *data);
 	struct icd_launch *launch;
-	/* Launches on the GPU: their chain's fence (under the lock; set
-	 * once submitted). */
-	struct icd_fence *fence;
+	/* Launches on the GPU: their chain's point on the queue's timeline
+	 * syncobj (under the lock; 0 until submitted). */
+	uint64_t point;
 	/* Barriers and markers without a wait list wait for everything
 	 * enqueued before them (icd_queue.c). */
 	bool waits_for_all;
@@ -98,8 +101,9 @@ static inline bool icd_event_status_final(cl_int status)
 
 /*
  * Waits until every event of @list ended; CL_SUCCESS, or
- * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST when one failed. Flushes
- * the queues they are on first (clWaitForEvents implies clFlush).
+ * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST when one failed. Ends the
+ * chains on the GPU it waits for itself (clWaitForEvents implies clFlush,
+ * which it has no more to do than that).
  */
 cl_int icd_event_wait(cl_uint num, const cl_event *list);
 

@@ -422,8 +422,13 @@ cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj)
 	if (!icd_mem_valid(memobj))
 		return CL_INVALID_MEM_OBJECT;
 	/* The storage stays while commands or sub-buffers still hold it. */
-	if (icd_object_release(&memobj->obj))
+	if (icd_object_release(&memobj->obj)) {
+		/* Its destructor callbacks are due when the launches using
+		 * it end, whether or not anyone waits for them. */
+		if (atomic_load(&memobj->holds) > 1)
+			icd_context_watch_queues(memobj->context);
 		icd_mem_release(memobj);
+	}
 	return CL_SUCCESS;
 }
 

@@ -35,9 +35,7 @@ void icd_launch_free(struct icd_launch *launch)
 	if (!launch)
 		return;
 	icd_launch_end(launch);
-	free(launch->mems);
-	free(launch->args);
-	free(launch->values);
+	/* Its arrays are in the same block (snapshot_args). */
 	free(launch);
 }
 
@@ -79,30 +77,57 @@ static cl_int launch_error(int status)
 	}
 }
 
-/* Copies the kernel's arguments (under its lock) into @l. */
-static cl_int snapshot_args(cl_kernel k, struct icd_launch *l)
+/*
+ * A snapshot of the kernel's arguments (under its lock) as a new launch,
+ * in one allocation, since every launch makes one: the struct, the
+ * sl_args, the buffers (retained) and the bytes of the by-value ones,
+ * only as many as they have. NULL in *@out and the error on failure.
+ */
+static cl_int snapshot_args(cl_kernel k, struct icd_launch **out)
 {
 	unsigned int n = k->info->num_args;
+	size_t slots = n ? n : 1, bytes = 0;
+	struct icd_launch *l;
 	cl_int err = CL_SUCCESS;
+	uint8_t *value;
+	char *p;
 
-	l->args = calloc(n ? n : 1, sizeof(*l->args));
-	l->values = calloc(n ? n : 1, sizeof(*l->values));
-	l->mems = calloc(n ? n : 1, sizeof(*l->mems));
-	if (!l->args || !l->values || !l->mems)
-		return CL_OUT_OF_HOST_MEMORY;
+	*out = NULL;
 	pthread_mutex_lock(&k->lock);
+	for (unsigned int i = 0; i < n; i++) {
+		if (!k->args[i].set) {
+			pthread_mutex_unlock(&k->lock);
+			return CL_INVALID_KERNEL_ARGS;
+		}
+		if (k->args[i].kind == SL_ARG_VALUE)
+			bytes += k->args[i].size;
+	}
+	/* Pointers first, then the bytes, which need no alignment. */
+	p = malloc(sizeof(*l) + slots * (sizeof(*l->args) + sizeof(*l->mems)) +
+		   bytes);
+	if (!p) {
+		pthread_mutex_unlock(&k->lock);
+		return CL_OUT_OF_HOST_MEMORY;
+	}
+	l = (struct icd_launch *)p;
+	memset(l, 0, sizeof(*l));
+	p += sizeof(*l);
+	l->args = (struct sl_arg *)p;
+	memset(l->args, 0, slots * sizeof(*l->args));
+	p += slots * sizeof(*l->args);
+	l->mems = (cl_mem *)p;
+	p += slots * sizeof(*l->mems);
+	value = (uint8_t *)p;
 	for (unsigned int i = 0; i < n; i++) {
 		const struct icd_kernel_arg *a = &k->args[i];
 
-		if (!a->set) {
-			err = CL_INVALID_KERNEL_ARGS;
-			break;
-		}
-		l->values[i] = *a;
 		l->args[i].kind = a->kind;
 		l->args[i].size = a->size;
-		if (a->kind == SL_ARG_VALUE)
-			l->args[i].value = l->values[i].value;
+		if (a->kind == SL_ARG_VALUE) {
+			memcpy(value, a->value, a->size);
+			l->args[i].value = value;
+			value += a->size;
+		}
 		if (a->kind == SL_ARG_BUFFER && a->mem) {
 			/* A buffer released after clSetKernelArg is the
 			 * application's error; it is caught here. */
@@ -116,6 +141,7 @@ static cl_int snapshot_args(cl_kernel k, struct icd_launch *l)
 		}
 	}
 	pthread_mutex_unlock(&k->lock);
+	*out = l;
 	return err;
 }
 
@@ -295,12 +321,11 @@ static cl_int enqueue_launch(cl_command_queue queue, cl_kernel kernel,
 				    &nd);
 	if (err)
 		return err;
-	l = calloc(1, sizeof(*l));
+	err = snapshot_args(kernel, &l);
 	if (!l)
-		return CL_OUT_OF_HOST_MEMORY;
+		return err;
 	icd_program_hold_launch(kernel->program);
 	l->program = kernel->program;
-	err = snapshot_args(kernel, l);
 	if (err)
 		goto fail;
 	/*

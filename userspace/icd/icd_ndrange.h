@@ -12,8 +12,6 @@
 #include "icd_object.h"
 #include "sl_launch.h"
 
-struct icd_fence;
-
 /*
  * A launch as enqueued: what the chain needs to write its jobs. It holds
  * the kernel's program (icd_program_hold_launch), not the kernel object:
@@ -25,7 +23,6 @@ struct icd_fence;
 struct icd_launch {
 	cl_program program;          /* held; NULL once ended */
 	struct sl_arg *args;         /* the arguments at enqueue time */
-	struct icd_kernel_arg *values;  /* their bytes */
 	cl_mem *mems;                /* buffer arguments, retained */
 	unsigned int num_mems;
 	struct sl_launch_params params;
@@ -39,38 +36,39 @@ struct icd_launch {
 #define ICD_MAX_IN_SYNCS 16u
 
 /*
- * Writes the n ready launches of @cmds into @queue's command BO as one
- * chain (each job waiting for the one before) and submits it with one
- * SUBMIT, marking them CL_SUBMITTED and CL_RUNNING. Launches that cannot
- * go (their program does not reach the GPU) end at once with
- * CL_OUT_OF_RESOURCES. True when a chain is in flight: the queue must
- * then call icd_launch_wait() and icd_launch_finish() before the next.
+ * Writes the n ready launches of @cmds into ring slot @slot of @queue
+ * (free: the queue's ring_count < ICD_RING_SLOTS, and the caller is the
+ * queue's one submitter) as one chain, each job waiting for the one
+ * before, and submits it with one SUBMIT that signals the next point of
+ * the queue's timeline syncobj; the chain then takes its place in
+ * queue->ring and the launches are CL_RUNNING. Launches that cannot go
+ * (their program does not reach the GPU, or the SUBMIT failed) end at
+ * once with CL_OUT_OF_RESOURCES. Returns how many went: they are first
+ * in @cmds, and from then on belong to the ring (whoever ends the chain
+ * may free them); those that ended follow.
  */
-bool icd_launch_submit(cl_command_queue queue, cl_event *cmds,
-		       unsigned int n);
+unsigned int icd_launch_submit(cl_command_queue queue, unsigned int slot,
+			       cl_event *cmds, unsigned int n);
 
-/* Sleeps in the kernel until @fence signalled (a chain ended). Safe from
- * several threads at once; takes no lock. */
-void icd_launch_wait(cl_command_queue queue, struct icd_fence *fence);
-
-/*
- * Ends the launches of the chain in flight, once it ended: CL_COMPLETE,
- * or CL_OUT_OF_RESOURCES for a launch the GPU faulted on or did not reach
- * (with the fault read and cleared), and the GPU's START and END times
- * when the queue profiles.
- */
-void icd_launch_finish(cl_command_queue queue);
+/* Sleeps in the kernel until @point of @queue's timeline signalled (a
+ * chain ended). Safe from several threads at once; takes no lock. */
+void icd_launch_wait(cl_command_queue queue, uint64_t point);
 
 /*
- * A chain's syncobj, signalled when the chain ends. Each launch of the
- * chain holds a reference (cl_event.fence), so that a launch on another
- * queue of the context that waits for it can go to the GPU while it
- * runs, with the syncobj as an in-sync of its SUBMIT: the GPU orders the
- * two. The syncobj is destroyed with the last reference.
+ * Ends the chain of ring slot @slot, which was at @point and has ended:
+ * CL_COMPLETE, or CL_OUT_OF_RESOURCES for a launch the GPU faulted on or
+ * did not reach (with the fault read and cleared), and the GPU's START
+ * and END times when the queue profiles. False when the chain is on the
+ * GPU again instead, at a new point: a fault elsewhere in the context
+ * cancelled it before it started, and it went again (the waiter waits
+ * anew).
  */
-struct icd_fence;
-struct icd_fence *icd_fence_get(struct icd_fence *fence);
-void icd_fence_put(struct icd_fence *fence);
+bool icd_launch_finish(cl_command_queue queue, unsigned int slot,
+		       uint64_t point);
+
+/* The queue's timeline syncobj (0 before its first chain): a launch's
+ * cl_event.point on it signals when the launch's chain ended. */
+uint32_t icd_launch_timeline(cl_command_queue queue);
 
 /* Drops what a launch holds (its program, buffers) when its command
  * ends, so that a rebuild or a release need not wait for the event's. */

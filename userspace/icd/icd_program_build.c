@@ -47,6 +47,8 @@ static cl_int begin_build(cl_program program)
 {
 	cl_int err = CL_SUCCESS;
 
+	/* Launches nobody waits for end on their queues' threads. */
+	icd_context_watch_queues(program->context);
 	pthread_mutex_lock(&program->lock);
 	for (;;) {
 		if (program->build_status == CL_BUILD_IN_PROGRESS ||

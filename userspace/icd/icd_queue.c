@@ -25,20 +25,47 @@ bool icd_queue_valid(cl_command_queue queue)
 
 /* --- the thread ---------------------------------------------------------- */
 
+void icd_context_watch_queues(cl_context ctx)
+{
+	icd_event_lock();
+	/* Only those with chains on the GPU, or one on its way there:
+	 * launches still in a list are the threads' anyway. */
+	for (cl_command_queue q = ctx->queues; q; q = q->next_in_context)
+		if (q->ring_count || q->submitting)
+			icd_queue_watch(q);
+	icd_event_unlock();
+}
+
+void icd_queue_watch(cl_command_queue q)
+{
+	if (q->watch)
+		return;
+	q->watch = true;
+	/* The thread sleeps on one or the other. */
+	pthread_cond_signal(&q->idle_wake);
+	icd_event_broadcast();
+}
+
 /* True when every dependency of @cmd ended (under the lock); *failed
- * says whether one of them failed. */
+ * says whether one of them failed. The queues of those still on the GPU
+ * are told to end them even if nobody waits there. */
 static bool deps_ended(cl_event cmd, bool *failed)
 {
+	bool ended = true;
+
 	*failed = false;
 	for (cl_uint i = 0; i < cmd->num_deps; i++) {
-		cl_int st = cmd->deps[i]->status;
+		cl_event dep = cmd->deps[i];
 
-		if (!icd_event_status_final(st))
-			return false;
-		if (st < 0)
+		if (!icd_event_status_final(dep->status)) {
+			if (dep->queue)
+				icd_queue_watch(dep->queue);
+			ended = false;
+		} else if (dep->status < 0) {
 			*failed = true;
+		}
 	}
-	return true;
+	return ended;
 }
 
 /* True when @ev is one of the @n commands of @batch. */
@@ -72,7 +99,10 @@ static bool deps_ready_for_gpu(cl_event cmd, cl_event *batch, unsigned int n,
 		}
 		if (in_batch(dep, batch, n))
 			continue;
-		if (!dep->fence || ++on_gpu > ICD_MAX_IN_SYNCS)
+		/* Its status is needed when this one ends. */
+		if (dep->queue)
+			icd_queue_watch(dep->queue);
+		if (!dep->point || ++on_gpu > ICD_MAX_IN_SYNCS)
 			return false;
 	}
 	return true;
@@ -136,10 +166,27 @@ static unsigned int gather_launches(cl_command_queue q, cl_event first,
 	return n;
 }
 
+/* Makes the calling thread @q's one submitter (under the lock; the ring
+ * has room). */
+static void become_submitter(cl_command_queue q)
+{
+	q->submitting = true;
+	q->next_slot = (q->ring_first + q->ring_count) % ICD_RING_SLOTS;
+}
+
+/* True (under the lock) when @q can take one more chain now. */
+static bool ring_free(cl_command_queue q)
+{
+	return q->ring_count < ICD_RING_SLOTS && !q->submitting;
+}
+
 /*
  * The next work for the thread (under the lock): a batch of launches
- * (*gpu set), or one other command (CPU work, ordering, or a launch whose
- * wait list failed); 0 when nothing is ready.
+ * (*gpu set; the thread is then the queue's submitter), or one other
+ * command (CPU work, ordering, or a launch whose wait list failed); 0
+ * when nothing is ready. Launches on the GPU stay on the list until their
+ * chain ends: in order, launches may follow them onto the GPU (the GPU
+ * keeps the order), anything else waits until they ended.
  */
 static unsigned int pick(cl_command_queue q, cl_event *batch, bool *gpu)
 {
@@ -148,15 +195,10 @@ static unsigned int pick(cl_command_queue q, cl_event *batch, bool *gpu)
 
 	*gpu = false;
 	for (cl_event c = q->head; c; c = c->next) {
+		if (c->point)
+			continue;
 		/* In order, nothing starts before the one running ended. */
 		if (c->taken) {
-			if (!ooo)
-				return 0;
-			continue;
-		}
-		/* One chain on the GPU at a time: the command BO is the
-		 * queue's only one. */
-		if (c->launch && q->chain_n) {
 			if (!ooo)
 				return 0;
 			continue;
@@ -165,11 +207,23 @@ static unsigned int pick(cl_command_queue q, cl_event *batch, bool *gpu)
 		 * everything after it waits for the barrier. */
 		if (c->waits_for_all && c != q->head)
 			return 0;
+		if (!ooo && c != q->head && !c->launch)
+			return 0;
+		if (c->launch && !ring_free(q)) {
+			if (!ooo)
+				return 0;
+			continue;
+		}
 		if (ready(c, &failed)) {
+			/* A launch that will not run ends in its turn. */
+			if (failed && !ooo && c != q->head)
+				return 0;
 			c->taken = true;
 			*gpu = c->launch && !failed;
-			if (*gpu)
+			if (*gpu) {
+				become_submitter(q);
 				return gather_launches(q, c, batch);
+			}
 			batch[0] = c;
 			return 1;
 		}
@@ -226,6 +280,15 @@ static void queue_free(cl_command_queue q)
 {
 	cl_context ctx = q->context;
 
+	icd_event_lock();
+	for (cl_command_queue *p = &ctx->queues; *p;
+	     p = &(*p)->next_in_context) {
+		if (*p == q) {
+			*p = q->next_in_context;
+			break;
+		}
+	}
+	icd_event_unlock();
 	icd_gpu_queue_free(q);
 	pthread_cond_destroy(&q->idle_wake);
 	free(q);
@@ -234,88 +297,103 @@ static void queue_free(cl_command_queue q)
 
 bool icd_queue_chain_open(cl_command_queue q)
 {
-	return q->chain_n && !q->chain_claimed;
+	return q->ring_count && !q->ring_claimed;
 }
 
 bool icd_queue_end_chain(cl_command_queue q, bool app)
 {
 	cl_event batch[ICD_MAX_BATCH];
-	struct icd_fence *fence = NULL;
-	unsigned int n;
-	uint64_t seq;
+	unsigned int s, n = 0;
+	uint64_t point;
+	bool ended;
 
 	icd_event_lock();
 	if (!icd_queue_chain_open(q)) {
 		icd_event_unlock();
 		return false;
 	}
-	seq = q->chain_seq;
-	/* The chain's fence, held: whoever ends the chain drops the
-	 * queue's reference while this thread may still be waiting. */
-	for (unsigned int i = 0; i < q->chain_n && !fence; i++)
-		if (q->chain[i]->fence)
-			fence = icd_fence_get(q->chain[i]->fence);
+	s = q->ring_first;
+	point = q->ring[s].point;
 	if (app)
 		q->chain_waiters++;
 	icd_event_unlock();
-	if (fence) {
-		icd_launch_wait(q, fence);
-		icd_fence_put(fence);
-	}
+	icd_launch_wait(q, point);
 	icd_event_lock();
 	if (app)
 		q->chain_waiters--;
-	/* Someone else ended it (or the next one started: the syncobj was
-	 * this chain's when the wait began, so only the seq can tell); the
-	 * queue's thread also leaves it to a waiting application thread,
-	 * which the same fence wakes: one thread switch less before the
-	 * application runs on. */
-	if (q->chain_seq != seq || !icd_queue_chain_open(q) ||
+	/* Someone else ended it (the point tells one chain from the next,
+	 * and from the same chain gone again); the queue's thread also
+	 * leaves it to a waiting application thread, which the same fence
+	 * wakes: one thread switch less before the application runs on. */
+	if (!icd_queue_chain_open(q) || q->ring[q->ring_first].point != point ||
 	    (!app && q->chain_waiters)) {
 		icd_event_unlock();
 		return false;
 	}
-	q->chain_claimed = true;
-	n = q->chain_n;
-	memcpy(batch, q->chain, n * sizeof(batch[0]));
+	q->ring_claimed = true;
 	icd_event_unlock();
-	icd_launch_finish(q);
+	ended = icd_launch_finish(q, s, point);
 	icd_event_lock();
-	unlink_ended(q, batch, n);
-	q->chain_n = 0;
-	q->chain_claimed = false;
+	q->ring_claimed = false;
+	if (ended) {
+		n = q->ring[s].n;
+		memcpy(batch, q->ring[s].cmds, n * sizeof(batch[0]));
+		unlink_ended(q, batch, n);
+		q->ring[s].n = 0;
+		q->ring[s].point = 0;
+		q->ring_first = (s + 1) % ICD_RING_SLOTS;
+		/* The next chain the caller's thread submits is watched
+		 * only if something asks for it again. */
+		if (!--q->ring_count)
+			q->watch = false;
+	}
 	icd_event_broadcast();
 	icd_event_unlock();
 	/* The list's references; the last one of a command may be the last
 	 * of the queue, which only sets q->stop. */
 	for (unsigned int i = 0; i < n; i++)
 		icd_event_release(batch[i]);
-	return true;
+	return ended;
 }
 
-/* Puts the launches of @batch (taken) on the GPU as the queue's chain;
- * those that cannot go end at once and leave the list. */
-static void start_chain(cl_command_queue q, cl_event *batch, unsigned int n)
+/*
+ * Puts the launches of @batch (taken, by the queue's submitter: the caller
+ * set q->submitting) on the GPU as the queue's next chain; those that
+ * cannot go end at once and leave the list. @watch: the queue's thread is
+ * to end the chain even if no application thread waits for it.
+ */
+static void start_chain(cl_command_queue q, cl_event *batch, unsigned int n,
+			bool watch)
 {
-	bool flying = icd_launch_submit(q, batch, n);
+	/* The next slot of the ring, read when the caller became the
+	 * submitter; it stays free: only the submitter adds chains, and
+	 * enders take the oldest, so ring_first + ring_count stays. */
+	unsigned int slot = q->next_slot, kept;
 
+	/* Those that went are the ring's now: not to be touched here. */
+	kept = icd_launch_submit(q, slot, batch, n);
 	icd_event_lock();
-	if (flying) {
-		/* All of them leave the list when the chain ends, those that
-		 * could not go (already ended) too. */
-		memcpy(q->chain, batch, n * sizeof(batch[0]));
-		q->chain_n = n;
-		q->chain_seq++;
-		/* The thread ends it if no application thread waits. */
-		pthread_cond_signal(&q->idle_wake);
-	} else {
-		unlink_ended(q, batch, n);
-	}
+	q->submitting = false;
+	unlink_ended(q, batch + kept, n - kept);
+	if (watch)
+		icd_queue_watch(q);
 	icd_event_broadcast();
 	icd_event_unlock();
-	if (!flying)
-		for (unsigned int i = 0; i < n; i++)
-			icd_event_release(batch[i]);
+	for (unsigned int i = kept; i < n; i++)
+		icd_event_release(batch[i]);
+}
+
+/* True (under the lock) when the thread has nothing to do until someone
+ * wakes it: no command that is not on the GPU, and chains on the GPU, if
+ * any, are not its to end. */
+static bool thread_idle(cl_command_queue q)
+{
+	if (q->watch && q->ring_count)
+		return false;
+	for (cl_event c = q->head; c; c = c->next)
+		if (!c->point)
+			return false;
+	return true;
 }
 
 static void *queue_thread(void *arg)
@@ -328,17 +406,19 @@ static void *queue_thread(void *arg)
 		bool gpu;
 		unsigned int n;
 
-		if (icd_queue_chain_open(q) && !q->chain_waiters) {
-			icd_event_unlock();
-			icd_queue_end_chain(q, false);
-			icd_event_lock();
-			continue;
-		}
+		/* New work first: the ring keeps the GPU busy meanwhile. */
 		n = pick(q, batch, &gpu);
 		if (!n) {
+			if (icd_queue_chain_open(q) && !q->chain_waiters &&
+			    q->watch) {
+				icd_event_unlock();
+				icd_queue_end_chain(q, false);
+				icd_event_lock();
+				continue;
+			}
 			if (q->stop && !q->head)
 				break;
-			if (!q->head && !q->chain_n)
+			if (thread_idle(q))
 				pthread_cond_wait(&q->idle_wake, icd_event_mutex());
 			else
 				icd_event_wait_change();
@@ -346,7 +426,7 @@ static void *queue_thread(void *arg)
 		}
 		icd_event_unlock();
 		if (gpu) {
-			start_chain(q, batch, n);
+			start_chain(q, batch, n, true);
 		} else {
 			run_one(batch[0]);
 			icd_event_lock();
@@ -398,12 +478,29 @@ clCreateCommandQueue(cl_context context, cl_device_id device,
 		free(q);
 		q = NULL;
 		err = CL_OUT_OF_HOST_MEMORY;
+	} else {
+		icd_event_lock();
+		q->next_in_context = context->queues;
+		context->queues = q;
+		icd_event_unlock();
 	}
 	pthread_attr_destroy(&attr);
 out:
 	if (errcode_ret)
 		*errcode_ret = err;
 	return q;
+}
+
+void icd_queue_release(cl_command_queue queue)
+{
+	if (icd_object_release(&queue->obj)) {
+		/* Commands hold references to their queue, so none is left:
+		 * the thread ends and frees the queue. */
+		icd_event_lock();
+		queue->stop = true;
+		pthread_cond_signal(&queue->idle_wake);
+		icd_event_unlock();
+	}
 }
 
 cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue command_queue)
@@ -418,14 +515,12 @@ cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue command_queue)
 {
 	if (!icd_queue_valid(command_queue))
 		return CL_INVALID_COMMAND_QUEUE;
-	if (icd_object_release(&command_queue->obj)) {
-		/* Commands hold references to their queue, so none is left:
-		 * the thread ends and frees the queue. */
-		icd_event_lock();
-		command_queue->stop = true;
-		pthread_cond_signal(&command_queue->idle_wake);
-		icd_event_unlock();
-	}
+	/* The application may not wait for the chains on the GPU: they
+	 * end without it (their commands hold the last references). */
+	icd_event_lock();
+	icd_queue_watch(command_queue);
+	icd_event_unlock();
+	icd_queue_release(command_queue);
 	return CL_SUCCESS;
 }
 
@@ -497,9 +592,11 @@ clSetCommandQueueProperty(cl_command_queue command_queue,
 
 void icd_queue_flush(cl_command_queue queue)
 {
-	/* Commands go to the queue's thread as they are enqueued; a flush
-	 * only has to make sure it looks. */
+	/* Commands go to the GPU or the queue's thread as they are
+	 * enqueued; a flush only has to make sure the thread also ends the
+	 * chains on the GPU, whether or not anyone waits for them. */
 	icd_event_lock();
+	icd_queue_watch(queue);
 	pthread_cond_signal(&queue->idle_wake);
 	icd_event_unlock();
 }
@@ -575,6 +672,16 @@ cl_event icd_command_new(cl_command_queue queue, cl_command_type type,
 	return cmd;
 }
 
+/* True (under the lock) when every command on @q's list is a launch on the
+ * GPU. */
+static bool all_on_gpu(cl_command_queue q)
+{
+	for (cl_event c = q->head; c; c = c->next)
+		if (!c->point)
+			return false;
+	return true;
+}
+
 cl_int icd_command_enqueue(cl_event cmd, bool blocking, cl_event *event)
 {
 	cl_command_queue q = cmd->queue;
@@ -588,27 +695,37 @@ cl_int icd_command_enqueue(cl_event cmd, bool blocking, cl_event *event)
 	if (blocking)
 		icd_event_retain(cmd);
 	icd_event_lock();
-	cmd->times[0] = icd_now_ns();
 	/*
 	 * A command for the CPU on an idle queue whose wait list ended runs
 	 * at once on the caller's thread: the result is the same as the
 	 * queue's thread running it first thing, without two thread
 	 * switches (a map and an unmap cost microseconds, not a round trip).
-	 * It is on the list, taken, meanwhile, so later commands wait.
+	 * It is on the list, taken, meanwhile, so later commands wait. A
+	 * launch goes to the GPU from here too, in an in-order queue whose
+	 * earlier commands are all launches on the GPU, when the ring has
+	 * room: the chain follows theirs.
 	 */
-	now = !q->head && ready(cmd, &failed);
-	/* A launch goes to the GPU from here too, in an in-order queue
-	 * (the chain slot is free when the list is empty). */
 	if (cmd->launch)
-		now = now && !failed && !q->chain_n &&
-		      !(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+		now = !(q->properties &
+			CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) &&
+		      ring_free(q) && all_on_gpu(q) && ready(cmd, &failed) &&
+		      !failed;
+	else
+		now = !q->head && ready(cmd, &failed);
 	cmd->taken = now;
+	if (now && cmd->launch)
+		become_submitter(q);
 	if (q->tail)
 		q->tail->next = cmd;
 	else
 		q->head = cmd;
 	q->tail = cmd;
 	if (!now) {
+		/* The thread runs it. Unless this thread waits for it (and
+		 * so ends the chains before it itself), the thread also
+		 * ends the chains on the GPU. */
+		if (!blocking)
+			q->watch = true;
 		/* The thread waits on one or the other. */
 		pthread_cond_signal(&q->idle_wake);
 		icd_event_broadcast();
@@ -617,7 +734,7 @@ cl_int icd_command_enqueue(cl_event cmd, bool blocking, cl_event *event)
 	if (event)
 		*event = cmd;
 	if (now && cmd->launch) {
-		start_chain(q, &cmd, 1);
+		start_chain(q, &cmd, 1, false);
 	} else if (now) {
 		run_one(cmd);
 		icd_event_lock();

@@ -5,10 +5,16 @@
  * Each queue has one thread that executes its commands: CPU commands
  * (buffer reads, writes, copies, fills, maps) run on it once their
  * dependencies completed; kernel launches that are ready together are
- * written into the queue's command BO as one chain of jobs and submitted
- * to sleipnir.ko with one SUBMIT, and the thread waits on the chain's
- * syncobj (no busy-waiting). In-order queues run commands in order;
- * out-of-order queues run any command whose wait list completed.
+ * written into a free slot of the queue's ring of command BOs as one
+ * chain of jobs and submitted to sleipnir.ko with one SUBMIT, up to
+ * ICD_RING_SLOTS chains on the GPU at once, each signalling the next
+ * point of the queue's timeline syncobj (no busy-waiting). In-order
+ * queues run commands in order; out-of-order queues run any command
+ * whose wait list completed. On an idle in-order queue the enqueueing
+ * thread does the work itself (a CPU command whose wait list ended, a
+ * launch behind launches already on the GPU), and a thread that waits
+ * ends the chains it waits for: enqueue and clFinish of a kernel never
+ * involve the queue's thread.
  *
  * An entry point that enqueues does:
  *
@@ -18,9 +24,9 @@
  *   cmd->run = ...; cmd->data = ...; cmd->free_data = ...;
  *   return icd_command_enqueue(cmd, blocking, event);
  *
- * icd_command_enqueue() hands the command to the queue's thread, gives
- * the application its event when it asked for one and, for blocking
- * calls, waits for the command to end.
+ * icd_command_enqueue() runs or submits the command, or hands it to the
+ * queue's thread, gives the application its event when it asked for one
+ * and, for blocking calls, waits for the command to end.
  */
 #ifndef ICD_QUEUE_H
 #define ICD_QUEUE_H
@@ -33,6 +39,17 @@
 #include "icd_object.h"
 
 struct icd_gpu_queue;
+
+/* Chains a queue has on the GPU at once at most. */
+#define ICD_RING_SLOTS 4u
+
+/* A chain on the GPU (under icd_event_lock()): its launches, in order, and
+ * its point on the queue's timeline syncobj, which signals when it ended. */
+struct icd_chain {
+	cl_event cmds[ICD_MAX_BATCH];
+	unsigned int n;
+	uint64_t point;
+};
 
 struct _cl_command_queue {
 	struct icd_object obj;
@@ -52,24 +69,38 @@ struct _cl_command_queue {
 	 */
 	pthread_cond_t idle_wake;
 	/*
-	 * A chain of launches on the GPU (its commands, 0 when none). It is
-	 * ended by whichever thread wakes from its fence first among those
-	 * waiting for it: the application's, in clFinish or a wait, or the
-	 * queue's own, which steps aside while the application waits (it is
-	 * there for the callbacks of commands nobody waits for).
-	 * chain_seq tells one chain from the next.
+	 * The chains of launches on the GPU, oldest first: a ring of
+	 * ICD_RING_SLOTS (ring_first, ring_count), so the GPU always has the
+	 * next chain queued behind the one it runs. Chains end in order, the
+	 * oldest first, by whichever thread wakes from its fence first among
+	 * those waiting for it: the application's, in clFinish or a wait, or
+	 * the queue's own, which steps aside while the application waits.
+	 * ring_claimed: the oldest is being ended. The queue's thread only
+	 * watches the chains (watch) once something needs them to end without
+	 * an application thread waiting: a command behind them, a callback, a
+	 * status query, a flush, a release of the queue; a launch the caller's
+	 * thread submits and then waits for never wakes it.
 	 */
-	cl_event chain[ICD_MAX_BATCH];
-	unsigned int chain_n;
-	bool chain_claimed;
+	struct icd_chain ring[ICD_RING_SLOTS];
+	unsigned int ring_first, ring_count;
+	bool ring_claimed;
+	bool watch;
+	/* A thread is putting a chain on the GPU (into ring slot
+	 * next_slot): one at a time, in order. */
+	bool submitting;
+	unsigned int next_slot;
 	unsigned int chain_waiters;
-	uint64_t chain_seq;
+	cl_command_queue next_in_context;  /* under icd_event_lock() */
 	pthread_t thread;
 	/* The thread's GPU state (icd_ndrange.c): command BO, scratch. */
 	struct icd_gpu_queue *gpu;
 };
 
 bool icd_queue_valid(cl_command_queue queue);
+
+/* Drops a reference a command held (clReleaseCommandQueue without what
+ * the application's release also does). */
+void icd_queue_release(cl_command_queue queue);
 
 /*
  * The checks every clEnqueue* entry shares: @queue is valid
@@ -104,11 +135,18 @@ void icd_queue_flush(cl_command_queue queue);
 bool icd_queue_chain_open(cl_command_queue queue);
 
 /*
- * Waits for @queue's chain on the GPU and ends its commands, unless
+ * Waits for @queue's oldest chain on the GPU and ends its commands, unless
  * another thread does; true when this call ended it. Called without the
  * event lock, by the queue's thread (@app false) and by application
  * threads that wait for the queue's commands.
  */
 bool icd_queue_end_chain(cl_command_queue queue, bool app);
+
+/*
+ * Makes @queue's thread end the chains it has on the GPU even when no
+ * application thread waits for them (under the event lock): for a
+ * callback, a status query, another queue's command, a release.
+ */
+void icd_queue_watch(cl_command_queue queue);
 
 #endif

@@ -60,6 +60,10 @@ static uint64_t next_pow2(uint64_t v)
 
 /* --- the lower layer ----------------------------------------------------- */
 
+/* sl_desc_cache keeps the job area (everything before the RSD). */
+_Static_assert(SL_DESC_JOB + MDG_COMPUTE_JOB_BYTES <= SL_DESC_RSD,
+	       "the compute job fits before the renderer state");
+
 size_t sl_desc_size(size_t push_bytes)
 {
 	return ALIGN_UP(SL_DESC_PUSH + ALIGN_UP(push_bytes, 16), SL_DESC_ALIGN);
@@ -79,11 +83,14 @@ static int check_link(const struct sl_job_link *l)
 	return SL_LAUNCH_OK;
 }
 
-/* Everything sl_desc_pack() can refuse, so that it writes all or nothing. */
+/*
+ * Everything sl_desc_pack() can refuse, so that it writes all or nothing;
+ * the compute job it had to pack to know is left in @job for write_desc().
+ */
 static int check_desc(const struct sl_desc *d, size_t size, uint64_t va,
-		      struct mdg_compute_job *cj)
+		      uint8_t job[MDG_COMPUTE_JOB_BYTES])
 {
-	uint8_t job[MDG_COMPUTE_JOB_BYTES];
+	struct mdg_compute_job cj;
 	int err;
 
 	if (va % SL_DESC_ALIGN || d->shader_va % 16)
@@ -100,41 +107,38 @@ static int check_desc(const struct sl_desc *d, size_t size, uint64_t va,
 	if (err)
 		return err;
 
-	memset(cj, 0, sizeof(*cj));
-	cj->index = d->link.index;
-	cj->dep1 = d->link.dep[0];
-	cj->dep2 = d->link.dep[1];
+	memset(&cj, 0, sizeof(cj));
+	cj.index = d->link.index;
+	cj.dep1 = d->link.dep[0];
+	cj.dep2 = d->link.dep[1];
 	/*
 	 * Mesa sets the job barrier on every compute launch (docs/hardware.md
 	 * §4.7).
 	 */
-	cj->barrier = true;
-	cj->next = d->link.next;
-	memcpy(cj->local_size, d->local_size, sizeof(cj->local_size));
-	memcpy(cj->num_groups, d->num_groups, sizeof(cj->num_groups));
-	cj->rsd = va + SL_DESC_RSD;
-	cj->thread_storage = va + SL_DESC_LOCAL_STORAGE;
-	cj->uniform_buffers = d->ubo_count ? va + SL_DESC_UBO_TABLE : 0;
-	cj->push_uniforms = d->push_vec4 ? va + SL_DESC_PUSH : 0;
-	if (!mdg_pack_compute_job(cj, job))
+	cj.barrier = true;
+	cj.next = d->link.next;
+	memcpy(cj.local_size, d->local_size, sizeof(cj.local_size));
+	memcpy(cj.num_groups, d->num_groups, sizeof(cj.num_groups));
+	cj.rsd = va + SL_DESC_RSD;
+	cj.thread_storage = va + SL_DESC_LOCAL_STORAGE;
+	cj.uniform_buffers = d->ubo_count ? va + SL_DESC_UBO_TABLE : 0;
+	cj.push_uniforms = d->push_vec4 ? va + SL_DESC_PUSH : 0;
+	if (!mdg_pack_compute_job(&cj, job))
 		return SL_LAUNCH_E_TOO_BIG;
 	return SL_LAUNCH_OK;
 }
 
-int sl_desc_pack(const struct sl_desc *d, uint8_t *cpu, size_t size,
-		 uint64_t va)
+/* Writes the block check_desc() accepted, its packed compute job @job. */
+static void write_desc(const struct sl_desc *d,
+		       const uint8_t job[MDG_COMPUTE_JOB_BYTES], uint8_t *cpu)
 {
-	struct mdg_compute_job cj;
 	struct mdg_renderer_state rsd = { 0 };
 	struct mdg_local_storage ls = { 0 };
-	int err = check_desc(d, size, va, &cj);
 
-	if (err)
-		return err;
 	if (d->push_vec4)
 		memmove(cpu + SL_DESC_PUSH, d->push, d->push_vec4 * 16u);
 	memset(cpu, 0, SL_DESC_PUSH);
-	mdg_pack_compute_job(&cj, cpu + SL_DESC_JOB);
+	memcpy(cpu + SL_DESC_JOB, job, MDG_COMPUTE_JOB_BYTES);
 
 	rsd.shader = d->shader_va;
 	rsd.first_tag = d->first_tag;
@@ -162,6 +166,17 @@ int sl_desc_pack(const struct sl_desc *d, uint8_t *cpu, size_t size,
 		mdg_pack_ubo(d->ubo_va[i], d->ubo_size[i],
 			     cpu + SL_DESC_UBO_TABLE +
 			     MDG_UNIFORM_BUFFER_BYTES * i);
+}
+
+int sl_desc_pack(const struct sl_desc *d, uint8_t *cpu, size_t size,
+		 uint64_t va)
+{
+	uint8_t job[MDG_COMPUTE_JOB_BYTES];
+	int err = check_desc(d, size, va, job);
+
+	if (err)
+		return err;
+	write_desc(d, job, cpu);
 	return SL_LAUNCH_OK;
 }
 
@@ -454,13 +469,44 @@ void sl_launch_write_image(const struct sl_launch_plan *plan, uint8_t *image)
 		      sysval_value(plan, k->sysvals[i].sysval));
 }
 
+/* True when two blocks' fields (the image aside) are the same. */
+static bool same_desc(const struct sl_desc *a, const struct sl_desc *b)
+{
+	return a->link.index == b->link.index &&
+	       a->link.dep[0] == b->link.dep[0] &&
+	       a->link.dep[1] == b->link.dep[1] &&
+	       a->link.next == b->link.next &&
+	       a->shader_va == b->shader_va && a->first_tag == b->first_tag &&
+	       a->work_regs == b->work_regs && a->barrier == b->barrier &&
+	       !memcmp(a->local_size, b->local_size, sizeof(a->local_size)) &&
+	       !memcmp(a->num_groups, b->num_groups, sizeof(a->num_groups)) &&
+	       a->push_vec4 == b->push_vec4 && a->ubo_count == b->ubo_count &&
+	       !memcmp(a->ubo_va, b->ubo_va, sizeof(a->ubo_va)) &&
+	       !memcmp(a->ubo_size, b->ubo_size, sizeof(a->ubo_size)) &&
+	       a->tls_va == b->tls_va &&
+	       a->tls_bytes_per_thread == b->tls_bytes_per_thread &&
+	       a->wls_va == b->wls_va &&
+	       a->wls_bytes_per_group == b->wls_bytes_per_group &&
+	       a->wls_instances == b->wls_instances;
+}
+
 int sl_launch_emit(const struct sl_launch_plan *plan,
 		   const struct sl_launch_memory *mem,
 		   const struct sl_job_link *link, uint8_t *cpu, size_t size,
 		   uint64_t va)
 {
+	return sl_launch_emit_cached(plan, mem, link, cpu, size, va, NULL);
+}
+
+int sl_launch_emit_cached(const struct sl_launch_plan *plan,
+			  const struct sl_launch_memory *mem,
+			  const struct sl_job_link *link, uint8_t *cpu,
+			  size_t size, uint64_t va,
+			  struct sl_desc_cache *cache)
+{
 	const struct slb_kernel *k;
 	struct sl_desc d = { 0 };
+	uint8_t job[MDG_COMPUTE_JOB_BYTES];
 	uint64_t shader, end;
 	int err;
 
@@ -521,15 +567,28 @@ int sl_launch_emit(const struct sl_launch_plan *plan,
 		d.wls_bytes_per_group = plan->wls_bytes_per_group;
 		d.wls_instances = plan->wls_instances;
 	}
-	/* Refuse before the image is written: all or nothing. */
-	{
-		struct mdg_compute_job cj;
-
-		err = check_desc(&d, size, va, &cj);
-		if (err)
-			return err;
+	if (cache && cache->valid && cache->va == va &&
+	    same_desc(&cache->d, &d)) {
+		sl_launch_write_image(plan, cpu + SL_DESC_PUSH);
+		memcpy(cpu, cache->job, sizeof(cache->job));
+		return SL_LAUNCH_OK;
 	}
+	/* Refuse before the image is written: all or nothing. */
+	err = check_desc(&d, size, va, job);
+	if (err)
+		return err;
 	sl_launch_write_image(plan, cpu + SL_DESC_PUSH);
 	/* The pushed rows are already in place: the memmove is a no-op. */
-	return sl_desc_pack(&d, cpu, size, va);
+	write_desc(&d, job, cpu);
+	if (cache) {
+		cache->valid = true;
+		cache->va = va;
+		cache->d = d;
+		cache->d.push = NULL;
+		/* write_desc() zeroed the area and put the job at its
+		 * start; kept as written, not read back from @cpu. */
+		memset(cache->job, 0, sizeof(cache->job));
+		memcpy(cache->job + SL_DESC_JOB, job, sizeof(job));
+	}
+	return SL_LAUNCH_OK;
 }

@@ -301,6 +301,35 @@ int sl_launch_emit(const struct sl_launch_plan *plan,
 		   const struct sl_job_link *link, uint8_t *cpu, size_t size,
 		   uint64_t va);
 
+/*
+ * What sl_launch_emit_cached() remembers of the block it last wrote at
+ * one place: every descriptor field (the argument image aside) and the
+ * job area as packed. Zero-initialise it; one per place a runtime writes
+ * blocks again and again (a slot of a command buffer).
+ */
+struct sl_desc_cache {
+	bool valid;
+	uint64_t va;
+	struct sl_desc d;            /* d.push is not kept */
+	uint8_t job[SL_DESC_RSD];    /* the job header and descriptor */
+};
+
+/*
+ * sl_launch_emit(), for a block the caller writes at the same cpu / va as
+ * the last time it used @cache (or @cache invalid): when every field of
+ * the block is what it was, only the argument image and the job area
+ * (which the GPU wrote back) are written again, from @cache; the renderer
+ * state, local storage and UBO table the GPU only read are as they were.
+ * The caller must clear cache->valid when the memory at cpu may have
+ * changed otherwise (a new buffer). Packing a block is most of a launch's
+ * CPU time; repeated launches of a kernel skip it.
+ */
+int sl_launch_emit_cached(const struct sl_launch_plan *plan,
+			  const struct sl_launch_memory *mem,
+			  const struct sl_job_link *link, uint8_t *cpu,
+			  size_t size, uint64_t va,
+			  struct sl_desc_cache *cache);
+
 /* The address to submit (or chain to) for the block at va. */
 static inline uint64_t sl_launch_job_va(uint64_t va)
 {
