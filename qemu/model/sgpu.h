@@ -13,8 +13,10 @@
  *
  * Threading contract: the model keeps its own lock. MMIO calls never wait for
  * a job to finish (jobs run only inside sgpu_run()), so a vCPU is never
- * stalled by GPU work, and no job completes inside an MMIO write. Host
- * callbacks may be called with the model's lock held, from either thread; they
+ * stalled by GPU work, and no job completes inside an MMIO write. While
+ * sgpu_run() runs a COMPUTE job, the model may run its shader cores on
+ * threads of its own as well (sgpu_config.shader_threads). Host callbacks
+ * may be called with the model's lock held, from any of these threads; they
  * must not call back into the model.
  */
 #ifndef SLEIPNIR_SGPU_H
