@@ -205,6 +205,14 @@ dispatch = {
                    "sleipnir.ko and through panfrost on the same model",
     "results": [paths[p] for p in labels if p in paths],
 }
+# The runtime's overhead over the driver: the empty kernel's median over
+# the raw NULL job's, in the same boot.
+if "opencl_empty_kernel" in paths and "sleipnir_null_job" in paths:
+    dispatch["empty_kernel_over_null_job"] = round(
+        paths["opencl_empty_kernel"]["median_ns"] /
+        max(paths["sleipnir_null_job"]["median_ns"], 1), 2)
+    dispatch["goal"] = "empty kernel median <= 1.5x the NULL job's"
+    dispatch["goal_met"] = dispatch["empty_kernel_over_null_job"] <= 1.5
 with open(f"{out}/dispatch.dat", "w") as f:
     for p, label in labels.items():
         if p in paths:
@@ -374,6 +382,9 @@ for p, label in labels.items():
         print(f'  {label:21s} {r["median_ns"] / 1e3:8.1f} '
               f'{r["p10_ns"] / 1e3:8.1f} {r["p90_ns"] / 1e3:8.1f}'
               f'  ({r["runs"]} runs)')
+if "empty_kernel_over_null_job" in dispatch:
+    print(f'  empty kernel / NULL job: {dispatch["empty_kernel_over_null_job"]}x '
+          f'(goal <= 1.5x: {"met" if dispatch["goal_met"] else "not met"})')
 PY
 # noenhanced: the names carry underscores, which are not subscripts.
 gnuplot <<GP
