@@ -174,6 +174,16 @@ static inline void sgpu_exec_enter_lane(struct sgpu_exec *ex,
 	ex->group_wls = t->group_wls[g];
 }
 
+/* sgpu_branch.c: control flow, the same for both engines. */
+/* 0, or INSTR_INVALID_ENC for a branch compute shaders cannot use. */
+uint32_t sgpu_branch_check(struct sgpu_exec *ex,
+			   const struct sgpu_cached_bundle *cb);
+bool sgpu_branch_taken(const struct mdg_branch *br, uint32_t r31w,
+		       uint32_t r31x);
+/* 0, or the fault of a texture bundle other than a permitted barrier. */
+uint32_t sgpu_texture_check(struct sgpu_exec *ex,
+			    const struct sgpu_cached_bundle *cb);
+
 /* sgpu_thread.c, the reference engine: one thread at a time. */
 /* Runs th until it ends, waits at a barrier or faults. */
 uint32_t sgpu_thread_run(struct sgpu_exec *ex, struct sgpu_thread *th);

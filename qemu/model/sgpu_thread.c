@@ -68,35 +68,6 @@ static uint32_t run_alu(struct sgpu_exec *ex, struct sgpu_thread *th,
 	return 0;
 }
 
-/*
- * The branch condition. Booleans are 0 / all-ones; the hardware's exact
- * test is not public, so the model reads bit 0 of r31.w (and, for the
- * extended form's truth table, bit 0 of r31.x as the second input; the
- * compiler only emits tables that replicate the plain two-bit condition,
- * which ignore it).
- */
-static bool branch_taken(const struct sgpu_thread *th,
-			 const struct mdg_branch *br)
-{
-	unsigned int w = th->r[MDG_REG_COND].u32[3] & 1;
-	unsigned int x = th->r[MDG_REG_COND].u32[0] & 1;
-
-	if (br->extended)
-		return (br->cond_lut >> (w | x << 1)) & 1;
-	if (br->op == MDG_BRANCH_OP_UNCOND)
-		return true;
-	switch (br->cond) {
-	case MDG_COND_FALSE:
-		return !w;
-	case MDG_COND_TRUE:
-		return w;
-	case MDG_COND_ALWAYS:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /* Moves th past the bundle cb: to the branch target, the next bundle, or
  * the end of the program. */
 static uint32_t advance(struct sgpu_exec *ex, struct sgpu_thread *th,
@@ -107,20 +78,12 @@ static uint32_t advance(struct sgpu_exec *ex, struct sgpu_thread *th,
 
 	if (mdg_tag_kind(b->tag) == MDG_KIND_ALU && b->has_branch) {
 		const struct mdg_branch *br = &b->branch;
+		uint32_t code = sgpu_branch_check(ex, cb);
 
-		if ((br->op != MDG_BRANCH_OP_UNCOND &&
-		     br->op != MDG_BRANCH_OP_COND) ||
-		    (br->op == MDG_BRANCH_OP_UNCOND && !br->extended &&
-		     br->call_mode != 1) ||
-		    (br->extended && br->call_mode != 1)) {
-			sgpu_shader_guest_error(ex->ctx, "sgpu: shader bundle "
-				"0x%llx: branch op %u call mode %u is not "
-				"available to compute shaders",
-				(unsigned long long)cb->va, br->op,
-				br->call_mode);
-			return MDG_EXCEPTION_INSTR_INVALID_ENC;
-		}
-		if (branch_taken(th, br)) {
+		if (code)
+			return code;
+		if (sgpu_branch_taken(br, th->r[MDG_REG_COND].u32[3],
+				      th->r[MDG_REG_COND].u32[0])) {
 			th->pc = next + (uint64_t)((int64_t)br->offset *
 						   MDG_QUADWORD);
 			th->tag = br->dest_tag;
@@ -139,28 +102,10 @@ static uint32_t advance(struct sgpu_exec *ex, struct sgpu_thread *th,
 static uint32_t run_texture(struct sgpu_exec *ex, struct sgpu_thread *th,
 			    const struct sgpu_cached_bundle *cb)
 {
-	const struct mdg_tex *t = &cb->b.tex;
+	uint32_t code = sgpu_texture_check(ex, cb);
 
-	if (cb->b.tag != MDG_TAG_TEXTURE_BARRIER ||
-	    t->op != MDG_TEX_OP_BARRIER) {
-		sgpu_shader_guest_error(ex->ctx, "sgpu: shader bundle 0x%llx: "
-			"texture op %u: the model has no texture unit "
-			"(compute images are not supported)",
-			(unsigned long long)cb->va, t->op);
-		return MDG_EXCEPTION_INSTR_INVALID_ENC;
-	}
-	/*
-	 * A barrier needs the workgroup resident and split as Mesa packs it
-	 * (Invocation thread group split = workgroups X shift) and the RSD's
-	 * "contains barrier" bit; without them the hardware's barrier would
-	 * not hold, so the model refuses rather than compute wrongly.
-	 */
-	if (!ex->has_barrier) {
-		sgpu_shader_guest_error(ex->ctx, "sgpu: shader bundle 0x%llx: "
-			"barrier in a shader whose renderer state does not "
-			"declare one", (unsigned long long)cb->va);
-		return MDG_EXCEPTION_INSTR_BARRIER_FAULT;
-	}
+	if (code)
+		return code;
 	th->state = SGPU_THREAD_AT_BARRIER;
 	return 0;
 }

@@ -120,27 +120,12 @@ static void set_state(struct sgpu_warp *w, uint8_t state)
 	w->scheduled = false;
 }
 
-/* sgpu_thread.c's branch condition, for one lane. */
+/* A lane's branch condition (sgpu_branch_taken()). */
 static bool branch_taken(const struct sgpu_warp *w, unsigned int lane,
 			 const struct mdg_branch *br)
 {
-	unsigned int cw = w->r[MDG_REG_COND][3][lane] & 1;
-	unsigned int cx = w->r[MDG_REG_COND][0][lane] & 1;
-
-	if (br->extended)
-		return (br->cond_lut >> (cw | cx << 1)) & 1;
-	if (br->op == MDG_BRANCH_OP_UNCOND)
-		return true;
-	switch (br->cond) {
-	case MDG_COND_FALSE:
-		return !cw;
-	case MDG_COND_TRUE:
-		return cw;
-	case MDG_COND_ALWAYS:
-		return true;
-	default:
-		return false;
-	}
+	return sgpu_branch_taken(br, w->r[MDG_REG_COND][3][lane],
+				 w->r[MDG_REG_COND][0][lane]);
 }
 
 /* Moves the set past bundle cb, as sgpu_thread.c's advance() a thread. */
@@ -154,20 +139,10 @@ static uint32_t advance(struct sgpu_exec *ex, struct sgpu_warp *w,
 		const struct mdg_branch *br = &b->branch;
 		uint64_t target = next + (uint64_t)((int64_t)br->offset *
 						    MDG_QUADWORD);
-		uint32_t taken = 0;
+		uint32_t taken = 0, code = sgpu_branch_check(ex, cb);
 
-		if ((br->op != MDG_BRANCH_OP_UNCOND &&
-		     br->op != MDG_BRANCH_OP_COND) ||
-		    (br->op == MDG_BRANCH_OP_UNCOND && !br->extended &&
-		     br->call_mode != 1) ||
-		    (br->extended && br->call_mode != 1)) {
-			sgpu_shader_guest_error(ex->ctx, "sgpu: shader bundle "
-				"0x%llx: branch op %u call mode %u is not "
-				"available to compute shaders",
-				(unsigned long long)cb->va, br->op,
-				br->call_mode);
-			return MDG_EXCEPTION_INSTR_INVALID_ENC;
-		}
+		if (code)
+			return code;
 		for (uint32_t i = 0; i < w->nset; i++)
 			taken += branch_taken(w, w->set[i], br);
 		if (taken == w->nset) {
@@ -212,29 +187,6 @@ moved:
 	return 0;
 }
 
-/* The texture pipe: only the barrier (sgpu_thread.c's run_texture()). */
-static uint32_t check_texture(struct sgpu_exec *ex,
-			      const struct sgpu_cached_bundle *cb)
-{
-	const struct mdg_tex *t = &cb->b.tex;
-
-	if (cb->b.tag != MDG_TAG_TEXTURE_BARRIER ||
-	    t->op != MDG_TEX_OP_BARRIER) {
-		sgpu_shader_guest_error(ex->ctx, "sgpu: shader bundle 0x%llx: "
-			"texture op %u: the model has no texture unit "
-			"(compute images are not supported)",
-			(unsigned long long)cb->va, t->op);
-		return MDG_EXCEPTION_INSTR_INVALID_ENC;
-	}
-	if (!ex->has_barrier) {
-		sgpu_shader_guest_error(ex->ctx, "sgpu: shader bundle 0x%llx: "
-			"barrier in a shader whose renderer state does not "
-			"declare one", (unsigned long long)cb->va);
-		return MDG_EXCEPTION_INSTR_BARRIER_FAULT;
-	}
-	return 0;
-}
-
 uint32_t sgpu_warp_run(struct sgpu_exec *ex, struct sgpu_warp *w)
 {
 	for (;;) {
@@ -275,7 +227,7 @@ uint32_t sgpu_warp_run(struct sgpu_exec *ex, struct sgpu_warp *w)
 			ex->counts.tex_bundles += w->nset;
 			ex->counts.tex_instructions +=
 				(uint64_t)cb->instructions * w->nset;
-			code = check_texture(ex, cb);
+			code = sgpu_texture_check(ex, cb);
 			barrier = true;
 			break;
 		default:
