@@ -174,6 +174,31 @@ static inline void sgpu_exec_enter_lane(struct sgpu_exec *ex,
 	ex->group_wls = t->group_wls[g];
 }
 
+/* The cycle model's counts of bundle cb run by n threads. */
+static inline void sgpu_count_bundle(struct sgpu_exec *ex,
+				     const struct sgpu_cached_bundle *cb,
+				     uint64_t n)
+{
+	uint64_t instructions = (uint64_t)cb->instructions * n;
+
+	switch (mdg_tag_kind(cb->b.tag)) {
+	case MDG_KIND_ALU:
+		ex->counts.alu_bundles += n;
+		ex->counts.alu_instructions += instructions;
+		break;
+	case MDG_KIND_LDST:
+		ex->counts.ldst_bundles += n;
+		ex->counts.ldst_instructions += instructions;
+		break;
+	case MDG_KIND_TEXTURE:
+		ex->counts.tex_bundles += n;
+		ex->counts.tex_instructions += instructions;
+		break;
+	default:
+		break;
+	}
+}
+
 /* sgpu_branch.c: control flow, the same for both engines. */
 /* 0, or INSTR_INVALID_ENC for a branch compute shaders cannot use. */
 uint32_t sgpu_branch_check(struct sgpu_exec *ex,

@@ -125,20 +125,15 @@ uint32_t sgpu_thread_run(struct sgpu_exec *ex, struct sgpu_thread *th)
 		code = sgpu_cache_lookup(ex, th->pc, th->tag, &cb);
 		if (code)
 			return code;
+		sgpu_count_bundle(ex, cb, 1);
 		switch (mdg_tag_kind(cb->b.tag)) {
 		case MDG_KIND_ALU:
-			ex->counts.alu_bundles++;
-			ex->counts.alu_instructions += cb->instructions;
 			code = run_alu(ex, th, cb);
 			break;
 		case MDG_KIND_LDST:
-			ex->counts.ldst_bundles++;
-			ex->counts.ldst_instructions += cb->instructions;
 			code = sgpu_ldst_execute(ex, th, &cb->b);
 			break;
 		case MDG_KIND_TEXTURE:
-			ex->counts.tex_bundles++;
-			ex->counts.tex_instructions += cb->instructions;
 			code = run_texture(ex, th, cb);
 			break;
 		default:

@@ -206,11 +206,9 @@ uint32_t sgpu_warp_run(struct sgpu_exec *ex, struct sgpu_warp *w)
 		code = sgpu_cache_lookup(ex, w->pc, w->tag, &cb);
 		if (code)
 			return code;
+		sgpu_count_bundle(ex, cb, w->nset);
 		switch (mdg_tag_kind(cb->b.tag)) {
 		case MDG_KIND_ALU:
-			ex->counts.alu_bundles += w->nset;
-			ex->counts.alu_instructions +=
-				(uint64_t)cb->instructions * w->nset;
 			for (unsigned int u = 0; u < MDG_UNIT_COUNT && !code;
 			     u++) {
 				if (cb->b.units & MDG_UNIT_MASK(u))
@@ -218,15 +216,9 @@ uint32_t sgpu_warp_run(struct sgpu_exec *ex, struct sgpu_warp *w)
 			}
 			break;
 		case MDG_KIND_LDST:
-			ex->counts.ldst_bundles += w->nset;
-			ex->counts.ldst_instructions +=
-				(uint64_t)cb->instructions * w->nset;
 			code = sgpu_warp_ldst(ex, w, cb);
 			break;
 		case MDG_KIND_TEXTURE:
-			ex->counts.tex_bundles += w->nset;
-			ex->counts.tex_instructions +=
-				(uint64_t)cb->instructions * w->nset;
 			code = sgpu_texture_check(ex, cb);
 			barrier = true;
 			break;
