@@ -3,8 +3,9 @@
  * Fuzz test of the shader cores: random bytes as shader code, random valid
  * bundles chained into programs (with random branches), mutated copies of
  * a working kernel, and random renderer-state, local-storage and UBO
- * descriptors. The model runs on a worker thread and a job still running
- * after 20 ms is hard-stopped, as a driver would. Checks that nothing
+ * descriptors. The model runs on a worker thread, its shader cores on two
+ * host threads, and a job still running after 20 ms is hard-stopped, as a
+ * driver would. Checks that nothing
  * crashes (run under ASan/UBSan), that every job ends with an exception
  * code panfrost's table lists, and that no access strays outside the fake
  * RAM (its guard zones).
@@ -179,13 +180,13 @@ TEST(fuzz)
 	seed_size = mdg_assemble(seed_kernel, seed_code, sizeof(seed_code),
 				 &seed_tag, err, sizeof(err));
 	REQUIRE(seed_size > 0);
-	REQUIRE(ch_setup(&fh));
+	REQUIRE(ch_setup_engine(&fh, SGPU_ENGINE_LOCKSTEP, 2));
 	for (unsigned long c = 0; c < cases; c++) {
 		unsigned int kind = rn(3), first_tag;
 		struct ch_kernel k = {
 			.code = code,
 			.local_size = { 1 + rn(8), 1 + rn(4), 1 + rn(2) },
-			.num_groups = { 1 + rn(3), 1 + rn(2), 1 },
+			.num_groups = { 1 + rn(12), 1 + rn(2), 1 },
 			.ubo_count = 1 + rn(2),
 			.ubo_va = { CH_DATA_VA, CH_DATA_VA + 0x100 },
 			.ubo_size = { 16, 256 },
@@ -220,7 +221,7 @@ TEST(fuzz)
 		/* A fresh GPU now and then, so faults do not pile up. */
 		if (c % 500 == 499) {
 			CHECK(fh_fini(&fh));
-			REQUIRE(ch_setup(&fh));
+			REQUIRE(ch_setup_engine(&fh, SGPU_ENGINE_LOCKSTEP, 2));
 		}
 	}
 	printf("  %lu cases: %u random bytes, %u random programs, %u "
