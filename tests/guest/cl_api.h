@@ -92,6 +92,9 @@ cl_kernel cl_api_kernel(const char *name);
  * NULL and a failed check when it cannot be read. */
 unsigned char *cl_api_main_binary(size_t *size);
 
+/* A queue of api.ctx on api.device; NULL and a failed check if none. */
+cl_command_queue cl_api_queue(cl_command_queue_properties props);
+
 /* A buffer of api.ctx; NULL and a failed check when it cannot be made. */
 cl_mem cl_api_buffer(cl_mem_flags flags, size_t size, void *host_ptr);
 

@@ -19,18 +19,6 @@ static cl_event user_event(void)
 	return e;
 }
 
-static cl_command_queue new_queue(cl_command_queue_properties props)
-{
-	cl_int err = 1;
-	cl_command_queue q =
-		clCreateCommandQueue(api.ctx, api.device, props, &err);
-
-	if (!q)
-		CHECK_FAIL_AT(__FILE__, __LINE__, "clCreateCommandQueue: %s",
-			      cl_err_name(err));
-	return q;
-}
-
 TEST(event_info)
 {
 	cl_mem buf = cl_api_buffer(CL_MEM_READ_WRITE, N * 4, NULL);
@@ -130,7 +118,7 @@ TEST(user_event_basics)
 /* A command waiting on a user event does not run until it is set. */
 TEST(user_event_gates_a_kernel)
 {
-	cl_command_queue q = new_queue(0);
+	cl_command_queue q = cl_api_queue(0);
 	cl_mem buf = cl_api_buffer(CL_MEM_READ_WRITE, N * 4, NULL);
 	cl_kernel add = cl_api_kernel("add_k");
 	cl_event gate = user_event(), k = NULL;
@@ -203,7 +191,7 @@ static void reset_callbacks(void)
  */
 TEST(user_event_failure_fails_dependents)
 {
-	cl_command_queue q = new_queue(0);
+	cl_command_queue q = cl_api_queue(0);
 	cl_mem buf = cl_api_buffer(CL_MEM_READ_WRITE, N * 4, NULL);
 	cl_event gate = user_event(), w = NULL;
 	cl_int data[N], back[N], before[N];
@@ -364,7 +352,7 @@ TEST(profiling)
 		CL_PROFILING_COMMAND_START,
 		CL_PROFILING_COMMAND_END,
 	};
-	cl_command_queue pq = new_queue(CL_QUEUE_PROFILING_ENABLE);
+	cl_command_queue pq = cl_api_queue(CL_QUEUE_PROFILING_ENABLE);
 	cl_mem buf = cl_api_buffer(CL_MEM_READ_WRITE, N * 4, NULL);
 	cl_kernel add = cl_api_kernel("add_k");
 	cl_event k = NULL, w = NULL, plain = NULL, ue = user_event(),
@@ -454,7 +442,7 @@ TEST(profiling)
  * and the last release after completion frees it (no crash, no hang). */
 TEST(event_release_while_pending)
 {
-	cl_command_queue q = new_queue(0);
+	cl_command_queue q = cl_api_queue(0);
 	cl_mem buf = cl_api_buffer(CL_MEM_READ_WRITE, N * 4, NULL);
 	cl_event gate = user_event(), w = NULL;
 	cl_int data[N], back[N];

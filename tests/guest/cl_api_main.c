@@ -151,6 +151,19 @@ cl_kernel cl_api_kernel(const char *name)
 	return k;
 }
 
+cl_command_queue cl_api_queue(cl_command_queue_properties props)
+{
+	cl_int err = 1;
+	cl_command_queue q =
+		clCreateCommandQueue(api.ctx, api.device, props, &err);
+
+	if (!q)
+		CHECK_FAIL_AT(__FILE__, __LINE__,
+			      "clCreateCommandQueue(0x%llx): %s",
+			      (unsigned long long)props, cl_err_name(err));
+	return q;
+}
+
 cl_mem cl_api_buffer(cl_mem_flags flags, size_t size, void *host_ptr)
 {
 	cl_int err = 1;

@@ -11,19 +11,6 @@
 
 #define N 256
 
-static cl_command_queue new_queue(cl_command_queue_properties props)
-{
-	cl_int err = 1;
-	cl_command_queue q =
-		clCreateCommandQueue(api.ctx, api.device, props, &err);
-
-	if (!q)
-		CHECK_FAIL_AT(__FILE__, __LINE__,
-			      "clCreateCommandQueue(0x%llx): %s",
-			      (unsigned long long)props, cl_err_name(err));
-	return q;
-}
-
 static cl_event new_user_event(void)
 {
 	cl_int err = 1;
@@ -54,7 +41,7 @@ TEST(queue_create_and_query)
 	};
 
 	for (size_t i = 0; i < 4; i++) {
-		cl_command_queue q = new_queue(props[i]);
+		cl_command_queue q = cl_api_queue(props[i]);
 		cl_command_queue_properties got = ~0ull;
 		cl_context c = NULL;
 		cl_device_id d = NULL;
@@ -178,7 +165,7 @@ TEST(flush_and_finish)
  * finished, and releasing it flushes them. */
 TEST(release_queue_with_pending_work)
 {
-	cl_command_queue q = new_queue(0);
+	cl_command_queue q = cl_api_queue(0);
 	cl_mem buf = cl_api_buffer(CL_MEM_READ_WRITE, N * 4, NULL);
 	cl_int data[N], back[N];
 	cl_event e = NULL;
@@ -212,7 +199,7 @@ static cl_command_type command_type(cl_event e)
  * everything before them. */
 TEST(marker_and_barrier_in_order)
 {
-	cl_command_queue q = new_queue(0);
+	cl_command_queue q = cl_api_queue(0);
 	cl_mem buf = cl_api_buffer(CL_MEM_READ_WRITE, N * 4, NULL);
 	cl_event gate = new_user_event(), fill = NULL, m = NULL, b = NULL;
 	cl_int pattern = 5;
@@ -247,7 +234,7 @@ TEST(marker_and_barrier_in_order)
 /* §5.10: a marker with a wait list waits for those events only. */
 TEST(marker_with_wait_list_out_of_order)
 {
-	cl_command_queue q = new_queue(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+	cl_command_queue q = cl_api_queue(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
 	cl_mem a = cl_api_buffer(CL_MEM_READ_WRITE, N * 4, NULL);
 	cl_mem b = cl_api_buffer(CL_MEM_READ_WRITE, N * 4, NULL);
 	cl_event gate = new_user_event(), held = NULL, free_ev = NULL, m = NULL;
@@ -281,7 +268,7 @@ TEST(marker_with_wait_list_out_of_order)
  * and it waits for everything before it. */
 TEST(barrier_out_of_order)
 {
-	cl_command_queue q = new_queue(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+	cl_command_queue q = cl_api_queue(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
 	cl_mem a = cl_api_buffer(CL_MEM_READ_WRITE, N * 4, NULL);
 	cl_mem b = cl_api_buffer(CL_MEM_READ_WRITE, N * 4, NULL);
 	cl_event gate = new_user_event(), held = NULL, bar = NULL, after = NULL;
@@ -321,7 +308,7 @@ TEST(barrier_out_of_order)
  * entries of it: §5.10 and appendix F). */
 TEST(deprecated_marker_barrier_wait)
 {
-	cl_command_queue q = new_queue(0);
+	cl_command_queue q = cl_api_queue(0);
 	cl_context other =
 		clCreateContext(NULL, 1, &api.device, NULL, NULL, NULL);
 	cl_event m = NULL, foreign = NULL, not_event = (cl_event)api.queue;
@@ -355,7 +342,7 @@ TEST(deprecated_marker_barrier_wait)
  * list: write -> +1 -> *2 -> read, all gated, gives (x + 1) * 2. */
 TEST(out_of_order_honours_wait_list)
 {
-	cl_command_queue q = new_queue(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+	cl_command_queue q = cl_api_queue(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
 	cl_mem buf = cl_api_buffer(CL_MEM_READ_WRITE, N * 4, NULL);
 	cl_kernel add = cl_api_kernel("add_k"), mul = cl_api_kernel("mul_k");
 	cl_event gate = new_user_event(), w = NULL, ea = NULL, em = NULL,
@@ -421,8 +408,8 @@ TEST(out_of_order_honours_wait_list)
 TEST(launch_waits_for_another_queue)
 {
 	enum { BIG = 1 << 18 };
-	cl_command_queue qa = new_queue(CL_QUEUE_PROFILING_ENABLE),
-			 qb = new_queue(CL_QUEUE_PROFILING_ENABLE);
+	cl_command_queue qa = cl_api_queue(CL_QUEUE_PROFILING_ENABLE),
+			 qb = cl_api_queue(CL_QUEUE_PROFILING_ENABLE);
 	cl_mem buf = cl_api_buffer(CL_MEM_READ_WRITE, BIG * 4, NULL);
 	cl_kernel add = cl_api_kernel("add_k"), mul = cl_api_kernel("mul_k");
 	cl_int *data = malloc(BIG * 4), *back = malloc(BIG * 4);
@@ -479,7 +466,7 @@ TEST(launch_waits_for_another_queue)
  */
 TEST(out_of_order_runs_ready_commands)
 {
-	cl_command_queue q = new_queue(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+	cl_command_queue q = cl_api_queue(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
 	cl_mem a = cl_api_buffer(CL_MEM_READ_WRITE, N * 4, NULL);
 	cl_mem b = cl_api_buffer(CL_MEM_READ_WRITE, N * 4, NULL);
 	cl_kernel add = cl_api_kernel("add_k");

@@ -21,18 +21,6 @@
 #define LAUNCHES 24
 #define N 256
 
-static cl_command_queue new_queue(cl_command_queue_properties props)
-{
-	cl_int err = 1;
-	cl_command_queue q =
-		clCreateCommandQueue(api.ctx, api.device, props, &err);
-
-	if (!q)
-		CHECK_FAIL_AT(__FILE__, __LINE__, "clCreateCommandQueue: %s",
-			      cl_err_name(err));
-	return q;
-}
-
 /*
  * LAUNCHES times: vadd(a_i, b_i, c_i) with a_i and b_i made for it and
  * released right after the enqueue, and add_k(d_i, i) with the value
@@ -41,7 +29,7 @@ static cl_command_queue new_queue(cl_command_queue_properties props)
  */
 static void launches_in_flight(cl_command_queue_properties props)
 {
-	cl_command_queue q = new_queue(props);
+	cl_command_queue q = cl_api_queue(props);
 	cl_kernel vadd = cl_api_kernel("vadd");
 	cl_kernel add = cl_api_kernel("add_k");
 	cl_mem c[LAUNCHES] = { 0 }, d[LAUNCHES] = { 0 };
@@ -139,7 +127,7 @@ TEST(launches_in_flight_out_of_order)
  * through chains that follow each other on the GPU: in order. */
 TEST(launches_in_flight_keep_order)
 {
-	cl_command_queue q = new_queue(0);
+	cl_command_queue q = cl_api_queue(0);
 	cl_kernel add = cl_api_kernel("add_k");
 	cl_kernel mul = cl_api_kernel("mul_k");
 	cl_int data[N], back[N], want[N];
@@ -219,7 +207,7 @@ static cl_event launch_add(cl_command_queue q, cl_kernel add, cl_mem buf,
  */
 TEST(launches_end_without_a_wait)
 {
-	cl_command_queue q = new_queue(0), other = new_queue(0);
+	cl_command_queue q = cl_api_queue(0), other = cl_api_queue(0);
 	cl_kernel add = cl_api_kernel("add_k");
 	cl_int zeros[N] = { 0 };
 	cl_mem buf = cl_api_buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
@@ -273,7 +261,7 @@ TEST(launches_end_without_a_wait)
 	 */
 	{
 		cl_uint before = cl_api_refcount(api.ctx, REF_CONTEXT), now = 0;
-		cl_command_queue gone = new_queue(0);
+		cl_command_queue gone = cl_api_queue(0);
 
 		REQUIRE(gone);
 		clReleaseEvent(launch_add(gone, add, buf, 4));
@@ -444,7 +432,7 @@ static void *worker_run(void *arg)
  */
 TEST(threads_share_a_queue)
 {
-	cl_command_queue q = new_queue(0);
+	cl_command_queue q = cl_api_queue(0);
 	struct worker w[THREADS];
 	pthread_t t[THREADS];
 	int started = 0;
