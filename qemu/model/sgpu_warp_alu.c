@@ -7,9 +7,9 @@
  * component as loops over lanes: the common ops as plain host arithmetic,
  * which the compiler vectorises, and the rest through sgpu_alu32_lane().
  * fp32 add and multiply are the host's IEEE operations rounding to
- * nearest even with gradual underflow, which is what sgpu_alu.c computes
- * for finite operands; lanes with an infinite or NaN operand are redone
- * by sgpu_alu32_lane(), as are min/max with a NaN. Every other
+ * nearest even with gradual underflow, which is what sgpu_alu.c computes,
+ * with NaN results made the model's (V_IEEE_NAN); min/max lanes with a
+ * NaN are redone by sgpu_alu32_lane(). Every other
  * instruction runs lane by lane through sgpu_alu_execute(), the same code
  * as the reference interpreter.
  *
@@ -18,6 +18,7 @@
  */
 #include <string.h>
 
+#include "sgpu_float.h"
 #include "sgpu_warp.h"
 
 /*
@@ -60,18 +61,25 @@ static inline uint32_t is_nan(uint32_t f)
 	return (f & 0x7FFFFFFFu) > 0x7F800000u;
 }
 
-static inline uint32_t is_inf_nan(uint32_t f)
-{
-	return (f & 0x7F800000u) == 0x7F800000u;
-}
-
-/* All-ones in lanes whose float is infinite or NaN, or NaN. */
-#define V_INF_NAN(f) ((vu)(((f) & 0x7F800000u) == 0x7F800000u))
+/* All-ones in lanes whose float is NaN. */
 #define V_NAN(f) ((vu)(((f) & 0x7FFFFFFFu) > 0x7F800000u))
 /* A key whose unsigned order is the numeric order, -0 before +0. */
 #define V_ORDER_KEY(f) \
 	V_SELECT((vu)((vi)(f) < 0), ~(f), (f) | 0x80000000u)
 #define V_SELECT(mask, a, b) (((a) & (mask)) | ((b) & ~(mask)))
+/*
+ * The model's NaN results for the host's IEEE add or multiply r = x op y:
+ * a NaN operand comes back quieted, x's before y's (hosts differ in which
+ * one they return, and compilers may swap the operands of commutative
+ * ops); a NaN made from non-NaN operands (inf - inf, 0 * inf) is the
+ * default NaN, where hosts differ in the sign. Infinite results and
+ * operands need nothing: they are IEEE's.
+ */
+#define V_IEEE_NAN(r, x, y) \
+	V_SELECT(V_NAN(x), (x) | 0x00400000u, \
+		 V_SELECT(V_NAN(y), (y) | 0x00400000u, \
+			  V_SELECT(V_NAN(r), \
+				   BROADCAST(SGPU_F32_DEFAULT_NAN), (r))))
 
 /* The float source modifiers as masks: v & and ^ xor. */
 struct fmod_masks {
@@ -88,17 +96,16 @@ static struct fmod_masks masks_of(const struct sgpu_alu32 *p)
 	};
 }
 
-/* Redoes with sgpu_alu32_lane() the lanes whose result needs the rules. */
-static void fix_lanes(const struct sgpu_alu32 *p, const struct fmod_masks *m,
-		      const uint32_t *A, const uint32_t *B, uint32_t *R,
-		      uint32_t nb, bool nan_only)
+/* Redoes with sgpu_alu32_lane() the lanes with a NaN operand. */
+static void fix_nan_lanes(const struct sgpu_alu32 *p,
+			  const struct fmod_masks *m, const uint32_t *A,
+			  const uint32_t *B, uint32_t *R, uint32_t nb)
 {
 	for (uint32_t l = 0; l < nb; l++) {
 		uint32_t x = (A[l] & m->and1) ^ m->xor1;
 		uint32_t y = (B[l] & m->and2) ^ m->xor2;
 
-		if (nan_only ? is_nan(x) | is_nan(y) :
-			       is_inf_nan(x) | is_inf_nan(y))
+		if (is_nan(x) | is_nan(y))
 			R[l] = sgpu_alu32_lane(p, x, y, 0);
 	}
 }
@@ -132,18 +139,12 @@ static bool compute(const struct sgpu_alu32 *p, const uint32_t *A,
 	case MDG_ALU_FADD:
 		if (!float_none)
 			return false;
-		VLOOP(r = (vu)((vf)x + (vf)y);
-		      special |= V_INF_NAN(x) | V_INF_NAN(y))
-		if (any(&special))
-			fix_lanes(p, &m, A, B, R, nb, false);
+		VLOOP(r = V_IEEE_NAN((vu)((vf)x + (vf)y), x, y))
 		return true;
 	case MDG_ALU_FMUL:
 		if (!float_none)
 			return false;
-		VLOOP(r = (vu)((vf)x * (vf)y);
-		      special |= V_INF_NAN(x) | V_INF_NAN(y))
-		if (any(&special))
-			fix_lanes(p, &m, A, B, R, nb, false);
+		VLOOP(r = V_IEEE_NAN((vu)((vf)x * (vf)y), x, y))
 		return true;
 	case MDG_ALU_FMIN: case MDG_ALU_FMIN_NAN:
 	case MDG_ALU_FMAX: case MDG_ALU_FMAX_NAN:
@@ -159,7 +160,7 @@ static bool compute(const struct sgpu_alu32 *p, const uint32_t *A,
 			      special |= V_NAN(x) | V_NAN(y))
 		}
 		if (any(&special))
-			fix_lanes(p, &m, A, B, R, nb, true);
+			fix_nan_lanes(p, &m, A, B, R, nb);
 		return true;
 	case MDG_ALU_FMOV: case MDG_ALU_FMOV_RTZ: case MDG_ALU_FMOV_RTN:
 	case MDG_ALU_FMOV_RTP:

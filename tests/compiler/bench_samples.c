@@ -2,8 +2,10 @@
 /*
  * The execution engine's benchmark on the host (`make bench`): the kernels
  * of four samples (tests/samples: sgemm, fir, vector_add, mandelbrot) at
- * the samples' sizes, compiled from the corpus and run on the model core
- * through the compute harness, each result checked against C. Prints one
+ * the samples' sizes, and a mad() chain whose values overflow to infinity
+ * and NaN as clpeak's compute-sp's do, compiled from the corpus and run on
+ * the model core through the compute harness, each result checked against
+ * C. Prints one
  * JSON object: per kernel the host seconds (wall, and CPU time of the
  * process; the shader cores run on every host CPU), the work-items and
  * the work-item-instructions (ALU and load/store instructions over all
@@ -290,6 +292,80 @@ static bool mandel_check(struct cr_session *s, void *state)
 	return true;
 }
 
+/* mad_chain: 16384 float4 chains of 8 x 32 mad()s, 64-item work-groups. */
+#define CN 16384u
+#define CROUNDS 32u
+static const float chain_a = 1.3f;
+
+struct chain_state {
+	uint32_t out_va;
+	float *out;
+};
+
+static bool chain_setup(struct cr_session *s, void **state)
+{
+	struct chain_state *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return false;
+	*state = st;
+	st->out = cr_alloc(s, CN * 16, &st->out_va);
+	return st->out;
+}
+
+static bool chain_launch(struct cr_session *s, const struct slb_program *p,
+			 void *state)
+{
+	struct chain_state *st = state;
+	const uint32_t rounds = CROUNDS;
+
+	return cr_launch(s, p, "mad_chain", (struct cr_arg[]){
+			 CR_BUF(st->out_va), CR_VAL(&chain_a),
+			 CR_VAL(&rounds) }, 3, &CR_1D(CN, 64));
+}
+
+/* mad() is a multiply and an add here, each rounded (no contraction). */
+static float chain_mad(float a, float b, float c)
+{
+	volatile float product = a * b;
+
+	return product + c;
+}
+
+static bool chain_check(struct cr_session *s, void *state)
+{
+	struct chain_state *st = state;
+	const float x0[4] = { chain_a, -chain_a, chain_a + 1.0f,
+			      0.5f - chain_a };
+	uint32_t specials = 0;
+
+	(void)s;
+	for (uint32_t i = 0; i < CN; i++) {
+		for (uint32_t c = 0; c < 4; c++) {
+			float x = x0[c], y = (float)(i % 64) * 0.25f;
+			float got = st->out[i * 4 + c];
+
+			for (uint32_t r = 0; r < CROUNDS * 4; r++) {
+				x = chain_mad(y, x, y);
+				y = chain_mad(x, y, x);
+			}
+			specials += !isfinite(y);
+			if (isnan(y) ? !isnan(got) : got != y) {
+				fprintf(stderr, "mad_chain: [%u].%u = %g, "
+					"want %g\n", i, c, got, y);
+				return false;
+			}
+		}
+	}
+	/* The bench is about special values: most lanes must reach them. */
+	if (specials < CN * 2) {
+		fprintf(stderr, "mad_chain: only %u infinite or NaN\n",
+			specials);
+		return false;
+	}
+	return true;
+}
+
 static const struct sample samples[] = {
 	{ "sgemm", "sgemm", sgemm_setup, sgemm_launch, sgemm_check,
 	  GM * GN },
@@ -298,6 +374,8 @@ static const struct sample samples[] = {
 	  VN },
 	{ "mandelbrot", "mandelbrot", mandel_setup, mandel_launch,
 	  mandel_check, MW * MH },
+	{ "mad_chain", "mad_chain", chain_setup, chain_launch, chain_check,
+	  CN },
 };
 
 int main(int argc, char **argv)
