@@ -56,14 +56,16 @@ uint32_t sgpu_texture_check(struct sgpu_exec *ex,
 {
 	const struct mdg_tex *t = &cb->b.tex;
 
-	if (cb->b.tag != MDG_TAG_TEXTURE_BARRIER ||
-	    t->op != MDG_TEX_OP_BARRIER) {
+	/* The decoder pairs the barrier op with tag 4 and only it. */
+	if ((cb->b.tag == MDG_TAG_TEXTURE_BARRIER) !=
+	    (t->op == MDG_TEX_OP_BARRIER)) {
 		sgpu_shader_guest_error(ex->ctx, "sgpu: shader bundle 0x%llx: "
-			"texture op %u: the model has no texture unit "
-			"(compute images are not supported)",
-			(unsigned long long)cb->va, t->op);
+			"texture op %u under tag %u",
+			(unsigned long long)cb->va, t->op, cb->b.tag);
 		return MDG_EXCEPTION_INSTR_INVALID_ENC;
 	}
+	if (t->op != MDG_TEX_OP_BARRIER)
+		return 0;            /* sgpu_tex_word_run() checks the rest */
 	/*
 	 * A barrier needs the workgroup resident and split as Mesa packs it
 	 * (Invocation thread group split = workgroups X shift) and the RSD's

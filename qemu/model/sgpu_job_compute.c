@@ -187,8 +187,8 @@ static uint64_t core_cycles(const struct sgpu_core_counts *c, uint64_t *arith)
 	*arith = a;
 	if (c->ldst_bundles > busy)
 		busy = c->ldst_bundles;
-	if (c->tex_bundles > busy)
-		busy = c->tex_bundles;
+	if (c->tex_cycles > busy)
+		busy = c->tex_cycles;
 	return busy;
 }
 
@@ -218,7 +218,7 @@ static void account(struct sgpu *gpu, const struct sgpu_shader_stats *st)
 		s->shader_tex_instructions += c->tex_instructions;
 		s->shader_arith_cycles += arith;
 		s->shader_ls_cycles += c->ldst_bundles;
-		s->shader_tex_cycles += c->tex_bundles;
+		s->shader_tex_cycles += c->tex_cycles;
 		if (busy > longest)
 			longest = busy;
 		p->active_cycles += busy;

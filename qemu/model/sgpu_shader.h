@@ -15,6 +15,7 @@
 #include "midgard_isa.h"
 #include "sgpu_alu.h"
 #include "sgpu_shader_core.h"
+#include "sgpu_texture.h"
 
 #define SGPU_MAX_UBOS 256
 /* Work registers r0-r15; pushed uniform k is r(23 - k). */
@@ -103,6 +104,7 @@ struct sgpu_page_cache {
 struct sgpu_pipe_counts {
 	uint64_t alu_bundles, ldst_bundles, tex_bundles;
 	uint64_t alu_instructions, ldst_instructions, tex_instructions;
+	uint64_t tex_cycles;              /* bundles + the unit's extra cycles */
 	uint64_t threads;
 };
 
@@ -121,6 +123,7 @@ struct sgpu_exec {
 	union sgpu_reg uniforms[SGPU_MAX_UNIFORM_VEC4];
 	uint64_t ubo_va[SGPU_MAX_UBOS];   /* the RSD's uniform buffers */
 	uint32_t ubo_bytes[SGPU_MAX_UBOS];
+	struct sgpu_tex_tables tex_tables;
 
 	/* Local storage (docs/hardware.md §4.5). */
 	uint64_t tls_base;                /* 0: none */
@@ -193,6 +196,7 @@ static inline void sgpu_count_bundle(struct sgpu_exec *ex,
 	case MDG_KIND_TEXTURE:
 		ex->counts.tex_bundles += n;
 		ex->counts.tex_instructions += instructions;
+		ex->counts.tex_cycles += n;
 		break;
 	default:
 		break;
@@ -205,9 +209,20 @@ uint32_t sgpu_branch_check(struct sgpu_exec *ex,
 			   const struct sgpu_cached_bundle *cb);
 bool sgpu_branch_taken(const struct mdg_branch *br, uint32_t r31w,
 		       uint32_t r31x);
-/* 0, or the fault of a texture bundle other than a permitted barrier. */
+/*
+ * 0, or the fault of a texture bundle that may not run: a barrier the
+ * shader did not declare, or a barrier or texture op under the wrong tag.
+ */
 uint32_t sgpu_texture_check(struct sgpu_exec *ex,
 			    const struct sgpu_cached_bundle *cb);
+
+/*
+ * sgpu_tex_word.c: texture bundle cb (not the barrier) for one thread whose
+ * r28 and r29 are tex[0] and tex[1]; 0 or the exception code.
+ */
+uint32_t sgpu_tex_word_run(struct sgpu_exec *ex,
+			   const struct sgpu_cached_bundle *cb,
+			   union sgpu_reg tex[2]);
 
 /* sgpu_thread.c, the reference engine: one thread at a time. */
 /* Runs th until it ends, waits at a barrier or faults. */

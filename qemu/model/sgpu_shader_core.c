@@ -76,6 +76,12 @@ static uint32_t read_renderer_state(struct sgpu_exec *ex)
 		mdg_get(d->rsd, MDG_RENDERER_STATE_UNIFORM_COUNT);
 	ex->fp_mode = (enum sgpu_fp_mode)
 		mdg_get(d->rsd, MDG_RENDERER_STATE_FP_MODE);
+	ex->tex_tables.textures = d->textures;
+	ex->tex_tables.samplers = d->samplers;
+	ex->tex_tables.texture_count = (uint32_t)
+		mdg_get(d->rsd, MDG_RENDERER_STATE_TEXTURE_COUNT);
+	ex->tex_tables.sampler_count = (uint32_t)
+		mdg_get(d->rsd, MDG_RENDERER_STATE_SAMPLER_COUNT);
 	if (ex->fp_mode > SGPU_FP_D3D11)
 		return config_fault(ex, "reserved FP mode in the renderer "
 				    "state");
@@ -296,6 +302,7 @@ static void charge_core(struct sgpu_shader_stats *st, unsigned int core,
 	c->ldst_instructions += now->ldst_instructions -
 				before->ldst_instructions;
 	c->tex_instructions += now->tex_instructions - before->tex_instructions;
+	c->tex_cycles += now->tex_cycles - before->tex_cycles;
 	c->threads += now->threads - before->threads;
 }
 

@@ -99,6 +99,7 @@ void sgpu_shader_threads(struct sgpu_shader_ctx *ctx,
 struct sgpu_core_counts {
 	uint64_t alu_bundles, ldst_bundles, tex_bundles;
 	uint64_t alu_instructions, ldst_instructions, tex_instructions;
+	uint64_t tex_cycles;            /* the texture pipe's busy cycles */
 	uint64_t threads, workgroups;
 };
 

@@ -106,6 +106,8 @@ static uint32_t run_texture(struct sgpu_exec *ex, struct sgpu_thread *th,
 
 	if (code)
 		return code;
+	if (cb->b.tex.op != MDG_TEX_OP_BARRIER)
+		return sgpu_tex_word_run(ex, cb, &th->r[MDG_REG_TEX0]);
 	th->state = SGPU_THREAD_AT_BARRIER;
 	return 0;
 }

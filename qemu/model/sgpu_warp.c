@@ -187,6 +187,26 @@ moved:
 	return 0;
 }
 
+/* A texture op for the set, lane by lane through the reference's code. */
+static uint32_t warp_texture(struct sgpu_exec *ex, struct sgpu_warp *w,
+			     const struct sgpu_cached_bundle *cb)
+{
+	for (uint32_t i = 0; i < w->nset; i++) {
+		unsigned int l = w->set[i];
+		union sgpu_reg tex[2];
+		uint32_t code;
+
+		sgpu_warp_get(w, MDG_REG_TEX0, l, &tex[0]);
+		sgpu_warp_get(w, MDG_REG_TEX1, l, &tex[1]);
+		code = sgpu_tex_word_run(ex, cb, tex);
+		if (code)
+			return code;
+		sgpu_warp_put(w, MDG_REG_TEX0, l, &tex[0]);
+		sgpu_warp_put(w, MDG_REG_TEX1, l, &tex[1]);
+	}
+	return 0;
+}
+
 uint32_t sgpu_warp_run(struct sgpu_exec *ex, struct sgpu_warp *w)
 {
 	for (;;) {
@@ -220,7 +240,10 @@ uint32_t sgpu_warp_run(struct sgpu_exec *ex, struct sgpu_warp *w)
 			break;
 		case MDG_KIND_TEXTURE:
 			code = sgpu_texture_check(ex, cb);
-			barrier = true;
+			if (!code && cb->b.tex.op != MDG_TEX_OP_BARRIER)
+				code = warp_texture(ex, w, cb);
+			else
+				barrier = true;
 			break;
 		default:
 			code = MDG_EXCEPTION_INSTR_INVALID_ENC;
