@@ -61,6 +61,7 @@ enum mdg_field_kind {
 	MDG_FIELD_BOOL,
 	MDG_FIELD_ADDRESS,
 	MDG_FIELD_ADDRESS_SHR4,      /* a 16-byte aligned address >> 4 */
+	MDG_FIELD_ADDRESS_SHR6,      /* a 64-byte aligned address >> 6 */
 	MDG_FIELD_MINUS1,            /* the value minus one (never 0) */
 };
 
@@ -93,7 +94,7 @@ const char *mdg_exception_name(uint32_t code);
 
 /*
  * A field's value in the descriptor at @desc (its first byte): the
- * number, address or flag it holds (MINUS1 and ADDRESS_SHR4 undone; INT
+ * number, address or flag it holds (MINUS1 and ADDRESS_SHR* undone; INT
  * sign-extended to 64 bits).
  */
 uint64_t mdg_get(const uint8_t *desc, enum mdg_field_id f);
@@ -101,7 +102,7 @@ uint64_t mdg_get(const uint8_t *desc, enum mdg_field_id f);
 /*
  * Stores @value into a field of the descriptor at @desc, leaving the other
  * bits alone. False, with nothing written, when it does not fit: too wide,
- * 0 for MINUS1, an ADDRESS_SHR4 not 16-byte aligned.
+ * 0 for MINUS1, an ADDRESS_SHR4 (SHR6) not 16- (64-) byte aligned.
  */
 bool mdg_set(uint8_t *desc, enum mdg_field_id f, uint64_t value);
 

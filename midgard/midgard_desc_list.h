@@ -163,6 +163,17 @@ MDG_VALUE(WRAP_MODE, MIRRORED_CLAMP, 14, "Mirrored Clamp")
 MDG_VALUE(WRAP_MODE, MIRRORED_CLAMP_TO_BORDER, 15,
 	  "Mirrored Clamp to Border")
 
+MDG_ENUM(ATTRIBUTE_TYPE, "Attribute Type")
+MDG_VALUE(ATTRIBUTE_TYPE, 1D, 1, "1D")
+MDG_VALUE(ATTRIBUTE_TYPE, 1D_POT_DIVISOR, 2, "1D POT Divisor")
+MDG_VALUE(ATTRIBUTE_TYPE, 1D_MODULUS, 3, "1D Modulus")
+MDG_VALUE(ATTRIBUTE_TYPE, 1D_NPOT_DIVISOR, 4, "1D NPOT Divisor")
+MDG_VALUE(ATTRIBUTE_TYPE, 3D_LINEAR, 5, "3D Linear")
+MDG_VALUE(ATTRIBUTE_TYPE, 3D_INTERLEAVED, 6, "3D Interleaved")
+MDG_VALUE(ATTRIBUTE_TYPE, 1D_PRIMITIVE_INDEX_BUFFER, 7,
+	  "1D Primitive Index Buffer")
+MDG_VALUE(ATTRIBUTE_TYPE, CONTINUATION, 32, "Continuation")
+
 MDG_ENUM(FUNC, "Compare Function")
 MDG_VALUE(FUNC, NEVER, 0, "Never")
 MDG_VALUE(FUNC, LESS, 1, "Less")
@@ -355,8 +366,9 @@ MDG_FIELD(UNIFORM_BUFFER, ENTRIES, "Entries", 0x00, 0, 12, MINUS1, NONE)
 MDG_FIELD(UNIFORM_BUFFER, POINTER, "Pointer", 0x00, 12, 52, ADDRESS_SHR4,
 	  NONE)
 
-/* For images (not used yet): 32-byte texture descriptors, reached through
- * an array of 64-bit pointers, and 32-byte samplers. */
+/* Textures (docs/hardware.md §4.10): 32-byte texture descriptors, reached
+ * through an array of 64-bit pointers, each followed by its surfaces; and
+ * 32-byte samplers. */
 MDG_DESC(TEXTURE, "Texture", 32)
 MDG_FIELD(TEXTURE, WIDTH, "Width", 0x00, 0, 16, MINUS1, NONE)
 MDG_FIELD(TEXTURE, HEIGHT, "Height", 0x00, 16, 16, MINUS1, NONE)
@@ -394,6 +406,40 @@ MDG_FIELD(SAMPLER, BORDER_COLOR_R, "Border Color R", 0x10, 0, 32, UINT, NONE)
 MDG_FIELD(SAMPLER, BORDER_COLOR_G, "Border Color G", 0x14, 0, 32, UINT, NONE)
 MDG_FIELD(SAMPLER, BORDER_COLOR_B, "Border Color B", 0x18, 0, 32, UINT, NONE)
 MDG_FIELD(SAMPLER, BORDER_COLOR_A, "Border Color A", 0x1C, 0, 32, UINT, NONE)
+
+/*
+ * Images for the load/store unit's LD_IMAGE, ST_IMAGE and LEA_IMAGE
+ * (docs/hardware.md §4.10): the Draw's Attributes point to 8-byte
+ * records naming a buffer and a pixel format; its Attribute buffers to
+ * 16-byte records, a 3D one followed by its continuation.
+ */
+MDG_DESC(ATTRIBUTE, "Attribute", 8)
+MDG_FIELD(ATTRIBUTE, BUFFER_INDEX, "Buffer index", 0x00, 0, 9, UINT, NONE)
+MDG_FIELD(ATTRIBUTE, OFFSET_ENABLE, "Offset enable", 0x00, 9, 1, BOOL, NONE)
+MDG_FIELD(ATTRIBUTE, FORMAT, "Format", 0x00, 10, 22, UINT, NONE)
+MDG_FIELD(ATTRIBUTE, OFFSET, "Offset", 0x04, 0, 32, INT, NONE)
+
+MDG_DESC(ATTRIBUTE_BUFFER, "Attribute Buffer", 16)
+MDG_FIELD(ATTRIBUTE_BUFFER, TYPE, "Type", 0x00, 0, 6, UINT, ATTRIBUTE_TYPE)
+MDG_FIELD(ATTRIBUTE_BUFFER, POINTER, "Pointer", 0x00, 6, 50, ADDRESS_SHR6,
+	  NONE)
+MDG_FIELD(ATTRIBUTE_BUFFER, STRIDE, "Stride", 0x08, 0, 32, UINT, NONE)
+MDG_FIELD(ATTRIBUTE_BUFFER, SIZE, "Size", 0x0C, 0, 32, UINT, NONE)
+
+MDG_DESC(ATTRIBUTE_BUFFER_CONTINUATION_3D,
+	 "Attribute Buffer Continuation 3D", 16)
+MDG_FIELD(ATTRIBUTE_BUFFER_CONTINUATION_3D, TYPE, "Type", 0x00, 0, 6, UINT,
+	  ATTRIBUTE_TYPE)
+MDG_FIELD(ATTRIBUTE_BUFFER_CONTINUATION_3D, S_DIMENSION, "S dimension", 0x00,
+	  16, 16, MINUS1, NONE)
+MDG_FIELD(ATTRIBUTE_BUFFER_CONTINUATION_3D, T_DIMENSION, "T dimension", 0x04,
+	  0, 16, MINUS1, NONE)
+MDG_FIELD(ATTRIBUTE_BUFFER_CONTINUATION_3D, R_DIMENSION, "R dimension", 0x04,
+	  16, 16, MINUS1, NONE)
+MDG_FIELD(ATTRIBUTE_BUFFER_CONTINUATION_3D, ROW_STRIDE, "Row Stride", 0x08,
+	  0, 32, UINT, NONE)
+MDG_FIELD(ATTRIBUTE_BUFFER_CONTINUATION_3D, SLICE_STRIDE, "Slice Stride",
+	  0x0C, 0, 32, UINT, NONE)
 
 #undef MDG_ENUM
 #undef MDG_VALUE

@@ -109,6 +109,8 @@ uint64_t mdg_get(const uint8_t *desc, enum mdg_field_id f)
 		return raw;
 	case MDG_FIELD_ADDRESS_SHR4:
 		return raw << 4;
+	case MDG_FIELD_ADDRESS_SHR6:
+		return raw << 6;
 	case MDG_FIELD_MINUS1:
 		return raw + 1;
 	default:
@@ -136,6 +138,11 @@ bool mdg_set(uint8_t *desc, enum mdg_field_id f, uint64_t value)
 		if (value & 0xF)
 			return false;
 		raw = value >> 4;
+		break;
+	case MDG_FIELD_ADDRESS_SHR6:
+		if (value & 0x3F)
+			return false;
+		raw = value >> 6;
 		break;
 	case MDG_FIELD_MINUS1:
 		if (!value)
@@ -182,6 +189,7 @@ static void print_field(const struct mdg_printer *p, enum mdg_field_id f,
 		return;
 	case MDG_FIELD_ADDRESS:
 	case MDG_FIELD_ADDRESS_SHR4:
+	case MDG_FIELD_ADDRESS_SHR6:
 		mdg_print_line(p, indent, "%s: 0x%" PRIx64, fi->name, v);
 		return;
 	case MDG_FIELD_INT:

@@ -113,6 +113,8 @@ static uint64_t value_of_raw(const struct mdg_field_info *fi, uint64_t raw)
 		return raw + 1;
 	case MDG_FIELD_ADDRESS_SHR4:
 		return raw << 4;
+	case MDG_FIELD_ADDRESS_SHR6:
+		return raw << 6;
 	case MDG_FIELD_INT:
 		return fi->bits < 64 && raw >> (fi->bits - 1) ?
 		       raw | ~0ull << fi->bits : raw;

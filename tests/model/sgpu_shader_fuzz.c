@@ -70,6 +70,8 @@ static uint64_t scrambled(const uint8_t *desc, enum mdg_field_id f)
 		return (raw & mask) + 1;
 	case MDG_FIELD_ADDRESS_SHR4:
 		return (raw & mask) << 4;
+	case MDG_FIELD_ADDRESS_SHR6:
+		return (raw & mask) << 6;
 	case MDG_FIELD_INT:
 		return raw & mask & (mask >> 1);
 	default:
