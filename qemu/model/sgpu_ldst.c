@@ -466,6 +466,46 @@ out:
 	return 0;
 }
 
+static bool is_image_op(uint8_t op)
+{
+	return op == MDG_LDST_LEA_IMAGE ||
+	       (op >= MDG_LDST_LD_IMAGE_F32 && op <= MDG_LDST_LD_IMAGE_S32) ||
+	       (op >= MDG_LDST_ST_IMAGE_F32 && op <= MDG_LDST_ST_IMAGE_S32);
+}
+
+/*
+ * An image op (docs/hardware.md §4.10): the image is attribute
+ * signed_offset[17:9] plus the index register's value (zero selector:
+ * none); the coordinates are 16-bit values in the base register, x and y
+ * in its 32-bit component, x, y, z in its 64 bits with bitsize_toggle.
+ */
+static uint32_t image(struct sgpu_exec *ex, const struct sgpu_thread *th,
+		      struct ldst_op *op)
+{
+	const struct mdg_ldst *w = op->w;
+	union sgpu_reg base = selector_value(ex, th, w->arg_reg);
+	uint32_t attr = ((uint32_t)w->offset & 0x3FFFF) >> 9, coord[3];
+	unsigned int lane = 2 * w->arg_comp;
+	uint32_t code;
+
+	if (w->index_reg != MDG_LDST_SEL_ZERO)
+		attr += selector_value(ex, th, w->index_reg).u32[w->index_comp];
+	if (w->bitsize_toggle && (w->arg_comp & 1))
+		return fail(ex, th, MDG_EXCEPTION_INSTR_INVALID_ENC,
+			    "64-bit image coordinates on an odd component");
+	coord[0] = base.u16[lane];
+	coord[1] = base.u16[lane + 1];
+	coord[2] = w->bitsize_toggle ? base.u16[lane + 2] : 0;
+	code = sgpu_image_op(ex, w->op, attr, coord, &op->data, &op->result);
+	if (code)
+		return code;
+	if (!(op->info->flags & MDG_LDST_STORE)) {
+		op->result = swizzle32(&op->result, w->swizzle);
+		op->writes_reg = true;
+	}
+	return 0;
+}
+
 /* Reads the operands of one word (phase 1). */
 static uint32_t prepare(struct sgpu_exec *ex, const struct sgpu_thread *th,
 			struct ldst_op *op)
@@ -481,6 +521,13 @@ static uint32_t prepare(struct sgpu_exec *ex, const struct sgpu_thread *th,
 		return fail(ex, th, MDG_EXCEPTION_INSTR_INVALID_ENC,
 			    "unknown load/store op");
 	flags = op->info->flags;
+	if (is_image_op(w->op) && (flags & MDG_LDST_STORE)) {
+		if (w->reg > 1)
+			return fail(ex, th, MDG_EXCEPTION_INSTR_INVALID_ENC,
+				    "store data must come from r26 or r27");
+		op->data = swizzle32(&th->r[26 + w->reg], w->swizzle);
+		return 0;
+	}
 	if (flags & MDG_LDST_STORE)
 		return store_operands(ex, th, op);
 	if (flags & MDG_LDST_ATOMIC)
@@ -499,6 +546,8 @@ static uint32_t perform(struct sgpu_exec *ex, const struct sgpu_thread *th,
 	if (w->op == MDG_LDST_NOP)
 		return 0;
 	flags = op->info->flags;
+	if (is_image_op(w->op))
+		return image(ex, th, op);
 	if (flags & MDG_LDST_GRAPHICS)
 		return fail(ex, th, MDG_EXCEPTION_INSTR_INVALID_ENC,
 			    "graphics load/store op in a compute shader");

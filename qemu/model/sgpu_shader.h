@@ -124,6 +124,7 @@ struct sgpu_exec {
 	uint64_t ubo_va[SGPU_MAX_UBOS];   /* the RSD's uniform buffers */
 	uint32_t ubo_bytes[SGPU_MAX_UBOS];
 	struct sgpu_tex_tables tex_tables;
+	uint32_t attribute_count;         /* images (docs/hardware.md §4.10) */
 
 	/* Local storage (docs/hardware.md §4.5). */
 	uint64_t tls_base;                /* 0: none */
@@ -280,6 +281,16 @@ static inline uint32_t sgpu_mem_write(struct sgpu_exec *ex, uint64_t va,
 	}
 	return sgpu_mem_access_slow(ex, va, NULL, src, len);
 }
+
+/*
+ * sgpu_image.c: image op (LD_IMAGE_*, ST_IMAGE_*, LEA_IMAGE) on attribute
+ * attr at texel coord for one thread: stores take data (four channels,
+ * 32- or 16-bit by the op), loads and LEA fill *result. 0 or the
+ * exception code.
+ */
+uint32_t sgpu_image_op(struct sgpu_exec *ex, uint8_t op, uint32_t attr,
+		       const uint32_t coord[3], const union sgpu_reg *data,
+		       union sgpu_reg *result);
 
 /* sgpu_ldst.c: one load/store bundle (both words) for th. */
 uint32_t sgpu_ldst_execute(struct sgpu_exec *ex, struct sgpu_thread *th,

@@ -82,6 +82,8 @@ static uint32_t read_renderer_state(struct sgpu_exec *ex)
 		mdg_get(d->rsd, MDG_RENDERER_STATE_TEXTURE_COUNT);
 	ex->tex_tables.sampler_count = (uint32_t)
 		mdg_get(d->rsd, MDG_RENDERER_STATE_SAMPLER_COUNT);
+	ex->attribute_count = (uint32_t)
+		mdg_get(d->rsd, MDG_RENDERER_STATE_ATTRIBUTE_COUNT);
 	if (ex->fp_mode > SGPU_FP_D3D11)
 		return config_fault(ex, "reserved FP mode in the renderer "
 				    "state");

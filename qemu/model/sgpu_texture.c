@@ -27,15 +27,6 @@
 /* Swizzle channel codes (v5 "Channel"). */
 enum { CH_R, CH_G, CH_B, CH_A, CH_0, CH_1 };
 
-enum fmt_kind { FMT_UNORM, FMT_SNORM, FMT_UINT, FMT_SINT, FMT_FLOAT };
-
-struct fmt {
-	enum fmt_kind kind;
-	unsigned int comps;          /* 1-4 */
-	unsigned int bits;           /* per component: 8, 16, 32 */
-	unsigned int bytes;          /* per texel */
-};
-
 /* A texel's four channels, as floats or as integers by the format. */
 struct texel {
 	float f[4];
@@ -52,7 +43,7 @@ struct surface {
 
 struct tex_state {
 	const struct sgpu_tex_env *env;
-	struct fmt fmt;
+	struct sgpu_tex_format fmt;
 	bool tiled;
 	uint8_t fmt_swizzle[4], view_swizzle[4];
 	struct surface surf;
@@ -86,12 +77,12 @@ static uint32_t refuse(const struct sgpu_tex_env *env, const char *fmt, ...)
  * 8, 16, 32, 64 bits; 7 in the UNORM and SINT rows: 32- and 16-bit float).
  * The model reads the 8-, 16- and 32-bit rows and the two float columns.
  */
-static bool decode_format(unsigned int mali, struct fmt *f)
+static bool decode_format(unsigned int mali, struct sgpu_tex_format *f)
 {
 	unsigned int row = mali >> 5, size = mali & 7;
-	static const enum fmt_kind kinds[8] = {
-		[3] = FMT_SNORM, [4] = FMT_UINT,
-		[5] = FMT_UNORM, [6] = FMT_SINT,
+	static const enum sgpu_tex_kind kinds[8] = {
+		[3] = SGPU_TEX_SNORM, [4] = SGPU_TEX_UINT,
+		[5] = SGPU_TEX_UNORM, [6] = SGPU_TEX_SINT,
 	};
 
 	if (row < 3 || row > 6)
@@ -100,7 +91,7 @@ static bool decode_format(unsigned int mali, struct fmt *f)
 	if (size == 7) {
 		if (row != 5 && row != 6)
 			return false;
-		f->kind = FMT_FLOAT;
+		f->kind = SGPU_TEX_FLOAT;
 		f->bits = row == 5 ? 32 : 16;
 	} else if (size >= 3 && size <= 5) {
 		f->kind = kinds[row];
@@ -135,9 +126,59 @@ unsigned int sgpu_tex_uinterleave(unsigned int x, unsigned int y)
 	return idx;
 }
 
-static bool is_int_kind(enum fmt_kind k)
+static bool is_int_kind(enum sgpu_tex_kind k)
 {
-	return k == FMT_UINT || k == FMT_SINT;
+	return k == SGPU_TEX_UINT || k == SGPU_TEX_SINT;
+}
+
+/* The channels of the raw texel at raw, by its format (pre-swizzle). */
+static void unpack_raw(const struct sgpu_tex_format *f, const uint8_t *raw,
+		       struct texel *t)
+{
+	for (unsigned int c = 0; c < 4; c++) {
+		uint32_t v = 0;
+		const uint8_t *p = raw + c * f->bits / 8;
+
+		t->f[c] = 0.0f;
+		t->u[c] = 0;
+		if (c >= f->comps)
+			continue;
+		for (unsigned int b = 0; b < f->bits / 8; b++)
+			v |= (uint32_t)p[b] << (8 * b);
+		switch (f->kind) {
+		case SGPU_TEX_UNORM:
+			t->f[c] = (float)((double)v /
+				   (double)(UINT32_MAX >> (32 - f->bits)));
+			break;
+		case SGPU_TEX_SNORM: {
+			int64_t sv = f->bits == 32 ? (int32_t)v :
+				     (int64_t)(v ^ (1u << (f->bits - 1))) -
+				     (int64_t)(1u << (f->bits - 1));
+			double m = (double)((1ull << (f->bits - 1)) - 1);
+			double d = (double)sv / m;
+
+			t->f[c] = (float)(d < -1.0 ? -1.0 : d);
+			break;
+		}
+		case SGPU_TEX_UINT:
+			t->u[c] = v;
+			break;
+		case SGPU_TEX_SINT:
+			t->u[c] = f->bits == 32 ? v :
+				  (uint32_t)((int32_t)(v << (32 - f->bits)) >>
+					     (32 - f->bits));
+			break;
+		case SGPU_TEX_FLOAT:
+			if (f->bits == 16) {
+				uint32_t b = sgpu_f16_to_f32((uint16_t)v);
+
+				memcpy(&t->f[c], &b, 4);
+			} else {
+				memcpy(&t->f[c], &v, 4);
+			}
+			break;
+		}
+	}
 }
 
 /* The raw texel at integer (x, y, z), all in range, into t (pre-swizzle). */
@@ -145,7 +186,7 @@ static uint32_t load_texel(struct tex_state *s, uint32_t x, uint32_t y,
 			   uint32_t z, struct texel *t)
 {
 	const struct surface *sf = &s->surf;
-	const struct fmt *f = &s->fmt;
+	const struct sgpu_tex_format *f = &s->fmt;
 	uint8_t raw[16];
 	uint64_t off;
 	uint32_t code;
@@ -165,50 +206,7 @@ static uint32_t load_texel(struct tex_state *s, uint32_t x, uint32_t y,
 	if (code)
 		return code;
 	s->cost->texels++;
-	for (unsigned int c = 0; c < 4; c++) {
-		uint32_t v = 0;
-		const uint8_t *p = raw + c * f->bits / 8;
-
-		t->f[c] = 0.0f;
-		t->u[c] = 0;
-		if (c >= f->comps)
-			continue;
-		for (unsigned int b = 0; b < f->bits / 8; b++)
-			v |= (uint32_t)p[b] << (8 * b);
-		switch (f->kind) {
-		case FMT_UNORM:
-			t->f[c] = (float)((double)v /
-				   (double)(UINT32_MAX >> (32 - f->bits)));
-			break;
-		case FMT_SNORM: {
-			int64_t sv = f->bits == 32 ? (int32_t)v :
-				     (int64_t)(v ^ (1u << (f->bits - 1))) -
-				     (int64_t)(1u << (f->bits - 1));
-			double m = (double)((1ull << (f->bits - 1)) - 1);
-			double d = (double)sv / m;
-
-			t->f[c] = (float)(d < -1.0 ? -1.0 : d);
-			break;
-		}
-		case FMT_UINT:
-			t->u[c] = v;
-			break;
-		case FMT_SINT:
-			t->u[c] = f->bits == 32 ? v :
-				  (uint32_t)((int32_t)(v << (32 - f->bits)) >>
-					     (32 - f->bits));
-			break;
-		case FMT_FLOAT:
-			if (f->bits == 16) {
-				uint32_t b = sgpu_f16_to_f32((uint16_t)v);
-
-				memcpy(&t->f[c], &b, 4);
-			} else {
-				memcpy(&t->f[c], &v, 4);
-			}
-			break;
-		}
-	}
+	unpack_raw(f, raw, t);
 	return 0;
 }
 
@@ -499,15 +497,11 @@ static uint32_t read_texture(struct tex_state *s,
 	    mdg_get(desc, MDG_TEXTURE_DEPTH) != 1)
 		return refuse(env, "texture %u: multisampling is not modelled",
 			      q->texture);
-	if (pixfmt & (PIXFMT_SRGB | PIXFMT_BIG_ENDIAN))
-		return refuse(env, "texture %u: format 0x%06x: sRGB and "
-			      "big-endian formats are not modelled",
-			      q->texture, pixfmt);
-	if (!decode_format(PIXFMT_FORMAT(pixfmt), &s->fmt))
-		return refuse(env, "texture %u: format %u is not modelled",
-			      q->texture, PIXFMT_FORMAT(pixfmt));
-	if (!decode_swizzle(PIXFMT_SWIZZLE(pixfmt), s->fmt_swizzle) ||
-	    !decode_swizzle((uint32_t)mdg_get(desc, MDG_TEXTURE_SWIZZLE),
+	if (!sgpu_tex_format_decode(pixfmt, &s->fmt))
+		return refuse(env, "texture %u: format 0x%06x is not modelled "
+			      "(or has a bad swizzle)", q->texture, pixfmt);
+	memcpy(s->fmt_swizzle, s->fmt.swizzle, 4);
+	if (!decode_swizzle((uint32_t)mdg_get(desc, MDG_TEXTURE_SWIZZLE),
 			    s->view_swizzle))
 		return refuse(env, "texture %u: bad swizzle", q->texture);
 	return 0;
@@ -663,4 +657,106 @@ uint32_t sgpu_texture_run(const struct sgpu_tex_env *env,
 	}
 	swizzle_out(&s, &t, out);
 	return 0;
+}
+
+bool sgpu_tex_format_decode(uint32_t pixfmt, struct sgpu_tex_format *f)
+{
+	if (pixfmt & (PIXFMT_SRGB | PIXFMT_BIG_ENDIAN))
+		return false;
+	return decode_format(PIXFMT_FORMAT(pixfmt), f) &&
+	       decode_swizzle(PIXFMT_SWIZZLE(pixfmt), f->swizzle);
+}
+
+void sgpu_tex_unpack(const struct sgpu_tex_format *f, const uint8_t *raw,
+		     uint32_t out[4])
+{
+	bool ints = is_int_kind(f->kind);
+	struct texel t;
+
+	unpack_raw(f, raw, &t);
+	for (unsigned int c = 0; c < 4; c++) {
+		unsigned int sw = f->swizzle[c];
+
+		if (sw <= CH_A && ints)
+			out[c] = t.u[sw];
+		else if (sw <= CH_A)
+			memcpy(&out[c], &t.f[sw], 4);
+		else
+			out[c] = sw == CH_0 ? 0 : ints ? 1u : 0x3F800000u;
+	}
+}
+
+/* fp32 bits v as an unsigned normalised integer of n bits. */
+static uint32_t pack_unorm(uint32_t v, unsigned int n)
+{
+	float f = bits_f32(v), m = (float)(UINT32_MAX >> (32 - n));
+
+	if (!(f > 0.0f))             /* NaN and negatives */
+		return 0;
+	if (f >= 1.0f)
+		return UINT32_MAX >> (32 - n);
+	return (uint32_t)nearbyintf(f * m);
+}
+
+static uint32_t pack_snorm(uint32_t v, unsigned int n)
+{
+	float f = bits_f32(v), m = (float)((1u << (n - 1)) - 1);
+	int32_t i;
+
+	if (isnan(f))
+		return 0;
+	if (f >= 1.0f)
+		i = (int32_t)((1u << (n - 1)) - 1);
+	else if (f <= -1.0f)
+		i = -(int32_t)((1u << (n - 1)) - 1);
+	else
+		i = (int32_t)nearbyintf(f * m);
+	return (uint32_t)i;
+}
+
+void sgpu_tex_pack(const struct sgpu_tex_format *f, const uint32_t in[4],
+		   uint8_t *raw)
+{
+	for (unsigned int c = 0; c < f->comps; c++) {
+		uint32_t v = 0, out = 0;
+		uint64_t lim = f->bits == 32 ? UINT32_MAX :
+			       (1ull << f->bits) - 1;
+
+		/* The output channel the format swizzle takes from c. */
+		for (unsigned int j = 0; j < 4; j++) {
+			if (f->swizzle[j] == c) {
+				v = in[j];
+				break;
+			}
+		}
+		switch (f->kind) {
+		case SGPU_TEX_UNORM:
+			out = f->bits == 32 ? (uint32_t)nearbyint(
+				fmin(fmax(isnan(bits_f32(v)) ? 0.0 :
+					  bits_f32(v), 0.0), 1.0) *
+				UINT32_MAX) : pack_unorm(v, f->bits);
+			break;
+		case SGPU_TEX_SNORM:
+			out = f->bits == 32 ? (uint32_t)(int32_t)nearbyint(
+				fmin(fmax(isnan(bits_f32(v)) ? 0.0 :
+					  bits_f32(v), -1.0), 1.0) *
+				INT32_MAX) : pack_snorm(v, f->bits);
+			break;
+		case SGPU_TEX_UINT:
+			out = v > lim ? (uint32_t)lim : v;
+			break;
+		case SGPU_TEX_SINT: {
+			int64_t hi = (int64_t)(lim >> 1), sv = (int32_t)v;
+
+			out = (uint32_t)(sv > hi ? hi : sv < -hi - 1 ?
+					 -hi - 1 : sv);
+			break;
+		}
+		case SGPU_TEX_FLOAT:
+			out = f->bits == 16 ? sgpu_f32_to_f16(v, SGPU_RTE) : v;
+			break;
+		}
+		for (unsigned int b = 0; b < f->bits / 8; b++)
+			raw[c * f->bits / 8 + b] = (uint8_t)(out >> (8 * b));
+	}
 }

@@ -20,6 +20,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A pixel format the unit reads and writes (docs/hardware.md §4.10). */
+enum sgpu_tex_kind {
+	SGPU_TEX_UNORM, SGPU_TEX_SNORM, SGPU_TEX_UINT, SGPU_TEX_SINT,
+	SGPU_TEX_FLOAT,
+};
+
+struct sgpu_tex_format {
+	enum sgpu_tex_kind kind;
+	unsigned int comps;          /* 1-4 channels in memory */
+	unsigned int bits;           /* per channel: 8, 16, 32 */
+	unsigned int bytes;          /* per texel */
+	uint8_t swizzle[4];          /* the format swizzle, channel codes */
+};
+
 /* How the unit reaches GPU memory and reports a guest's mistake. */
 struct sgpu_tex_env {
 	/* Reads len bytes at GPU VA va: 0 or the exception code. */
@@ -70,6 +84,29 @@ uint32_t sgpu_texture_run(const struct sgpu_tex_env *env,
 			  const struct sgpu_tex_tables *tab,
 			  const struct sgpu_tex_query *q, uint32_t out[4],
 			  struct sgpu_tex_cost *cost);
+
+/*
+ * Decodes a 22-bit pixel format word; false for one the model does not
+ * read or write (sRGB, big-endian, packed, compressed, 1/2/4/64-bit
+ * channels, bad swizzle codes).
+ */
+bool sgpu_tex_format_decode(uint32_t pixfmt, struct sgpu_tex_format *f);
+
+/*
+ * The texel at raw as the format's swizzle presents it: fp32 bit patterns
+ * for normalised and float formats, integers for integer formats.
+ */
+void sgpu_tex_unpack(const struct sgpu_tex_format *f, const uint8_t *raw,
+		     uint32_t out[4]);
+
+/*
+ * Packs four channels (as sgpu_tex_unpack gives them) into the f->bytes
+ * at raw, the format swizzle undone, with OpenCL's write_image
+ * conversions: normalised values rounded to nearest even and saturated,
+ * integers saturated, half rounded to nearest even.
+ */
+void sgpu_tex_pack(const struct sgpu_tex_format *f, const uint32_t in[4],
+		   uint8_t *raw);
 
 /*
  * Where texel (x & 15, y & 15) lies within its 16x16 u-interleaved tile,
