@@ -804,6 +804,215 @@ TEST(border_colour_and_view_swizzle)
 	CHECK_EQ(got[3], fbits(0.25f));
 }
 
+/*
+ * Mip levels: level l of a 4x4 RGBA8 image is filled with the value 40·l
+ * + 10; the surfaces follow the descriptor level by level (§4.10).
+ */
+static void build_mips(unsigned int levels, int lod_bias, unsigned int min,
+		       unsigned int max)
+{
+	static const uint32_t zero[4] = { 0, 0, 0, 0 };
+	uint8_t *desc = host(DESC_VA);
+	uint8_t *smp = host(SMP_TABLE);
+	struct image im = {
+		.fmt = &formats[2], .dim = 2, .w = 4, .h = 4, .d = 1,
+		.layers = 1, .view_swizzle = SWZ(0, 1, 2, 3),
+	};
+
+	build_image(&im);
+	CHECK(mdg_set(desc, MDG_TEXTURE_LEVELS, levels));
+	for (unsigned int l = 0; l < levels; l++) {
+		uint64_t va = DATA_VA + 0x1000 * (l + 1);
+
+		memset(host(va), (int)(40 * l + 10), 64);
+		put64(DESC_VA + MDG_TEXTURE_BYTES + 8 * l, va);
+	}
+	build_sampler(0, A_EDGE, false, true, zero);
+	CHECK(mdg_set(smp, MDG_SAMPLER_LOD_BIAS, (uint64_t)(int64_t)lod_bias &
+		      0xFFFF));
+	CHECK(mdg_set(smp, MDG_SAMPLER_MINIMUM_LOD, min));
+	CHECK(mdg_set(smp, MDG_SAMPLER_MAXIMUM_LOD, max));
+}
+
+/* The level a query reads, from the value its texels hold. */
+static int level_read(unsigned int op, int32_t lod)
+{
+	struct sgpu_tex_query q;
+	struct sgpu_tex_cost cost;
+	uint32_t got[4];
+	float g;
+
+	memset(&q, 0, sizeof(q));
+	q.op = op;
+	q.dimension = 2;
+	q.coord[0] = op == MDG_TEX_OP_FETCH ? 0 : fbits(0.3f);
+	q.coord[1] = op == MDG_TEX_OP_FETCH ? 0 : fbits(0.3f);
+	q.lod = lod;
+	if (sgpu_texture_run(&env, &tables, &q, got, &cost))
+		return -2;
+	memcpy(&g, &got[0], 4);
+	if (g == 0.0f)
+		return -1;               /* a zero texel */
+	return (int)lrintf((g * 255.0f - 10.0f) / 40.0f);
+}
+
+TEST(mip_levels_and_lod)
+{
+	build_mips(3, 0, 0, 2 * 256);
+	/* Nearest mip selection: round half down, then clamp (§4.10). */
+	CHECK_EQ(level_read(MDG_TEX_OP_NORMAL, 0), 0);
+	CHECK_EQ(level_read(MDG_TEX_OP_NORMAL, 128), 0);
+	CHECK_EQ(level_read(MDG_TEX_OP_NORMAL, 129), 1);
+	CHECK_EQ(level_read(MDG_TEX_OP_GRADIENT, 256), 1);
+	CHECK_EQ(level_read(MDG_TEX_OP_GRADIENT, 384 + 1), 2);
+	CHECK_EQ(level_read(MDG_TEX_OP_GRADIENT, 5 * 256), 2);
+	CHECK_EQ(level_read(MDG_TEX_OP_NORMAL, -3 * 256), 0);
+	/* Fetches take the level as an integer; past the last: zero. */
+	CHECK_EQ(level_read(MDG_TEX_OP_FETCH, 2), 2);
+	CHECK_EQ(level_read(MDG_TEX_OP_FETCH, 3), -1);
+	CHECK_EQ(level_read(MDG_TEX_OP_FETCH, -1), -1);
+	/* The sampler's bias adds; its clamps bound the result. */
+	build_mips(3, 256, 0, 2 * 256);
+	CHECK_EQ(level_read(MDG_TEX_OP_NORMAL, 0), 1);
+	build_mips(3, 0, 0, 256);
+	CHECK_EQ(level_read(MDG_TEX_OP_GRADIENT, 2 * 256), 1);
+	build_mips(3, 0, 2 * 256, 2 * 256);
+	CHECK_EQ(level_read(MDG_TEX_OP_NORMAL, 0), 2);
+}
+
+/* OpenCL §8.3.1: write_imagef/i/ui conversions, written out per type. */
+static void ref_pack(const struct tformat *f, const uint32_t in[4],
+		     uint8_t *out)
+{
+	uint32_t ch[4];
+
+	memcpy(ch, in, sizeof(ch));
+	if (f->order == 5) {                 /* memory B, G, R, A */
+		uint32_t t = ch[0];
+
+		ch[0] = ch[2];
+		ch[2] = t;
+	}
+	for (unsigned int c = 0; c < channels(f); c++) {
+		float v;
+		uint32_t r = 0;
+
+		memcpy(&v, &ch[c], 4);
+		switch (f->type) {
+		case UNORM: {
+			float m = f->bytes == 1 ? 255.0f : 65535.0f;
+			float p = v * m;
+
+			r = isnan(v) || p <= 0 ? 0 : p >= m ? (uint32_t)m :
+			    (uint32_t)rintf(p);
+			break;
+		}
+		case SNORM: {
+			float m = f->bytes == 1 ? 127.0f : 32767.0f;
+			float p = v * m;
+			int32_t i = isnan(v) ? 0 : p >= m ? (int32_t)m :
+				    p <= -m ? -(int32_t)m : (int32_t)rintf(p);
+
+			r = (uint32_t)i;
+			break;
+		}
+		case UINT: {
+			uint64_t m = f->bytes == 4 ? 0xFFFFFFFFull :
+				     (1ull << (8 * f->bytes)) - 1;
+
+			r = ch[c] > m ? (uint32_t)m : ch[c];
+			break;
+		}
+		case SINT: {
+			int64_t m = f->bytes == 4 ? INT32_MAX :
+				    (1ll << (8 * f->bytes - 1)) - 1;
+			int64_t i = (int32_t)ch[c];
+
+			r = (uint32_t)(i > m ? m : i < -m - 1 ? -m - 1 : i);
+			break;
+		}
+		case HALF: {
+			_Float16 h = (_Float16)v;
+
+			memcpy(&r, &h, 2);
+			break;
+		}
+		case FLOAT:
+			r = ch[c];
+			break;
+		}
+		memcpy(out + c * f->bytes, &r, f->bytes);
+	}
+}
+
+/* The texel packing image stores use, for every format. */
+TEST(pack_every_format)
+{
+	static const float specials[] = {
+		0.0f, 1.0f, -1.0f, 0.5f / 255, 1.5f / 255, 2.5f / 255,
+		0.5f / 65535, 1.5f / 65535, 0.5f / 127, 1.5f / 127, 2.0f,
+		-2.0f, 1e-3f, 0.999f, 65504.0f, 1e5f, 1.0f / 3,
+	};
+
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		const struct tformat *f = &formats[i];
+		struct sgpu_tex_format hw;
+		unsigned int bad = 0;
+
+		CHECK(sgpu_tex_format_decode(format_swizzle(f) | f->mali << 12,
+					     &hw));
+		CHECK_EQ(hw.bytes, texel_bytes(f));
+		for (unsigned int k = 0; k < 400; k++) {
+			uint32_t in[4], back[4];
+			uint8_t got[16], want[16];
+
+			for (unsigned int c = 0; c < 4; c++) {
+				if (is_int(f))
+					in[c] = k < 40 ? (uint32_t)
+						(int32_t)(k * 997 - 20000) *
+						(c + 1) * 3 : rnd();
+				else
+					in[c] = fbits(k < 17 * 4 ?
+						specials[(k + c) % 17] *
+						(k % 2 ? -1.0f : 1.0f) :
+						(float)((int)(rnd() % 4001) -
+							2000) / 1000.0f);
+			}
+			if (k == 399 && !is_int(f))
+				in[1] = 0x7FC00000u;     /* NaN */
+			memset(got, 0, sizeof(got));
+			memset(want, 0, sizeof(want));
+			sgpu_tex_pack(&hw, in, got);
+			ref_pack(f, in, want);
+			if (memcmp(got, want, texel_bytes(f)) && bad++ < 3)
+				CHECK_FAIL_AT(__FILE__, __LINE__,
+					      "%s: %08x %08x %08x %08x packs "
+					      "to %02x%02x%02x%02x..., want "
+					      "%02x%02x%02x%02x...", f->name,
+					      in[0], in[1], in[2], in[3],
+					      got[0], got[1], got[2], got[3],
+					      want[0], want[1], want[2],
+					      want[3]);
+			/* Unpacking gives the stored channels back. */
+			sgpu_tex_unpack(&hw, want, back);
+			for (unsigned int c = 0; c < channels(f) &&
+			     f->order != 5; c++) {
+				uint32_t raw = 0, ext;
+
+				memcpy(&raw, want + c * f->bytes, f->bytes);
+				ext = f->type == SINT && f->bytes == 1 ?
+				      (uint32_t)(int32_t)(int8_t)raw :
+				      f->type == SINT && f->bytes == 2 ?
+				      (uint32_t)(int32_t)(int16_t)raw : raw;
+				if (f->type == FLOAT || is_int(f))
+					CHECK_EQ(back[c], ext);
+			}
+		}
+		if (bad)
+			check_state.test_failed = 1;
+	}
+}
+
 TEST(texel_fetch)
 {
 	struct image im = {
@@ -1046,6 +1255,8 @@ int main(void)
 	RUN(filter_weights_have_8_bits);
 	RUN(border_colour_and_view_swizzle);
 	RUN(texel_fetch);
+	RUN(mip_levels_and_lod);
+	RUN(pack_every_format);
 	RUN(cycles_of_3d_linear);
 	RUN(bad_descriptors_fault);
 	RUN(table_indices_are_bounded);
