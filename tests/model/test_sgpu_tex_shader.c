@@ -261,6 +261,26 @@ TEST(fetch_swizzle_and_half_output)
 				CHECK(got[ch] == (float)(texel(i % W, i / W,
 							 3 - ch) / 255.0));
 		}
+		/*
+		 * The texture index from r28.z (a register select: 32-bit,
+		 * r28, component z), an immediate offset of +1 in x: texel
+		 * (x + 1, y), zero past the right edge.
+		 */
+		r = run_kernel("tex fetch {mode=1, format=2, sampler_type=1, "
+			       "in_full=1, in_swizzle=0xE4, out_full=1, "
+			       "out_select=1, mask=15, swizzle=0xE4, "
+			       "texture_register=1, texture_handle=0x11, "
+			       "offset=0x001}");
+		CHECK_EQ(r.js_status, 1);
+		for (unsigned int i = 0; i < THREADS; i++) {
+			unsigned int x = i % W + 1, y = i / W;
+			float got[4];
+
+			out_f32(i, got);
+			for (unsigned int ch = 0; ch < 4; ch++)
+				CHECK(got[ch] == (x < W ? (float)(texel(x, y,
+						  ch) / 255.0) : 0.0f));
+		}
 		/* 16-bit results in r29's lower half, .xy written only. */
 		r = run_kernel("tex fetch {mode=1, format=2, sampler_type=1, "
 			       "in_full=1, in_swizzle=0xE4, out_full=0, "
