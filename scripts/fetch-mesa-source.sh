@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: MIT
 # Fetches Debian's mesa source package (the newest version apt offers, 22.3
 # on bookworm) and keeps only the Midgard disassembler's sources, for the
-# cross-check in tests/isa/mesa-crosscheck.sh. Nothing of Mesa is copied into
-# the tree; the files stay in the cache. Debian's own patches do not touch
-# these files, so the upstream tarball is all that is read. Prints the cache
-# folder on stdout; the files are FOLDER/src/panfrost/midgard/*.
+# cross-check in tests/isa/mesa-crosscheck.sh, and the descriptor layouts
+# (genxml) and texture code docs/hardware.md cites as facts. Nothing of Mesa
+# is copied into the tree; the files stay in the cache. Debian's own patches
+# do not touch these files, so the upstream tarball is all that is read.
+# Prints the cache folder on stdout; the files are FOLDER/<path below>.
 # SLEIPNIR_MESA_ORIG_TAR=PATH uses that mesa_VERSION.orig.tar.* instead of
 # downloading one (the version is taken from its name).
 set -euo pipefail
@@ -23,6 +24,13 @@ files=(
 	src/panfrost/midgard/midgard_print_constant.c
 	src/panfrost/midgard/midgard_quirks.h
 	src/panfrost/midgard/helpers.h
+	src/panfrost/lib/genxml/v4.xml
+	src/panfrost/lib/genxml/v5.xml
+	src/panfrost/lib/pan_texture.c
+	src/panfrost/lib/pan_texture.h
+	src/panfrost/shared/pan_tiling.c
+	src/panfrost/lib/pan_format.c
+	src/panfrost/lib/pan_format.h
 	docs/license.rst
 )
 
@@ -44,7 +52,8 @@ else
 fi
 dir="$SLEIPNIR_CACHE/$pkg-$ver"
 
-if [ ! -e "$dir/.done" ]; then
+# .done holds the file list: a list that grew fetches again.
+if [ "$(cat "$dir/.done" 2>/dev/null)" != "${files[*]}" ]; then
 	say "fetching $pkg $ver source for the Midgard cross-check"
 	rm -rf "$dir"
 	mkdir -p "$dir/src-pkg"
@@ -66,6 +75,6 @@ if [ ! -e "$dir/.done" ]; then
 		[ -s "$dir/$f" ] || die "$pkg $ver has no $f"
 	done
 	rm -rf "$dir/src-pkg"
-	touch "$dir/.done"
+	echo "${files[*]}" >"$dir/.done"
 fi
 echo "$dir"
