@@ -3,8 +3,8 @@
 # Fetches Debian's mesa source package (the newest version apt offers, 22.3
 # on bookworm) and keeps only the Midgard disassembler's sources, for the
 # cross-check in tests/isa/mesa-crosscheck.sh, and the descriptor layouts
-# (genxml) and texture code docs/hardware.md cites as facts. Nothing of Mesa
-# is copied into the tree; the files stay in the cache. Debian's own patches
+# (genxml), texture and compiler code docs/hardware.md cites as facts.
+# Nothing of Mesa is copied into the tree; the files stay in the cache. Debian's own patches
 # do not touch these files, so the upstream tarball is all that is read.
 # Prints the cache folder on stdout; the files are FOLDER/<path below>.
 # SLEIPNIR_MESA_ORIG_TAR=PATH uses that mesa_VERSION.orig.tar.* instead of
@@ -24,6 +24,11 @@ files=(
 	src/panfrost/midgard/midgard_print_constant.c
 	src/panfrost/midgard/midgard_quirks.h
 	src/panfrost/midgard/helpers.h
+	src/panfrost/midgard/midgard_compile.c
+	src/panfrost/midgard/midgard_emit.c
+	src/panfrost/midgard/midgard_ra.c
+	src/panfrost/lib/pan_layout.c
+	src/gallium/drivers/panfrost/pan_cmdstream.c
 	src/panfrost/lib/genxml/v4.xml
 	src/panfrost/lib/genxml/v5.xml
 	src/panfrost/lib/pan_texture.c
