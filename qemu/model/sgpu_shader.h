@@ -57,6 +57,7 @@ struct sgpu_shader_cache {
 #define SGPU_TASK_LANES 256u
 
 struct sgpu_task {
+	unsigned int slot;      /* the core's index in the job's affinity */
 	unsigned int core;
 	uint32_t lanes;
 	uint32_t groups;

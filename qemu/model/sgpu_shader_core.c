@@ -164,10 +164,11 @@ struct sgpu_dispatch {
 	uint32_t group_threads;           /* threads per workgroup */
 	uint32_t groups_per_task;         /* 0: a workgroup spans tasks */
 	uint64_t total_groups;
-	uint64_t round_base;              /* first workgroup of this round */
-	unsigned int round_slot;          /* the round's next core, 0..ncores */
-	uint32_t next_thread;             /* in the workgroup, when it spans */
 	unsigned int cores[64], ncores;
+	/* Per core of the affinity (index into cores[]): */
+	uint64_t core_round[64];          /* its next round */
+	uint32_t core_next_thread[64];    /* in the workgroup, when it spans */
+	bool core_busy[64];               /* a worker runs its task */
 	struct sgpu_shader_stats st;
 
 	pthread_mutex_t lock;             /* all of the above, and the pool */
@@ -194,24 +195,60 @@ static uint64_t group_wls(const struct sgpu_exec *ex, const uint32_t group[3])
 	       (instance % ex->wls_instances) * ex->wls_instance_bytes : 0;
 }
 
+/* Workgroups per round of the cores: one task's worth each. */
+static uint64_t round_groups(const struct sgpu_dispatch *run)
+{
+	return (uint64_t)run->ncores *
+	       (run->groups_per_task ? run->groups_per_task : 1);
+}
+
+/* The first workgroup of core slot @slot's next task. */
+static uint64_t core_first_group(const struct sgpu_dispatch *run,
+				 unsigned int slot)
+{
+	return run->core_round[slot] * round_groups(run) + slot;
+}
+
 /*
- * Hands out the next task. Workgroups go to the affinity's cores in turn,
- * one hardware task each (Mesa's job task split makes a task one
- * workgroup), so core c of n runs workgroups c, c + n, c + 2n, ...; a
- * model task runs together as many of one core's workgroups as fit its
- * SGPU_TASK_LANES thread-storage slots (a round of the cores), or the
- * next SGPU_TASK_LANES threads of a workgroup larger than that. Running
- * more threads together than the core holds at once changes nothing a
- * shader can observe: workgroups are independent, and each lane keeps
- * its own storage slot. Called with run->lock held.
+ * The core slot whose task comes next (run->lock held): of the cores not
+ * running a task, the one whose next task is earliest in the order one
+ * host thread would run them (round by round, core by core); -1 when
+ * none has work. A core runs one task at a time, as its thread-storage
+ * slots hold one task's lanes (every lane of a task has its own).
  */
-static void next_task(struct sgpu_dispatch *run, struct sgpu_worker *wk)
+static int next_core(const struct sgpu_dispatch *run)
+{
+	int best = -1;
+
+	for (unsigned int c = 0; c < run->ncores; c++) {
+		if (run->core_busy[c] ||
+		    core_first_group(run, c) >= run->total_groups)
+			continue;
+		if (best < 0 || run->core_round[c] < run->core_round[best])
+			best = (int)c;
+	}
+	return best;
+}
+
+/*
+ * Hands out core slot @slot's next task. Workgroups go to the affinity's
+ * cores in turn, one hardware task each (Mesa's job task split makes a
+ * task one workgroup), so core c of n runs workgroups c, c + n, c + 2n,
+ * ...; a model task runs together as many of one core's workgroups as
+ * fit its SGPU_TASK_LANES thread-storage slots (a round of the cores), or
+ * the next SGPU_TASK_LANES threads of a workgroup larger than that.
+ * Running more threads together than the core holds at once changes
+ * nothing a shader can observe: workgroups are independent, and each
+ * lane keeps its own storage slot. Called with run->lock held.
+ */
+static void next_task(struct sgpu_dispatch *run, struct sgpu_worker *wk,
+		      unsigned int slot)
 {
 	const struct sgpu_compute_dispatch *d = &run->d;
 	struct sgpu_exec *ex = &wk->ex;
 	struct sgpu_task *t = &wk->task;
 	uint32_t groups = 0, first_thread = 0, lanes;
-	uint64_t first = run->round_base + run->round_slot;
+	uint64_t first = core_first_group(run, slot);
 
 	if (run->groups_per_task) {
 		while (groups < run->groups_per_task &&
@@ -221,12 +258,13 @@ static void next_task(struct sgpu_dispatch *run, struct sgpu_worker *wk)
 		lanes = groups * run->group_threads;
 	} else {
 		groups = 1;
-		first_thread = run->next_thread;
+		first_thread = run->core_next_thread[slot];
 		lanes = run->group_threads - first_thread;
 		if (lanes > SGPU_TASK_LANES)
 			lanes = SGPU_TASK_LANES;
 	}
-	t->core = run->cores[run->round_slot];
+	t->slot = slot;
+	t->core = run->cores[slot];
 	t->lanes = lanes;
 	t->groups = groups;
 	for (uint32_t g = 0; g < groups; g++) {
@@ -248,21 +286,17 @@ static void next_task(struct sgpu_dispatch *run, struct sgpu_worker *wk)
 		t->local_id[l][1] = i / d->local_size[0] % d->local_size[1];
 		t->local_id[l][2] = i / d->local_size[0] / d->local_size[1];
 	}
-	/* Move on: the next slice, the next core, the next round. */
-	if (!run->groups_per_task) {
-		run->next_thread += lanes;
-		if (run->next_thread < run->group_threads)
-			goto done;
-		run->next_thread = 0;
+	/* The core's next task: the workgroup's next slice, or next round. */
+	run->core_busy[slot] = true;
+	if (run->groups_per_task) {
+		run->core_round[slot]++;
+	} else {
+		run->core_next_thread[slot] += lanes;
+		if (run->core_next_thread[slot] >= run->group_threads) {
+			run->core_next_thread[slot] = 0;
+			run->core_round[slot]++;
+		}
 	}
-	if (++run->round_slot == run->ncores ||
-	    run->round_base + run->round_slot >= run->total_groups) {
-		run->round_slot = 0;
-		run->round_base += (uint64_t)run->ncores *
-				   (run->groups_per_task ?
-				    run->groups_per_task : 1);
-	}
-done:
 	ex->task = t;
 	ex->core = t->core;
 	ex->core_tls = ex->tls_base + (uint64_t)t->core * TLS_SLOTS_PER_CORE *
@@ -317,11 +351,6 @@ static void charge_task(struct sgpu_dispatch *run, struct sgpu_worker *wk)
 	wk->task_before = wk->ex.counts;
 }
 
-static bool tasks_left(const struct sgpu_dispatch *run)
-{
-	return run->round_base < run->total_groups;
-}
-
 /*
  * Runs the worker's tasks until they are all done (0), its time slice is
  * over (SGPU_SHADER_YIELD, the task kept for the next slice), another
@@ -335,12 +364,20 @@ static uint32_t worker_slice(struct sgpu_dispatch *run, struct sgpu_worker *wk)
 	ex->slice_start_ns = 0;
 	for (;;) {
 		if (!wk->task_running) {
+			int slot;
+
+			/*
+			 * No core free with work left: the workers running
+			 * the rest end them (in this slice or, when they
+			 * yield, a later one).
+			 */
 			pthread_mutex_lock(&run->lock);
-			if (run->failed || !tasks_left(run)) {
+			slot = run->failed ? -1 : next_core(run);
+			if (slot < 0) {
 				pthread_mutex_unlock(&run->lock);
 				break;
 			}
-			next_task(run, wk);
+			next_task(run, wk, (unsigned int)slot);
 			pthread_mutex_unlock(&run->lock);
 			if (wk->warp)
 				sgpu_warp_start(ex, wk->warp);
@@ -357,6 +394,8 @@ static uint32_t worker_slice(struct sgpu_dispatch *run, struct sgpu_worker *wk)
 		charge_task(run, wk);
 		if (code && code != SGPU_SHADER_YIELD)
 			run->failed = true;
+		if (!code)
+			run->core_busy[wk->task.slot] = false;
 		pthread_mutex_unlock(&run->lock);
 		if (code)
 			break;
