@@ -134,6 +134,8 @@ TEST(device_info_values)
 	/* The very list the compiler enables in clang (-cl-ext). */
 	CHECK(strcmp(s, SLC_DEVICE_EXTENSIONS) == 0);
 	CHECK(strstr(s, "cl_khr_icd") != NULL);
+	CHECK(strstr(s, "cl_khr_int64_base_atomics") != NULL);
+	CHECK(strstr(s, "cl_khr_int64_extended_atomics") != NULL);
 	CHECK(strstr(s, "cl_khr_fp64") == NULL);
 	CHECK(strstr(s, "cl_khr_fp16") == NULL);
 }
