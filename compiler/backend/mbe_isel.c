@@ -1360,6 +1360,19 @@ static uint8_t float_unary(enum sir_op op)
 	}
 }
 
+/* Float arithmetic and comparisons: ops that read their floats' values. */
+static bool reads_floats(enum sir_op op)
+{
+	switch (op) {
+	case SIR_OP_FNEG: case SIR_OP_FABS: case SIR_OP_FSUB:
+	case SIR_OP_FUNORD: case SIR_OP_FDOT: case SIR_OP_FMA:
+	case SIR_OP_FMAD: case SIR_OP_FDIV: case SIR_OP_FCOPYSIGN:
+		return true;
+	default:
+		return float_op(op) || float_unary(op);
+	}
+}
+
 /* A narrow value (bits 8/16, n components) sign- or zero-extended. */
 static struct mi_src ext_src(struct isel *s, struct mi_src x, unsigned int n,
 			     unsigned int bits, bool sign)
@@ -2242,6 +2255,16 @@ static bool sel_value(struct isel *s, sir_id v)
 		    val(s, in->srcs[k])->type.kind != SIR_VOID)
 			return fail(s, "mdg: %s from %u-bit x%u values is not "
 				    "supported by the back end", in->srcs[k]);
+	/*
+	 * Float ops run in 32-bit mode: on a half's lane they would read its
+	 * bits as an fp32 value. sir_lower_half.c leaves none.
+	 */
+	if (reads_floats(op) &&
+	    ((in->type.kind == SIR_FLOAT && in->type.bits == 16) ||
+	     (in->num_srcs && val(s, in->srcs[0])->type.kind == SIR_FLOAT &&
+	      val(s, in->srcs[0])->type.bits == 16)))
+		return fail(s, "mdg: %s (%u-bit x%u) on halves reached the "
+			    "back end (fp16 arithmetic is done in fp32)", v);
 	switch (op) {
 	case SIR_OP_COPY:
 	case SIR_OP_BITCAST: {
