@@ -207,6 +207,7 @@ TEST(device_fixed_values)
 	CHECK(strstr(s, "cl_khr_global_int32_base_atomics") != NULL);
 	CHECK(strstr(s, "cl_khr_int64_base_atomics") != NULL);
 	CHECK(strstr(s, "cl_khr_int64_extended_atomics") != NULL);
+	CHECK(strstr(s, "cl_khr_fp16") != NULL);
 	CHECK(strstr(s, "cl_khr_fp64") == NULL);
 }
 
