@@ -25,7 +25,10 @@
  *  - convert.cl: float to each 8- to 32-bit integer type in every
  *    rounding mode, saturated or not, and int/uint to float;
  *  - relational.cl: any, all, select and bitselect on 8- to 64-bit
- *    vectors of 2 to 16 lanes and on floats.
+ *    vectors of 2 to 16 lanes and on floats;
+ *  - half.cl: the cl_khr_fp16 math, common and geometric functions on
+ *    half, half4 and half16 against libm in double rounded to half, with
+ *    the extension's ulp bounds (fma exactly).
  */
 #include <math.h>
 #include <stdint.h>
@@ -1941,6 +1944,50 @@ static void run_half_vec4(const struct slb_program *prog)
 	       "sincos, %u wrong\n", items, bad);
 }
 
+/* half16 lanes against the scalar references. */
+static void run_half_vec16(const struct slb_program *prog)
+{
+	const unsigned int items = 64;
+	uint32_t va[4];
+	uint16_t *x, *y, *z, *out;
+	unsigned int bad = 0;
+
+	cr_reset(&session);
+	x = cr_alloc(&session, items * 32, &va[0]);
+	y = cr_alloc(&session, items * 32, &va[1]);
+	z = cr_alloc(&session, items * 32, &va[2]);
+	out = cr_alloc(&session, items * 4 * 32, &va[3]);
+	REQUIRE(x && y && z && out);
+	for (unsigned int i = 0; i < items * 16; i++) {
+		x[i] = rnd_half();
+		y[i] = rnd_half();
+		z[i] = i % 2 ? rnd_half() : hround(-hval(x[i]) * hval(y[i]));
+	}
+	REQUIRE(cr_launch(&session, prog, "half_vec16", (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]), CR_BUF(va[2]),
+			  CR_BUF(va[3]) }, 4, &CR_1D(items, 64)));
+	REQUIRE(cr_launch(&session, prog, "half_vec16_math", (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[3]) }, 2,
+			  &CR_1D(items, 64)));
+	for (unsigned int i = 0; i < items * 16; i++) {
+		const uint16_t *o = out + 64 * (i / 16) + i % 16;
+		double a = hval(x[i]), b = hval(y[i]), c = hval(z[i]), r;
+
+		if (!half_ok(o[0], a + b, -1))
+			half_report("half16 +", x[i], y[i], o[0], a + b, &bad);
+		if (!half_ok(o[16], a * b, -1))
+			half_report("half16 *", x[i], y[i], o[16], a * b, &bad);
+		r = isfinite(a) && isfinite(b) && isfinite(c) ?
+		    half_fma_exact(x[i], y[i], z[i]) : fma(a, b, c);
+		if (!half_ok(o[32], r, -1))
+			half_report("half16 fma", x[i], y[i], o[32], r, &bad);
+		if (!half_ok(o[48], exp(a), 2))
+			half_report("half16 exp", x[i], 0, o[48], exp(a), &bad);
+	}
+	printf("  %u half16 values: +, *, fma, exp, %u wrong\n",
+	       items * 16, bad);
+}
+
 TEST(half)
 {
 	struct slb_program prog;
@@ -1950,6 +1997,7 @@ TEST(half)
 	run_half_binary(&prog);
 	run_half_other(&prog);
 	run_half_vec4(&prog);
+	run_half_vec16(&prog);
 	slb_program_free(&prog);
 }
 

@@ -124,3 +124,26 @@ kernel void half_vec4(global const half4 *in, global const half4 *in2,
 	o[2] = cross(x, y);
 	o[3] = sincos(x, &c) + c;
 }
+
+// half16: the lowerings split into pieces of four: arithmetic and fma,
+// then a library function (sincos is tested on half4: on wider vectors
+// libclc's takes more thread storage than the runner has, for floats too).
+kernel void half_vec16(global const half16 *in, global const half16 *in2,
+		       global const half16 *in3, global half16 *out)
+{
+	size_t i = get_global_id(0);
+	half16 x = in[i], y = in2[i], z = in3[i];
+	global half16 *o = out + 4 * i;
+
+	o[0] = x + y;
+	o[1] = x * y;
+	o[2] = fma(x, y, z);
+}
+
+kernel void half_vec16_math(global const half16 *in, global half16 *out)
+{
+	size_t i = get_global_id(0);
+	global half16 *o = out + 4 * i;
+
+	o[3] = exp(in[i]);
+}
