@@ -28,7 +28,7 @@
  *    vectors of 2 to 16 lanes and on floats;
  *  - half.cl: the cl_khr_fp16 math, common and geometric functions on
  *    half, half4 and half16 against libm in double rounded to half, with
- *    the extension's ulp bounds (fma exactly).
+ *    the extension's ulp bounds (fma exactly), and the relational ones.
  */
 #include <math.h>
 #include <stdint.h>
@@ -1988,6 +1988,68 @@ static void run_half_vec16(const struct slb_program *prog)
 	       items * 16, bad);
 }
 
+/* Bit k: relational function k of half.cl on (x, y), per the spec. */
+static int half_rel_bits(uint16_t hx, uint16_t hy)
+{
+	double x = hval(hx), y = hval(hy);
+	bool un = isnan(x) || isnan(y);
+	unsigned int e = (hx >> 10) & 0x1F;
+	int r[14] = {
+		x == y, x != y, x > y, x >= y, x < y, x <= y,
+		!un && x != y, isfinite(x) != 0, isinf(x) != 0, un && isnan(x),
+		e != 0 && e != 31, !un, un, (hx >> 15) != 0,
+	};
+	int bits = 0;
+
+	for (int k = 0; k < 14; k++)
+		bits |= r[k] << k;
+	return bits;
+}
+
+/* isequal ... signbit on half and on half4, every (x, y) kind. */
+static void run_half_relational(const struct slb_program *prog)
+{
+	uint32_t va[4];
+	uint16_t *x, *y;
+	int32_t *out;
+	int16_t *out4;
+	unsigned int bad = 0;
+
+	cr_reset(&session);
+	x = cr_alloc(&session, HALF_ITEMS * 4 * 2, &va[0]);
+	y = cr_alloc(&session, HALF_ITEMS * 4 * 2, &va[1]);
+	out = cr_alloc(&session, HALF_ITEMS * 4, &va[2]);
+	out4 = cr_alloc(&session, HALF_ITEMS * 4 * 2, &va[3]);
+	REQUIRE(x && y && out && out4);
+	for (unsigned int i = 0; i < HALF_ITEMS * 4; i++) {
+		x[i] = rnd_half();
+		y[i] = i % 3 ? rnd_half() : x[i] ^ (i % 2 ? 0x8000 : 0);
+	}
+	REQUIRE(cr_launch(&session, prog, "half_relational", (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]), CR_BUF(va[2]),
+			  CR_BUF(va[3]) }, 4, &CR_1D(HALF_ITEMS, 64)));
+	for (unsigned int i = 0; i < HALF_ITEMS; i++) {
+		int want = half_rel_bits(x[i], y[i]);
+
+		if (out[i] != want && bad++ < MAX_REPORTS)
+			CHECK_FAIL_AT(__FILE__, __LINE__, "half relational "
+				      "(%#06x, %#06x): %#x, want %#x", x[i],
+				      y[i], out[i], want);
+		for (unsigned int j = 0; j < 4; j++) {
+			unsigned int e = 4 * i + j;
+
+			want = half_rel_bits(x[e], y[e]);
+			if (out4[e] != want && bad++ < MAX_REPORTS)
+				CHECK_FAIL_AT(__FILE__, __LINE__, "half4 "
+					      "relational (%#06x, %#06x): %#x, "
+					      "want %#x", x[e], y[e],
+					      (unsigned int)out4[e], want);
+		}
+	}
+	printf("  %u half and %u half4 lanes x 14 relational functions, %u "
+	       "wrong\n", HALF_ITEMS, HALF_ITEMS * 4, bad);
+}
+
 TEST(half)
 {
 	struct slb_program prog;
@@ -1998,6 +2060,7 @@ TEST(half)
 	run_half_other(&prog);
 	run_half_vec4(&prog);
 	run_half_vec16(&prog);
+	run_half_relational(&prog);
 	slb_program_free(&prog);
 }
 

@@ -147,3 +147,32 @@ kernel void half_vec16_math(global const half16 *in, global half16 *out)
 
 	o[3] = exp(in[i]);
 }
+
+// The relational functions (section 6.12.6) on half (1 / 0) and half4
+// (-1 / 0 in shorts), bit k for function k; bit 14: a lane neither.
+#define REL(x, y) isequal(x, y), isnotequal(x, y), isgreater(x, y),        \
+	isgreaterequal(x, y), isless(x, y), islessequal(x, y),              \
+	islessgreater(x, y), isfinite(x), isinf(x), isnan(x), isnormal(x),  \
+	isordered(x, y), isunordered(x, y), signbit(x)
+
+kernel void half_relational(global const half *in, global const half *in2,
+			    global int *out, global short *out4)
+{
+	size_t i = get_global_id(0);
+	half x = in[i], y = in2[i];
+	half4 x4 = vload4(i, in), y4 = vload4(i, in2);
+	int r[14] = { REL(x, y) };
+	short4 r4[14] = { REL(x4, y4) };
+	int bits = 0;
+
+	for (int k = 0; k < 14; k++)
+		bits |= (r[k] == 1 ? 1 : r[k] ? 1 << 14 : 0) << (r[k] == 1 ? k : 0);
+	out[i] = bits;
+	for (int j = 0; j < 4; j++) {
+		int b = 0;
+
+		for (int k = 0; k < 14; k++)
+			b |= r4[k][j] == -1 ? 1 << k : r4[k][j] ? 1 << 14 : 0;
+		out4[4 * i + j] = (short)b;
+	}
+}
