@@ -28,7 +28,8 @@
  *    vectors of 2 to 16 lanes and on floats;
  *  - half.cl: the cl_khr_fp16 math, common and geometric functions on
  *    half, half4 and half16 against libm in double rounded to half, with
- *    the extension's ulp bounds (fma exactly), and the relational ones.
+ *    the extension's ulp bounds (fma exactly), the relational ones, and
+ *    conversions to half in every rounding mode and from half.
  */
 #include <math.h>
 #include <stdint.h>
@@ -2050,6 +2051,119 @@ static void run_half_relational(const struct slb_program *prog)
 	       "wrong\n", HALF_ITEMS, HALF_ITEMS * 4, bad);
 }
 
+/* The half of exact value v rounded in mode q (0 rte, 1 rtz, 2 rtp,
+ * 3 rtn), by search over the finite halves. */
+static uint16_t half_round_mode(long double v, unsigned int q)
+{
+	uint16_t lo = 0, sign = v < 0 ? 0x8000 : 0;
+	long double a = v < 0 ? -v : v, dl, dh;
+	uint16_t hi;
+
+	/* lo: the largest finite magnitude <= a. */
+	for (unsigned int step = 0x4000; step; step >>= 1)
+		if (lo + step <= 0x7BFF && (long double)hval(lo + step) <= a)
+			lo = (uint16_t)(lo + step);
+	if ((long double)hval(lo) == a)
+		return lo | sign;
+	hi = (uint16_t)(lo + 1);
+	dl = a - (long double)hval(lo);
+	/* Past the largest finite half, ties are decided at 2^16. */
+	dh = (hi == 0x7C00 ? 65536.0L : (long double)hval(hi)) - a;
+	switch (q) {
+	case 0:
+		return (dl < dh || (dl == dh && !(lo & 1)) ? lo : hi) | sign;
+	case 1:
+		return lo | sign;
+	case 2:
+		return (sign ? lo : hi) | sign;
+	default:
+		return (sign ? hi : lo) | sign;
+	}
+}
+
+static void run_half_convert(const struct slb_program *prog)
+{
+	static const unsigned int mode[13] = {
+		0, 1, 2, 3, 0, 1, 2, 3, 0, 0, 1, 2, 3,
+	};
+	uint32_t va[7];
+	int32_t *n, *io;
+	uint32_t *u;
+	int64_t *l;
+	float *f;
+	uint16_t *h, *o;
+	unsigned int bad = 0;
+
+	cr_reset(&session);
+	n = cr_alloc(&session, HALF_ITEMS * 4, &va[0]);
+	u = cr_alloc(&session, HALF_ITEMS * 4, &va[1]);
+	l = cr_alloc(&session, HALF_ITEMS * 8, &va[2]);
+	f = cr_alloc(&session, HALF_ITEMS * 4, &va[3]);
+	h = cr_alloc(&session, HALF_ITEMS * 2, &va[4]);
+	o = cr_alloc(&session, HALF_ITEMS * 32, &va[5]);
+	io = cr_alloc(&session, HALF_ITEMS * 16, &va[6]);
+	REQUIRE(n && u && l && f && h && o && io);
+	for (unsigned int i = 0; i < HALF_ITEMS; i++) {
+		uint32_t r = next_random(), sh = next_random() % 24;
+
+		/* Around the half grid's steps, and past 65504. */
+		n[i] = (int32_t)(r >> sh) * (r & 1 ? -1 : 1);
+		u[i] = next_random() >> (next_random() % 32);
+		l[i] = (int64_t)((uint64_t)next_random() << 32 |
+				 next_random()) >> (next_random() % 64);
+		r = next_random();
+		memcpy(&f[i], &r, 4);
+		if (i % 2)           /* modest magnitudes: 2^-30 .. 2^20 */
+			f[i] = ldexpf(1.0f + (float)(r >> 9) * 0x1p-23f,
+				      (int)(r % 51) - 30) * (r & 1 ? -1 : 1);
+		h[i] = rnd_half();
+	}
+	REQUIRE(cr_launch(&session, prog, "half_convert", (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]), CR_BUF(va[2]),
+			  CR_BUF(va[3]), CR_BUF(va[4]), CR_BUF(va[5]),
+			  CR_BUF(va[6]) }, 7, &CR_1D(HALF_ITEMS, 64)));
+	for (unsigned int i = 0; i < HALF_ITEMS; i++) {
+		long double src[13] = {
+			n[i], n[i], n[i], n[i], u[i], u[i], l[i], l[i], l[i],
+			f[i], f[i], f[i], f[i],
+		};
+		double x = hval(h[i]), t = trunc(x);
+		int32_t want[4];
+
+		for (unsigned int k = 0; k < 13; k++) {
+			uint16_t w;
+
+			if (k >= 9 && isnan(f[i]))
+				w = 0x7E00;
+			else if (k >= 9 && isinf(f[i]))
+				w = f[i] < 0 ? 0xFC00 : 0x7C00;
+			else
+				w = half_round_mode(src[k], mode[k]);
+			if (!(o[16 * i + k] == w ||
+			      (w == 0x7E00 && (o[16 * i + k] & 0x7FFF) > 0x7C00)) &&
+			    bad++ < MAX_REPORTS)
+				CHECK_FAIL_AT(__FILE__, __LINE__, "convert_half "
+					      "#%u of %Lg: %#06x, want %#06x", k,
+					      src[k], o[16 * i + k], w);
+		}
+		/* Non-saturated conversions of NaN or out of range values
+		 * are undefined. */
+		want[0] = isfinite(x) ? (int32_t)t : io[4 * i];
+		want[1] = isnan(x) ? 0 : x >= 2147483647.0 ? INT32_MAX :
+			  x <= -2147483648.0 ? INT32_MIN : (int32_t)nearbyint(x);
+		want[2] = isnan(x) || x <= 0 ? 0 : x >= 255 ? 255 : (int32_t)t;
+		want[3] = isfinite(x) && fabs(t) < 32768 ? (int16_t)t :
+			  io[4 * i + 3];
+		for (unsigned int k = 0; k < 4; k++)
+			if (io[4 * i + k] != want[k] && bad++ < MAX_REPORTS)
+				CHECK_FAIL_AT(__FILE__, __LINE__, "convert #%u "
+					      "of half %#06x: %d, want %d", k,
+					      h[i], io[4 * i + k], want[k]);
+	}
+	printf("  %u conversions to and from half, %u wrong\n",
+	       HALF_ITEMS * 17, bad);
+}
+
 TEST(half)
 {
 	struct slb_program prog;
@@ -2061,6 +2175,7 @@ TEST(half)
 	run_half_vec4(&prog);
 	run_half_vec16(&prog);
 	run_half_relational(&prog);
+	run_half_convert(&prog);
 	slb_program_free(&prog);
 }
 

@@ -176,3 +176,39 @@ kernel void half_relational(global const half *in, global const half *in2,
 		out4[4 * i + j] = (short)b;
 	}
 }
+
+// Conversions to half from int, uint and long in each rounding mode and
+// from float to half (o[0..12]), and from half to int, saturated int
+// rounded to nearest even, uchar saturated and short (io[0..3]).
+kernel void half_convert(global const int *in, global const uint *uin,
+			 global const long *lin, global const float *fin,
+			 global const half *hin, global half *out,
+			 global int *iout)
+{
+	size_t i = get_global_id(0);
+	int n = in[i];
+	uint u = uin[i];
+	long l = lin[i];
+	float f = fin[i];
+	half h = hin[i];
+	global half *o = out + 16 * i;
+	global int *io = iout + 4 * i;
+
+	o[0] = convert_half(n);
+	o[1] = convert_half_rtz(n);
+	o[2] = convert_half_rtp(n);
+	o[3] = convert_half_rtn(n);
+	o[4] = convert_half_rte(u);
+	o[5] = convert_half_rtz(u);
+	o[6] = convert_half_rtp(l);
+	o[7] = convert_half_rtn(l);
+	o[8] = convert_half(l);
+	o[9] = convert_half_rte(f);
+	o[10] = convert_half_rtz(f);
+	o[11] = convert_half_rtp(f);
+	o[12] = convert_half_rtn(f);
+	io[0] = convert_int(h);
+	io[1] = convert_int_sat_rte(h);
+	io[2] = convert_uchar_sat(h);
+	io[3] = convert_short(h);
+}
