@@ -28,11 +28,15 @@
  * kernel's extension macros and the types it may use follow the string:
  * no cl_khr_fp64 means no `double`, and a literal such as 0.5 is a float.
  * Each is backed by the compiler or the ICD: the ICD itself (cl_khr_icd);
- * 32-bit integer atomics on global and local memory (base: add, sub, xchg,
- * inc, dec, cmpxchg; extended: min, max, and, or, xor) and 8/16-bit
- * stores (compiler/backend/mbe_isel.c, tests/compiler/corpus/atomics_*.cl,
- * types_char.cl); programs from SPIR-V, which the compiler reads
- * (cl_khr_il_program). clang ignores the names that are no OpenCL C
+ * 32- and 64-bit integer atomics on global and local memory (base: add,
+ * sub, xchg, inc, dec, cmpxchg; extended: min, max, and, or, xor), on the
+ * load/store unit's .32 and .64 atomic ops, and 8/16-bit stores
+ * (compiler/backend/mbe_isel.c, tests/compiler/corpus/atomics_*.cl,
+ * atomics64_*.cl, types_char.cl); half arithmetic, computed in fp32
+ * and rounded once, and the half built-ins, libclc's few and the float
+ * ones on halves otherwise (cl_khr_fp16: compiler/ir/sir_lower_half.c,
+ * spirv/spirv_extinst.c, tests/compiler/builtins/half.cl); programs
+ * from SPIR-V, which the compiler reads (cl_khr_il_program). clang ignores the names that are no OpenCL C
  * extension (cl_khr_icd, cl_khr_il_program).
  *
  * SLC_DEVICE_IMAGE_SUPPORT is CL_DEVICE_IMAGE_SUPPORT: the compiler has no
@@ -44,8 +48,9 @@
 	"cl_khr_icd cl_khr_global_int32_base_atomics "                      \
 	"cl_khr_global_int32_extended_atomics "                             \
 	"cl_khr_local_int32_base_atomics "                                  \
-	"cl_khr_local_int32_extended_atomics cl_khr_byte_addressable_store " \
-	"cl_khr_il_program"
+	"cl_khr_local_int32_extended_atomics "                              \
+	"cl_khr_int64_base_atomics cl_khr_int64_extended_atomics "          \
+	"cl_khr_fp16 cl_khr_byte_addressable_store cl_khr_il_program"
 #define SLC_DEVICE_IMAGE_SUPPORT 0
 #define SLC_DEVICE_OPENCL_VERSION 120
 

@@ -167,8 +167,9 @@ static void encode_ldst(const struct mi_func *mf, const struct mi_instr *in,
 	w->mask = (uint8_t)((in->dst.mask << comp) & 0xF);
 	if (mdg_ldst_op_info(w->op)->flags & MDG_LDST_ATOMIC) {
 		/* The swizzle field names the operand; the old value lands
-		 * in component 0 only. */
-		w->mask = (uint8_t)(1u << comp);
+		 * in component 0 only (.xy for a 64-bit atomic). */
+		w->mask = (uint8_t)((mdg_ldst_op_info(w->op)->bytes == 8 ?
+				     3u : 1u) << comp);
 		return;
 	}
 	w->swizzle = 0;

@@ -762,7 +762,8 @@ static bool sel_atomic(struct isel *s, sir_id v)
 	struct mi_instr t;
 	struct mi_src operand;
 	struct addr a;
-	bool cmpxchg = kind == SIR_ATOMIC_CMPXCHG;
+	bool cmpxchg = kind == SIR_ATOMIC_CMPXCHG, wide;
+	unsigned int n;
 	uint32_t r;
 
 	if (kind == SIR_ATOMIC_LOAD) {
@@ -777,31 +778,40 @@ static bool sel_atomic(struct isel *s, sir_id v)
 	if (kind == SIR_ATOMIC_STORE)
 		return sel_store(s, v);
 	if (kind >= sizeof(ops) || !ops[kind] || !supported(in->type) ||
-	    is64(in->type) || is_narrow(in->type) || in->type.comps != 1)
+	    is_narrow(in->type) || in->type.comps != 1)
 		return fail(s, "mdg: %s (%u-bit x%u): unsupported atomic", v);
+	/* A 64-bit value is a component pair: the .64 op (.32 + 1) reads
+	 * its operand and comparison as pairs and returns the old value in
+	 * .xy. */
+	wide = is64(in->type);
+	n = wide ? 2 : 1;
 	fold_address(s, in->srcs[0], &a);
 	if (kind == SIR_ATOMIC_INC)
-		operand = const1(1);
+		operand = const_src((const uint32_t[]){ 1, 0 }, n);
 	else if (kind == SIR_ATOMIC_DEC)
 		operand = const1(0xFFFFFFFFu);
 	else
 		operand = get(s, in->srcs[1]);
 	if (kind == SIR_ATOMIC_SUB)
-		operand = vreg_src(op2(s, MDG_ALU_ISUB, 1, const1(0), operand));
+		operand = vreg_src(opc(s, MDG_ALU_ISUB, n, const1(0), operand,
+				       wide));
 
 	memset(&t, 0, sizeof(t));
-	t.w.op = ops[kind];
-	r = mi_vreg_new(s->mf, 1);
-	t.dst = vdst(r, 1);
+	t.w.op = (uint8_t)(ops[kind] + (wide ? 1 : 0));
+	r = mi_vreg_new(s->mf, n);
+	s->mf->vregs[r].align2 = wide;
+	t.dst = vdst(r, full_mask(n));
 	t.kills = true;
 	t.lswz[0] = 0;
+	t.lswz[1] = 1;
 	t.mem_read = t.mem_write = true;
-	/* Operand: r27.x; compare: r27.y (cmpxchg has no index then). */
+	/* Operand: r27.x (.xy); compare: r27.y (.zw) (cmpxchg has no index
+	 * then). */
 	t.w.swizzle = (uint8_t)(MDG_LDST_SEL_R27 << 2 | 0);
-	t.phys_reads[1] = 1;
-	mov_arg(s, 27, 0, operand, 1);
+	t.phys_reads[1] = full_mask(n);
+	mov_arg(s, 27, 0, operand, n);
 	if (cmpxchg) {
-		mov_arg(s, 27, 1, get(s, in->srcs[2]), 1);
+		mov_arg(s, 27, n, get(s, in->srcs[2]), n);
 		if (a.has_index) {
 			/* The whole address in the base instead. */
 			if (a.space == SIR_SPACE_GLOBAL ||
@@ -826,9 +836,9 @@ static bool sel_atomic(struct isel *s, sir_id v)
 				t.w.arg_comp = 2;
 				t.w.bitsize_toggle = true;
 				t.w.index_reg = MDG_LDST_SEL_R27;
-				t.w.index_comp = 1;
+				t.w.index_comp = (uint8_t)n;
 				t.phys_reads[0] = 0xC;
-				t.phys_reads[1] |= 2;
+				t.phys_reads[1] |= (uint8_t)(full_mask(n) << n);
 				ldst(s, &t);
 				set(s, v, vreg_src(r));
 				return true;
@@ -837,9 +847,9 @@ static bool sel_atomic(struct isel *s, sir_id v)
 		address_moves(s, &a, 0, false);
 		address_fields(&t, &a, 0, false);
 		t.w.index_reg = MDG_LDST_SEL_R27;
-		t.w.index_comp = 1;
+		t.w.index_comp = (uint8_t)n;
 		t.w.index_format = 0;
-		t.phys_reads[1] |= 2;
+		t.phys_reads[1] |= (uint8_t)(full_mask(n) << n);
 	} else {
 		address_moves(s, &a, 0, true);
 		address_fields(&t, &a, 0, true);
@@ -1347,6 +1357,19 @@ static uint8_t float_unary(enum sir_op op)
 	case SIR_OP_FSIN: return MDG_ALU_FSINPI;
 	case SIR_OP_FCOS: return MDG_ALU_FCOSPI;
 	default: return 0;
+	}
+}
+
+/* Float arithmetic and comparisons: ops that read their floats' values. */
+static bool reads_floats(enum sir_op op)
+{
+	switch (op) {
+	case SIR_OP_FNEG: case SIR_OP_FABS: case SIR_OP_FSUB:
+	case SIR_OP_FUNORD: case SIR_OP_FDOT: case SIR_OP_FMA:
+	case SIR_OP_FMAD: case SIR_OP_FDIV: case SIR_OP_FCOPYSIGN:
+		return true;
+	default:
+		return float_op(op) || float_unary(op);
 	}
 }
 
@@ -2232,6 +2255,16 @@ static bool sel_value(struct isel *s, sir_id v)
 		    val(s, in->srcs[k])->type.kind != SIR_VOID)
 			return fail(s, "mdg: %s from %u-bit x%u values is not "
 				    "supported by the back end", in->srcs[k]);
+	/*
+	 * Float ops run in 32-bit mode: on a half's lane they would read its
+	 * bits as an fp32 value. sir_lower_half.c leaves none.
+	 */
+	if (reads_floats(op) &&
+	    ((in->type.kind == SIR_FLOAT && in->type.bits == 16) ||
+	     (in->num_srcs && val(s, in->srcs[0])->type.kind == SIR_FLOAT &&
+	      val(s, in->srcs[0])->type.bits == 16)))
+		return fail(s, "mdg: %s (%u-bit x%u) on halves reached the "
+			    "back end (fp16 arithmetic is done in fp32)", v);
 	switch (op) {
 	case SIR_OP_COPY:
 	case SIR_OP_BITCAST: {

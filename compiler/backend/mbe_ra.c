@@ -463,8 +463,8 @@ static void free_graph(struct graph *g)
 
 /*
  * Atomics return the old value in component 0 of their register only (the
- * model writes their result's first word), so their destinations must
- * start there. Marks those vregs in at_x.
+ * model writes their result's first word; a 64-bit atomic's, .xy), so
+ * their destinations must start there. Marks those vregs in at_x.
  */
 static void mark_atomic_dsts(const struct mi_func *mf, bool *at_x)
 {

@@ -16,7 +16,8 @@
  *
  * Infinities, NaNs and a zero product follow from a*b + c in float (exact
  * there), an infinite or NaN addend with finite factors from c itself, an
- * exact cancellation is +0. fp16 uses fp32's FMA then converts.
+ * exact cancellation is +0. fp16 FMA is sir_lower_half.c's (rounding the
+ * fp32 FMA again would round twice).
  */
 #include "sir_lower.h"
 
@@ -203,14 +204,7 @@ static sir_id expand_fma(struct sir_builder *b, sir_id v, void *ctx)
 	c.i32 = sir_type_make(SIR_INT, 32, n);
 	c.i64 = sir_type_make(SIR_INT, 64, n);
 	c.bt = sirp_bool_of(in.type);
-	if (in.type.bits == 16) {
-		x = sirp_op1(b, SIR_OP_FCONV, c.f32, x);
-		y = sirp_op1(b, SIR_OP_FCONV, c.f32, y);
-		z = sirp_op1(b, SIR_OP_FCONV, c.f32, z);
-	}
 	r = fma32(&c, x, y, z);
-	if (in.type.bits == 16)
-		r = sirp_op1(b, SIR_OP_FCONV, in.type, r);
 	return r;
 }
 
@@ -219,7 +213,7 @@ static bool match_fma(const struct sir_function *f,
 {
 	(void)f;
 	(void)ctx;
-	return in->op == SIR_OP_FMA && in->type.bits <= 32;
+	return in->op == SIR_OP_FMA && in->type.bits == 32;
 }
 
 bool sirl_lower_fma(struct sir_function *f)

@@ -15,14 +15,17 @@
  *   IABS UADD_SAT SADD_SAT USUB_SAT SSUB_SAT CLZ POPCOUNT on 8/16/32/64-bit
  *   integers;
  *   FADD FSUB FMUL FNEG FABS FMIN FMAX FFLOOR FCEIL FTRUNC FRINT FROUND
- *   FSQRT FRSQ FRCP FEXP2 FLOG2 FSIN FCOS on 16/32-bit floats;
- *   all comparisons but FUNORD; BNOT BAND BOR BEQ BNE ANY ALL;
- *   FDOT of 3 or 4 lanes;
- *   SEXT ZEXT TRUNC F2S F2U S2F U2F FCONV (16 <-> 32), with their aux
- *   rounding and saturation flags;
+ *   FSQRT FRSQ FRCP FEXP2 FLOG2 FSIN FCOS on 32-bit floats;
+ *   all comparisons but FUNORD (float ones on 32-bit floats); BNOT BAND
+ *   BOR BEQ BNE ANY ALL;
+ *   FDOT of 3 or 4 lanes of 32-bit floats;
+ *   SEXT ZEXT TRUNC F2S F2U S2F U2F (from and to 32-bit floats) FCONV
+ *   (16 <-> 32), with their aux rounding and saturation flags;
  *   PTR_ADD LOAD STORE ATOMIC BARRIER BR CBR RET.
  *
- * Steps (one file each): integer division and remainder, then high
+ * Steps (one file each): fp16 arithmetic in fp32 in sir_lower_half.c
+ * (after it, and the FDIV and FCOPYSIGN steps, halves are only loaded,
+ * stored, moved and converted); integer division and remainder, then high
  * multiplication (which division produces) in sir_lower_div.c; FDIV in
  * sir_lower_fdiv.c; FMA in sir_lower_fma.c; FMAD, FCOPYSIGN, FUNORD and
  * two-lane FDOT here; wide values in sir_lower_wide.c (after
@@ -180,6 +183,7 @@ bool sir_lower_midgard(struct sir_function *f, bool fast_math,
 {
 	if (!check_input(f, err, errsz))
 		return false;
+	sirl_lower_half(f);
 	sirl_lower_div(f);
 	sirl_lower_mulhi(f);
 	sirl_lower_fdiv(f, fast_math);

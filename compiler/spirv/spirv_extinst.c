@@ -41,6 +41,7 @@ struct spv_mangler {
 	char subs[8][48];            /* substitution candidates, unsubstituted */
 	unsigned int num_subs;
 	bool is_unsigned;            /* integers are u_ operands */
+	bool half_as_float;          /* the float overload of a half call */
 };
 
 static void spv_sub_ref(unsigned int k, char *out, size_t size)
@@ -70,10 +71,12 @@ static void spv_mangle_candidate(struct spv_mangler *mg, const char *key,
 }
 
 /* OpenCL C's char..long are signed unless an s_/u_ name says unsigned. */
-static const char *spv_scalar_code(struct sir_type t, bool is_unsigned)
+static const char *spv_scalar_code(struct sir_type t, bool is_unsigned,
+				   bool half_as_float)
 {
 	if (t.kind == SIR_FLOAT)
-		return t.bits == 16 ? "Dh" : t.bits == 32 ? "f" : "d";
+		return t.bits == 16 && !half_as_float ? "Dh" :
+		       t.bits <= 32 ? "f" : "d";
 	if (t.kind == SIR_INT && is_unsigned)
 		return t.bits == 8 ? "h" : t.bits == 16 ? "t" :
 		       t.bits == 32 ? "j" : "m";
@@ -87,7 +90,8 @@ static const char *spv_scalar_code(struct sir_type t, bool is_unsigned)
 static bool spv_mangle_value(struct spv_mangler *mg, struct sir_type t,
 			     char *key, char *out, size_t size)
 {
-	const char *code = spv_scalar_code(t, mg->is_unsigned);
+	const char *code = spv_scalar_code(t, mg->is_unsigned,
+					   mg->half_as_float);
 
 	if (!code)
 		return false;
@@ -120,6 +124,7 @@ static bool spv_mangle_arg(struct spv_fn *fc, struct spv_mangler *mg,
 	}
 	if (!spv_space(pt->storage, &space) ||
 	    !spv_sir_type(m, pt->elem, &t, msg, sizeof(msg)) ||
+	    (mg->half_as_float && t.kind == SIR_FLOAT && t.bits == 16) ||
 	    !spv_mangle_value(mg, t, key, in_out, sizeof(in_out)))
 		return false;
 	if (space == SIR_SPACE_PRIVATE) {
@@ -141,6 +146,135 @@ static bool spv_mangle_arg(struct spv_fn *fc, struct spv_mangler *mg,
 	return true;
 }
 
+/* The mangled libclc name of x (half operands as floats if asked). */
+static bool spv_mangle_call(struct spv_fn *fc, const struct spv_ext *x,
+			    bool half_as_float, char *mangled, size_t size)
+{
+	struct spv_mangler mg = { .num_subs = 0 };
+	const char *name = x->name;
+	char part[80];
+	uint32_t i;
+	size_t len;
+
+	mg.half_as_float = half_as_float;
+	if ((name[0] == 's' || name[0] == 'u') && name[1] == '_') {
+		mg.is_unsigned = name[0] == 'u';
+		name += 2;
+	}
+	len = (size_t)snprintf(mangled, size, "_Z%zu%s", strlen(name), name);
+	for (i = 0; i < x->num_ids; i++) {
+		if (!spv_mangle_arg(fc, &mg, x->w[5 + i], part, sizeof(part)))
+			return false;
+		len += (size_t)snprintf(mangled + len, size - len, "%s", part);
+		if (len >= size)
+			return false;
+	}
+	return true;
+}
+
+static bool is_half(struct sir_type t)
+{
+	return t.kind == SIR_FLOAT && t.bits == 16;
+}
+
+/* libclc's float function name(float or floatN) called on fv. */
+static sir_id spv_float_call(struct spv_fn *fc, const char *name, sir_id fv)
+{
+	struct sir_type t = fc->f->values[fv].type;
+	char mangled[64];
+	int32_t callee;
+	sir_id r;
+
+	if (t.comps == 1)
+		snprintf(mangled, sizeof(mangled), "_Z%zu%sf", strlen(name),
+			 name);
+	else
+		snprintf(mangled, sizeof(mangled), "_Z%zu%sDv%u_f",
+			 strlen(name), name, t.comps);
+	callee = spv_function_by_name(fc->c, mangled);
+	if (callee < 0)
+		return 0;
+	r = spv_emit(fc, SIR_OP_CALL, t, &fv, 1);
+	fc->f->values[r].aux = (uint32_t)callee;
+	return r;
+}
+
+/*
+ * sincos(halfN x, halfN *c): libclc has no half one, and the float one
+ * would write floats. sin and cos of x in float, each rounded to half;
+ * the cosine stored through c. 0 when a call failed (the error is set).
+ */
+static sir_id spv_half_sincos(struct spv_fn *fc, const struct spv_ext *x)
+{
+	struct sir_type ht = x->rt;
+	struct sir_type ft = sir_type_make(SIR_FLOAT, 32, ht.comps);
+	sir_id xf = spv_un(fc, SIR_OP_FCONV, ft, x->a[0]), sn, cs, st;
+
+	if (!(sn = spv_float_call(fc, "sin", xf)) ||
+	    !(cs = spv_float_call(fc, "cos", xf)))
+		return 0;
+	st = spv_emit(fc, SIR_OP_STORE, sir_type_make(SIR_VOID, 0, 0),
+		      (sir_id[]){ x->a[1], spv_un(fc, SIR_OP_FCONV, ht, cs) },
+		      2);
+	/* halfN's alignment: its size, half3 that of half4. */
+	fc->f->values[st].aux = 2u * (ht.comps == 3 ? 4u : ht.comps);
+	return spv_un(fc, SIR_OP_FCONV, ht, sn);
+}
+
+/*
+ * A half function libclc lacks (its SPIR-V library has few): the float
+ * function on the operands converted to float (exact), its float result
+ * rounded to half once. The float function's error, a few fp32 ulps, is
+ * a small fraction of a half ulp, so the result keeps within the half
+ * bounds (cl_khr_fp16). Operands that point to halves have no float
+ * overload to use: sincos, the one such function libclc lacks, is sin
+ * and cos. Functions whose result the rounding would undo (nextafter)
+ * are expanded in place before. False when none of this applies; true
+ * with *out 0 when a call failed (the error is set).
+ */
+static bool spv_half_via_float(struct spv_fn *fc, const struct spv_ext *x,
+			       sir_id *out)
+{
+	char mangled[256];
+	sir_id args[SPV_EXT_MAX_ARGS];
+	struct sir_type rt = x->rt;
+	bool any = is_half(rt);
+	int32_t callee;
+	uint32_t i;
+
+	for (i = 0; i < x->num_ids; i++)
+		any |= is_half(fc->f->values[x->a[i]].type);
+	if (any && x->num == OpenCLstd_Sincos && x->num_ids == 2 &&
+	    is_half(rt)) {
+		*out = spv_half_sincos(fc, x);
+		return true;
+	}
+	if (!any || !fc->c->lib ||
+	    !spv_mangle_call(fc, x, true, mangled, sizeof(mangled)) ||
+	    spv_find_export(fc->c->lib, mangled) == UINT32_MAX)
+		return false;
+	*out = 0;
+	callee = spv_function_by_name(fc->c, mangled);
+	if (callee < 0)
+		return true;
+	for (i = 0; i < x->num_ids; i++) {
+		struct sir_type t = fc->f->values[x->a[i]].type;
+
+		args[i] = x->a[i];
+		if (is_half(t))
+			args[i] = spv_un(fc, SIR_OP_FCONV,
+					 sir_type_make(SIR_FLOAT, 32, t.comps),
+					 x->a[i]);
+	}
+	if (is_half(rt))
+		rt.bits = 32;
+	*out = spv_emit(fc, SIR_OP_CALL, rt, args, x->num_ids);
+	fc->f->values[*out].aux = (uint32_t)callee;
+	if (is_half(x->rt))
+		*out = spv_un(fc, SIR_OP_FCONV, x->rt, *out);
+	return true;
+}
+
 /*
  * A call to the libclc function for x. OpenCL.std's s_/u_ names are the
  * OpenCL C name with the operands' signedness (s_mad_sat(int) ->
@@ -149,31 +283,21 @@ static bool spv_mangle_arg(struct spv_fn *fc, struct spv_mangler *mg,
 static bool spv_library_call(struct spv_fn *fc, const struct spv_ext *x,
 			     sir_id *out)
 {
-	struct spv_mangler mg = { .num_subs = 0 };
-	const char *name = x->name;
-	char mangled[256], part[80];
-	uint32_t i;
+	char mangled[256];
 	int32_t callee;
-	size_t len;
 
-	if ((name[0] == 's' || name[0] == 'u') && name[1] == '_') {
-		mg.is_unsigned = name[0] == 'u';
-		name += 2;
-	}
-	len = (size_t)snprintf(mangled, sizeof(mangled), "_Z%zu%s",
-			       strlen(name), name);
-	for (i = 0; i < x->num_ids; i++) {
-		if (!spv_mangle_arg(fc, &mg, x->w[5 + i], part, sizeof(part)))
-			return FAIL("unsupported OpenCL built-in %s: operand "
-				    "type not supported", x->name);
-		len += (size_t)snprintf(mangled + len, sizeof(mangled) - len,
-					"%s", part);
-		if (len >= sizeof(mangled))
-			return FAIL("OpenCL.std %s: name too long", x->name);
-	}
-	if (fc->c->lib && spv_find_export(fc->c->lib, mangled) == UINT32_MAX)
+	if (!spv_mangle_call(fc, x, false, mangled, sizeof(mangled)))
+		return FAIL("unsupported OpenCL built-in %s: operand type not "
+			    "supported", x->name);
+	/* libclc's half ldexp calls a __clc_ldexp(half, int) it lacks. */
+	if (x->num == OpenCLstd_Ldexp && spv_half_via_float(fc, x, out))
+		return *out != 0;
+	if (fc->c->lib && spv_find_export(fc->c->lib, mangled) == UINT32_MAX) {
+		if (spv_half_via_float(fc, x, out))
+			return *out != 0;
 		return FAIL("unsupported OpenCL built-in %s (no %s in the "
 			    "library)", x->name, mangled);
+	}
 	callee = spv_function_by_name(fc->c, mangled);
 	if (callee < 0)
 		return false;

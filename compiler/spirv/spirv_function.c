@@ -1005,9 +1005,11 @@ static sir_id spv_atomic(struct spv_fn *fc, const uint32_t *w, uint32_t wc,
 	}
 	if (rt.kind != SIR_INT || rt.comps != 1)
 		return FAIL("unsupported atomic on a non-integer type");
-	if (rt.bits != 32)
-		return FAIL("unsupported %u-bit atomic (only 32-bit atomics "
-			    "are supported)", rt.bits);
+	/* 64-bit: cl_khr_int64_base/extended_atomics; no 64-bit load or
+	 * store (OpenCL 1.2 has neither). */
+	if (rt.bits != 32 && (rt.bits != 64 || kind == SIR_ATOMIC_LOAD))
+		return FAIL("unsupported %u-bit atomic (only 32- and 64-bit "
+			    "atomics are supported)", rt.bits);
 	v = spv_emit(fc, SIR_OP_ATOMIC, rt, srcs, n);
 	fc->f->values[v].aux2 = kind;
 	return v;

@@ -92,6 +92,7 @@ static bool spv_capability_ok(uint32_t cap)
 	case SpvCapabilityInt8:
 	case SpvCapabilityInt16:
 	case SpvCapabilityInt64:
+	case SpvCapabilityInt64Atomics:
 	case SpvCapabilityVector16:
 	case SpvCapabilityFloat16Buffer:
 	case SpvCapabilityFloat16:

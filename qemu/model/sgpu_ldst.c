@@ -409,7 +409,12 @@ static uint32_t atomic_operands(struct sgpu_exec *ex,
 	if (cmpxchg) {
 		union sgpu_reg c = selector_value(ex, th, w->index_reg);
 
-		op->compare = wide ? component64(&c, w->index_comp & 2) :
+		/* A pair, as the operand: it was read from the even
+		 * component below an odd one. */
+		if (wide && (w->index_comp & 1))
+			return fail(ex, th, MDG_EXCEPTION_INSTR_INVALID_ENC,
+				    "64-bit comparison on an odd component");
+		op->compare = wide ? component64(&c, w->index_comp) :
 			      c.u32[w->index_comp];
 	}
 	return address(ex, th, op, !cmpxchg);

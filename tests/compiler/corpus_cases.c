@@ -2607,6 +2607,274 @@ static bool run_atomics_local(struct cr_session *s,
 	return ok;
 }
 
+/* ---- 64-bit atomics (cl_khr_int64_base/extended_atomics) ---- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t op64_add(uint64_t o, uint64_t v) { return o + v; }
+static uint64_t op64_sub(uint64_t o, uint64_t v) { return o - v; }
+static uint64_t op64_xchg(uint64_t o, uint64_t v) { (void)o; return v; }
+static uint64_t op64_smin(uint64_t o, uint64_t v) { return (int64_t)o < (int64_t)v ? o : v; }
+static uint64_t op64_smax(uint64_t o, uint64_t v) { return (int64_t)o > (int64_t)v ? o : v; }
+static uint64_t op64_umin(uint64_t o, uint64_t v) { return o < v ? o : v; }
+static uint64_t op64_umax(uint64_t o, uint64_t v) { return o > v ? o : v; }
+static uint64_t op64_and(uint64_t o, uint64_t v) { return o & v; }
+static uint64_t op64_or(uint64_t o, uint64_t v) { return o | v; }
+static uint64_t op64_xor(uint64_t o, uint64_t v) { return o ^ v; }
+static uint64_t op64_inc(uint64_t o, uint64_t v) { (void)v; return o + 1; }
+static uint64_t op64_dec(uint64_t o, uint64_t v) { (void)v; return o - 1; }
+
+struct atomic64_op {
+	const char *name;
+	uint64_t (*f)(uint64_t, uint64_t);
+	bool uses_value;
+};
+
+/* The kernels' slots 0..9, then the unsigned min and max. */
+static const struct atomic64_op atomic64_ops[] = {
+	{ "add", op64_add, true }, { "sub", op64_sub, true },
+	{ "xchg", op64_xchg, true }, { "min", op64_smin, true },
+	{ "max", op64_smax, true }, { "and", op64_and, true },
+	{ "or", op64_or, true }, { "xor", op64_xor, true },
+	{ "inc", op64_inc, false }, { "dec", op64_dec, false },
+	{ "min (ulong)", op64_umin, true }, { "max (ulong)", op64_umax, true },
+};
+
+/*
+ * atomic_chain() in 64 bits: the multiset {init} + {f(old_i, v_i)} equals
+ * {old_i} + {final}. For inc and dec that says the old values are a
+ * permutation of init, init +- 1, ..., init +- (n - 1).
+ */
+static bool atomic_chain64(uint64_t (*f)(uint64_t, uint64_t), uint64_t init,
+			   uint64_t final, const uint64_t *old,
+			   unsigned int old_stride, const uint64_t *v,
+			   uint32_t n)
+{
+	uint64_t *made = malloc((n + 1) * 8), *seen = malloc((n + 1) * 8);
+	bool ok = made && seen;
+
+	for (uint32_t i = 0; ok && i < n; i++) {
+		made[i] = f(old[i * old_stride], v ? v[i] : 0);
+		seen[i] = old[i * old_stride];
+	}
+	if (ok) {
+		made[n] = init;
+		seen[n] = final;
+		qsort(made, n + 1, 8, cmp_u64);
+		qsort(seen, n + 1, 8, cmp_u64);
+		ok = !memcmp(made, seen, (n + 1) * 8);
+	}
+	free(made);
+	free(seen);
+	return ok;
+}
+
+/* Checks one counter: its final value (in index order) and old values. */
+static bool check_atomic64(const char *name, unsigned int group,
+			   const struct atomic64_op *op, uint64_t init,
+			   uint64_t final, const uint64_t *old,
+			   unsigned int stride, const uint64_t *v, uint32_t n)
+{
+	uint64_t want = init;
+	bool ok = true;
+
+	for (uint32_t i = 0; i < n; i++)
+		want = op->f(want, v[i]);
+	/* xchg's final value depends on the order; the chain checks it. */
+	if (op->f != op64_xchg && final != want) {
+		printf("  %s: group %u: atom_%s final 0x%llx, expected "
+		       "0x%llx\n", name, group, op->name,
+		       (unsigned long long)final, (unsigned long long)want);
+		ok = false;
+	}
+	if (!atomic_chain64(op->f, init, final, old, stride,
+			    op->uses_value ? v : NULL, n)) {
+		printf("  %s: group %u: atom_%s old values do not chain from "
+		       "0x%llx to 0x%llx\n", name, group, op->name,
+		       (unsigned long long)init, (unsigned long long)final);
+		ok = false;
+	}
+	return ok;
+}
+
+/*
+ * A compare-exchange loop adding step: the work-items at old[k * stride]
+ * for k with member(k) set each succeeded once, so their old values are
+ * init, init + step, ... in some order and the final value is init +
+ * count * step.
+ */
+static bool check_cmpxchg_loop64(const char *name, unsigned int group,
+				 uint64_t init, uint64_t final,
+				 const uint64_t *old, unsigned int stride,
+				 uint32_t n, uint32_t every, uint32_t first)
+{
+	const uint64_t step = 0x100000001ull;
+	uint32_t count = 0;
+	uint8_t *hit = calloc(n, 1);
+	bool ok = hit != NULL;
+
+	for (uint32_t k = first; ok && k < n; k += every) {
+		uint64_t d = old[k * stride] - init;
+
+		if (d % step || d / step >= n || hit[d / step])
+			ok = false;
+		else
+			hit[d / step] = 1;
+		count++;
+	}
+	for (uint32_t j = 0; ok && j < count; j++)
+		ok = hit[j];
+	if (ok && final != init + count * step)
+		ok = false;
+	if (!ok)
+		printf("  %s: group %u: atom_cmpxchg loop from 0x%llx: final "
+		       "0x%llx, old values no permutation of %u steps\n", name,
+		       group, (unsigned long long)init,
+		       (unsigned long long)final, count);
+	free(hit);
+	return ok;
+}
+
+/* A claim by compare-exchange: one work-item saw init and put its own
+ * value (want(winner)), the others saw that. */
+static bool check_claim64(const char *name, unsigned int group,
+			  uint64_t init, uint64_t final, const uint64_t *old,
+			  unsigned int stride, uint32_t n,
+			  uint64_t (*value)(uint32_t k))
+{
+	uint32_t winners = 0, winner = 0;
+	bool ok = true;
+
+	for (uint32_t k = 0; k < n; k++) {
+		if (old[k * stride] == init) {
+			winners++;
+			winner = k;
+		}
+	}
+	ok = winners == 1 && final == value(winner);
+	for (uint32_t k = 0; ok && k < n; k++)
+		ok = old[k * stride] == init || old[k * stride] == final;
+	if (!ok)
+		printf("  %s: group %u: atom_cmpxchg claim: %u winners, final "
+		       "0x%llx\n", name, group, winners,
+		       (unsigned long long)final);
+	return ok;
+}
+
+static uint64_t *alloc_longs(struct cr_session *s, uint32_t n, uint32_t *va)
+{
+	uint64_t *p = cr_alloc(s, (size_t)n * 8, va);
+
+	for (uint32_t k = 0; p && k < n; k++)
+		p[k] = rnd64();
+	return p;
+}
+
+static uint64_t global_claim_value(uint32_t i)
+{
+	return i + 0x100000001ull;
+}
+
+static bool run_atomics64_global(struct cr_session *s,
+				 const struct slb_program *p,
+				 const struct corpus_case *c,
+				 uint32_t *elements)
+{
+	const uint32_t n = 256;
+	uint32_t c_va, u_va, v_va, old_va;
+	uint64_t *cnt = alloc_longs(s, 13, &c_va);
+	uint64_t *u = alloc_longs(s, 2, &u_va);
+	uint64_t *v = alloc_longs(s, n, &v_va);
+	uint64_t *old = cr_alloc(s, n * 16 * 8, &old_va);
+	uint64_t init[13], uinit[2];
+	bool ok = true;
+
+	if (!cnt || !u || !v || !old)
+		return false;
+	/* inc and dec carry and borrow between the words. */
+	cnt[8] = 0x00000001FFFFFF80ull;
+	cnt[9] = 0x0000000300000040ull;
+	cnt[10] = 0;
+	/* A few small values among the random ones, of both signs. */
+	v[3] = 1;
+	v[5] = (uint64_t)-1;
+	v[7] = 0;
+	memcpy(init, cnt, sizeof(init));
+	memcpy(uinit, u, sizeof(uinit));
+	if (!cr_launch(s, p, c->name, (struct cr_arg[]){ CR_BUF(c_va),
+		       CR_BUF(u_va), CR_BUF(v_va), CR_BUF(old_va) }, 4,
+		       &CR_1D(n, 64)))
+		return false;
+	for (unsigned int k = 0; k < 10; k++)
+		ok &= check_atomic64(c->name, 0, &atomic64_ops[k], init[k],
+				     cnt[k], old + k, 16, v, n);
+	for (unsigned int k = 0; k < 2; k++)
+		ok &= check_atomic64(c->name, 0, &atomic64_ops[10 + k],
+				     uinit[k], u[k], old + 11 + k, 16, v, n);
+	ok &= check_claim64(c->name, 0, 0, cnt[10], old + 10, 16, n,
+			    global_claim_value);
+	for (unsigned int k = 0; k < 2; k++)
+		ok &= check_cmpxchg_loop64(c->name, 0, init[11 + k],
+					   cnt[11 + k], old + 13, 16, n, 2, k);
+	*elements = n;
+	return ok;
+}
+
+static uint64_t local_claim_value(uint32_t l)
+{
+	return (uint64_t)l << 33;
+}
+
+static bool run_atomics64_local(struct cr_session *s,
+				const struct slb_program *p,
+				const struct corpus_case *c,
+				uint32_t *elements)
+{
+	const uint32_t n = 256, local = 64, groups = n / local;
+	uint32_t v_va, init_va, old_va, fin_va;
+	uint64_t *v = alloc_longs(s, n, &v_va);
+	uint64_t *init = alloc_longs(s, 16 * groups, &init_va);
+	uint64_t *old = cr_alloc(s, n * 16 * 8, &old_va);
+	uint64_t *fin = cr_alloc(s, groups * 16 * 8, &fin_va);
+	bool ok = true;
+
+	if (!v || !init || !old || !fin)
+		return false;
+	for (uint32_t g = 0; g < groups; g++) {
+		init[16 * g + 8] = 0x00000001FFFFFFE0ull + g;
+		init[16 * g + 9] = 0x0000000500000010ull + g;
+		v[g * local + 9] = 0;
+		v[g * local + 10] = (uint64_t)INT64_MIN;
+		v[g * local + 11] = INT64_MAX;
+	}
+	if (!cr_launch(s, p, c->name, (struct cr_arg[]){ CR_BUF(v_va),
+		       CR_BUF(init_va), CR_BUF(old_va), CR_BUF(fin_va) }, 4,
+		       &CR_1D(n, local)))
+		return false;
+	for (uint32_t g = 0; g < groups; g++) {
+		const uint64_t *gv = v + g * local, *gi = init + 16 * g;
+		const uint64_t *gf = fin + 16 * g, *gold = old + g * local * 16;
+
+		for (unsigned int k = 0; k < 12; k++)
+			ok &= check_atomic64(c->name, g, &atomic64_ops[k],
+					     gi[k], gf[k], gold + k, 16, gv,
+					     local);
+		ok &= check_claim64(c->name, g, gi[12], gf[12], gold + 12, 16,
+				    local, local_claim_value);
+		for (unsigned int k = 0; k < 3; k++)
+			ok &= check_cmpxchg_loop64(c->name, g, gi[13 + k],
+						   gf[13 + k], gold + 13, 16,
+						   local, 3, k);
+	}
+	*elements = n;
+	return ok;
+}
+
 /* ---- The table ---- */
 
 /* ---- Narrow vectors: 8- and 16-bit lanes, more than four of them ---- */
@@ -3317,6 +3585,10 @@ const struct corpus_case corpus_cases[] = {
 	MAP(barrier_mem_fence, CORPUS_FEATURE),
 	{ "atomics_global", CORPUS_FEATURE, run_atomics_global, NULL, NULL },
 	{ "atomics_local", CORPUS_FEATURE, run_atomics_local, NULL, NULL },
+	{ "atomics64_global", CORPUS_FEATURE, run_atomics64_global, NULL,
+	  NULL },
+	{ "atomics64_local", CORPUS_FEATURE, run_atomics64_local, NULL,
+	  NULL },
 	MAP(vload_vstore, CORPUS_FEATURE),
 	MAP(divrem_8, CORPUS_FEATURE),
 	MAP(divrem_16, CORPUS_FEATURE),

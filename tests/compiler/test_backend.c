@@ -942,6 +942,139 @@ TEST(half_conversions_and_long_bitcounts)
 	CHECK(fh_fini(&fh));
 }
 
+/* A finite half as an integer count of 2^-24. */
+static __int128 half_units(uint16_t h)
+{
+	int e = (h >> 10) & 0x1F;
+	__int128 m = h & 0x3FF;
+
+	if (e)
+		m = (m | 0x400) << (e - 1);
+	return (h & 0x8000) ? -m : m;
+}
+
+/* The correctly rounded half of an exact x * 2^-48 (ties to even). */
+static uint16_t half_of_units48(__int128 x)
+{
+	__int128 a = x < 0 ? -x : x, best_d = -1;
+	uint16_t sign = x < 0 ? 0x8000 : 0, best = 0;
+
+	if (a >= (__int128)65520 << 48)
+		return sign | 0x7C00;
+	for (uint16_t c = 0; c <= 0x7BFF; c++) {
+		__int128 d = a - half_units(c) * ((__int128)1 << 24);
+
+		d = d < 0 ? -d : d;
+		if (best_d >= 0 && d > best_d)
+			break;               /* past the nearest */
+		if (best_d < 0 || d < best_d || (d == best_d && !(c & 1))) {
+			best_d = d;
+			best = c;
+		}
+	}
+	return sign | best;
+}
+
+/* Finite halves only: op's exact result rounded once. */
+static uint16_t half_op_ref(enum sir_op op, uint16_t a, uint16_t b,
+			    uint16_t c)
+{
+	__int128 x = half_units(a), y = half_units(b);
+	__int128 s = op == SIR_OP_FADD ? (x + y) * ((__int128)1 << 24) :
+		     op == SIR_OP_FMUL ? x * y :
+		     x * y + half_units(c) * ((__int128)1 << 24);
+
+	if (s == 0)                  /* the sign of an exact zero */
+		return op == SIR_OP_FADD ? (a & b & 0x8000) :
+		       op == SIR_OP_FMUL ? ((a ^ b) & 0x8000) :
+		       (((a ^ b) & c) & 0x8000);
+	return half_of_units48(s);
+}
+
+/* A finite half, often near 1 so that sums and products tie. */
+static uint16_t finite_half(void)
+{
+	uint32_t r = rnd();
+
+	if (r % 3 == 0)
+		return (uint16_t)((r >> 8 & 0x83FF) | (13 + (r >> 20) % 5) << 10);
+	r >>= 16;
+	return (uint16_t)((r & 0x7C00) == 0x7C00 ? r & 0xBFFF : r);
+}
+
+/*
+ * half4 add, mul and fma on the model, as the pipeline lowers them
+ * (sir_lower_half.c: in fp32, rounded once), against the exact results
+ * rounded to fp16; fma's round-to-odd sum included.
+ */
+TEST(half_arithmetic)
+{
+	static const struct sir_type T_F16 = { SIR_FLOAT, 16, 1, 0 };
+	static const enum sir_op ops[3] = { SIR_OP_FADD, SIR_OP_FMUL,
+					    SIR_OP_FMA };
+	struct kb k;
+	struct compiled c;
+	uint32_t image[4] = { BUF0, BUF1, BUF2, BUF3 };
+	struct sir_type h4 = vec(T_F16, 4);
+	sir_id gid, x[3], r, o;
+	uint16_t *in[3], *out;
+	char err[256];
+	unsigned int bad = 0;
+
+	REQUIRE(ch_setup(&fh));
+	for (int q = 0; q < 3; q++)
+		in[q] = (uint16_t *)words(image[q]);
+	out = (uint16_t *)words(BUF3);
+	kb_init(&k, "half_arithmetic");
+	gid = sysval(&k, SIR_SYSVAL_GLOBAL_ID, 0);
+	for (int q = 0; q < 3; q++)
+		x[q] = load(&k, h4, elem(&k, gptr(&k, 4 * q), gid, 8));
+	for (int q = 0; q < 3; q++) {
+		r = q == 2 ? op3(&k, ops[q], h4, x[0], x[1], x[2]) :
+		    op2(&k, ops[q], h4, x[0], x[1]);
+		o = op2(&k, SIR_OP_PTR_ADD, sir_type_ptr(SIR_SPACE_GLOBAL),
+			elem(&k, gptr(&k, 12), gid, 32), ci(&k, 8 * q));
+		store(&k, o, r);
+	}
+	ret(&k);
+	if (!sir_lower_midgard(k.f, false, err, sizeof(err)))
+		printf("  lower: %s\n", err);
+	REQUIRE(compile(&k, 16, 0, &c));
+	sir_module_destroy(k.m);
+	for (int j = 0; j < 4096; j++) {
+		in[0][j] = finite_half();
+		in[1][j] = finite_half();
+		in[2][j] = finite_half();
+		if (j % 2) {
+			/* c near -a * b: the low bits of the sum decide. */
+			double p = half_value(in[0][j]) * half_value(in[1][j]);
+
+			in[2][j] = (uint16_t)(half_ref((float)-p, SIR_CONV_RTE) +
+					      rnd() % 5 - 2);
+			if ((in[2][j] & 0x7C00) == 0x7C00)
+				in[2][j] = 0;
+		}
+	}
+	CHECK(run(&c, image, sizeof(image), 64, 16, 0));
+	for (int j = 0; j < 4096 && bad < 10; j++) {
+		for (int q = 0; q < 3; q++) {
+			uint16_t want = half_op_ref(ops[q], in[0][j], in[1][j],
+						    in[2][j]);
+			uint16_t got = out[16 * (j / 4) + 4 * q + j % 4];
+
+			if (got != want) {
+				printf("  %s(0x%04x, 0x%04x, 0x%04x) = 0x%04x, "
+				       "want 0x%04x\n", sir_op_name(ops[q]),
+				       in[0][j], in[1][j], in[2][j], got, want);
+				bad++;
+			}
+		}
+	}
+	CHECK_EQ(bad, 0u);
+	free(c.code.code);
+	CHECK(fh_fini(&fh));
+}
+
 /*
  * char16 and short8 values, split by sir_lower_midgard into pieces of
  * four lanes as in the pipeline: loads, multiply-add, a byte shuffle
@@ -1401,6 +1534,7 @@ int main(void)
 	RUN(long_lanes);
 	RUN(narrow_lanes);
 	RUN(half_conversions_and_long_bitcounts);
+	RUN(half_arithmetic);
 	RUN(wide_narrow_vectors_and_bitcasts);
 	RUN(short8_in_16bit_lanes);
 	RUN(char16_in_8bit_lanes);

@@ -25,7 +25,11 @@
  *  - convert.cl: float to each 8- to 32-bit integer type in every
  *    rounding mode, saturated or not, and int/uint to float;
  *  - relational.cl: any, all, select and bitselect on 8- to 64-bit
- *    vectors of 2 to 16 lanes and on floats.
+ *    vectors of 2 to 16 lanes and on floats;
+ *  - half.cl: the cl_khr_fp16 math, common and geometric functions on
+ *    half, half4 and half16 against libm in double rounded to half, with
+ *    the extension's ulp bounds (fma exactly), the relational ones, and
+ *    conversions to half in every rounding mode and from half.
  */
 #include <math.h>
 #include <stdint.h>
@@ -1444,6 +1448,737 @@ TEST(vload_vstore)
 	vload_vstore_with("-cl-opt-disable");
 }
 
+/* ---- half (cl_khr_fp16) built-ins (half.cl) ---- */
+
+#define HALF_ITEMS 1024
+
+static double hval(uint16_t h)
+{
+	int e = (h >> 10) & 0x1F, m = h & 0x3FF;
+	double v = e ? ldexp(1024 + m, e - 25) : ldexp(m, -24);
+
+	if (e == 31)
+		v = m ? NAN : INFINITY;
+	return (h & 0x8000) ? -v : v;
+}
+
+/* The half nearest d, ties to even (d as exact as double holds it). */
+static uint16_t hround(double d)
+{
+	uint16_t sign = signbit(d) ? 0x8000 : 0;
+	double a = fabs(d), r;
+	int e;
+
+	if (isnan(d))
+		return 0x7E00;
+	if (a >= 65520.0)
+		return sign | 0x7C00;
+	if (a < 0x1p-14)
+		return sign | (uint16_t)nearbyint(a * 0x1p24);
+	frexp(a, &e);                /* a in [2^(e-1), 2^e) */
+	r = nearbyint(ldexp(a, 11 - e));
+	return sign | (uint16_t)(((e + 14) << 10) + (int)r - 1024);
+}
+
+/* Random half bits: a special value one time in eight, else any. */
+static uint16_t rnd_half(void)
+{
+	static const uint16_t special[] = {
+		0x0000, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0x0001, 0x8001, 0x03FF,
+		0x0400, 0x7BFF, 0xFBFF, 0x3C00, 0xBC00, 0x3800, 0x4000, 0xC000,
+	};
+	uint32_t r = next_random();
+
+	if (r % 8 == 0)
+		return special[(r >> 8) % 16];
+	if (r % 8 < 4)               /* modest magnitudes: 2^-6 .. 2^6 */
+		return (uint16_t)((r >> 12 & 0x83FF) | (9 + (r >> 24) % 13) << 10);
+	return (uint16_t)(r >> 16);
+}
+
+/*
+ * Error of half got against the exact ref in half ulps (at ref's
+ * magnitude); 0 when both are the same NaN or infinity class, 1e9 on a
+ * class mismatch.
+ */
+static double half_ulps(uint16_t got, double ref)
+{
+	double g = hval(got), a = fabs(ref);
+	int e;
+
+	if (isnan(ref) || isnan(g))
+		return isnan(ref) && isnan(g) ? 0 : 1e9;
+	if (isinf(g) || isinf(ref))
+		return hval(hround(ref)) == g ? 0 : 1e9;
+	if (a < 0x1p-14)
+		return fabs(g - ref) / 0x1p-24;
+	frexp(a, &e);
+	return fabs(g - ref) / ldexp(1.0, e - 11);
+}
+
+/* Distance between two halves in representable steps (0: equal). */
+static bool half_equal(uint16_t got, double ref)
+{
+	uint16_t want = hround(ref);
+
+	if (isnan(ref))
+		return (got & 0x7FFF) > 0x7C00;
+	/* Zeros compare by sign too. */
+	return got == want;
+}
+
+static double sign_of(double x)
+{
+	return isnan(x) ? 0 : x > 0 ? 1 : x < 0 ? -1 : x;
+}
+
+static double pi_mul(double (*f)(double), double x)
+{
+	return f(M_PI * x);
+}
+
+/* The half neighbour of x towards y, on the bit patterns. */
+static double half_nextafter(uint16_t x, uint16_t y)
+{
+	double a = hval(x), b = hval(y);
+	uint16_t r;
+
+	if (isnan(a) || isnan(b))
+		return NAN;
+	if (a == b)
+		return b;
+	if (a == 0)
+		return b > 0 ? 0x1p-24 : -0x1p-24;
+	r = (uint16_t)(((a < b) == (a > 0)) ? x + 1 : x - 1);
+	return hval(r);
+}
+
+static double powr_ref(double x, double y)
+{
+	if (isnan(x) || isnan(y) || x < 0 || (x == 0 && y == 0) ||
+	    (isinf(x) && y == 0) || (x == 1 && isinf(y)))
+		return NAN;
+	return pow(fabs(x), y);
+}
+
+/* Unary functions of half.cl in order; bound in half ulps, -1: exact. */
+static const struct {
+	const char *name;
+	double bound;
+} half_unary_funcs[] = {
+	{ "acos", 2 }, { "acosh", 2 }, { "acospi", 2 }, { "asin", 2 },
+	{ "asinh", 2 }, { "asinpi", 2 }, { "atan", 2 }, { "atanh", 2 },
+	{ "atanpi", 2 }, { "cbrt", 2 }, { "ceil", -1 }, { "cos", 2 },
+	{ "cosh", 2 }, { "cospi", 2 }, { "erfc", 2 }, { "erf", 2 },
+	{ "exp", 2 }, { "exp2", 2 }, { "exp10", 2 }, { "expm1", 2 },
+	{ "fabs", -1 }, { "floor", -1 }, { "lgamma", 4 }, { "log", 2 },
+	{ "log2", 2 }, { "log10", 2 }, { "log1p", 2 }, { "logb", -1 },
+	{ "rint", -1 }, { "round", -1 }, { "rsqrt", 2 }, { "sin", 2 },
+	{ "sinh", 2 }, { "sinpi", 2 }, { "sqrt", 1 }, { "tan", 2 },
+	{ "tanh", 2 }, { "tanpi", 2 }, { "tgamma", 4 }, { "trunc", -1 },
+	{ "degrees", 2 }, { "radians", 2 }, { "sign", -1 },
+};
+
+static double half_unary_ref(unsigned int k, double x)
+{
+	switch (k) {
+	case 0: return acos(x);
+	case 1: return acosh(x);
+	case 2: return acos(x) / M_PI;
+	case 3: return asin(x);
+	case 4: return asinh(x);
+	case 5: return asin(x) / M_PI;
+	case 6: return atan(x);
+	case 7: return atanh(x);
+	case 8: return atan(x) / M_PI;
+	case 9: return cbrt(x);
+	case 10: return ceil(x);
+	case 11: return cos(x);
+	case 12: return cosh(x);
+	case 13: return isinf(x) ? NAN : pi_mul(cos, fmod(x, 2.0));
+	case 14: return erfc(x);
+	case 15: return erf(x);
+	case 16: return exp(x);
+	case 17: return exp2(x);
+	case 18: return pow(10.0, x);
+	case 19: return expm1(x);
+	case 20: return fabs(x);
+	case 21: return floor(x);
+	case 22: return lgamma(x);
+	case 23: return log(x);
+	case 24: return log2(x);
+	case 25: return log10(x);
+	case 26: return log1p(x);
+	case 27: return logb(x);
+	case 28: return rint(x);
+	case 29: return round(x);
+	case 30: return 1.0 / sqrt(x);
+	case 31: return sin(x);
+	case 32: return sinh(x);
+	case 33: return isinf(x) ? NAN : x == 0 ? x : pi_mul(sin, fmod(x, 2.0));
+	case 34: return sqrt(x);
+	case 35: return tan(x);
+	case 36: return tanh(x);
+	case 37: return isinf(x) ? NAN : x == 0 ? x : pi_mul(tan, fmod(x, 2.0));
+	case 38: return tgamma(x);
+	case 39: return trunc(x);
+	case 40: return x * (180.0 / M_PI);
+	case 41: return x * (M_PI / 180.0);
+	default: return sign_of(x);
+	}
+}
+
+static const struct {
+	const char *name;
+	double bound;
+} half_binary_funcs[] = {
+	{ "atan2", 2 }, { "atan2pi", 2 }, { "copysign", -1 }, { "fdim", -1 },
+	{ "fmax", -1 }, { "fmin", -1 }, { "fmod", -1 }, { "hypot", 2 },
+	{ "maxmag", -1 }, { "minmag", -1 }, { "nextafter", -1 }, { "pow", 4 },
+	{ "powr", 4 }, { "remainder", -1 }, { "step", -1 },
+};
+
+static double half_binary_ref(unsigned int k, uint16_t hx, uint16_t hy)
+{
+	double x = hval(hx), y = hval(hy);
+
+	switch (k) {
+	case 0: return atan2(x, y);
+	case 1: return atan2(x, y) / M_PI;
+	case 2: return copysign(x, y);
+	case 3: return isnan(x) || isnan(y) ? NAN : x > y ? x - y : 0;
+	case 4: return fmax(x, y);
+	case 5: return fmin(x, y);
+	case 6: return fmod(x, y);
+	case 7: return hypot(x, y);
+	case 8: return fabs(x) > fabs(y) ? x : fabs(y) > fabs(x) ? y :
+		       fmax(x, y);
+	case 9: return fabs(x) < fabs(y) ? x : fabs(y) < fabs(x) ? y :
+		       fmin(x, y);
+	case 10: return half_nextafter(hx, hy);
+	case 11: return pow(x, y);
+	case 12: return powr_ref(x, y);
+	case 13: return remainder(x, y);
+	default: return y < x ? 0 : 1;     /* step(edge x, y): 1 for NaN */
+	}
+}
+
+/* Whether got is ref within bound half ulps (-1: the rounded value). */
+static bool half_ok(uint16_t got, double ref, double bound)
+{
+	if (bound < 0)
+		return half_equal(got, ref);
+	/* The tanpi poles and the like: any infinity of either sign. */
+	return half_ulps(got, ref) <= bound;
+}
+
+static void half_report(const char *name, uint16_t x, uint16_t y,
+			uint16_t got, double ref, unsigned int *bad)
+{
+	if ((*bad)++ < MAX_REPORTS)
+		CHECK_FAIL_AT(__FILE__, __LINE__, "half %s(%#06x (%g), %#06x "
+			      "(%g)) = %#06x (%g), want %g (%.2f ulp)", name, x,
+			      hval(x), y, hval(y), got, hval(got), ref,
+			      half_ulps(got, ref));
+}
+
+static void run_half_unary(const struct slb_program *prog)
+{
+	const unsigned int nu = ARRAY_SIZE(half_unary_funcs);
+	uint32_t va[2];
+	uint16_t *in, *out;
+	unsigned int bad = 0;
+
+	cr_reset(&session);
+	in = cr_alloc(&session, HALF_ITEMS * 2, &va[0]);
+	out = cr_alloc(&session, HALF_ITEMS * nu * 2, &va[1]);
+	REQUIRE(in && out);
+	for (unsigned int i = 0; i < HALF_ITEMS; i++)
+		in[i] = rnd_half();
+	REQUIRE(cr_launch(&session, prog, "half_unary", (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]) }, 2,
+			  &CR_1D(HALF_ITEMS, 64)));
+	for (unsigned int i = 0; i < HALF_ITEMS; i++) {
+		for (unsigned int k = 0; k < nu; k++) {
+			double ref = half_unary_ref(k, hval(in[i]));
+			uint16_t got = out[nu * i + k];
+
+			/* tanpi at an odd multiple of 1/2: a pole. */
+			if (k == 37 && fabs(fmod(hval(in[i]), 1.0)) == 0.5 &&
+			    isinf(hval(got)))
+				continue;
+			/*
+			 * libclc's float tgamma and lgamma, which the half
+			 * ones call, are wrong there for floats too:
+			 * tgamma(-0) and tgamma(x < -34) give +inf,
+			 * lgamma(-inf) -inf. Not a half matter.
+			 */
+			if ((k == 38 && (in[i] == 0x8000 ||
+					 hval(in[i]) < -34)) ||
+			    (k == 22 && in[i] == 0xFC00))
+				continue;
+			if (!half_ok(got, ref, half_unary_funcs[k].bound))
+				half_report(half_unary_funcs[k].name, in[i], 0,
+					    got, ref, &bad);
+		}
+	}
+	printf("  %u halves x %u unary functions, %u wrong\n", HALF_ITEMS, nu,
+	       bad);
+}
+
+static void run_half_binary(const struct slb_program *prog)
+{
+	const unsigned int nb = ARRAY_SIZE(half_binary_funcs);
+	uint32_t va[3];
+	uint16_t *x, *y, *out;
+	unsigned int bad = 0;
+
+	cr_reset(&session);
+	x = cr_alloc(&session, HALF_ITEMS * 2, &va[0]);
+	y = cr_alloc(&session, HALF_ITEMS * 2, &va[1]);
+	out = cr_alloc(&session, HALF_ITEMS * nb * 2, &va[2]);
+	REQUIRE(x && y && out);
+	for (unsigned int i = 0; i < HALF_ITEMS; i++) {
+		x[i] = rnd_half();
+		y[i] = i % 4 ? rnd_half() : (uint16_t)(x[i] + i % 3);
+	}
+	REQUIRE(cr_launch(&session, prog, "half_binary", (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]), CR_BUF(va[2]) }, 3,
+			  &CR_1D(HALF_ITEMS, 64)));
+	for (unsigned int i = 0; i < HALF_ITEMS; i++) {
+		for (unsigned int k = 0; k < nb; k++) {
+			double ref = half_binary_ref(k, x[i], y[i]);
+			uint16_t got = out[nb * i + k];
+
+			/* fmin/fmax/maxmag/minmag of +0 and -0: either. */
+			if ((k == 4 || k == 5 || k == 8 || k == 9) &&
+			    hval(x[i]) == 0 && hval(y[i]) == 0 &&
+			    !(got & 0x7FFF))
+				continue;
+			if (!half_ok(got, ref, half_binary_funcs[k].bound))
+				half_report(half_binary_funcs[k].name, x[i],
+					    y[i], got, ref, &bad);
+		}
+	}
+	printf("  %u pairs x %u binary functions, %u wrong\n", HALF_ITEMS, nb,
+	       bad);
+}
+
+/* A finite half as an integer count of 2^-24. */
+static __int128 half_units(uint16_t h)
+{
+	int e = (h >> 10) & 0x1F;
+	__int128 m = h & 0x3FF;
+
+	if (e)
+		m = (m | 0x400) << (e - 1);
+	return (h & 0x8000) ? -m : m;
+}
+
+/* fma of finite halves, the exact sum rounded once. */
+static double half_fma_exact(uint16_t a, uint16_t b, uint16_t c)
+{
+	__int128 s = half_units(a) * half_units(b) +
+		     half_units(c) * ((__int128)1 << 24);
+	__int128 m = s < 0 ? -s : s;
+	int shift = 0;
+
+	if (s == 0)
+		return (hval(a) * hval(b) == 0 && signbit(hval(a) * hval(b)) &&
+			signbit(hval(c))) ? -0.0 : 0.0;
+	/* Exact in double after dropping bits below the 53 kept, with a
+	 * sticky bit: rounding to 11 bits then sees the same side. */
+	while (m >> 53) {
+		m = (m >> 1) | (m & 1);
+		shift++;
+	}
+	return (s < 0 ? -1 : 1) * ldexp((double)m, shift - 48);
+}
+
+static void run_half_other(const struct slb_program *prog)
+{
+	uint32_t va[6];
+	uint16_t *x, *y, *z, *out;
+	int32_t *n, *iout;
+	unsigned int bad = 0;
+
+	cr_reset(&session);
+	x = cr_alloc(&session, HALF_ITEMS * 2, &va[0]);
+	y = cr_alloc(&session, HALF_ITEMS * 2, &va[1]);
+	z = cr_alloc(&session, HALF_ITEMS * 2, &va[2]);
+	n = cr_alloc(&session, HALF_ITEMS * 4, &va[3]);
+	out = cr_alloc(&session, HALF_ITEMS * 12 * 2, &va[4]);
+	iout = cr_alloc(&session, HALF_ITEMS * 2 * 4, &va[5]);
+	REQUIRE(x && y && z && n && out && iout);
+	for (unsigned int i = 0; i < HALF_ITEMS; i++) {
+		x[i] = rnd_half();
+		y[i] = rnd_half();
+		z[i] = i % 2 ? rnd_half() : hround(-hval(x[i]) * hval(y[i]));
+		n[i] = (int32_t)(next_random() % 41) - 20;
+	}
+	REQUIRE(cr_launch(&session, prog, "half_other", (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]), CR_BUF(va[2]),
+			  CR_BUF(va[3]), CR_BUF(va[4]), CR_BUF(va[5]) }, 6,
+			  &CR_1D(HALF_ITEMS, 64)));
+	for (unsigned int i = 0; i < HALF_ITEMS; i++) {
+		const uint16_t *o = out + 12 * i;
+		double a = hval(x[i]), b = hval(y[i]), c = hval(z[i]), r;
+		bool finite = isfinite(a) && isfinite(b) && isfinite(c);
+		int e, q;
+
+		r = finite ? half_fma_exact(x[i], y[i], z[i]) : fma(a, b, c);
+		if (!half_ok(o[0], r, -1))
+			half_report("fma", x[i], y[i], o[0], r, &bad);
+		/* mad: the fma, or the product rounded, then the sum. */
+		if (!half_ok(o[1], r, -1) &&
+		    !half_ok(o[1], hval(hround(a * b)) + c, -1))
+			half_report("mad", x[i], y[i], o[1], r, &bad);
+		r = ldexp(a, n[i]);
+		if (!half_ok(o[2], r, -1))
+			half_report("ldexp", x[i], (uint16_t)n[i], o[2], r, &bad);
+		r = pow(a, n[i]);
+		if (!half_ok(o[3], r, 4))
+			half_report("pown", x[i], (uint16_t)n[i], o[3], r, &bad);
+		r = n[i] == 0 || (a < 0 && n[i] % 2 == 0) ? NAN :
+		    copysign(pow(fabs(a), 1.0 / n[i]), n[i] % 2 ? a : 1.0);
+		if (!half_ok(o[4], r, 4))
+			half_report("rootn", x[i], (uint16_t)n[i], o[4], r, &bad);
+		r = frexp(a, &e);
+		if (!half_ok(o[5], r, -1) ||
+		    (isfinite(a) && iout[2 * i] != e))
+			half_report("frexp", x[i], (uint16_t)iout[2 * i], o[5],
+				    r, &bad);
+		r = remainder(a, b);
+		/* The integral quotient n = (x - r) / y, exact in double. */
+		q = isfinite(r) ? (int)fmod((a - r) / b, 128.0) : 0;
+		if (!half_ok(o[7], r, -1) ||
+		    (isfinite(r) && q &&
+		     ((iout[2 * i + 1] < 0) != (q < 0) ||
+		      (abs(iout[2 * i + 1]) & 0x7F) != abs(q))))
+			half_report("remquo", x[i], (uint16_t)iout[2 * i + 1],
+				    o[7], q, &bad);
+		if (!half_ok(o[9], sin(a), 2))
+			half_report("sincos (sin)", x[i], 0, o[9], sin(a), &bad);
+		if (!half_ok(o[10], cos(a), 2))
+			half_report("sincos (cos)", x[i], 0, o[10], cos(a), &bad);
+		if (isfinite(a) && a != 0 && !half_ok(o[11], logb(a), -1))
+			half_report("ilogb", x[i], 0, o[11], logb(a), &bad);
+	}
+	printf("  %u cases of fma, mad, ldexp, pown, rootn, frexp, remquo, "
+	       "sincos, ilogb, %u wrong\n", HALF_ITEMS, bad);
+}
+
+/* Geometric functions on half4 of magnitudes 2^-4 .. 2^4. */
+static void run_half_vec4(const struct slb_program *prog)
+{
+	const unsigned int items = HALF_ITEMS / 4;
+	uint32_t va[3];
+	uint16_t *x, *y, *out;
+	unsigned int bad = 0;
+
+	cr_reset(&session);
+	x = cr_alloc(&session, items * 8, &va[0]);
+	y = cr_alloc(&session, items * 8, &va[1]);
+	out = cr_alloc(&session, items * 32, &va[2]);
+	REQUIRE(x && y && out);
+	for (unsigned int i = 0; i < items * 4; i++) {
+		uint32_t r = next_random();
+
+		x[i] = (uint16_t)((r & 0x83FF) | (11 + (r >> 16) % 9) << 10);
+		r = next_random();
+		y[i] = (uint16_t)((r & 0x83FF) | (11 + (r >> 16) % 9) << 10);
+	}
+	REQUIRE(cr_launch(&session, prog, "half_vec4", (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]), CR_BUF(va[2]) }, 3,
+			  &CR_1D(items, 64)));
+	for (unsigned int i = 0; i < items; i++) {
+		const uint16_t *hx = x + 4 * i, *hy = y + 4 * i;
+		const uint16_t *o = out + 16 * i;
+		double a[4], b[4], d[4], dot = 0, mag = 0, len = 0, dl = 0;
+		double cr[3];
+
+		for (int j = 0; j < 4; j++) {
+			a[j] = hval(hx[j]);
+			b[j] = hval(hy[j]);
+			d[j] = hval(hround(a[j] - b[j]));
+			dot += a[j] * b[j];
+			mag += fabs(a[j] * b[j]);
+			len += a[j] * a[j];
+			dl += d[j] * d[j];
+		}
+		len = sqrt(len);
+		dl = sqrt(dl);
+		/* dot: within 4 ulps of the sum of the products' sizes. */
+		if (fabs(hval(o[0]) - dot) > 4 * 0x1p-11 * mag)
+			half_report("dot", hx[0], hy[0], o[0], dot, &bad);
+		if (!half_ok(o[1], len, 3))
+			half_report("length", hx[0], 0, o[1], len, &bad);
+		if (!half_ok(o[2], dl, 3))
+			half_report("distance", hx[0], hy[0], o[2], dl, &bad);
+		for (int j = 0; j < 4; j++)
+			if (!half_ok(o[4 + j], a[j] / len, 3))
+				half_report("normalize", hx[j], 0, o[4 + j],
+					    a[j] / len, &bad);
+		cr[0] = a[1] * b[2] - a[2] * b[1];
+		cr[1] = a[2] * b[0] - a[0] * b[2];
+		cr[2] = a[0] * b[1] - a[1] * b[0];
+		for (int j = 0; j < 3; j++) {
+			double m = fabs(a[(j + 1) % 3] * b[(j + 2) % 3]) +
+				   fabs(a[(j + 2) % 3] * b[(j + 1) % 3]);
+
+			if (fabs(hval(o[8 + j]) - cr[j]) > 2 * 0x1p-11 * m)
+				half_report("cross", hx[j], hy[j], o[8 + j],
+					    cr[j], &bad);
+		}
+		if (o[11] != 0)
+			half_report("cross (w)", 0, 0, o[11], 0, &bad);
+		for (int j = 0; j < 4; j++) {
+			double sc = hval(hround(sin(a[j]))) +
+				    hval(hround(cos(a[j])));
+
+			if (fabs(hval(o[12 + j]) - sc) > 3 * 0x1p-11 * 2)
+				half_report("sincos (half4)", hx[j], 0,
+					    o[12 + j], sc, &bad);
+		}
+	}
+	printf("  %u half4 pairs: dot, length, distance, normalize, cross, "
+	       "sincos, %u wrong\n", items, bad);
+}
+
+/* half16 lanes against the scalar references. */
+static void run_half_vec16(const struct slb_program *prog)
+{
+	const unsigned int items = 64;
+	uint32_t va[4];
+	uint16_t *x, *y, *z, *out;
+	unsigned int bad = 0;
+
+	cr_reset(&session);
+	x = cr_alloc(&session, items * 32, &va[0]);
+	y = cr_alloc(&session, items * 32, &va[1]);
+	z = cr_alloc(&session, items * 32, &va[2]);
+	out = cr_alloc(&session, items * 4 * 32, &va[3]);
+	REQUIRE(x && y && z && out);
+	for (unsigned int i = 0; i < items * 16; i++) {
+		x[i] = rnd_half();
+		y[i] = rnd_half();
+		z[i] = i % 2 ? rnd_half() : hround(-hval(x[i]) * hval(y[i]));
+	}
+	REQUIRE(cr_launch(&session, prog, "half_vec16", (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]), CR_BUF(va[2]),
+			  CR_BUF(va[3]) }, 4, &CR_1D(items, 64)));
+	REQUIRE(cr_launch(&session, prog, "half_vec16_math", (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[3]) }, 2,
+			  &CR_1D(items, 64)));
+	for (unsigned int i = 0; i < items * 16; i++) {
+		const uint16_t *o = out + 64 * (i / 16) + i % 16;
+		double a = hval(x[i]), b = hval(y[i]), c = hval(z[i]), r;
+
+		if (!half_ok(o[0], a + b, -1))
+			half_report("half16 +", x[i], y[i], o[0], a + b, &bad);
+		if (!half_ok(o[16], a * b, -1))
+			half_report("half16 *", x[i], y[i], o[16], a * b, &bad);
+		r = isfinite(a) && isfinite(b) && isfinite(c) ?
+		    half_fma_exact(x[i], y[i], z[i]) : fma(a, b, c);
+		if (!half_ok(o[32], r, -1))
+			half_report("half16 fma", x[i], y[i], o[32], r, &bad);
+		if (!half_ok(o[48], exp(a), 2))
+			half_report("half16 exp", x[i], 0, o[48], exp(a), &bad);
+	}
+	printf("  %u half16 values: +, *, fma, exp, %u wrong\n",
+	       items * 16, bad);
+}
+
+/* Bit k: relational function k of half.cl on (x, y), per the spec. */
+static int half_rel_bits(uint16_t hx, uint16_t hy)
+{
+	double x = hval(hx), y = hval(hy);
+	bool un = isnan(x) || isnan(y);
+	unsigned int e = (hx >> 10) & 0x1F;
+	int r[14] = {
+		x == y, x != y, x > y, x >= y, x < y, x <= y,
+		!un && x != y, isfinite(x) != 0, isinf(x) != 0, un && isnan(x),
+		e != 0 && e != 31, !un, un, (hx >> 15) != 0,
+	};
+	int bits = 0;
+
+	for (int k = 0; k < 14; k++)
+		bits |= r[k] << k;
+	return bits;
+}
+
+/* isequal ... signbit on half and on half4, every (x, y) kind. */
+static void run_half_relational(const struct slb_program *prog)
+{
+	uint32_t va[4];
+	uint16_t *x, *y;
+	int32_t *out;
+	int16_t *out4;
+	unsigned int bad = 0;
+
+	cr_reset(&session);
+	x = cr_alloc(&session, HALF_ITEMS * 4 * 2, &va[0]);
+	y = cr_alloc(&session, HALF_ITEMS * 4 * 2, &va[1]);
+	out = cr_alloc(&session, HALF_ITEMS * 4, &va[2]);
+	out4 = cr_alloc(&session, HALF_ITEMS * 4 * 2, &va[3]);
+	REQUIRE(x && y && out && out4);
+	for (unsigned int i = 0; i < HALF_ITEMS * 4; i++) {
+		x[i] = rnd_half();
+		y[i] = i % 3 ? rnd_half() : x[i] ^ (i % 2 ? 0x8000 : 0);
+	}
+	REQUIRE(cr_launch(&session, prog, "half_relational", (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]), CR_BUF(va[2]),
+			  CR_BUF(va[3]) }, 4, &CR_1D(HALF_ITEMS, 64)));
+	for (unsigned int i = 0; i < HALF_ITEMS; i++) {
+		int want = half_rel_bits(x[i], y[i]);
+
+		if (out[i] != want && bad++ < MAX_REPORTS)
+			CHECK_FAIL_AT(__FILE__, __LINE__, "half relational "
+				      "(%#06x, %#06x): %#x, want %#x", x[i],
+				      y[i], out[i], want);
+		for (unsigned int j = 0; j < 4; j++) {
+			unsigned int e = 4 * i + j;
+
+			want = half_rel_bits(x[e], y[e]);
+			if (out4[e] != want && bad++ < MAX_REPORTS)
+				CHECK_FAIL_AT(__FILE__, __LINE__, "half4 "
+					      "relational (%#06x, %#06x): %#x, "
+					      "want %#x", x[e], y[e],
+					      (unsigned int)out4[e], want);
+		}
+	}
+	printf("  %u half and %u half4 lanes x 14 relational functions, %u "
+	       "wrong\n", HALF_ITEMS, HALF_ITEMS * 4, bad);
+}
+
+/* The half of exact value v rounded in mode q (0 rte, 1 rtz, 2 rtp,
+ * 3 rtn), by search over the finite halves. */
+static uint16_t half_round_mode(long double v, unsigned int q)
+{
+	uint16_t lo = 0, sign = v < 0 ? 0x8000 : 0;
+	long double a = v < 0 ? -v : v, dl, dh;
+	uint16_t hi;
+
+	/* lo: the largest finite magnitude <= a. */
+	for (unsigned int step = 0x4000; step; step >>= 1)
+		if (lo + step <= 0x7BFF && (long double)hval(lo + step) <= a)
+			lo = (uint16_t)(lo + step);
+	if ((long double)hval(lo) == a)
+		return lo | sign;
+	hi = (uint16_t)(lo + 1);
+	dl = a - (long double)hval(lo);
+	/* Past the largest finite half, ties are decided at 2^16. */
+	dh = (hi == 0x7C00 ? 65536.0L : (long double)hval(hi)) - a;
+	switch (q) {
+	case 0:
+		return (dl < dh || (dl == dh && !(lo & 1)) ? lo : hi) | sign;
+	case 1:
+		return lo | sign;
+	case 2:
+		return (sign ? lo : hi) | sign;
+	default:
+		return (sign ? hi : lo) | sign;
+	}
+}
+
+static void run_half_convert(const struct slb_program *prog)
+{
+	static const unsigned int mode[13] = {
+		0, 1, 2, 3, 0, 1, 2, 3, 0, 0, 1, 2, 3,
+	};
+	uint32_t va[7];
+	int32_t *n, *io;
+	uint32_t *u;
+	int64_t *l;
+	float *f;
+	uint16_t *h, *o;
+	unsigned int bad = 0;
+
+	cr_reset(&session);
+	n = cr_alloc(&session, HALF_ITEMS * 4, &va[0]);
+	u = cr_alloc(&session, HALF_ITEMS * 4, &va[1]);
+	l = cr_alloc(&session, HALF_ITEMS * 8, &va[2]);
+	f = cr_alloc(&session, HALF_ITEMS * 4, &va[3]);
+	h = cr_alloc(&session, HALF_ITEMS * 2, &va[4]);
+	o = cr_alloc(&session, HALF_ITEMS * 32, &va[5]);
+	io = cr_alloc(&session, HALF_ITEMS * 16, &va[6]);
+	REQUIRE(n && u && l && f && h && o && io);
+	for (unsigned int i = 0; i < HALF_ITEMS; i++) {
+		uint32_t r = next_random(), sh = next_random() % 24;
+
+		/* Around the half grid's steps, and past 65504. */
+		n[i] = (int32_t)(r >> sh) * (r & 1 ? -1 : 1);
+		u[i] = next_random() >> (next_random() % 32);
+		l[i] = (int64_t)((uint64_t)next_random() << 32 |
+				 next_random()) >> (next_random() % 64);
+		r = next_random();
+		memcpy(&f[i], &r, 4);
+		if (i % 2)           /* modest magnitudes: 2^-30 .. 2^20 */
+			f[i] = ldexpf(1.0f + (float)(r >> 9) * 0x1p-23f,
+				      (int)(r % 51) - 30) * (r & 1 ? -1 : 1);
+		h[i] = rnd_half();
+	}
+	REQUIRE(cr_launch(&session, prog, "half_convert", (struct cr_arg[]){
+			  CR_BUF(va[0]), CR_BUF(va[1]), CR_BUF(va[2]),
+			  CR_BUF(va[3]), CR_BUF(va[4]), CR_BUF(va[5]),
+			  CR_BUF(va[6]) }, 7, &CR_1D(HALF_ITEMS, 64)));
+	for (unsigned int i = 0; i < HALF_ITEMS; i++) {
+		long double src[13] = {
+			n[i], n[i], n[i], n[i], u[i], u[i], l[i], l[i], l[i],
+			f[i], f[i], f[i], f[i],
+		};
+		double x = hval(h[i]), t = trunc(x);
+		int32_t want[4];
+
+		for (unsigned int k = 0; k < 13; k++) {
+			uint16_t w;
+
+			if (k >= 9 && isnan(f[i]))
+				w = 0x7E00;
+			else if (k >= 9 && isinf(f[i]))
+				w = f[i] < 0 ? 0xFC00 : 0x7C00;
+			else
+				w = half_round_mode(src[k], mode[k]);
+			if (!(o[16 * i + k] == w ||
+			      (w == 0x7E00 && (o[16 * i + k] & 0x7FFF) > 0x7C00)) &&
+			    bad++ < MAX_REPORTS)
+				CHECK_FAIL_AT(__FILE__, __LINE__, "convert_half "
+					      "#%u of %Lg: %#06x, want %#06x", k,
+					      src[k], o[16 * i + k], w);
+		}
+		/* Non-saturated conversions of NaN or out of range values
+		 * are undefined. */
+		want[0] = isfinite(x) ? (int32_t)t : io[4 * i];
+		want[1] = isnan(x) ? 0 : x >= 2147483647.0 ? INT32_MAX :
+			  x <= -2147483648.0 ? INT32_MIN : (int32_t)nearbyint(x);
+		want[2] = isnan(x) || x <= 0 ? 0 : x >= 255 ? 255 : (int32_t)t;
+		want[3] = isfinite(x) && fabs(t) < 32768 ? (int16_t)t :
+			  io[4 * i + 3];
+		for (unsigned int k = 0; k < 4; k++)
+			if (io[4 * i + k] != want[k] && bad++ < MAX_REPORTS)
+				CHECK_FAIL_AT(__FILE__, __LINE__, "convert #%u "
+					      "of half %#06x: %d, want %d", k,
+					      h[i], io[4 * i + k], want[k]);
+	}
+	printf("  %u conversions to and from half, %u wrong\n",
+	       HALF_ITEMS * 17, bad);
+}
+
+TEST(half)
+{
+	struct slb_program prog;
+
+	REQUIRE(build("half", NULL, &prog));
+	run_half_unary(&prog);
+	run_half_binary(&prog);
+	run_half_other(&prog);
+	run_half_vec4(&prog);
+	run_half_vec16(&prog);
+	run_half_relational(&prog);
+	run_half_convert(&prog);
+	slb_program_free(&prog);
+}
+
 int main(int argc, char **argv)
 {
 	const char *only = argc > 1 ? argv[1] : NULL;
@@ -1466,6 +2201,8 @@ int main(int argc, char **argv)
 		RUN(convert);
 	if (!only || !strcmp(only, "relational"))
 		RUN(relational);
+	if (!only || !strcmp(only, "half"))
+		RUN(half);
 	if (!cr_fini(&session)) {
 		printf("  the model reported a guest error or a leak\n");
 		check_state.failed++;

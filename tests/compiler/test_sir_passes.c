@@ -776,6 +776,216 @@ TEST(float_small_lowerings)
 	sir_module_destroy(mod);
 }
 
+/* ---- fp16 arithmetic (sir_lower_half.c) --------------------------- */
+
+/* Random half bits: specials, denormals, near-overflow and any. */
+static uint16_t rnd_half(void)
+{
+	static const uint16_t special[] = {
+		0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0x0001, 0x8001, 0x03ff,
+		0x0400, 0x7bff, 0xfbff, 0x3c00, 0xbc00, 0x3c01, 0x1400,
+	};
+	uint64_t r = rnd();
+
+	switch (r % 6) {
+	case 0:
+		return special[(r >> 8) % 15];
+	case 1:                      /* near 1, so sums and products tie */
+		return (uint16_t)(((r >> 16) & 0x83ff) | (13 + (r >> 40) % 5)
+							 << 10);
+	default:
+		return (uint16_t)(r >> 24);
+	}
+}
+
+/* A finite half as an integer count of 2^-24. */
+static __int128 half_units(uint16_t h)
+{
+	int e = (h >> 10) & 0x1f;
+	__int128 m = h & 0x3ff;
+
+	if (e)
+		m = (m | 0x400) << (e - 1);
+	return (h & 0x8000) ? -m : m;
+}
+
+/* The half nearest x * 2^-48 (ties to even), x exact. */
+static uint16_t half_of_units48(__int128 x)
+{
+	__int128 a = x < 0 ? -x : x, best_d = -1;
+	uint16_t sign = x < 0 ? 0x8000 : 0, best = 0, h;
+
+	if (a >= (__int128)65520 << 48)
+		return sign | 0x7c00;
+	h = sir_double_to_half(ldexp((double)a, -48));
+	for (int k = -1; k <= 1; k++) {
+		uint16_t c = (uint16_t)(h + k);
+		__int128 d;
+
+		if (c > 0x7bff)
+			continue;
+		d = a - (half_units(c) << 24);
+		d = d < 0 ? -d : d;
+		if (best_d < 0 || d < best_d ||
+		    (d == best_d && !(c & 1))) {
+			best_d = d;
+			best = c;
+		}
+	}
+	return sign | best;
+}
+
+/* fma of halves correctly rounded: the exact sum in 2^-48 units. */
+static uint16_t half_fma_ref(uint16_t a, uint16_t b, uint16_t c)
+{
+	double x = sir_half_to_double(a), y = sir_half_to_double(b);
+	double z = sir_half_to_double(c);
+	__int128 s;
+
+	if (!isfinite(x) || !isfinite(y) || !isfinite(z))
+		return sir_double_to_half(x * y + z);
+	s = half_units(a) * half_units(b) + half_units(c) * ((__int128)1 << 24);
+	if (s == 0)                  /* exact zero: -0 only from -0 + -0 */
+		return signbit(x * y) && signbit(z) ? 0x8000 : 0;
+	return half_of_units48(s);
+}
+
+static bool same_half(uint16_t a, uint16_t b)
+{
+	return a == b || ((a & 0x7fff) > 0x7c00 && (b & 0x7fff) > 0x7c00);
+}
+
+/* f(uniforms at 0, 16, 32) = op, with result type rt, lowered. */
+static struct sir_function *half_fn(struct sir_module *mod, enum sir_op op,
+				    struct sir_type rt, struct sir_type st,
+				    unsigned int nsrc, uint32_t aux)
+{
+	struct sir_function *f = sir_function_create(mod, sir_op_name(op));
+	uint32_t b = sir_block_add(f);
+	sir_id s[3] = { uni(f, st, 0), uni(f, st, 16), uni(f, st, 32) }, v;
+	char err[256];
+
+	f->ret = rt;
+	v = sir_emit(f, b, op, rt, s, nsrc);
+	f->values[v].aux = aux;
+	ret(f, b, v);
+	CHECK(sir_lower_midgard(f, false, err, sizeof(err)));
+	CHECK(verify(f));
+	CHECK(lowered_only(f));
+	return f;
+}
+
+/* No float op left reading a half: only moves and conversions. */
+static bool no_half_arithmetic(const struct sir_function *f)
+{
+	for (uint32_t b = 0; b < f->num_blocks; b++) {
+		for (uint32_t i = 0; i < f->blocks[b].num_instrs; i++) {
+			const struct sir_instr *in =
+				&f->values[f->blocks[b].instrs[i]];
+			bool half = in->type.kind == SIR_FLOAT &&
+				    in->type.bits == 16;
+
+			if (in->num_srcs && f->values[in->srcs[0]].type.kind ==
+			    SIR_FLOAT && f->values[in->srcs[0]].type.bits == 16)
+				half = true;
+			if (half && in->op != SIR_OP_FCONV &&
+			    in->op != SIR_OP_BITCAST && in->op != SIR_OP_RET &&
+			    in->op != SIR_OP_COPY)
+				return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Half add, sub, mul, sqrt, min, max, fma, comparisons and conversions,
+ * computed in fp32 by the lowering, against the exact result rounded
+ * once: the correctly rounded half.
+ */
+TEST(half_arithmetic_rounded_once)
+{
+	static const enum sir_op binops[] = {
+		SIR_OP_FADD, SIR_OP_FSUB, SIR_OP_FMUL, SIR_OP_FMIN, SIR_OP_FMAX,
+		SIR_OP_FSQRT, SIR_OP_FMA, SIR_OP_FLT, SIR_OP_F2S, SIR_OP_S2F,
+	};
+	struct sir_type h = fty(16, 1);
+	unsigned int bad = 0, cases = 0;
+
+	for (unsigned int k = 0; k < sizeof(binops) / sizeof(binops[0]); k++) {
+		enum sir_op op = binops[k];
+		struct sir_module *mod = sir_module_create();
+		struct sir_type rt = op == SIR_OP_FLT ? bty(1) :
+				     op == SIR_OP_F2S ? ity(32, 1) : h;
+		unsigned int nsrc = op == SIR_OP_FMA ? 3 :
+				    op == SIR_OP_FSQRT || op == SIR_OP_F2S ||
+				    op == SIR_OP_S2F ? 1 : 2;
+		struct sir_function *f = half_fn(mod, op, rt,
+						 op == SIR_OP_S2F ? ity(32, 1) :
+						 h, nsrc, SIR_CONV_RTE);
+		unsigned int n = op == SIR_OP_FMA ? 1000000 : 200000;
+
+		CHECK(no_half_arithmetic(f));
+		for (unsigned int i = 0; i < n && bad < 10; i++) {
+			uint16_t a = rnd_half(), b = rnd_half(), c = rnd_half();
+			double x = sir_half_to_double(a);
+			double y = sir_half_to_double(b);
+			uint8_t image[48] = { 0 };
+			uint64_t out[16] = { 0 }, want;
+			int32_t iv = (int32_t)(rnd() % 140000) - 70000;
+			bool ok;
+
+			if (op == SIR_OP_FMA && i % 2) {
+				/* c near -a*b: the sum's low bits matter. */
+				c = sir_double_to_half(-x * y);
+				c = (uint16_t)(c + (int)(rnd() % 5) - 2);
+			}
+			if (op == SIR_OP_S2F)
+				memcpy(image, &iv, 4);
+			else
+				memcpy(image, &a, 2);
+			memcpy(image + 16, &b, 2);
+			memcpy(image + 32, &c, 2);
+			switch (op) {
+			case SIR_OP_FADD: want = sir_double_to_half(x + y); break;
+			case SIR_OP_FSUB: want = sir_double_to_half(x - y); break;
+			case SIR_OP_FMUL: want = sir_double_to_half(x * y); break;
+			case SIR_OP_FMIN: want = sir_double_to_half(fmin(x, y)); break;
+			case SIR_OP_FMAX: want = sir_double_to_half(fmax(x, y)); break;
+			case SIR_OP_FSQRT: want = sir_double_to_half(sqrt(x)); break;
+			case SIR_OP_FMA: want = half_fma_ref(a, b, c); break;
+			case SIR_OP_FLT: want = x < y; break;
+			case SIR_OP_F2S:
+				if (!(fabs(x) < 2147483648.0))
+					continue;     /* undefined */
+				want = (uint32_t)(int32_t)trunc(x);
+				break;
+			default: want = sir_double_to_half(iv); break;
+			}
+			cases++;
+			if (!run(f, image, out)) {
+				bad++;
+				continue;
+			}
+			ok = rt.kind == SIR_FLOAT ?
+			     same_half((uint16_t)out[0], (uint16_t)want) ||
+			     ((op == SIR_OP_FMIN || op == SIR_OP_FMAX) &&
+			      !((out[0] | want) & 0x7fff)) :
+			     (out[0] & 0xffffffff) == want;
+			if (!ok) {
+				printf("  %s(%#x, %#x, %#x) = %#llx, want %#llx\n",
+				       sir_op_name(op), op == SIR_OP_S2F ?
+				       (unsigned int)iv : a, b, c,
+				       (unsigned long long)out[0],
+				       (unsigned long long)want);
+				bad++;
+			}
+		}
+		sir_module_destroy(mod);
+	}
+	printf("  %u cases, %u wrong\n", cases, bad);
+	CHECK_EQ(bad, 0u);
+}
+
 TEST(double_rejected)
 {
 	struct sir_module *mod = sir_module_create();
@@ -2084,6 +2294,7 @@ int main(void)
 	RUN(lower_abi_layout);
 	RUN(double_rejected);
 	RUN(float_small_lowerings);
+	RUN(half_arithmetic_rounded_once);
 	RUN(wide_split);
 	RUN(narrow_wide_split);
 	RUN(packed_webs);

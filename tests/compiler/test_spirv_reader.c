@@ -290,6 +290,7 @@ static struct sir_module *assemble(uint32_t ret, const uint32_t *params,
 	static const uint32_t caps[] = {
 		SpvCapabilityAddresses, SpvCapabilityKernel,
 		SpvCapabilityInt8, SpvCapabilityInt16, SpvCapabilityInt64,
+		SpvCapabilityInt64Atomics,
 	};
 	struct asm_buf b = { .n = 0 };
 	uint32_t i, hfn[12] = { T_HFN, ret };
@@ -717,6 +718,70 @@ TEST(atomic_compare_exchange)
 	sir_module_destroy(m);
 }
 
+/*
+ * 64-bit atomics (Int64Atomics, cl_khr_int64_*_atomics) are SIR atomics
+ * on 64-bit ints; a 64-bit atomic load (OpenCL 2.0's atomic_load, not in
+ * 1.2) and a 16-bit atomic are refused with a message.
+ */
+TEST(atomic_64)
+{
+	static const uint32_t params[2] = { T_PG_I64, T_I64 };
+	static const uint32_t params16[2] = { T_PG_I16, T_I16 };
+	const uint32_t decls[] = {
+		4u << 16 | SpvOpConstant, T_I32, ID_USER, 1,   /* device */
+		4u << 16 | SpvOpConstant, T_I32, ID_USER + 1, 0,
+	};
+	const uint32_t body[] = {
+		7u << 16 | SpvOpAtomicUMax, T_I64, ID_BODY, P(0), ID_USER,
+		ID_USER + 1, P(1),
+		2u << 16 | SpvOpReturnValue, ID_BODY,
+	};
+	const uint32_t load[] = {
+		6u << 16 | SpvOpAtomicLoad, T_I64, ID_BODY, P(0), ID_USER,
+		ID_USER + 1,
+		2u << 16 | SpvOpReturnValue, ID_BODY,
+	};
+	const uint32_t add16[] = {
+		7u << 16 | SpvOpAtomicIAdd, T_I16, ID_BODY, P(0), ID_USER,
+		ID_USER + 1, P(1),
+		2u << 16 | SpvOpReturnValue, ID_BODY,
+	};
+	char err[512];
+	struct sir_module *m = assemble(T_I64, params, 2, decls,
+					sizeof(decls) / 4, body,
+					sizeof(body) / 4, err, sizeof(err));
+	struct sir_function *f;
+	bool found = false;
+
+	if (!m)
+		printf("  %s\n", err);
+	REQUIRE(m);
+	REQUIRE((f = helper(m)));
+	for (uint32_t v = 1; v < f->num_values; v++) {
+		const struct sir_instr *in = &f->values[v];
+
+		if (in->op != SIR_OP_ATOMIC)
+			continue;
+		found = true;
+		CHECK_EQ(in->aux2, SIR_ATOMIC_UMAX);
+		REQUIRE(in->num_srcs == 2);
+		CHECK(f->values[in->srcs[1]].op == SIR_OP_PARAM &&
+		      f->values[in->srcs[1]].aux == 1);
+		CHECK(sir_type_eq(in->type, sir_type_make(SIR_INT, 64, 1)));
+	}
+	CHECK(found);
+	check_all_verify(m);
+	sir_module_destroy(m);
+	m = assemble(T_I64, params, 1, decls, sizeof(decls) / 4, load,
+		     sizeof(load) / 4, err, sizeof(err));
+	CHECK(!m && strstr(err, "unsupported 64-bit atomic"));
+	sir_module_destroy(m);
+	m = assemble(T_I16, params16, 2, decls, sizeof(decls) / 4, add16,
+		     sizeof(add16) / 4, err, sizeof(err));
+	CHECK(!m && strstr(err, "unsupported 16-bit atomic"));
+	sir_module_destroy(m);
+}
+
 int main(int argc, char **argv)
 {
 	char err[256];
@@ -738,6 +803,7 @@ int main(int argc, char **argv)
 	RUN(native_and_library_names);
 	RUN(printf_op);
 	RUN(atomic_compare_exchange);
+	RUN(atomic_64);
 	spirv_library_free(lib);
 	printf("%d passed, %d failed\n", check_state.passed, check_state.failed);
 	return check_state.failed ? 1 : 0;

@@ -205,6 +205,9 @@ TEST(device_fixed_values)
 	CHECK(strncmp(s, "OpenCL C 1.2", 12) == 0);
 	QUERY(CL_DEVICE_EXTENSIONS, s);
 	CHECK(strstr(s, "cl_khr_global_int32_base_atomics") != NULL);
+	CHECK(strstr(s, "cl_khr_int64_base_atomics") != NULL);
+	CHECK(strstr(s, "cl_khr_int64_extended_atomics") != NULL);
+	CHECK(strstr(s, "cl_khr_fp16") != NULL);
 	CHECK(strstr(s, "cl_khr_fp64") == NULL);
 }
 

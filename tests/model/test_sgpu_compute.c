@@ -623,6 +623,203 @@ TEST(global_atomics)
 	CHECK(fh_fini(&fh));
 }
 
+/*
+ * The 64-bit atomics: 256 threads onto 16 cells each, with operands whose
+ * two words differ, so a carry, a comparison or an old value that stops
+ * at the low word shows. v[gid] is read from IN, the old values of the
+ * add, the exchange and the compare-exchange are stored per thread.
+ */
+static const char atomics64_kernel[] =
+	"ldst\n"
+	"	mov r0.xyz, global_id.xyzx\n"
+	"	ld_ubo.64 r3.xy, ubo(0)[0]\n"
+	"alu\n"
+	"	vmul.iand.i32 r27.x, r0.xxxx, #15\n"
+	"	vadd.imov.i32 r26.xy, r3.xyzw\n"
+	"	sadd.imov.i32 r27.y, r0.x\n"
+	"ldst\n"
+	"	ld.64 r5.xy, [r26.xy + r27.y.u32 << 3 + 8192]\n"
+	"alu\n"
+	"	vmul.imov.i32 r27.zw, r5.xxxy\n"
+	"ldst\n"
+	"	aadd.64 r1.xy, [r26.xy + r27.x.u32 << 3], r27.z\n"
+	"ldst\n"
+	"	aimin.64 r2.xy, [r26.xy + r27.x.u32 << 3 + 128], r27.z\n"
+	"	aumin.64 r6.xy, [r26.xy + r27.x.u32 << 3 + 256], r27.z\n"
+	"ldst\n"
+	"	aimax.64 r7.xy, [r26.xy + r27.x.u32 << 3 + 384], r27.z\n"
+	"	aumax.64 r8.xy, [r26.xy + r27.x.u32 << 3 + 512], r27.z\n"
+	"ldst\n"
+	"	aand.64 r9.xy, [r26.xy + r27.x.u32 << 3 + 640], r27.z\n"
+	"	aor.64 r10.xy, [r26.xy + r27.x.u32 << 3 + 768], r27.z\n"
+	"ldst\n"
+	"	axor.64 r11.xy, [r26.xy + r27.x.u32 << 3 + 896], r27.z\n"
+	"	axchg.64 r12.xy, [r26.xy + r27.x.u32 << 3 + 1024], r27.z\n"
+	"ldst\n"
+	"	lea r13.xy, [r26.xy + r27.x.u32 << 3 + 1152]\n"
+	"alu\n"
+	"	vmul.imov.i32 r26.zw, r13.xxxy\n"
+	"	vadd.imov.i32 r27.xy, #0\n"
+	"ldst\n"
+	"	acmpxchg.64 r14.xy, [r26.zw], r27.z, r27.x\n"
+	"alu\n"
+	"	vmul.imov.i32 r27.xy, r1.xyxy\n"
+	"	vadd.imov.i32 r27.zw, r12.xxxy\n"
+	"	vlut.imov.i32 r26.z, r0.xxxx\n"
+	"ldst\n"
+	"	st.64 r27.xyzw, [r26.xy + r26.z.u32 << 3 + 12288]\n"
+	"	st.64 r27.zwzw, [r26.xy + r26.z.u32 << 3 + 14336]\n"
+	"alu\n"
+	"	vmul.imov.i32 r27.xy, r14.xyxy\n"
+	"ldst\n"
+	"	st.64 r27.xyzw, [r26.xy + r26.z.u32 << 3 + 16384]\n";
+
+static uint64_t *dwords(uint64_t va)
+{
+	return (uint64_t *)ch_ptr(&fh, va);
+}
+
+/* Whether n old values chain init to final through x <- f(x, v[t]). */
+static bool chain64(uint64_t init, uint64_t final, const uint64_t *old,
+		    const uint64_t *v, unsigned int n, bool xchg)
+{
+	/* Each new value is consumed once as another's old or is final. */
+	bool used[17] = { false };
+	uint64_t cur = init;
+
+	for (unsigned int step = 0; step < n; step++) {
+		unsigned int t;
+
+		for (t = 0; t < n && (used[t] || old[t] != cur); t++)
+			;
+		if (t == n)
+			return false;
+		used[t] = true;
+		cur = xchg ? v[t] : cur + v[t];
+	}
+	return cur == final;
+}
+
+TEST(global_atomics_64)
+{
+	struct ch_kernel k = {
+		.source = atomics64_kernel,
+		.local_size = { 64, 1, 1 }, .num_groups = { 4, 1, 1 },
+		.ubo_count = 1, .ubo_va = { UBO0_VA }, .ubo_size = { 16 },
+	};
+	const uint64_t xinit = 0x0123456789ABCDEFull;
+	struct ch_result r;
+	uint64_t *cells, *v;
+
+	REQUIRE(ch_setup(&fh));
+	ubo0_pointers(OUT_VA, 0);
+	cells = dwords(OUT_VA);
+	v = dwords(OUT_VA + 8192);
+	for (uint32_t t = 0; t < 256; t++) {
+		/* Both signs, low words near a carry, high words apart. */
+		v[t] = (uint64_t)next_random() << 40 ^
+		       (uint64_t)next_random() << 16 ^ 0xFFFFFF00u;
+		if (t & 2)
+			v[t] |= 1ull << 63;
+	}
+	for (int c = 0; c < 16; c++) {
+		cells[c] = 0xFFFFFFFFull;            /* add: carries */
+		cells[16 + c] = INT64_MAX;           /* imin */
+		cells[32 + c] = UINT64_MAX;          /* umin */
+		cells[48 + c] = (uint64_t)INT64_MIN; /* imax */
+		cells[64 + c] = 0;                   /* umax */
+		cells[80 + c] = UINT64_MAX;          /* and */
+		cells[96 + c] = 1ull << 62;          /* or */
+		cells[112 + c] = xinit;              /* xor */
+		cells[128 + c] = 7;                  /* xchg */
+		cells[144 + c] = 0;                  /* cmpxchg */
+	}
+	REQUIRE(ch_run(&fh, &k, &r));
+	CHECK_EQ(r.js_status, 1);
+	for (uint32_t c = 0; c < 16; c++) {
+		uint64_t sum = 0xFFFFFFFFull, and = UINT64_MAX, or = 1ull << 62;
+		uint64_t x = xinit, umin = UINT64_MAX, umax = 0;
+		int64_t imin = INT64_MAX, imax = INT64_MIN;
+		uint64_t old[16], ov[16], xold[16];
+		unsigned int winners = 0;
+
+		for (uint32_t t = c, j = 0; t < 256; t += 16, j++) {
+			int64_t s = (int64_t)v[t];
+
+			sum += v[t];
+			and &= v[t];
+			or |= v[t];
+			x ^= v[t];
+			umin = v[t] < umin ? v[t] : umin;
+			umax = v[t] > umax ? v[t] : umax;
+			imin = s < imin ? s : imin;
+			imax = s > imax ? s : imax;
+			old[j] = dwords(OUT_VA + 12288)[t];
+			xold[j] = dwords(OUT_VA + 14336)[t];
+			ov[j] = v[t];
+			if (dwords(OUT_VA + 16384)[t] == 0) {
+				winners++;
+				CHECK_EQ(cells[144 + c], v[t]);
+			} else {
+				CHECK_EQ(dwords(OUT_VA + 16384)[t],
+					 cells[144 + c]);
+			}
+		}
+		CHECK_EQ(cells[c], sum);
+		CHECK_EQ(cells[16 + c], (uint64_t)imin);
+		CHECK_EQ(cells[32 + c], umin);
+		CHECK_EQ(cells[48 + c], (uint64_t)imax);
+		CHECK_EQ(cells[64 + c], umax);
+		CHECK_EQ(cells[80 + c], and);
+		CHECK_EQ(cells[96 + c], or);
+		CHECK_EQ(cells[112 + c], x);
+		CHECK_EQ(winners, 1);
+		CHECK(chain64(0xFFFFFFFFull, sum, old, ov, 16, false));
+		CHECK(chain64(7, cells[128 + c], xold, ov, 16, true));
+	}
+	CHECK(fh_fini(&fh));
+}
+
+/* A 64-bit atomic's operand, comparison and address: what faults. */
+TEST(global_atomics_64_faults)
+{
+	static const struct {
+		const char *from, *to;
+		uint32_t status;
+	} cases[] = {
+		/* An operand or a comparison on an odd component. */
+		{ "<< 3], r27.z", "<< 3], r27.w", 0x51 },
+		{ "r27.z, r27.x\n", "r27.z, r27.y\n", 0x51 },
+		/* 4-byte aligned cells: an 8-byte atomic needs 8. */
+		{ "", "", 0x56 },
+	};
+	struct ch_kernel k = {
+		.local_size = { 64, 1, 1 }, .num_groups = { 1, 1, 1 },
+		.ubo_count = 1, .ubo_va = { UBO0_VA }, .ubo_size = { 16 },
+	};
+	static char src[sizeof(atomics64_kernel)];
+	struct ch_result r;
+
+	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *at;
+
+		REQUIRE(ch_setup(&fh));
+		memcpy(src, atomics64_kernel, sizeof(src));
+		if (*cases[i].from) {
+			at = strstr(src, cases[i].from);
+			REQUIRE(at && strlen(cases[i].from) ==
+				strlen(cases[i].to));
+			memcpy(at, cases[i].to, strlen(cases[i].to));
+		}
+		ubo0_pointers(cases[i].status == 0x56 ? OUT_VA + 4 : OUT_VA,
+			      0);
+		k.source = src;
+		REQUIRE(ch_run(&fh, &k, &r));
+		CHECK_EQ(r.js_status, cases[i].status);
+		CHECK(fh_fini(&fh));
+	}
+}
+
 /* A one-bundle loop that never ends: only a hard stop ends it. */
 static const char endless_kernel[] =
 	"spin:\n"
@@ -876,6 +1073,8 @@ int main(void)
 	RUN(local_memory_sum_reduction);
 	RUN(atomics_last_group_reduction);
 	RUN(global_atomics);
+	RUN(global_atomics_64);
+	RUN(global_atomics_64_faults);
 	RUN(endless_loop_is_hard_stopped);
 	RUN(other_slots_run_beside_a_long_kernel);
 	RUN(no_watchdog_only_the_driver_stops_a_job);

@@ -82,12 +82,14 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
 	case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT: UINT(VEC128(4)); break;
 	case CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG:
 	case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG: UINT(VEC128(8)); break;
-	/* OpenCL 1.2 requires 0 without cl_khr_fp64 / cl_khr_fp16, which the
-	 * compiler does not offer (half is storage only: vload_half). */
+	/* OpenCL 1.2 requires 0 without cl_khr_fp64, which the compiler
+	 * does not offer. */
 	case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
-	case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
+	case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE: UINT(0); break;
+	/* cl_khr_fp16: halves are computed in fp32 lanes, four a register
+	 * (compiler/ir/sir_lower_half.c). */
 	case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
-	case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: UINT(0); break;
+	case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: UINT(VEC128(4)); break;
 	case CL_DEVICE_MAX_CLOCK_FREQUENCY: UINT(CLOCK_MHZ); break;
 	/* The compiler's pointers are 32 bits (compiler/README.md). */
 	case CL_DEVICE_ADDRESS_BITS: UINT(32); break;
@@ -117,6 +119,11 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
 		BITS(CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN);
 		break;
 	case CL_DEVICE_DOUBLE_FP_CONFIG: BITS(0); break;
+	/* cl_khr_fp16 (§9.5): its minimum, and denormals, which fp32 holds
+	 * as normal numbers (sir_lower_half.c). */
+	case CL_DEVICE_HALF_FP_CONFIG:
+		BITS(CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM);
+		break;
 	case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
 		v.u = CL_READ_WRITE_CACHE;
 		size = sizeof(cl_device_mem_cache_type);

@@ -108,8 +108,14 @@ TEST(device_info_values)
 	CHECK_EQ(u, 2);
 	QUERY(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE, u);
 	CHECK_EQ(u, 0);
+	/* cl_khr_fp16: nonzero, and the half config's minimum. */
 	QUERY(d, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF, u);
-	CHECK_EQ(u, 0);
+	CHECK_EQ(u, 4);
+	QUERY(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF, u);
+	CHECK_EQ(u, 4);
+	QUERY(d, CL_DEVICE_HALF_FP_CONFIG, ul);
+	CHECK((ul & (CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN)) ==
+	      (CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN));
 	QUERY(d, CL_DEVICE_IMAGE_SUPPORT, b);
 	CHECK_EQ(b, CL_FALSE);
 	QUERY(d, CL_DEVICE_DOUBLE_FP_CONFIG, ul);
@@ -134,8 +140,10 @@ TEST(device_info_values)
 	/* The very list the compiler enables in clang (-cl-ext). */
 	CHECK(strcmp(s, SLC_DEVICE_EXTENSIONS) == 0);
 	CHECK(strstr(s, "cl_khr_icd") != NULL);
+	CHECK(strstr(s, "cl_khr_int64_base_atomics") != NULL);
+	CHECK(strstr(s, "cl_khr_int64_extended_atomics") != NULL);
 	CHECK(strstr(s, "cl_khr_fp64") == NULL);
-	CHECK(strstr(s, "cl_khr_fp16") == NULL);
+	CHECK(strstr(s, "cl_khr_fp16") != NULL);
 }
 
 TEST(device_info_errors)

@@ -51,7 +51,7 @@ TEST(platform_info_sizes)
 
 TEST(platform_info_values)
 {
-	char buf[256];
+	char buf[512];
 
 	CHECK_EQ(clGetPlatformInfo(test_platform(), CL_PLATFORM_VERSION,
 				   sizeof(buf), buf, NULL), CL_SUCCESS);
