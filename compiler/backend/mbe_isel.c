@@ -59,9 +59,10 @@ static const struct sir_instr *val(struct isel *s, sir_id v)
 	return &s->f->values[v];
 }
 
+/* 64-bit lanes: longs and doubles. */
 static bool is64(struct sir_type t)
 {
-	return t.kind == SIR_INT && t.bits == 64;
+	return (t.kind == SIR_INT || t.kind == SIR_FLOAT) && t.bits == 64;
 }
 
 /* 8- and 16-bit integers and halves: 32-bit lanes, upper bits undefined. */
@@ -106,7 +107,8 @@ static bool supported(struct sir_type t)
 	if (t.kind == SIR_BOOL || t.kind == SIR_PTR)
 		return t.comps <= 4;
 	if (t.kind == SIR_FLOAT)
-		return (t.bits == 16 || t.bits == 32) && t.comps <= 4;
+		return t.bits == 64 ? t.comps <= 2 :
+		       (t.bits == 16 || t.bits == 32) && t.comps <= 4;
 	if (t.kind != SIR_INT)
 		return false;
 	if (t.bits == 8 || t.bits == 16 || t.bits == 32)

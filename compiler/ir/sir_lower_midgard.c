@@ -120,6 +120,29 @@ static bool is_double(struct sir_type t)
 	return t.kind == SIR_FLOAT && t.bits == 64;
 }
 
+/* Ops on doubles the lowerings and the back end handle. */
+static bool double_op_ok(const struct sir_function *f,
+			 const struct sir_instr *in)
+{
+	bool dbl = is_double(in->type);
+
+	for (uint32_t s = 0; s < in->num_srcs; s++)
+		dbl |= is_double(f->values[in->srcs[s]].type);
+	if (!dbl)
+		return true;
+	switch (in->op) {
+	case SIR_OP_CONST: case SIR_OP_UNDEF: case SIR_OP_PARAM:
+	case SIR_OP_UNIFORM: case SIR_OP_COPY: case SIR_OP_PHI:
+	case SIR_OP_VEC: case SIR_OP_EXTRACT: case SIR_OP_INSERT:
+	case SIR_OP_SHUFFLE: case SIR_OP_SELECT: case SIR_OP_BITCAST:
+	case SIR_OP_LOAD: case SIR_OP_STORE: case SIR_OP_RET:
+	case SIR_OP_CALL: case SIR_OP_PRINTF:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* What no lowering can turn into the contract's ops. */
 static bool check_input(struct sir_function *f, char *err, size_t errsz)
 {
@@ -129,14 +152,11 @@ static bool check_input(struct sir_function *f, char *err, size_t errsz)
 		for (i = 0; i < f->blocks[b].num_instrs; i++) {
 			const struct sir_instr *in =
 				&f->values[f->blocks[b].instrs[i]];
-			bool dbl = is_double(in->type);
-
-			for (s = 0; s < in->num_srcs; s++)
-				dbl |= is_double(f->values[in->srcs[s]].type);
-			if (dbl) {
+			if (!double_op_ok(f, in)) {
 				snprintf(err, errsz,
-					 "%s: double is not supported",
-					 f->name);
+					 "%s: %s on double is not supported",
+					 f->name,
+					 sir_op_name((enum sir_op)in->op));
 				return false;
 			}
 			if (in->op == SIR_OP_CALL) {
