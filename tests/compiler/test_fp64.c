@@ -9,6 +9,7 @@
  * denormals kept), built-ins by ULP distance within OpenCL 1.2 §7.4.
  * Everything twice: built as usual and with -cl-opt-disable.
  */
+#include <fenv.h>
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -233,6 +234,420 @@ TEST(select_shuffle_as_type)
 	CHECK_EQ(compare_bits("fp64_select bits", bits, wbits, N), 0);
 }
 
+/* ---- Arithmetic ---- */
+
+static struct slb_program prog_arith;
+static bool built_arith;
+
+/* Equal bits, or both NaN (OpenCL leaves NaN payloads open). */
+static bool same(uint64_t got, double want)
+{
+	return got == dbits(want) || (isnan(bitsd(got)) && isnan(want));
+}
+
+static unsigned int compare_doubles(const char *what, const uint64_t *got,
+				    const double *want, size_t n,
+				    unsigned int width)
+{
+	unsigned int bad = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		if (same(got[k], want[k]))
+			continue;
+		if (bad++ < MAX_REPORTS)
+			printf("  %s: element %zu, value %zu: got %a (0x%016llx)"
+			       ", want %a\n", what, k / width, k % width,
+			       bitsd(got[k]), (unsigned long long)got[k],
+			       want[k]);
+	}
+	return bad;
+}
+
+/* The model's fmin/fmax (OpenCL's: a NaN loses; -0 below +0). */
+static double ref_fmin(double a, double b)
+{
+	if (isnan(a))
+		return b;
+	if (isnan(b))
+		return a;
+	if (a == b)
+		return signbit(a) ? a : b;
+	return a < b ? a : b;
+}
+
+static double ref_fmax(double a, double b)
+{
+	if (isnan(a))
+		return b;
+	if (isnan(b))
+		return a;
+	if (a == b)
+		return signbit(a) ? b : a;
+	return a > b ? a : b;
+}
+
+/* Inputs: rnd_double(), and pairs of near neighbours (cancellation). */
+static void fill_pairs(uint64_t *x, uint64_t *y, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		x[k] = dbits(rnd_double());
+		y[k] = k % 5 == 0 ? x[k] + rnd64() % 5 - 2 : dbits(rnd_double());
+		if (k % 7 == 0)
+			y[k] ^= 1ull << 63;
+	}
+}
+
+TEST(scalar_arithmetic)
+{
+	enum { N = 256, L = 64 };
+	uint64_t *x, *y, *o;
+	uint32_t x_va, y_va, o_va;
+	static double want[16 * N];
+
+	REQUIRE(built_arith);
+	cr_reset(&session);
+	x = alloc(N * 8, &x_va);
+	y = alloc(N * 8, &y_va);
+	o = alloc(16 * N * 8, &o_va);
+	fill_pairs(x, y, N);
+	REQUIRE(cr_launch(&session, &prog_arith, "fp64_arith",
+			  (struct cr_arg[]){ CR_BUF(x_va), CR_BUF(y_va),
+					     CR_BUF(o_va) }, 3, &CR_1D(N, L)));
+	for (int i = 0; i < N; i++) {
+		double a = bitsd(x[i]), b = bitsd(y[i]), *q = want + 16 * i;
+		volatile double t;
+
+		q[0] = a + b;
+		q[1] = a - b;
+		q[2] = a * b;
+		q[3] = -(a * b);
+		q[4] = fabs(a) - b;
+		q[5] = ref_fmin(a, b);
+		q[6] = ref_fmax(a, b);
+		q[7] = floor(a);
+		q[8] = ceil(a);
+		q[9] = trunc(a);
+		q[10] = rint(a);
+		q[11] = round(a);
+		q[12] = copysign(a, b);
+		t = a * 3.0;
+		q[13] = t + 0.25;
+		q[14] = (a < b) + 2 * (a <= b) + 4 * (a == b) + 8 * (a != b) +
+			16 * !!isnan(a) + 32 * (a > b) + 64 * (a >= b);
+		t = a * b;
+		q[15] = t - a;
+	}
+	CHECK_EQ(compare_doubles("fp64_arith", o, want, 16 * N, 16), 0);
+}
+
+TEST(vector_arithmetic)
+{
+	enum { N = 64, L = 16 };
+	uint64_t *x, *y, *o, *m, wm[4 * N];
+	uint32_t x_va, y_va, o_va, m_va;
+	static double want[12 * N];
+	static const double k[4] = { 0.5, -2.0, 1.0, 0.0 };
+
+	REQUIRE(built_arith);
+	cr_reset(&session);
+	x = alloc(4 * N * 8, &x_va);
+	y = alloc(4 * N * 8, &y_va);
+	o = alloc(12 * N * 8, &o_va);
+	m = alloc(4 * N * 8, &m_va);
+	fill_pairs(x, y, 4 * N);
+	REQUIRE(cr_launch(&session, &prog_arith, "fp64_vector",
+			  (struct cr_arg[]){ CR_BUF(x_va), CR_BUF(y_va),
+					     CR_BUF(o_va), CR_BUF(m_va) }, 4,
+			  &CR_1D(N, L)));
+	for (int i = 0; i < N; i++) {
+		const uint64_t *a = x + 4 * i, *b = y + 4 * i;
+		double *q = want + 12 * i;
+		volatile double t, sum = 0.0;
+
+		for (int j = 0; j < 4; j++) {
+			double aj = bitsd(a[j]), bj = bitsd(b[j]);
+
+			t = aj * bj;
+			q[j] = t + aj;
+			t = aj - bj;
+			q[4 + j] = ref_fmax(t, -aj) * k[j];
+			if (j < 3)
+				q[8 + j] = aj + bj;
+			t = aj * bj;
+			sum = j ? sum + t : t;
+			wm[4 * i + j] = (aj < bj ? UINT64_MAX : 0) |
+					(isnan(bj) ? 2 : 0);
+		}
+		q[11] = sum;
+	}
+	CHECK_EQ(compare_doubles("fp64_vector", o, want, 12 * N, 12), 0);
+	CHECK_EQ(compare_bits("fp64_vector masks", m, wm, 4 * N), 0);
+}
+
+static const int fe_modes[4] = { FE_TONEAREST, FE_TOWARDZERO, FE_UPWARD,
+				 FE_DOWNWARD };          /* rte rtz rtp rtn */
+
+/* a rounded to a half's bits in mode m (rte rtz rtp rtn), exactly. */
+static uint16_t ref_half(double a, int m)
+{
+	uint16_t sign = signbit(a) ? 0x8000 : 0;
+	double mag = fabs(a), ulp, q, fl, frac;
+	bool up;
+	int ex;
+
+	if (isnan(a))
+		return 0x7E00 | sign;
+	if (isinf(a))
+		return sign | 0x7C00;
+	if (mag >= 0x1p-14) {
+		frexp(mag, &ex);        /* mag in [2^(ex-1), 2^ex) */
+		ulp = ldexp(1.0, ex - 11);
+	} else {
+		ulp = 0x1p-24;
+	}
+	if (mag >= 0x1p17)
+		ulp = 0x1p6;            /* far beyond the range: overflow */
+	q = mag / ulp;
+	fl = floor(q);
+	frac = q - fl;
+	switch (m) {
+	case 0:
+		up = frac > 0.5 || (frac == 0.5 && fmod(fl, 2.0) != 0.0);
+		break;
+	case 1:
+		up = false;
+		break;
+	case 2:
+		up = frac > 0.0 && !sign;
+		break;
+	default:
+		up = frac > 0.0 && sign;
+		break;
+	}
+	mag = (fl + (up ? 1.0 : 0.0)) * ulp;
+	if (mag > 65504.0) {
+		bool inf = m == 0 || (m == 2 && !sign) || (m == 3 && sign);
+
+		return sign | (inf ? 0x7C00 : 0x7BFF);
+	}
+	if (mag < 0x1p-14)
+		return sign | (uint16_t)(mag * 0x1p24);
+	frexp(mag, &ex);
+	return sign | (uint16_t)((ex + 14) << 10) |
+	       ((uint16_t)ldexp(mag, 11 - ex) & 0x3FF);
+}
+
+static int64_t sat_i(double a, int bits)
+{
+	double lim = ldexp(1.0, bits - 1);
+
+	if (isnan(a))
+		return 0;
+	if (a >= lim)
+		return (int64_t)((1ull << (bits - 1)) - 1);
+	if (a <= -lim)
+		return -(int64_t)(1ull << (bits - 1) >> 1) * 2;
+	return (int64_t)a;
+}
+
+static uint64_t sat_u(double a, int bits)
+{
+	double lim = ldexp(1.0, bits);
+
+	if (isnan(a) || a <= 0.0)
+		return 0;
+	if (a >= lim)
+		return bits == 64 ? UINT64_MAX : (1ull << bits) - 1;
+	return (uint64_t)a;
+}
+
+TEST(conversions)
+{
+	enum { N = 256, L = 64 };
+	uint64_t *x, *l, *od, *ol, wd[8 * N], wl[2 * N];
+	uint32_t *f, *n, *of, *oi, wf[4 * N], wi[4 * N];
+	uint16_t *oh, wh[4 * N];
+	uint32_t x_va, f_va, l_va, n_va, od_va, of_va, ol_va, oi_va, oh_va;
+	unsigned int bad = 0;
+
+	REQUIRE(built_arith);
+	cr_reset(&session);
+	x = alloc(N * 8, &x_va);
+	f = alloc(N * 4, &f_va);
+	l = alloc(N * 8, &l_va);
+	n = alloc(N * 4, &n_va);
+	od = alloc(8 * N * 8, &od_va);
+	of = alloc(4 * N * 4, &of_va);
+	ol = alloc(2 * N * 8, &ol_va);
+	oi = alloc(4 * N * 4, &oi_va);
+	oh = alloc(4 * N * 2, &oh_va);
+	for (int i = 0; i < N; i++) {
+		switch (i % 4) {
+		case 0:
+			x[i] = dbits(rnd_double());
+			break;
+		case 1:         /* the integers' and halves' ranges */
+			x[i] = dbits(ldexp((double)(int64_t)rnd64(),
+					   (int)(rnd64() % 100) - 93));
+			break;
+		case 2:         /* halfway between floats or halves */
+			x[i] = dbits(ldexp((double)(rnd64() >> 11 | 1) +
+					   (rnd64() & 1 ? 0.0 : 0.5),
+					   (int)(rnd64() % 80) - 110));
+			break;
+		default:
+			x[i] = dbits(ldexp((double)(int64_t)rnd64(),
+					   -(int)(rnd64() % 130) - 20));
+			break;
+		}
+		f[i] = (uint32_t)rnd64();
+		l[i] = rnd64() >> (rnd64() % 64);
+		if (i & 1)
+			l[i] = -l[i];
+		n[i] = (uint32_t)rnd64();
+	}
+	REQUIRE(cr_launch(&session, &prog_arith, "fp64_convert",
+			  (struct cr_arg[]){ CR_BUF(x_va), CR_BUF(f_va),
+					     CR_BUF(l_va), CR_BUF(n_va),
+					     CR_BUF(od_va), CR_BUF(of_va),
+					     CR_BUF(ol_va), CR_BUF(oi_va),
+					     CR_BUF(oh_va) }, 9,
+			  &CR_1D(N, L)));
+	for (int i = 0; i < N; i++) {
+		double a = bitsd(x[i]);
+		float fi;
+		volatile int64_t vl = (int64_t)l[i];
+		volatile uint64_t vu = l[i];
+		volatile double va = a;
+		double d[4];
+		float fl[4];
+
+		memcpy(&fi, &f[i], 4);
+		for (int m = 0; m < 4; m++) {
+			fesetround(fe_modes[m]);
+			d[m] = (double)vl;
+			fl[m] = (float)va;
+			fesetround(FE_TONEAREST);
+		}
+		wd[8 * i] = dbits((double)fi);
+		wd[8 * i + 1] = dbits(d[0]);
+		wd[8 * i + 2] = dbits(d[1]);
+		wd[8 * i + 3] = dbits(d[2]);
+		wd[8 * i + 4] = dbits(d[3]);
+		wd[8 * i + 5] = dbits((double)vu);
+		wd[8 * i + 6] = dbits((double)(int32_t)n[i]);
+		wd[8 * i + 7] = dbits((double)n[i]);
+		for (int m = 0; m < 4; m++) {
+			memcpy(&wf[4 * i + m], &fl[m], 4);
+			wh[4 * i + m] = ref_half(a, m);
+		}
+		wl[2 * i] = (uint64_t)sat_i(a, 64);
+		wl[2 * i + 1] = sat_u(a, 64);
+		wi[4 * i] = (uint32_t)sat_i(a, 32);
+		wi[4 * i + 1] = (uint32_t)sat_u(a, 32);
+		wi[4 * i + 2] = (uint32_t)sat_i(a, 16);
+		wi[4 * i + 3] = (uint32_t)sat_u(a, 8);
+	}
+	for (int k = 0; k < 8 * N; k++) {
+		if (same(od[k], bitsd(wd[k])))
+			continue;
+		if (bad++ < MAX_REPORTS)
+			printf("  to double: element %d, value %d: got %a, "
+			       "want %a\n", k / 8, k % 8, bitsd(od[k]),
+			       bitsd(wd[k]));
+	}
+	for (int k = 0; k < 4 * N; k++) {
+		bool nan = isnan(bitsd(x[k / 4]));
+
+		if (of[k] != wf[k] && !(nan && (of[k] & 0x7FFFFFFFu) >
+					0x7F800000u) && bad++ < MAX_REPORTS)
+			printf("  to float: element %d, mode %d: %a -> 0x%08x, "
+			       "want 0x%08x\n", k / 4, k % 4,
+			       bitsd(x[k / 4]), of[k], wf[k]);
+		if (oh[k] != wh[k] && !(nan && (oh[k] & 0x7FFF) > 0x7C00) &&
+		    bad++ < MAX_REPORTS)
+			printf("  to half: element %d, mode %d: %a -> 0x%04x, "
+			       "want 0x%04x\n", k / 4, k % 4,
+			       bitsd(x[k / 4]), oh[k], wh[k]);
+		if (oi[k] != wi[k] && bad++ < MAX_REPORTS)
+			printf("  to int: element %d, value %d: %a -> 0x%08x, "
+			       "want 0x%08x\n", k / 4, k % 4,
+			       bitsd(x[k / 4]), oi[k], wi[k]);
+	}
+	bad += compare_bits("to long", ol, wl, 2 * N);
+	CHECK_EQ(bad, 0);
+}
+
+/* ---- Division, square root, fma ---- */
+
+static struct slb_program prog_math;
+static bool built_math;
+
+/* ULPs between got and the exact want (long double), in got's binade. */
+static double ulp_distance(double got, long double want)
+{
+	int ex;
+
+	if (isnan(got) || isnan((double)want))
+		return isnan(got) && isnan((double)want) ? 0.0 : INFINITY;
+	if (isinf(got) || isinf((double)want))
+		return got == (double)want ? 0.0 : INFINITY;
+	frexpl(want, &ex);
+	if (ex - 53 < -1074)
+		ex = -1074 + 53;
+	return (double)fabsl(((long double)got - want) /
+			      ldexpl(1.0L, ex - 53));
+}
+
+TEST(division_and_sqrt)
+{
+	enum { N = 512, L = 64 };
+	uint64_t *x, *y, *o;
+	uint32_t x_va, y_va, o_va;
+	unsigned int bad = 0;
+
+	REQUIRE(built_math);
+	cr_reset(&session);
+	x = alloc(2 * N * 8, &x_va);
+	y = alloc(2 * N * 8, &y_va);
+	o = alloc(8 * N * 8, &o_va);
+	fill_pairs(x, y, 2 * N);
+	for (int i = 0; i < 2 * N; i += 3) {    /* positive radicands */
+		x[i] &= ~(1ull << 63);
+		y[i + 1] &= ~(1ull << 63);
+	}
+	REQUIRE(cr_launch(&session, &prog_math, "fp64_divsqrt",
+			  (struct cr_arg[]){ CR_BUF(x_va), CR_BUF(y_va),
+					     CR_BUF(o_va) }, 3, &CR_1D(N, L)));
+	for (int i = 0; i < N; i++) {
+		double a = bitsd(x[i]), b = bitsd(y[i]);
+		const uint64_t *q = o + 8 * i;
+		double want[8] = { a / b, sqrt(a), 0.0, 1.0 / b };
+		double r;
+
+		for (int m = 0; m < 2; m++) {
+			want[4 + m] = bitsd(x[2 * i + m]) /
+				      bitsd(y[2 * i + 1 - m]);
+			want[6 + m] = sqrt(bitsd(y[2 * i + m]));
+		}
+		for (int m = 0; m < 8; m++) {
+			if (m == 2)
+				continue;
+			if (same(q[m], want[m]))
+				continue;
+			if (bad++ < MAX_REPORTS)
+				printf("  fp64_divsqrt: element %d, value %d: "
+				       "got %a, want %a (a %a, b %a)\n", i, m,
+				       bitsd(q[m]), want[m], a, b);
+		}
+		r = ulp_distance(bitsd(q[2]), 1.0L / sqrtl((long double)b));
+		if (!(r <= 2.0) && !(b < 0 && isnan(bitsd(q[2]))) &&
+		    bad++ < MAX_REPORTS)
+			printf("  rsqrt(%a) = %a: %g ulp\n", b, bitsd(q[2]), r);
+	}
+	CHECK_EQ(bad, 0);
+}
+
 static void run_all(const char *opts)
 {
 	options = opts;
@@ -243,6 +658,16 @@ static void run_all(const char *opts)
 	RUN(select_shuffle_as_type);
 	if (built_data)
 		slb_program_free(&prog_data);
+	built_arith = build("fp64_arith", &prog_arith);
+	RUN(scalar_arithmetic);
+	RUN(vector_arithmetic);
+	RUN(conversions);
+	if (built_arith)
+		slb_program_free(&prog_arith);
+	built_math = build("fp64_math", &prog_math);
+	RUN(division_and_sqrt);
+	if (built_math)
+		slb_program_free(&prog_math);
 }
 
 int main(void)
