@@ -290,6 +290,163 @@ static sir_id fsqrt64(struct dctx *c, sir_id a)
 	return sirp_op1(c->b, SIR_OP_BITCAST, c->dt, sel(c, special, sv, res));
 }
 
+/* ---- fma: 128-bit integers as word pairs ---- */
+
+struct w128 {
+	sir_id hi, lo;
+};
+
+/* x >> n (n >= 0, any size) with the bits shifted out ORed into bit 0. */
+static struct w128 shr128_sticky(struct dctx *c, struct w128 x, sir_id n)
+{
+	sir_id s = op(c, SIR_OP_AND, n, k(c, 63));
+	sir_id inv = op(c, SIR_OP_ISUB, k(c, 64), s);        /* 64 when s 0 */
+	sir_id s0 = cmp(c, SIR_OP_IEQ, s, k(c, 0));
+	sir_id lt64 = cmp(c, SIR_OP_ULT, n, k(c, 64));
+	sir_id lt128 = cmp(c, SIR_OP_ULT, n, k(c, 128));
+	/* The bits of a word above and below a cut at s (0 when s is 0). */
+	sir_id hi_up = sel(c, s0, k(c, 0), op(c, SIR_OP_SHL, x.hi, inv));
+	sir_id lo_up = sel(c, s0, k(c, 0), op(c, SIR_OP_SHL, x.lo, inv));
+	sir_id hi_sh = op(c, SIR_OP_LSHR, x.hi, s);
+	sir_id lo_sh = op(c, SIR_OP_LSHR, x.lo, s);
+	sir_id lo_nz = cmp(c, SIR_OP_INE, x.lo, k(c, 0));
+	sir_id lost, any = bor(c, lo_nz, cmp(c, SIR_OP_INE, x.hi, k(c, 0)));
+	struct w128 r;
+
+	r.hi = sel(c, lt64, hi_sh, k(c, 0));
+	r.lo = sel(c, lt64, op(c, SIR_OP_OR, lo_sh, hi_up),
+		   sel(c, lt128, hi_sh, k(c, 0)));
+	lost = sel(c, lt64, b2i(c, cmp(c, SIR_OP_INE, lo_up, k(c, 0))),
+		   sel(c, lt128,
+		       b2i(c, bor(c, lo_nz,
+				  cmp(c, SIR_OP_INE, hi_up, k(c, 0)))),
+		       b2i(c, any)));
+	r.lo = op(c, SIR_OP_OR, r.lo, lost);
+	return r;
+}
+
+static struct w128 add128(struct dctx *c, struct w128 x, struct w128 y)
+{
+	struct w128 r;
+
+	r.lo = op(c, SIR_OP_IADD, x.lo, y.lo);
+	r.hi = op(c, SIR_OP_IADD, op(c, SIR_OP_IADD, x.hi, y.hi),
+		  b2i(c, cmp(c, SIR_OP_ULT, r.lo, x.lo)));
+	return r;
+}
+
+/* x - y for x >= y. */
+static struct w128 sub128(struct dctx *c, struct w128 x, struct w128 y)
+{
+	struct w128 r;
+
+	r.lo = op(c, SIR_OP_ISUB, x.lo, y.lo);
+	r.hi = op(c, SIR_OP_ISUB, op(c, SIR_OP_ISUB, x.hi, y.hi),
+		  b2i(c, cmp(c, SIR_OP_ULT, x.lo, y.lo)));
+	return r;
+}
+
+static sir_id uge128(struct dctx *c, struct w128 x, struct w128 y)
+{
+	return bor(c, cmp(c, SIR_OP_ULT, y.hi, x.hi),
+		   band(c, cmp(c, SIR_OP_IEQ, x.hi, y.hi),
+			cmp(c, SIR_OP_ULE, y.lo, x.lo)));
+}
+
+static struct w128 sel128(struct dctx *c, sir_id cond, struct w128 x,
+			  struct w128 y)
+{
+	struct w128 r = { sel(c, cond, x.hi, y.hi), sel(c, cond, x.lo, y.lo) };
+
+	return r;
+}
+
+/* The exact a * b + c for finite nonzero a, b, c, rounded once. */
+static sir_id fma_finite(struct dctx *c, sir_id xa, sir_id xb, sir_id xc)
+{
+	sir_id ea, ma, eb, mb, ec, mc, sp, sc, diff, pos, sgn_p, sgn_c, s;
+	sir_id same_sign, p_ge, sign, zero, lz, t, e, m, small, sh;
+	struct w128 p, q, r, sum, d1, d2, shr;
+
+	unpack(c, op(c, SIR_OP_AND, xa, k(c, ~SIGN)), &ea, &ma);
+	unpack(c, op(c, SIR_OP_AND, xb, k(c, ~SIGN)), &eb, &mb);
+	unpack(c, op(c, SIR_OP_AND, xc, k(c, ~SIGN)), &ec, &mc);
+	/* Product (106 bits) << 20, addend << 72: top bits at 124-125. */
+	p.hi = sirp_op2(c->b, SIR_OP_UMULHI, c->it, ma, mb);
+	p.lo = op(c, SIR_OP_IMUL, ma, mb);
+	p.hi = op(c, SIR_OP_OR, op(c, SIR_OP_SHL, p.hi, k(c, 20)),
+		  op(c, SIR_OP_LSHR, p.lo, k(c, 44)));
+	p.lo = op(c, SIR_OP_SHL, p.lo, k(c, 20));
+	q.hi = op(c, SIR_OP_SHL, mc, k(c, 8));
+	q.lo = k(c, 0);
+	/* Weights of bit 0: 2^(ea + eb - 2170) and 2^(ec - 1147). */
+	sp = op(c, SIR_OP_ISUB, op(c, SIR_OP_IADD, ea, eb), k(c, 2170));
+	sc = op(c, SIR_OP_ISUB, ec, k(c, 1147));
+	diff = op(c, SIR_OP_ISUB, sp, sc);
+	pos = cmp(c, SIR_OP_SLE, k(c, 0), diff);
+	/* The one with the smaller weight moves right (sticky). */
+	q = sel128(c, pos, shr128_sticky(c, q, sel(c, pos, diff, k(c, 0))), q);
+	p = sel128(c, pos, p,
+		   shr128_sticky(c, p, sel(c, pos, k(c, 0),
+					   op(c, SIR_OP_ISUB, k(c, 0), diff))));
+	s = sel(c, pos, sp, sc);
+	sgn_p = op(c, SIR_OP_AND, op(c, SIR_OP_XOR, xa, xb), k(c, SIGN));
+	sgn_c = op(c, SIR_OP_AND, xc, k(c, SIGN));
+	same_sign = cmp(c, SIR_OP_IEQ, sgn_p, sgn_c);
+	p_ge = uge128(c, p, q);
+	sum = add128(c, p, q);
+	d1 = sub128(c, p, q);
+	d2 = sub128(c, q, p);
+	r = sel128(c, same_sign, sum, sel128(c, p_ge, d1, d2));
+	sign = sel(c, bor(c, same_sign, p_ge), sgn_p, sgn_c);
+	zero = band(c, cmp(c, SIR_OP_IEQ, r.hi, k(c, 0)),
+		    cmp(c, SIR_OP_IEQ, r.lo, k(c, 0)));
+	/* Top bit t; to one word with the top at 62. */
+	lz = sel(c, cmp(c, SIR_OP_INE, r.hi, k(c, 0)),
+		 sirp_op1(c->b, SIR_OP_CLZ, c->it, r.hi),
+		 op(c, SIR_OP_IADD, k(c, 64),
+		    sirp_op1(c->b, SIR_OP_CLZ, c->it, r.lo)));
+	t = op(c, SIR_OP_ISUB, k(c, 127), lz);
+	small = cmp(c, SIR_OP_SLT, t, k(c, 62));
+	sh = sel(c, small, k(c, 0), op(c, SIR_OP_ISUB, t, k(c, 62)));
+	shr = shr128_sticky(c, r, sh);
+	m = sel(c, small,
+		op(c, SIR_OP_SHL, r.lo,
+		   sel(c, small, op(c, SIR_OP_ISUB, k(c, 62), t), k(c, 0))),
+		shr.lo);
+	e = op(c, SIR_OP_IADD, op(c, SIR_OP_IADD, t, s), k(c, 1023));
+	return sel(c, zero, k(c, 0), round_pack(c, sign, e, m));
+}
+
+static sir_id fma64(struct dctx *c, sir_id a, sir_id bv, sir_id cv)
+{
+	sir_id xa = as_int(c, a), xb = as_int(c, bv), xc = as_int(c, cv);
+	sir_id aa = op(c, SIR_OP_AND, xa, k(c, ~SIGN));
+	sir_id ab = op(c, SIR_OP_AND, xb, k(c, ~SIGN));
+	sir_id ac = op(c, SIR_OP_AND, xc, k(c, ~SIGN));
+	sir_id prod = sirp_op2(c->b, SIR_OP_FMUL, c->dt, a, bv);
+	sir_id r, ab_special, c_special;
+
+	/*
+	 * A factor that is zero, infinite or NaN: a * b is exact, and so
+	 * is the float sum's rule. An infinite or NaN addend otherwise: it.
+	 * A zero addend: the product rounded once.
+	 */
+	ab_special = bor(c, bor(c, cmp(c, SIR_OP_ULE, k(c, INF), aa),
+				cmp(c, SIR_OP_ULE, k(c, INF), ab)),
+			 bor(c, cmp(c, SIR_OP_IEQ, aa, k(c, 0)),
+			     cmp(c, SIR_OP_IEQ, ab, k(c, 0))));
+	c_special = cmp(c, SIR_OP_ULE, k(c, INF), ac);
+	r = fma_finite(c, xa, xb, xc);
+	r = sel(c, cmp(c, SIR_OP_IEQ, ac, k(c, 0)), as_int(c, prod), r);
+	r = sel(c, c_special,
+		sel(c, is_nan(c, ac), op(c, SIR_OP_OR, xc, k(c, QUIET)), xc),
+		r);
+	r = sel(c, ab_special,
+		as_int(c, sirp_op2(c->b, SIR_OP_FADD, c->dt, prod, cv)), r);
+	return sirp_op1(c->b, SIR_OP_BITCAST, c->dt, r);
+}
+
 static bool match_f64(const struct sir_function *f, const struct sir_instr *in,
 		      void *ctx)
 {
@@ -298,7 +455,8 @@ static bool match_f64(const struct sir_function *f, const struct sir_instr *in,
 	if (in->type.kind != SIR_FLOAT || in->type.bits != 64)
 		return false;
 	return in->op == SIR_OP_FDIV || in->op == SIR_OP_FSQRT ||
-	       in->op == SIR_OP_FRSQ || in->op == SIR_OP_FRCP;
+	       in->op == SIR_OP_FRSQ || in->op == SIR_OP_FRCP ||
+	       in->op == SIR_OP_FMA;
 }
 
 static sir_id expand_f64(struct sir_builder *b, sir_id v, void *ctx)
@@ -316,6 +474,8 @@ static sir_id expand_f64(struct sir_builder *b, sir_id v, void *ctx)
 		return fdiv64(&c, in.srcs[0], in.srcs[1]);
 	case SIR_OP_FSQRT:
 		return fsqrt64(&c, in.srcs[0]);
+	case SIR_OP_FMA:
+		return fma64(&c, in.srcs[0], in.srcs[1], in.srcs[2]);
 	case SIR_OP_FRCP:
 		return fdiv64(&c, sirl_k(b, c.dt, 0x3FF0000000000000ull),
 			      in.srcs[0]);

@@ -156,7 +156,7 @@ static bool double_op_ok(const struct sir_function *f,
 	case SIR_OP_FCONV:
 	/* In integers (sir_lower_f64.c). */
 	case SIR_OP_FDIV: case SIR_OP_FSQRT: case SIR_OP_FRSQ:
-	case SIR_OP_FRCP:
+	case SIR_OP_FRCP: case SIR_OP_FMA:
 		return true;
 	default:
 		return false;

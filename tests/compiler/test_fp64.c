@@ -648,6 +648,70 @@ TEST(division_and_sqrt)
 	CHECK_EQ(bad, 0);
 }
 
+TEST(fma_exact)
+{
+	enum { N = 512, L = 64 };
+	uint64_t *x, *y, *z, *o;
+	uint32_t x_va, y_va, z_va, o_va;
+	unsigned int bad = 0;
+
+	REQUIRE(built_math);
+	cr_reset(&session);
+	x = alloc(2 * N * 8, &x_va);
+	y = alloc(2 * N * 8, &y_va);
+	z = alloc(2 * N * 8, &z_va);
+	o = alloc(3 * N * 8, &o_va);
+	fill_pairs(x, y, 2 * N);
+	for (int k = 0; k < 2 * N; k++) {
+		double a = bitsd(x[k]), b = bitsd(y[k]), p = a * b;
+
+		switch (k % 6) {
+		case 0:         /* cancellation: the product's own error */
+			z[k] = dbits(-p);
+			break;
+		case 1:         /* near cancellation */
+			z[k] = dbits(-p) + rnd64() % 7 - 3;
+			break;
+		case 2:         /* far below the product: sticky only */
+			z[k] = dbits(ldexp(p, -(int)(rnd64() % 120) - 1));
+			break;
+		case 3:         /* tiny results */
+			x[k] = dbits(ldexp(1.0 + (double)(rnd64() >> 12) *
+					   0x1p-52, -520)) |
+			       (rnd64() & (1ull << 63));
+			y[k] = dbits(ldexp(1.0 + (double)(rnd64() >> 12) *
+					   0x1p-52, -540));
+			z[k] = dbits(ldexp((double)(int64_t)rnd64(), -1140));
+			break;
+		default:
+			z[k] = dbits(rnd_double());
+			break;
+		}
+	}
+	REQUIRE(cr_launch(&session, &prog_math, "fp64_fma",
+			  (struct cr_arg[]){ CR_BUF(x_va), CR_BUF(y_va),
+					     CR_BUF(z_va), CR_BUF(o_va) }, 4,
+			  &CR_1D(N, L)));
+	for (int i = 0; i < N; i++) {
+		const double *a = (const double *)(x + 2 * i);
+		const double *b = (const double *)(y + 2 * i);
+		const double *c = (const double *)(z + 2 * i);
+		double want[3] = { fma(a[0], b[0], c[0]),
+				   fma(a[0], b[1], c[0]),
+				   fma(a[1], b[0], c[1]) };
+
+		for (int m = 0; m < 3; m++) {
+			if (same(o[3 * i + m], want[m]))
+				continue;
+			if (bad++ < MAX_REPORTS)
+				printf("  fp64_fma: element %d, value %d: got "
+				       "%a, want %a\n", i, m,
+				       bitsd(o[3 * i + m]), want[m]);
+		}
+	}
+	CHECK_EQ(bad, 0);
+}
+
 static void run_all(const char *opts)
 {
 	options = opts;
@@ -666,6 +730,7 @@ static void run_all(const char *opts)
 		slb_program_free(&prog_arith);
 	built_math = build("fp64_math", &prog_math);
 	RUN(division_and_sqrt);
+	RUN(fma_exact);
 	if (built_math)
 		slb_program_free(&prog_math);
 }

@@ -21,3 +21,13 @@ kernel void fp64_divsqrt(global const double *x, global const double *y,
 	vstore2(v / w.yx, 2, o + 8 * i);
 	vstore2(sqrt(w), 3, o + 8 * i);
 }
+
+kernel void fp64_fma(global const double *x, global const double *y,
+		     global const double *z, global double *o)
+{
+	size_t i = get_global_id(0);
+	double2 a = vload2(i, x), b = vload2(i, y), c = vload2(i, z);
+
+	o[3 * i] = fma(a.x, b.x, c.x);
+	vstore2(fma(a, b.yx, c), 0, o + 3 * i + 1);
+}
