@@ -1986,8 +1986,9 @@ static bool sel_i_to_f64(struct isel *s, sir_id v, unsigned int rm)
 
 /*
  * F2S / F2U from doubles, toward zero: f2i in 64-bit lanes (saturating at
- * 64 bits, NaN 0); narrower results clamped to their range when _sat,
- * then the low words (narrow lanes keep undefined upper bits).
+ * 64 bits, NaN 0); narrower results clamped to their range when _sat, to
+ * 32 bits otherwise, then the low words (narrow lanes keep undefined upper
+ * bits).
  */
 static bool sel_f64_to_i(struct isel *s, sir_id v)
 {
@@ -2006,7 +2007,14 @@ static bool sel_f64_to_i(struct isel *s, sir_id v)
 		set(s, v, vreg_src(r));
 		return true;
 	}
-	if (in->aux & SIR_CONV_SAT) {
+	/*
+	 * Saturated at 32 bits like f2i of a float also when not _sat (an
+	 * out-of-range value is undefined then, but libclc indexes tables
+	 * with min((int)x, n) of any x: no wrapped negative index).
+	 */
+	if (!(in->aux & SIR_CONV_SAT))
+		bits = 32;
+	{
 		uint64_t hi = u ? (1ull << bits) - 1 : (1ull << (bits - 1)) - 1;
 		uint64_t lo = u ? 0 : ~hi;
 		uint32_t hv[4] = { (uint32_t)hi, (uint32_t)(hi >> 32),

@@ -712,6 +712,228 @@ TEST(fma_exact)
 	CHECK_EQ(bad, 0);
 }
 
+/* ---- libclc's double built-ins against long double libm ---- */
+
+static struct slb_program prog_builtins;
+static bool built_builtins;
+
+enum domain {
+	D_ANY,           /* rnd_double(): all kinds, specials included */
+	D_RANGE,         /* uniform in [lo, hi] */
+	D_POS,           /* positive, 2^lo .. 2^hi */
+	D_LOG,           /* ± 2^lo .. 2^hi */
+};
+
+struct builtin {
+	const char *name;
+	bool binary;
+	long double (*f1)(long double);
+	long double (*f2)(long double, long double);
+	double ulps;                 /* OpenCL 1.2 §7.4, double */
+	enum domain dx, dy;
+	double xlo, xhi, ylo, yhi;
+};
+
+static long double ref_fdim(long double a, long double b)
+{
+	return fdim((double)a, (double)b);
+}
+
+static long double ref_nextafter(long double a, long double b)
+{
+	return nextafter((double)a, (double)b);
+}
+
+static long double ref_logb(long double a)
+{
+	return logb((double)a);
+}
+
+#define U(n, f, u, d, lo, hi) { n, false, f, NULL, u, d, D_ANY, lo, hi, 0, 0 }
+#define B(n, f, u, dx, dy, xl, xh, yl, yh) \
+	{ n, true, NULL, f, u, dx, dy, xl, xh, yl, yh }
+/*
+ * Not here: tgamma, which libclc-15 computes as exp(lgamma(|x|)) (and
+ * pi / that for x < 0): hundreds of ulp for large results, and inf where
+ * the result underflows; OpenCL 1.2 allows 16.
+ */
+static const struct builtin builtins[] = {
+	U("exp", expl, 3, D_RANGE, -745, 710),
+	U("exp2", exp2l, 3, D_RANGE, -1075, 1024),
+	U("exp10", exp10l, 3, D_RANGE, -324, 308.3),
+	U("expm1", expm1l, 3, D_RANGE, -40, 709),
+	U("log", logl, 3, D_POS, -1074, 1023),
+	U("log2", log2l, 3, D_POS, -1074, 1023),
+	U("log10", log10l, 3, D_POS, -1074, 1023),
+	U("log1p", log1pl, 2, D_LOG, -60, 1023),
+	U("sin", sinl, 4, D_LOG, -30, 20),
+	U("cos", cosl, 4, D_LOG, -30, 20),
+	U("tan", tanl, 5, D_LOG, -30, 20),
+	U("asin", asinl, 4, D_RANGE, -1, 1),
+	U("acos", acosl, 4, D_RANGE, -1, 1),
+	U("atan", atanl, 5, D_LOG, -40, 60),
+	U("sinh", sinhl, 4, D_RANGE, -710, 710),
+	U("cosh", coshl, 4, D_RANGE, -710, 710),
+	U("tanh", tanhl, 5, D_LOG, -40, 6),
+	U("asinh", asinhl, 4, D_LOG, -40, 1000),
+	U("acosh", acoshl, 4, D_POS, 0, 1000),
+	U("atanh", atanhl, 5, D_RANGE, -1, 1),
+	U("cbrt", cbrtl, 2, D_LOG, -1074, 1023),
+	U("erf", erfl, 16, D_LOG, -30, 3),
+	U("erfc", erfcl, 16, D_RANGE, -6, 27),
+	U("logb", ref_logb, 0, D_ANY, 0, 0),
+	B("pow", powl, 16, D_POS, D_RANGE, -20, 20, -40, 40),
+	B("powr", powl, 16, D_POS, D_RANGE, -20, 20, -40, 40),
+	B("atan2", atan2l, 6, D_LOG, D_LOG, -30, 30, -30, 30),
+	B("hypot", hypotl, 4, D_LOG, D_LOG, -1074, 1023, -1074, 1023),
+	B("fmod", fmodl, 0, D_LOG, D_LOG, -60, 60, -60, 60),
+	B("remainder", remainderl, 0, D_LOG, D_LOG, -60, 60, -60, 60),
+	B("fdim", ref_fdim, 0, D_ANY, D_ANY, 0, 0, 0, 0),
+	B("nextafter", ref_nextafter, 0, D_ANY, D_ANY, 0, 0, 0, 0),
+};
+
+static double rnd_unit(void)
+{
+	return (double)(rnd64() >> 11) * 0x1p-53;
+}
+
+static double gen_input(enum domain d, double lo, double hi, int k)
+{
+	double m;
+
+	if (k % 8 == 7 || d == D_ANY)
+		return rnd_double();
+	switch (d) {
+	case D_RANGE:
+		return lo + (hi - lo) * rnd_unit();
+	default:
+		m = ldexp(1.0 + rnd_unit(),
+			  (int)lo + (int)(rnd64() % (uint64_t)(hi - lo + 1)));
+		return d == D_LOG && (rnd64() & 1) ? -m : m;
+	}
+}
+
+/* Within the bound of the long double reference (specials exactly). */
+static bool within(double got, long double want, double bound, double *u)
+{
+	double w = (double)want;
+
+	*u = 0.0;
+	if (isnan(w) || isnan(got))
+		return isnan(w) && isnan(got);
+	if (isinf(w) || isinf(got)) {
+		/* A finite result may round to the largest double. */
+		if (isinf(got) && !isinf(w))
+			*u = ulp_distance(copysign(DBL_MAX, got), want) + 1.0;
+		else if (!isinf(got))
+			*u = ulp_distance(got, copysignl(LDBL_MAX, want));
+		return got == w || *u <= bound;
+	}
+	*u = ulp_distance(got, want);
+	return *u <= bound;
+}
+
+TEST(libclc_builtins)
+{
+	enum { N = 256, L = 64 };
+	double worst[sizeof(builtins) / sizeof(builtins[0])];
+	unsigned int bad = 0;
+
+	for (size_t f = 0; f < sizeof(builtins) / sizeof(builtins[0]); f++) {
+		const struct builtin *bi = &builtins[f];
+		char opts[128];
+		uint32_t x_va, y_va, o_va;
+		double *x, *y, *o;
+		struct slb_program prog;
+
+		snprintf(opts, sizeof(opts), "-DFUNC=%s -DARITY=%d", bi->name,
+			 bi->binary ? 2 : 1);
+		options = opts;
+		if (!build("fp64_builtins", &prog)) {
+			bad++;
+			continue;
+		}
+		cr_reset(&session);
+		x = alloc(N * 8, &x_va);
+		y = alloc(N * 8, &y_va);
+		o = alloc(N * 8, &o_va);
+		for (int i = 0; i < N; i++) {
+			x[i] = gen_input(bi->dx, bi->xlo, bi->xhi, i);
+			y[i] = gen_input(bi->dy, bi->ylo, bi->yhi, i + 3);
+		}
+		if (!cr_launch(&session, &prog, "fp64_builtin",
+			       (struct cr_arg[]){ CR_BUF(x_va), CR_BUF(y_va),
+						  CR_BUF(o_va) }, 3,
+			       &CR_1D(N, L))) {
+			slb_program_free(&prog);
+			bad++;
+			continue;
+		}
+		slb_program_free(&prog);
+		worst[f] = 0.0;
+		for (int i = 0; i < N; i++) {
+			long double want = bi->binary ?
+				bi->f2(x[i], y[i]) : bi->f1(x[i]);
+			double u;
+
+			if (within(o[i], want, bi->ulps, &u)) {
+				if (u > worst[f])
+					worst[f] = u;
+				continue;
+			}
+			if (bad++ < 3 * MAX_REPORTS)
+				printf("  %s(%a%s%a) = %a, want %.21La: %g ulp, "
+				       "bound %g\n", bi->name, x[i],
+				       bi->binary ? ", " : "",
+				       bi->binary ? y[i] : 0.0, o[i], want, u,
+				       bi->ulps);
+		}
+		printf("# %-10s worst %.3g ulp (bound %g)\n", bi->name,
+		       worst[f], bi->ulps);
+	}
+	options = NULL;
+	CHECK_EQ(bad, 0);
+}
+
+TEST(frexp_modf_ldexp)
+{
+	enum { N = 256, L = 64 };
+	uint32_t x_va, y_va, o_va;
+	double *x, *o;
+	unsigned int bad = 0;
+
+	REQUIRE(built_builtins);
+	cr_reset(&session);
+	x = alloc(N * 8, &x_va);
+	alloc(N * 8, &y_va);
+	o = alloc(5 * N * 8, &o_va);
+	for (int i = 0; i < N; i++)
+		x[i] = rnd_double();
+	REQUIRE(cr_launch(&session, &prog_builtins, "fp64_parts",
+			  (struct cr_arg[]){ CR_BUF(x_va), CR_BUF(y_va),
+					     CR_BUF(o_va) }, 3, &CR_1D(N, L)));
+	for (int i = 0; i < N; i++) {
+		int e = 0;
+		double ip, want[5];
+
+		want[0] = frexp(x[i], &e);
+		want[1] = isfinite(x[i]) ? e : 0;
+		want[2] = modf(x[i], &ip);
+		want[3] = ip;
+		want[4] = ldexp(x[i], i % 64 - 32);
+		for (int m = 0; m < 5; m++) {
+			if (m == 1 && !isfinite(x[i]))
+				continue;       /* unspecified */
+			if (same(dbits(o[5 * i + m]), want[m]))
+				continue;
+			if (bad++ < MAX_REPORTS)
+				printf("  parts(%a) value %d: got %a, want %a\n",
+				       x[i], m, o[5 * i + m], want[m]);
+		}
+	}
+	CHECK_EQ(bad, 0);
+}
+
 static void run_all(const char *opts)
 {
 	options = opts;
@@ -733,6 +955,13 @@ static void run_all(const char *opts)
 	RUN(fma_exact);
 	if (built_math)
 		slb_program_free(&prog_math);
+	if (opts)
+		return;         /* the built-ins once: they build slowly */
+	built_builtins = build("fp64_builtins", &prog_builtins);
+	RUN(libclc_builtins);
+	RUN(frexp_modf_ldexp);
+	if (built_builtins)
+		slb_program_free(&prog_builtins);
 }
 
 int main(void)
