@@ -82,10 +82,14 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
 	case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT: UINT(VEC128(4)); break;
 	case CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG:
 	case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG: UINT(VEC128(8)); break;
-	/* OpenCL 1.2 requires 0 without cl_khr_fp64 / cl_khr_fp16, which the
-	 * compiler does not offer (half is storage only: vload_half). */
+	/* OpenCL 1.2 requires 0 without cl_khr_fp64 / cl_khr_fp16; doubles
+	 * are two 64-bit lanes of a register. */
 	case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
 	case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
+		UINT(SLC_DEVICE_FP64 ? VEC128(8) : 0);
+		break;
+	/* The compiler does not offer cl_khr_fp16 (half is storage only:
+	 * vload_half). */
 	case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
 	case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: UINT(0); break;
 	case CL_DEVICE_MAX_CLOCK_FREQUENCY: UINT(CLOCK_MHZ); break;
@@ -116,7 +120,16 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
 	case CL_DEVICE_SINGLE_FP_CONFIG:
 		BITS(CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN);
 		break;
-	case CL_DEVICE_DOUBLE_FP_CONFIG: BITS(0); break;
+	/*
+	 * With cl_khr_fp64, OpenCL 1.2 §4.2's minimum, all of it true: fma
+	 * and division/sqrt correctly rounded, denormals kept, IEEE's
+	 * infinities and NaNs, and the three rounding modes of conversions.
+	 */
+	case CL_DEVICE_DOUBLE_FP_CONFIG:
+		BITS(SLC_DEVICE_FP64 ? CL_FP_FMA | CL_FP_ROUND_TO_NEAREST |
+				       CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF |
+				       CL_FP_INF_NAN | CL_FP_DENORM : 0);
+		break;
 	case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
 		v.u = CL_READ_WRITE_CACHE;
 		size = sizeof(cl_device_mem_cache_type);
