@@ -296,8 +296,9 @@ static const char macro_probe[] =
 	"#endif\n"
 	"_Static_assert(sizeof(__FILE__) > 1, \"__FILE__\");\n"
 	/* Without cl_khr_fp64 a floating literal is a float; with it a
-	 * double (OpenCL C 1.2 6.1.1.1). */
-	"#if WANT_FP64\n"
+	 * double in OpenCL C 1.2 (6.1.1.1: double is an optional core type
+	 * there; OpenCL C 1.1 needs the extension's pragma first). */
+	"#if WANT_FP64 && __OPENCL_C_VERSION__ >= 120\n"
 	"_Static_assert(sizeof(0.5) == sizeof(double), \"0.5 is no double\");\n"
 	"#else\n"
 	"_Static_assert(sizeof(0.5) == sizeof(float), \"0.5 is no float\");\n"
