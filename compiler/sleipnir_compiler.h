@@ -26,7 +26,7 @@
  * SLC_DEVICE_EXTENSIONS is CL_DEVICE_EXTENSIONS and CL_PLATFORM_EXTENSIONS.
  * The front end enables exactly these in clang (-cl-ext=-all,+each), so a
  * kernel's extension macros and the types it may use follow the string:
- * no cl_khr_fp64 means no `double`, and a literal such as 0.5 is a float.
+ * without cl_khr_fp64 no `double`, and a literal such as 0.5 is a float.
  * Each is backed by the compiler or the ICD: the ICD itself (cl_khr_icd);
  * 32-bit integer atomics on global and local memory (base: add, sub, xchg,
  * inc, dec, cmpxchg; extended: min, max, and, or, xor) and 8/16-bit
@@ -40,17 +40,18 @@
  * and the double vector widths. The compiler has double support (64-bit
  * lanes; division, sqrt and fma in integers, compiler/ir/sir_lower_f64.c;
  * libclc's double built-ins), tested on the model (tests/compiler/
- * test_fp64.c, built with the internal option -sleipnir-fp64); it is off
- * until piglit's fp64 tests have passed in the guest. With it on, an
- * unsuffixed literal such as 0.5 is a double (OpenCL C 1.2 §6.1.1.1), so
- * float code written with such literals computes in doubles.
+ * test_fp64.c, with the internal option -sleipnir-fp64 so that it does
+ * not depend on this switch) and in the guest by piglit's fp64 tests. With
+ * it on, an unsuffixed literal such as 0.5 is a double (OpenCL C 1.2
+ * §6.1.1.1), so float code written with such literals computes in
+ * doubles.
  *
  * SLC_DEVICE_IMAGE_SUPPORT is CL_DEVICE_IMAGE_SUPPORT: the compiler has no
  * image built-ins, so __IMAGE_SUPPORT__ stays undefined (OpenCL 1.2 §6.10).
  * SLC_DEVICE_OPENCL_VERSION is __OPENCL_VERSION__, the device's OpenCL
  * version of CL_DEVICE_VERSION ("OpenCL 1.2 ...").
  */
-#define SLC_DEVICE_FP64 0
+#define SLC_DEVICE_FP64 1
 #if SLC_DEVICE_FP64
 #define SLC_EXTENSION_FP64 " cl_khr_fp64"
 #else
