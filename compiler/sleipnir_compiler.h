@@ -26,7 +26,7 @@
  * SLC_DEVICE_EXTENSIONS is CL_DEVICE_EXTENSIONS and CL_PLATFORM_EXTENSIONS.
  * The front end enables exactly these in clang (-cl-ext=-all,+each), so a
  * kernel's extension macros and the types it may use follow the string:
- * no cl_khr_fp64 means no `double`, and a literal such as 0.5 is a float.
+ * without cl_khr_fp64 no `double`, and a literal such as 0.5 is a float.
  * Each is backed by the compiler or the ICD: the ICD itself (cl_khr_icd);
  * 32- and 64-bit integer atomics on global and local memory (base: add,
  * sub, xchg, inc, dec, cmpxchg; extended: min, max, and, or, xor), on the
@@ -39,18 +39,36 @@
  * from SPIR-V, which the compiler reads (cl_khr_il_program). clang ignores the names that are no OpenCL C
  * extension (cl_khr_icd, cl_khr_il_program).
  *
+ * SLC_DEVICE_FP64 says whether cl_khr_fp64 is offered: it adds the name to
+ * SLC_DEVICE_EXTENSIONS and makes the ICD report CL_DEVICE_DOUBLE_FP_CONFIG
+ * and the double vector widths. The compiler has double support (64-bit
+ * lanes; division, sqrt and fma in integers, compiler/ir/sir_lower_f64.c;
+ * libclc's double built-ins), tested on the model (tests/compiler/
+ * test_fp64.c, with the internal option -sleipnir-fp64 so that it does
+ * not depend on this switch) and in the guest by piglit's fp64 tests. With
+ * it on, an unsuffixed literal such as 0.5 is a double (OpenCL C 1.2
+ * §6.1.1.1), so float code written with such literals computes in
+ * doubles.
+ *
  * SLC_DEVICE_IMAGE_SUPPORT is CL_DEVICE_IMAGE_SUPPORT: the compiler has no
  * image built-ins, so __IMAGE_SUPPORT__ stays undefined (OpenCL 1.2 §6.10).
  * SLC_DEVICE_OPENCL_VERSION is __OPENCL_VERSION__, the device's OpenCL
  * version of CL_DEVICE_VERSION ("OpenCL 1.2 ...").
  */
+#define SLC_DEVICE_FP64 1
+#if SLC_DEVICE_FP64
+#define SLC_EXTENSION_FP64 " cl_khr_fp64"
+#else
+#define SLC_EXTENSION_FP64 ""
+#endif
 #define SLC_DEVICE_EXTENSIONS                                               \
 	"cl_khr_icd cl_khr_global_int32_base_atomics "                      \
 	"cl_khr_global_int32_extended_atomics "                             \
 	"cl_khr_local_int32_base_atomics "                                  \
 	"cl_khr_local_int32_extended_atomics "                              \
 	"cl_khr_int64_base_atomics cl_khr_int64_extended_atomics "          \
-	"cl_khr_fp16 cl_khr_byte_addressable_store cl_khr_il_program"
+	"cl_khr_fp16 cl_khr_byte_addressable_store cl_khr_il_program"       \
+	SLC_EXTENSION_FP64
 #define SLC_DEVICE_IMAGE_SUPPORT 0
 #define SLC_DEVICE_OPENCL_VERSION 120
 

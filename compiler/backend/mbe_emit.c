@@ -139,6 +139,30 @@ static void encode_alu(const struct mi_func *mf, const struct mi_instr *in,
 		      in->lane_bits == 16 ? MDG_REG_MODE_16 :
 		      in->lane_bits == 8 ? MDG_REG_MODE_8 : MDG_REG_MODE_32;
 	a->shrink = MDG_SHRINK_NONE;
+	if (in->shrink) {
+		/* The sources read component pairs as a 64-bit op writing
+		 * components 0-3 would; the mask names the op's lanes. */
+		struct mi_instr wide = *in;
+
+		wide.dst.mask = 0;
+		for (unsigned int k = 0; k < 2; k++)
+			if (in->dst.mask & (1u << k)) {
+				wide.dst.mask |= (uint8_t)(3u << (2 * k));
+				a->mask |= (uint8_t)(0xFu << (4 * k));
+			}
+		a->shrink = dcomp >= 2 ? MDG_SHRINK_UPPER : MDG_SHRINK_LOWER;
+		a->src1 = MDG_VSRC(0, 0, 0xE4);
+		a->src2 = MDG_VSRC(0, 0, 0xE4);
+		if (wide.src[0].kind)
+			a->src1 = vector_src(mf, &wide, &wide.src[0], b, 0,
+					     &a->src1_reg);
+		if (wide.src[1].kind == MO_IMM)
+			mdg_alu_set_immediate(a, unit, wide.src[1].imm);
+		else if (wide.src[1].kind)
+			a->src2 = vector_src(mf, &wide, &wide.src[1], b, 0,
+					     &a->src2_reg);
+		return;
+	}
 	for (unsigned int k = 0; k < 4; k++)
 		if ((in->dst.mask << dcomp) & (1u << k))
 			a->mask |= (uint8_t)(3u << (2 * k));

@@ -76,6 +76,10 @@ struct mi_instr {
 				      * share its bundle, in stage 1 */
 	bool branch_cond;            /* writes r31.w for the block's branch */
 	bool mode64;                 /* 64-bit lanes: component pairs */
+	bool shrink;                 /* mode64 whose lane k is written as a
+				      * 32-bit result to dst component k
+				      * (an align2 vreg: the lower or upper
+				      * half as it is placed) */
 	uint8_t lane_bits;           /* 16 or 8: reg mode 16 / 8, 8 or 16
 				      * lanes per register, whole-register
 				      * operands with the identity swizzle

@@ -59,9 +59,10 @@ static const struct sir_instr *val(struct isel *s, sir_id v)
 	return &s->f->values[v];
 }
 
+/* 64-bit lanes: longs and doubles. */
 static bool is64(struct sir_type t)
 {
-	return t.kind == SIR_INT && t.bits == 64;
+	return (t.kind == SIR_INT || t.kind == SIR_FLOAT) && t.bits == 64;
 }
 
 /* 8- and 16-bit integers and halves: 32-bit lanes, upper bits undefined. */
@@ -106,7 +107,8 @@ static bool supported(struct sir_type t)
 	if (t.kind == SIR_BOOL || t.kind == SIR_PTR)
 		return t.comps <= 4;
 	if (t.kind == SIR_FLOAT)
-		return (t.bits == 16 || t.bits == 32) && t.comps <= 4;
+		return t.bits == 64 ? t.comps <= 2 :
+		       (t.bits == 16 || t.bits == 32) && t.comps <= 4;
 	if (t.kind != SIR_INT)
 		return false;
 	if (t.bits == 8 || t.bits == 16 || t.bits == 32)
@@ -215,7 +217,10 @@ static struct mi_src fsrc(struct isel *s, sir_id v)
 	if (in->op == SIR_OP_FNEG || in->op == SIR_OP_FABS) {
 		r = fsrc(s, in->srcs[0]);
 		if (r.kind == MO_CONST) {
-			for (int j = 0; j < 4; j++)
+			/* The sign bits: of each word, or of each high word
+			 * of a double's pair. */
+			for (int j = is64(in->type) ? 1 : 0; j < 4;
+			     j += is64(in->type) ? 2 : 1)
 				r.cval[j] = in->op == SIR_OP_FNEG ?
 					    r.cval[j] ^ 0x80000000u :
 					    r.cval[j] & 0x7FFFFFFFu;
@@ -1714,13 +1719,107 @@ static struct mi_src float_to_half(struct isel *s, struct mi_src x,
 	return vreg_src(op2(s, MDG_ALU_IOR, n, h, vreg_src(t)));
 }
 
+/*
+ * ---- Doubles ----
+ *
+ * fp32 -> fp64 is fmov in 64-bit lanes reading an expanded fp32 element
+ * (exact); fp64 -> fp32 is fmov.rt* in 64-bit lanes with the result
+ * shrunk to 32 bits (rounded in the op's mode); fp64 -> fp16 rounds to
+ * odd through fp32 (toward zero, the lowest bit set when inexact: 24 bits
+ * keep the fp16 rounding decision intact, denormals included), then
+ * converts fp32 -> fp16 exactly in the mode asked for.
+ */
+
+/* n fp32 lanes of x widened to doubles. */
+static struct mi_src f32_to_f64(struct isel *s, struct mi_src x,
+				unsigned int n)
+{
+	uint32_t r;
+
+	if (x.kind == MO_CONST) {
+		uint32_t vals[4];
+
+		for (unsigned int k = 0; k < n; k++) {
+			float f;
+			double d;
+			uint64_t u;
+
+			memcpy(&f, &x.cval[k], 4);
+			d = f;
+			memcpy(&u, &d, 8);
+			vals[2 * k] = (uint32_t)u;
+			vals[2 * k + 1] = (uint32_t)(u >> 32);
+		}
+		if (!(x.mod & 3))
+			return const_src(vals, 2 * n);
+	}
+	r = mi_vreg_new(s->mf, 2 * n);
+	s->mf->vregs[r].align2 = true;
+	/* One lane each, as widen64(). */
+	for (unsigned int k = 0; k < n; k++) {
+		struct mi_src e = splat(x, k);
+		struct mi_instr *mi;
+
+		e.widen = true;
+		mi = alu(s, MDG_ALU_FMOV, vdst(r, (uint8_t)(3u << (2 * k))), e,
+			 nosrc);
+		make_wide(mi);
+		mi->kills = k == 0;
+	}
+	return vreg_src(r);
+}
+
+/* n doubles x narrowed to fp32 with Midgard rounding mode rm. */
+static struct mi_src f64_to_f32(struct isel *s, struct mi_src x,
+				unsigned int n, unsigned int rm)
+{
+	uint32_t r = mi_vreg_new(s->mf, n);
+	struct mi_instr *mi;
+
+	s->mf->vregs[r].align2 = true;
+	mi = alu(s, (uint8_t)(MDG_ALU_FMOV + rm), vdst(r, full_mask(n)), x,
+		 nosrc);
+	make_wide(mi);
+	mi->shrink = true;
+	return vreg_src(r);
+}
+
+/* n doubles x to fp16 bits (in 32-bit lanes), SIR rounding rnd. */
+static struct mi_src f64_to_f16(struct isel *s, struct mi_src x,
+				unsigned int n, unsigned int rnd)
+{
+	static const uint8_t lows[4] = { 0, 2, 0, 2 };
+	struct mi_src f = f64_to_f32(s, x, n, 1);       /* rtz */
+	struct mi_src back = f32_to_f64(s, f, n);
+	uint32_t ne = opc(s, MDG_ALU_FNE, 2 * n, back, x, true);
+	struct mi_src sticky;
+
+	sticky = vreg_src(op2(s, MDG_ALU_IAND, n,
+			      select_comps(vreg_src(ne), lows, 4), const1(1)));
+	f = vreg_src(op2(s, MDG_ALU_IOR, n, f, sticky));
+	return float_to_half(s, f, n, rnd);
+}
+
 static bool sel_fconv(struct isel *s, sir_id v)
 {
+	/* SIR rounding 0 rte 1 rtz 2 rtp 3 rtn; Midgard 0 rte 1 rtz 2 rtn 3 rtp. */
+	static const uint8_t rnd[4] = { 0, 1, 3, 2 };
 	const struct sir_instr *in = val(s, v);
 	unsigned int from = val(s, in->srcs[0])->type.bits;
 	unsigned int n = in->type.comps;
 
-	if (from == 16 && in->type.bits == 32)
+	if (from == 64 && in->type.bits == 32)
+		set(s, v, f64_to_f32(s, fsrc(s, in->srcs[0]), n,
+				     rnd[in->aux & SIR_CONV_ROUND_MASK]));
+	else if (from == 64 && in->type.bits == 16)
+		set(s, v, f64_to_f16(s, fsrc(s, in->srcs[0]), n,
+				     in->aux & SIR_CONV_ROUND_MASK));
+	else if (from == 32 && in->type.bits == 64)
+		set(s, v, f32_to_f64(s, fsrc(s, in->srcs[0]), n));
+	else if (from == 16 && in->type.bits == 64)
+		set(s, v, f32_to_f64(s, half_to_float(s, get(s, in->srcs[0]),
+						      n), n));
+	else if (from == 16 && in->type.bits == 32)
 		set(s, v, half_to_float(s, get(s, in->srcs[0]), n));
 	else if (from == 32 && in->type.bits == 16)
 		set(s, v, float_to_half(s, get(s, in->srcs[0]), n,
@@ -1888,6 +1987,74 @@ static bool sel_f_to_i64(struct isel *s, sir_id v)
 	return true;
 }
 
+/* S2F / U2F to doubles (Midgard rounding mode rm): i2f in 64-bit lanes,
+ * from narrower integers extended first (then exact). */
+static bool sel_i_to_f64(struct isel *s, sir_id v, unsigned int rm)
+{
+	const struct sir_instr *in = val(s, v);
+	const struct sir_instr *a = val(s, in->srcs[0]);
+	bool sign = in->op == SIR_OP_S2F;
+	unsigned int n = in->type.comps;
+	struct mi_src x;
+
+	if (in->op != SIR_OP_S2F && in->op != SIR_OP_U2F)
+		return fail(s, "mdg: %s to %u-bit x%u is not supported", v);
+	x = is64(a->type) ? get(s, in->srcs[0]) :
+	    widen64(s, ext_of(s, in->srcs[0], sign), n, sign);
+	set(s, v, vreg_src(opc(s, (uint8_t)((sign ? MDG_ALU_I2F_RTE :
+						  MDG_ALU_U2F_RTE) + rm),
+			       2 * n, x, nosrc, true)));
+	return true;
+}
+
+/*
+ * F2S / F2U from doubles, toward zero: f2i in 64-bit lanes (saturating at
+ * 64 bits, NaN 0); narrower results clamped to their range when _sat, to
+ * 32 bits otherwise, then the low words (narrow lanes keep undefined upper
+ * bits).
+ */
+static bool sel_f64_to_i(struct isel *s, sir_id v)
+{
+	static const uint8_t lows[4] = { 0, 2, 0, 2 };
+	const struct sir_instr *in = val(s, v);
+	unsigned int n = in->type.comps, bits = in->type.bits;
+	bool u = in->op == SIR_OP_F2U;
+	uint32_t r;
+
+	if (in->op != SIR_OP_F2S && in->op != SIR_OP_F2U)
+		return fail(s, "mdg: %s from doubles to %u-bit x%u is not "
+			    "supported", v);
+	r = opc(s, u ? MDG_ALU_F2U_RTZ : MDG_ALU_F2I_RTZ, 2 * n,
+		fsrc(s, in->srcs[0]), nosrc, true);
+	if (bits == 64) {
+		set(s, v, vreg_src(r));
+		return true;
+	}
+	/*
+	 * Saturated at 32 bits like f2i of a float also when not _sat (an
+	 * out-of-range value is undefined then, but libclc indexes tables
+	 * with min((int)x, n) of any x: no wrapped negative index).
+	 */
+	if (!(in->aux & SIR_CONV_SAT))
+		bits = 32;
+	{
+		uint64_t hi = u ? (1ull << bits) - 1 : (1ull << (bits - 1)) - 1;
+		uint64_t lo = u ? 0 : ~hi;
+		uint32_t hv[4] = { (uint32_t)hi, (uint32_t)(hi >> 32),
+				   (uint32_t)hi, (uint32_t)(hi >> 32) };
+		uint32_t lv[4] = { (uint32_t)lo, (uint32_t)(lo >> 32),
+				   (uint32_t)lo, (uint32_t)(lo >> 32) };
+
+		r = opc(s, u ? MDG_ALU_UMIN : MDG_ALU_IMIN, 2 * n,
+			vreg_src(r), const_src(hv, 4), true);
+		if (!u)
+			r = opc(s, MDG_ALU_IMAX, 2 * n, vreg_src(r),
+				const_src(lv, 4), true);
+	}
+	set(s, v, select_comps(vreg_src(r), lows, 4));
+	return true;
+}
+
 static bool sel_conv(struct isel *s, sir_id v)
 {
 	const struct sir_instr *in = val(s, v);
@@ -1899,6 +2066,12 @@ static bool sel_conv(struct isel *s, sir_id v)
 	static const uint8_t lows[4] = { 0, 2, 0, 2 };
 	bool sign = in->op == SIR_OP_SEXT;
 
+	if (in->op == SIR_OP_FCONV)
+		return sel_fconv(s, v);
+	if (is64(in->type) && in->type.kind == SIR_FLOAT)
+		return sel_i_to_f64(s, v, rm);
+	if (is64(a->type) && a->type.kind == SIR_FLOAT)
+		return sel_f64_to_i(s, v);
 	if (is64(a->type) &&
 	    (in->op == SIR_OP_S2F || in->op == SIR_OP_U2F))
 		return sel_i64_to_f(s, v, rm);
@@ -2327,7 +2500,8 @@ static bool sel_value(struct isel *s, sir_id v)
 		struct mi_src b = fsrc(s, in->srcs[1]);
 
 		if (b.kind == MO_CONST)
-			for (int j = 0; j < 4; j++)
+			for (int j = is64(in->type) ? 1 : 0; j < 4;
+			     j += is64(in->type) ? 2 : 1)
 				b.cval[j] ^= 0x80000000u;
 		else
 			b.mod ^= 2;
@@ -2391,6 +2565,21 @@ static bool sel_value(struct isel *s, sir_id v)
 	if ((mop = int_op(op)) != 0)
 		return sel_int(s, v, mop);
 	if ((mop = float_op(op)) != 0) {
+		struct sir_type ts = val(s, in->srcs[0])->type;
+
+		if (is64(ts)) {
+			/* Doubles: compares give 64-bit 0 / ~0, the low
+			 * words are the bools. */
+			static const uint8_t lows[4] = { 0, 2, 0, 2 };
+			uint32_t r = opc(s, mop, ncomp(ts),
+					 fsrc(s, in->srcs[0]),
+					 fsrc(s, in->srcs[1]), true);
+
+			set(s, v, in->type.kind == SIR_BOOL ?
+				  select_comps(vreg_src(r), lows, 4) :
+				  vreg_src(r));
+			return true;
+		}
 		def2(s, v, mop, fsrc(s, in->srcs[0]), fsrc(s, in->srcs[1]));
 		return true;
 	}

@@ -165,7 +165,7 @@ struct slb_kernel {
 /* printf: what one call site writes (see "printf" above). */
 enum slb_printf_arg_kind {
 	SLB_PRINTF_INT = 0,          /* integer lanes of 1, 2, 4 or 8 bytes */
-	SLB_PRINTF_FLOAT = 1,        /* float lanes (4 bytes) */
+	SLB_PRINTF_FLOAT = 1,        /* float (4 bytes) or double (8) lanes */
 	SLB_PRINTF_STRING = 2,       /* a 4-byte index into printf_strings */
 	SLB_PRINTF_POINTER = 3,      /* a 4-byte GPU address */
 };

@@ -147,7 +147,7 @@ static bool check_arg(const struct slb_printf_arg *a, uint32_t record_bytes)
 			return false;
 		break;
 	case SLB_PRINTF_FLOAT:
-		if (a->elem_bytes != 4)
+		if (a->elem_bytes != 4 && a->elem_bytes != 8)
 			return false;
 		break;
 	case SLB_PRINTF_STRING:

@@ -55,6 +55,12 @@ static const char *const library_flags[] = {
 };
 
 #define WG_OPTION "-sleipnir-wg-size="
+/*
+ * Enables cl_khr_fp64 in clang although the device does not advertise it
+ * (SLC_DEVICE_EXTENSIONS): for the host tests of the double support that
+ * is there while the extension is not yet offered.
+ */
+#define FP64_OPTION "-sleipnir-fp64"
 #define WG_SIZE_MAX 65536
 
 /* Splits the option string into words; NULL-terminated, malloc'ed. */
@@ -231,6 +237,8 @@ static bool parse_word(struct clc_options *o, char **words, unsigned int n,
 			       WG_SIZE_MAX);
 		return false;
 	}
+	if (!strcmp(w, FP64_OPTION))
+		return add_arg(o, "", "-cl-ext=+cl_khr_fp64", log);
 	if (in_list(w, ignored_flags,
 		    sizeof(ignored_flags) / sizeof(ignored_flags[0]))) {
 		if (!strcmp(w, "-cl-denorms-are-zero"))

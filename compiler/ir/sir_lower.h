@@ -25,6 +25,8 @@ bool sirl_rewrite(struct sir_function *f, sirl_match_fn match,
 
 /* Integer division, remainder and high multiplication (sir_lower_div.c). */
 bool sirl_lower_div(struct sir_function *f);
+/* Double FDIV, FSQRT, FRSQ, FRCP, FMA in integers (before sirl_lower_div). */
+bool sirl_lower_f64(struct sir_function *f);
 bool sirl_lower_mulhi(struct sir_function *f);
 /* FDIV (sir_lower_fdiv.c). */
 bool sirl_lower_fdiv(struct sir_function *f, bool fast_math);

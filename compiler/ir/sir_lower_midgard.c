@@ -15,17 +15,20 @@
  *   IABS UADD_SAT SADD_SAT USUB_SAT SSUB_SAT CLZ POPCOUNT on 8/16/32/64-bit
  *   integers;
  *   FADD FSUB FMUL FNEG FABS FMIN FMAX FFLOOR FCEIL FTRUNC FRINT FROUND
- *   FSQRT FRSQ FRCP FEXP2 FLOG2 FSIN FCOS on 32-bit floats;
- *   all comparisons but FUNORD (float ones on 32-bit floats); BNOT BAND
- *   BOR BEQ BNE ANY ALL;
+ *   FSQRT FRSQ FRCP FEXP2 FLOG2 FSIN FCOS on 32-bit floats, and the
+ *   first twelve of them (not FSQRT and after) on doubles;
+ *   all comparisons but FUNORD (float ones on 32-bit floats and doubles);
+ *   BNOT BAND BOR BEQ BNE ANY ALL;
  *   FDOT of 3 or 4 lanes of 32-bit floats;
- *   SEXT ZEXT TRUNC F2S F2U S2F U2F (from and to 32-bit floats) FCONV
- *   (16 <-> 32), with their aux rounding and saturation flags;
+ *   SEXT ZEXT TRUNC F2S F2U S2F U2F (from and to 32-bit floats and
+ *   doubles) FCONV (16 <-> 32 <-> 64), with their aux rounding and
+ *   saturation flags;
  *   PTR_ADD LOAD STORE ATOMIC BARRIER BR CBR RET.
  *
  * Steps (one file each): fp16 arithmetic in fp32 in sir_lower_half.c
  * (after it, and the FDIV and FCOPYSIGN steps, halves are only loaded,
- * stored, moved and converted); integer division and remainder, then high
+ * stored, moved and converted); double division, square root and fma in
+ * sir_lower_f64.c; integer division and remainder, then high
  * multiplication (which division produces) in sir_lower_div.c; FDIV in
  * sir_lower_fdiv.c; FMA in sir_lower_fma.c; FMAD, FCOPYSIGN, FUNORD and
  * two-lane FDOT here; wide values in sir_lower_wide.c (after
@@ -77,12 +80,14 @@ static bool match_simple(const struct sir_function *f,
 	return in->op == SIR_OP_FMAD || in->op == SIR_OP_FCOPYSIGN ||
 	       in->op == SIR_OP_FUNORD ||
 	       (in->op == SIR_OP_FDOT &&
-		f->values[in->srcs[0]].type.comps == 2);
+		(f->values[in->srcs[0]].type.comps == 2 ||
+		 in->type.bits == 64));
 }
 
 /*
  * FMAD as FMUL + FADD, FCOPYSIGN with bit ops, FUNORD as x != x | y != y,
- * a two-lane FDOT as x.x * y.x + x.y * y.y (fdot3 would need a zero lane).
+ * a two-lane FDOT as x.x * y.x + x.y * y.y (fdot3 would need a zero lane),
+ * and an FDOT of doubles likewise over its lanes.
  */
 static sir_id expand_simple(struct sir_builder *b, sir_id v, void *ctx)
 {
@@ -95,12 +100,15 @@ static sir_id expand_simple(struct sir_builder *b, sir_id v, void *ctx)
 				sirp_op2(b, SIR_OP_FMUL, t, in.srcs[0],
 					 in.srcs[1]), in.srcs[2]);
 	if (in.op == SIR_OP_FDOT) {
+		/* Doubles too: no fdot in 64-bit lanes. */
 		struct sir_type vt = b->f->values[in.srcs[0]].type;
 		sir_id p = sirp_op2(b, SIR_OP_FMUL, vt, in.srcs[0], in.srcs[1]);
+		sir_id sum = sirp_op(b, SIR_OP_EXTRACT, t, &p, 1, 0);
 
-		return sirp_op2(b, SIR_OP_FADD, t,
-				sirp_op(b, SIR_OP_EXTRACT, t, &p, 1, 0),
-				sirp_op(b, SIR_OP_EXTRACT, t, &p, 1, 1));
+		for (unsigned int k = 1; k < vt.comps; k++)
+			sum = sirp_op2(b, SIR_OP_FADD, t, sum,
+				       sirp_op(b, SIR_OP_EXTRACT, t, &p, 1, k));
+		return sum;
 	}
 	if (in.op == SIR_OP_FCOPYSIGN) {
 		struct sir_type it = sir_type_make(SIR_INT, t.bits, t.comps);
@@ -123,6 +131,42 @@ static bool is_double(struct sir_type t)
 	return t.kind == SIR_FLOAT && t.bits == 64;
 }
 
+/* Ops on doubles the lowerings and the back end handle. */
+static bool double_op_ok(const struct sir_function *f,
+			 const struct sir_instr *in)
+{
+	bool dbl = is_double(in->type);
+
+	for (uint32_t s = 0; s < in->num_srcs; s++)
+		dbl |= is_double(f->values[in->srcs[s]].type);
+	if (!dbl)
+		return true;
+	switch (in->op) {
+	case SIR_OP_CONST: case SIR_OP_UNDEF: case SIR_OP_PARAM:
+	case SIR_OP_UNIFORM: case SIR_OP_COPY: case SIR_OP_PHI:
+	case SIR_OP_VEC: case SIR_OP_EXTRACT: case SIR_OP_INSERT:
+	case SIR_OP_SHUFFLE: case SIR_OP_SELECT: case SIR_OP_BITCAST:
+	case SIR_OP_LOAD: case SIR_OP_STORE: case SIR_OP_RET:
+	case SIR_OP_CALL: case SIR_OP_PRINTF:
+	/* Arithmetic in 64-bit lanes. */
+	case SIR_OP_FADD: case SIR_OP_FSUB: case SIR_OP_FMUL:
+	case SIR_OP_FNEG: case SIR_OP_FABS: case SIR_OP_FMIN:
+	case SIR_OP_FMAX: case SIR_OP_FMAD: case SIR_OP_FCOPYSIGN:
+	case SIR_OP_FFLOOR: case SIR_OP_FCEIL: case SIR_OP_FTRUNC:
+	case SIR_OP_FRINT: case SIR_OP_FROUND: case SIR_OP_FDOT:
+	case SIR_OP_FEQ: case SIR_OP_FNE: case SIR_OP_FLT: case SIR_OP_FLE:
+	case SIR_OP_FUNORD:
+	case SIR_OP_F2S: case SIR_OP_F2U: case SIR_OP_S2F: case SIR_OP_U2F:
+	case SIR_OP_FCONV:
+	/* In integers (sir_lower_f64.c). */
+	case SIR_OP_FDIV: case SIR_OP_FSQRT: case SIR_OP_FRSQ:
+	case SIR_OP_FRCP: case SIR_OP_FMA:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* What no lowering can turn into the contract's ops. */
 static bool check_input(struct sir_function *f, char *err, size_t errsz)
 {
@@ -132,14 +176,11 @@ static bool check_input(struct sir_function *f, char *err, size_t errsz)
 		for (i = 0; i < f->blocks[b].num_instrs; i++) {
 			const struct sir_instr *in =
 				&f->values[f->blocks[b].instrs[i]];
-			bool dbl = is_double(in->type);
-
-			for (s = 0; s < in->num_srcs; s++)
-				dbl |= is_double(f->values[in->srcs[s]].type);
-			if (dbl) {
+			if (!double_op_ok(f, in)) {
 				snprintf(err, errsz,
-					 "%s: double is not supported",
-					 f->name);
+					 "%s: %s on double is not supported",
+					 f->name,
+					 sir_op_name((enum sir_op)in->op));
 				return false;
 			}
 			if (in->op == SIR_OP_CALL) {
@@ -184,6 +225,7 @@ bool sir_lower_midgard(struct sir_function *f, bool fast_math,
 	if (!check_input(f, err, errsz))
 		return false;
 	sirl_lower_half(f);
+	sirl_lower_f64(f);
 	sirl_lower_div(f);
 	sirl_lower_mulhi(f);
 	sirl_lower_fdiv(f, fast_math);

@@ -208,12 +208,14 @@ static sir_id record_value(struct sir_module *m, struct sir_function *f,
 		arg->elem_bytes = t.bits / 8u;
 		return v;
 	case SIR_FLOAT:
+		/* Floats, or doubles (with cl_khr_fp64 a float argument is
+		 * promoted to double, as C's variadic arguments are). */
 		arg->kind = SLB_PRINTF_FLOAT;
-		arg->elem_bytes = 4;
-		if (t.bits == 32)
+		arg->elem_bytes = t.bits / 8u;
+		if (t.bits == 32 || t.bits == 64)
 			return v;
 		snprintf(err, errsz, "printf: a %u-bit floating-point "
-			 "argument (this device has only float)", t.bits);
+			 "argument (floats and doubles only)", t.bits);
 		return SIR_NONE;
 	default:
 		snprintf(err, errsz, "printf: an argument of unsupported type");

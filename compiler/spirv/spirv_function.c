@@ -697,6 +697,9 @@ static sir_id spv_binary(struct spv_fn *fc, const uint32_t *w, uint32_t wc,
 /* Float constants of the width of t: infinity and the least normal. */
 static sir_id spv_fconst(struct spv_fn *fc, struct sir_type t, bool inf)
 {
+	if (t.bits == 64)
+		return spv_splat(fc, t, inf ? 0x7FF0000000000000ull :
+					      0x0010000000000000ull);
 	return spv_splat(fc, t, t.bits == 16 ? (inf ? 0x7c00u : 0x0400u) :
 				inf ? 0x7f800000u : 0x00800000u);
 }

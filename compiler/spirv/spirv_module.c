@@ -96,7 +96,7 @@ static bool spv_capability_ok(uint32_t cap)
 	case SpvCapabilityVector16:
 	case SpvCapabilityFloat16Buffer:
 	case SpvCapabilityFloat16:
-	case SpvCapabilityFloat64:   /* doubles are rejected where used */
+	case SpvCapabilityFloat64:
 	case SpvCapabilityGenericPointer: /* generic pointers likewise */
 		return true;
 	default:

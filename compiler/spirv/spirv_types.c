@@ -38,13 +38,6 @@ static void spv_type_desc(const struct spv_module *m, uint32_t type_id,
 
 	if (t && t->kind == SPV_T_STRUCT)
 		name = m->ids[type_id].name;
-	if (t && (t->kind == SPV_T_FLOAT ||
-		  (t->kind == SPV_T_VECTOR && t->width == 64 &&
-		   spv_type_of_id(m, t->elem)->kind == SPV_T_FLOAT)) &&
-	    t->width == 64) {
-		snprintf(buf, size, "double");
-		return;
-	}
 	if (name) {
 		snprintf(buf, size, "struct %s", name);
 		return;
@@ -77,14 +70,10 @@ bool spv_sir_type(const struct spv_module *m, uint32_t type_id,
 		*out = sir_type_make(SIR_INT, t->width, 1);
 		return true;
 	case SPV_T_FLOAT:
-		if (t->width == 64)
-			break;
 		*out = sir_type_make(SIR_FLOAT, t->width, 1);
 		return true;
 	case SPV_T_VECTOR:
 		e = spv_type_of_id(m, t->elem);
-		if (e->kind == SPV_T_FLOAT && e->width == 64)
-			break;
 		*out = sir_type_make(e->kind == SPV_T_BOOL ? SIR_BOOL :
 				     e->kind == SPV_T_INT ? SIR_INT : SIR_FLOAT,
 				     e->width, t->count);

@@ -567,7 +567,7 @@ static bool fcmp(unsigned int cmp, double a, double b)
  * error of a double computation, 0 when exact).
  */
 static void float_lane(const struct opd *d, double a, double b, double *s,
-		       double *e)
+		       double *e, bool f64)
 {
 	*e = 0.0;
 	switch (d->kind) {
@@ -582,7 +582,10 @@ static void float_lane(const struct opd *d, double a, double b, double *s,
 			double sum = a + b, bb = sum - a;
 
 			*s = sum;
-			*e = (a - (sum - bb)) + (b - bb);       /* TwoSum */
+			if (isinf(sum))         /* fp64 overflow */
+				*e = sum > 0.0 ? -1.0 : 1.0;
+			else
+				*e = (a - (sum - bb)) + (b - bb); /* TwoSum */
 			if (sum == 0.0 && *e == 0.0) {
 				/* Exact zero: -0 only from -0 + -0 or RTN. */
 				if (a == 0.0 && b == 0.0 &&
@@ -598,8 +601,13 @@ static void float_lane(const struct opd *d, double a, double b, double *s,
 			*s = first_nan(a, b);
 		else if ((isinf(a) && b == 0.0) || (isinf(b) && a == 0.0))
 			*s = sgpu_default_nan();
-		else
+		else if (!f64)
 			*s = a * b;     /* exact: 24 + 24 bits fit in 53 */
+		else {
+			*s = a * b;
+			if (isfinite(a) && isfinite(b))
+				*e = sgpu_f64_mul_error(a, b, *s);
+		}
 		break;
 	case K_FMIN:
 		*s = fminmax(d, a, b, false);
@@ -674,7 +682,8 @@ static void write_bits(union sgpu_reg *r, unsigned int off,
 /*
  * Turns an e-bit element into a w-bit lane operand (e == w or w / 2):
  * integers are widened by the integer modifier, floats are decoded
- * (fp16/fp32 only) and get abs/neg after widening.
+ * (fp16 and fp32 exactly to double, fp64 as it is) and get abs/neg after
+ * widening.
  */
 static bool element(uint64_t raw, unsigned int e, unsigned int w,
 		    unsigned int mod, bool fsrc, struct operand *o,
@@ -688,7 +697,7 @@ static bool element(uint64_t raw, unsigned int e, unsigned int w,
 		else if (e == 32)
 			f = sgpu_f32_decode((uint32_t)raw);
 		else
-			return false;
+			memcpy(&f, &raw, sizeof(f));    /* binary64 as it is */
 		if (mod & 1)
 			f = sgpu_fabs(f);
 		if (mod & 2)
@@ -1000,7 +1009,8 @@ static uint32_t slow_float_lane(uint8_t op, uint32_t x, uint32_t y,
 	double s, e;
 
 	op_decode(op, &d);
-	float_lane(&d, sgpu_f32_decode(x), sgpu_f32_decode(y), &s, &e);
+	float_lane(&d, sgpu_f32_decode(x), sgpu_f32_decode(y), &s, &e,
+		   false);
 	float_outmod(outmod, &s, &e);
 	return sgpu_float_encode(s, e, d.round, SGPU_FMT_F32);
 }
@@ -1332,6 +1342,14 @@ static bool fast_execute(const struct mdg_alu *alu, enum mdg_unit unit,
 
 /* ---- Execution ---- */
 
+/* A float result s + e rounded with r to the written width's format. */
+static uint64_t encode_result(double s, double e, enum sgpu_round r,
+			      enum sgpu_fmt ofmt, bool out64)
+{
+	return out64 ? sgpu_f64_encode(s, e, r) :
+		       sgpu_float_encode(s, e, r, ofmt);
+}
+
 /* Every form: the reference the fast path must agree with. */
 static __attribute__((noinline)) bool
 general_execute(const struct mdg_alu *alu, enum mdg_unit unit,
@@ -1342,6 +1360,7 @@ general_execute(const struct mdg_alu *alu, enum mdg_unit unit,
 	struct operand a, b;
 	uint64_t res[16] = { 0 };
 	enum sgpu_fmt ofmt = SGPU_FMT_F32;
+	bool out64 = false;     /* fp64 results */
 	unsigned int w;
 
 	if (!op_decode(alu->op, &d) || !geometry(alu, unit, &g))
@@ -1350,18 +1369,19 @@ general_execute(const struct mdg_alu *alu, enum mdg_unit unit,
 	memset(&a, 0, sizeof(a));
 	memset(&b, 0, sizeof(b));
 
-	/* Type rules: floats are fp16/fp32 values; see element(). */
+	/* Type rules: floats are fp16/fp32/fp64 values; see element(). */
 	if (d.fdst) {
-		if (g.ow != 16 && g.ow != 32)
+		if (g.ow != 16 && g.ow != 32 && g.ow != 64)
 			return false;
 		ofmt = g.ow == 16 ? SGPU_FMT_F16 : SGPU_FMT_F32;
+		out64 = g.ow == 64;
 	}
 	if (d.kind == K_LUT && (g.scalar || w != 32))
 		return false;   /* no fp16 LUTs: Mesa widens and shrinks */
 	if (d.reduce && g.scalar)
 		return false;
-	/* No fp64: 64-bit lanes take floats only to convert to/from int64. */
-	if (w == 64 && (d.fsrc || d.fdst) && d.kind != K_F2I && d.kind != K_I2F)
+	/* fp64 dot products: unknown (Mesa never emits them). */
+	if (w == 64 && d.kind == K_FDOT)
 		return false;
 
 	/* Operands. */
@@ -1455,6 +1475,13 @@ general_execute(const struct mdg_alu *alu, enum mdg_unit unit,
 					w, g.ow, alu->outmod, d.uns);
 				continue;
 			case K_I2F:
+				if (out64) {
+					uint64_t r64 = sgpu_i2f64(a.i[i], !d.uns,
+								  w, d.round);
+
+					memcpy(&s, &r64, sizeof(s));
+					break;
+				}
 				s = sgpu_i2f(a.i[i], !d.uns, w, d.round, ofmt);
 				s = ofmt == SGPU_FMT_F16 ?
 				    sgpu_f16_decode((uint16_t)s) :
@@ -1499,11 +1526,11 @@ general_execute(const struct mdg_alu *alu, enum mdg_unit unit,
 						w, g.ow, alu->outmod, d.uns);
 					continue;
 				}
-				float_lane(&d, a.f[i], b.f[i], &s, &e);
+				float_lane(&d, a.f[i], b.f[i], &s, &e, w == 64);
 				break;
 			}
 			float_outmod(alu->outmod, &s, &e);
-			res[i] = sgpu_float_encode(s, e, d.round, ofmt);
+			res[i] = encode_result(s, e, d.round, ofmt, out64);
 		}
 	}
 

@@ -248,6 +248,87 @@ uint32_t sgpu_float_encode(double s, double e, enum sgpu_round r,
 	}
 }
 
+uint64_t sgpu_f64_encode(double s, double e, enum sgpu_round r)
+{
+	bool neg = signbit(s) != 0;
+	/* The exact result's sign: s's, or e's when s is an underflowed 0. */
+	bool exact_neg = s != 0.0 ? neg : signbit(e) != 0;
+
+	if (isnan(s) || e == 0.0 || isnan(e))
+		return d2u(s);
+	switch (r) {
+	case SGPU_RTZ:
+		/* Rounded away from zero: one step back toward it. */
+		if ((e < 0.0) != neg && s != 0.0)
+			s = nextafter(s, 0.0);
+		break;
+	case SGPU_RTN:
+		if (e < 0.0)
+			s = nextafter(s, -INFINITY);
+		break;
+	case SGPU_RTP:
+		if (e > 0.0)
+			s = nextafter(s, INFINITY);
+		break;
+	default:
+		break;
+	}
+	/* A zero keeps the sign of the exact (nonzero) result. */
+	if (s == 0.0)
+		s = exact_neg ? -0.0 : 0.0;
+	return d2u(s);
+}
+
+uint64_t sgpu_i2f64(uint64_t v, bool is_signed, unsigned int bits,
+		    enum sgpu_round r)
+{
+	bool neg = false;
+	uint64_t mag;
+	double s, e = 0.0;
+
+	if (bits < 64)
+		v &= (1ull << bits) - 1;
+	if (is_signed && (v >> (bits - 1)) & 1) {
+		neg = true;
+		mag = (bits == 64 ? 0 : (1ull << bits)) - v;
+	} else {
+		mag = v;
+	}
+	s = (double)mag;        /* the host rounds to nearest even */
+	if (s >= 0x1p64)
+		e = -1.0;       /* rounded up to 2^64 */
+	else if ((uint64_t)s != mag)
+		e = (uint64_t)s < mag ? 1.0 : -1.0;
+	if (neg) {
+		s = -s;
+		e = -e;
+	}
+	return sgpu_f64_encode(s, e, r);
+}
+
+double sgpu_f64_mul_error(double a, double b, double s)
+{
+	int ea, eb;
+	double r;
+
+	if (a == 0.0 || b == 0.0)
+		return 0.0;
+	if (isinf(s))
+		return s > 0.0 ? -1.0 : 1.0;    /* overflow */
+	if (fabs(s) >= 0x1p-969)
+		return fma(a, b, -s);           /* exact here */
+	/*
+	 * Scaled to [1, 2) each (exact: scaling up loses nothing), the
+	 * product's excess over s scaled alike is a multiple of 2^-104 below
+	 * 4 in magnitude: fma gives it without underflow, so its sign is
+	 * the sign of the unscaled one.
+	 */
+	ea = ilogb(a);
+	eb = ilogb(b);
+	r = fma(scalbn(a, -ea), scalbn(b, -eb), -scalbn(s, -ea - eb));
+	return r == 0.0 ? 0.0 : copysign(0x1p-1074, r);
+}
+
 uint32_t sgpu_f16_to_f32(uint16_t h)
 {
 	return sgpu_float_encode(sgpu_f16_decode(h), 0.0, SGPU_RTE,

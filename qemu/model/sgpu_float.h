@@ -147,6 +147,26 @@ uint64_t sgpu_f2i(double x, enum sgpu_round r, unsigned int bits,
 uint32_t sgpu_i2f(uint64_t v, bool is_signed, unsigned int bits,
 		  enum sgpu_round r, enum sgpu_fmt fmt);
 
+/*
+ * fp64 results. s is an operation's result rounded to nearest even by the
+ * host (binary64 arithmetic, denormals kept); e is the exact result minus
+ * s, or, where that is not a double, any value of its sign (0 when s is
+ * exact). A finite exact result that overflowed to s = ±inf has e of the
+ * opposite sign. Returns the binary64 bits of the exact result rounded
+ * with r; a NaN s is returned as it is (quiet it first if the op must).
+ */
+uint64_t sgpu_f64_encode(double s, double e, enum sgpu_round r);
+/* The bits-wide integer v (signed or not) converted to fp64 with mode r. */
+uint64_t sgpu_i2f64(uint64_t v, bool is_signed, unsigned int bits,
+		    enum sgpu_round r);
+/*
+ * The exact a * b - s for finite a, b and s = a * b rounded to nearest
+ * even, as sgpu_f64_encode wants e: exact where it is a double, otherwise
+ * (results below 2^-969, where the error may be finer than the smallest
+ * denormal) the smallest denormal of its sign, or 0.
+ */
+double sgpu_f64_mul_error(double a, double b, double s);
+
 /* Convenience conversions between formats (used by tests and the ALU). */
 uint32_t sgpu_f16_to_f32(uint16_t h);
 uint16_t sgpu_f32_to_f16(uint32_t f, enum sgpu_round r);

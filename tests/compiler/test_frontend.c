@@ -295,9 +295,15 @@ static const char macro_probe[] =
 	"#error __kernel_exec\n"
 	"#endif\n"
 	"_Static_assert(sizeof(__FILE__) > 1, \"__FILE__\");\n"
-	/* Without cl_khr_fp64 a floating literal is a float. */
+	/* Without cl_khr_fp64 a floating literal is a float; with it a
+	 * double in OpenCL C 1.2 (6.1.1.1: double is an optional core type
+	 * there; OpenCL C 1.1 needs the extension's pragma first). */
+	"#if WANT_FP64 && __OPENCL_C_VERSION__ >= 120\n"
+	"_Static_assert(sizeof(0.5) == sizeof(double), \"0.5 is no double\");\n"
+	"#else\n"
 	"_Static_assert(sizeof(0.5) == sizeof(float), \"0.5 is no float\");\n"
 	"_Static_assert(sizeof(1e-3 * 2.0) == 4, \"1e-3 * 2.0 is no float\");\n"
+	"#endif\n"
 	"__kernel_exec(64, float4) void probe(__global float *out)\n"
 	"{\n"
 	"\tout[get_global_id(0)] += 0.5;\n"
@@ -366,8 +372,10 @@ TEST(predefined_macros)
 		struct clc_spirv spv;
 		char *log;
 
-		snprintf(options, sizeof(options), "%s -D WANT_IMAGES=%d",
-			 cases[i].options, SLC_DEVICE_IMAGE_SUPPORT);
+		snprintf(options, sizeof(options),
+			 "%s -D WANT_IMAGES=%d -D WANT_FP64=%d",
+			 cases[i].options, SLC_DEVICE_IMAGE_SUPPORT,
+			 SLC_DEVICE_FP64);
 		if (front_end(probe, options, &spv, &log) != SLC_OK)
 			CHECK_FAIL_AT(__FILE__, __LINE__, "'%s': %s", options,
 				      log ? log : "");
@@ -377,7 +385,8 @@ TEST(predefined_macros)
 	free(probe);
 }
 
-/* No cl_khr_fp64 and no cl_khr_fp16: their types are refused. */
+/* No cl_khr_fp16, and while not offered no cl_khr_fp64: their types are
+ * refused. */
 TEST(fp64_and_fp16_refused)
 {
 	static const struct {
@@ -402,6 +411,8 @@ TEST(fp64_and_fp16_refused)
 		struct clc_spirv spv;
 		char *log;
 
+		if (SLC_DEVICE_FP64 && strstr(cases[i].says, "cl_khr_fp64"))
+			continue;
 		CHECK_EQ(front_end(cases[i].source, NULL, &spv, &log),
 			 SLC_BUILD_FAILED);
 		if (!log || !strstr(log, cases[i].says))

@@ -193,6 +193,53 @@ TEST(scalars_opt_disable)
 	run_scalars("-cl-opt-disable");
 }
 
+/* Doubles (cl_khr_fp64, here by -sleipnir-fp64): 8-byte lanes that keep
+ * their 53 bits through the record to the formatter. */
+static const char double_source[] =
+	"#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+	"kernel void doubles(global int *ret, double d, double e)\n"
+	"{\n"
+	"\tret[0] = printf(\"%.17g %a %e|%d|%.3f\\n\", d, d, e, 7, e);\n"
+	"}\n";
+
+TEST(doubles)
+{
+	double d = 1.0 / 3.0, e = -0x1.23456789abcdep-1030;
+	struct slb_program prog;
+	struct pbuf b;
+	uint32_t ret_va;
+	int32_t *ret;
+	unsigned int records;
+	char want[256], *got, *log = NULL;
+
+	if (!cr_compile(double_source, "-sleipnir-fp64", &prog, &log)) {
+		CHECK_FAIL_AT(__FILE__, __LINE__, "doubles do not build: %s",
+			      log ? log : "");
+		free(log);
+		return;
+	}
+	free(log);
+	cr_reset(&session);
+	ret = cr_alloc(&session, 4, &ret_va);
+	REQUIRE(ret && new_buffer(&b, ICD_PRINTF_BUFFER_SIZE));
+	ret[0] = 12345;
+	{
+		struct cr_arg args[] = { CR_BUF(ret_va), CR_VAL(&d),
+					 CR_VAL(&e) };
+		struct cr_ndrange nd = CR_1D(1, 1);
+
+		CHECK(cr_launch(&session, &prog, "doubles", args, 3, &nd));
+	}
+	CHECK_EQ(ret[0], 0);
+	snprintf(want, sizeof(want), "%.17g %a %e|%d|%.3f\n", d, d, e, 7, e);
+	got = format_buffer(&prog, &b, &records);
+	CHECK_EQ(records, 1);
+	check_text(got, want);
+	CHECK(canary_intact(&b));
+	free(got);
+	slb_program_free(&prog);
+}
+
 static const char vector_source[] =
 	"kernel void vectors(global int *ret, float4 f4, uchar4 uc4,\n"
 	"                    int2 i2, short3 s3, uchar8 u8, char16 c16,\n"
@@ -537,6 +584,7 @@ int main(void)
 	}
 	RUN(scalars);
 	RUN(scalars_opt_disable);
+	RUN(doubles);
 	RUN(vectors);
 	RUN(work_items);
 	RUN(full_buffer);

@@ -13,6 +13,7 @@
 #include <CL/cl_ext.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <sys/ioctl.h>
 #include <sys/sysinfo.h>
 #include <unistd.h>
@@ -180,6 +181,7 @@ TEST(device_fixed_values)
 	cl_ulong ul = 1;
 	cl_bool b = CL_TRUE;
 	cl_device_type type = 0;
+	bool fp64;
 	char s[512];
 
 	REQUIRE(device);
@@ -187,8 +189,19 @@ TEST(device_fixed_values)
 	CHECK_EQ(type, CL_DEVICE_TYPE_GPU);
 	QUERY(CL_DEVICE_IMAGE_SUPPORT, b);
 	CHECK_EQ(b, CL_FALSE);
+	/* OpenCL 1.2 §4.2: double queries are 0 without cl_khr_fp64, the
+	 * minimum configuration with it. */
+	QUERY(CL_DEVICE_EXTENSIONS, s);
+	fp64 = strstr(s, "cl_khr_fp64") != NULL;
 	QUERY(CL_DEVICE_DOUBLE_FP_CONFIG, ul);
-	CHECK_EQ(ul, 0);
+	CHECK_EQ(ul, fp64 ? (cl_ulong)(CL_FP_FMA | CL_FP_ROUND_TO_NEAREST |
+				       CL_FP_ROUND_TO_ZERO |
+				       CL_FP_ROUND_TO_INF | CL_FP_INF_NAN |
+				       CL_FP_DENORM) : 0);
+	QUERY(CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE, u);
+	CHECK_EQ(u, fp64 ? 2 : 0);
+	QUERY(CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE, u);
+	CHECK_EQ(u, fp64 ? 2 : 0);
 	QUERY(CL_DEVICE_ADDRESS_BITS, u);
 	CHECK_EQ(u, 32);
 	QUERY(CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, u);
@@ -208,7 +221,6 @@ TEST(device_fixed_values)
 	CHECK(strstr(s, "cl_khr_int64_base_atomics") != NULL);
 	CHECK(strstr(s, "cl_khr_int64_extended_atomics") != NULL);
 	CHECK(strstr(s, "cl_khr_fp16") != NULL);
-	CHECK(strstr(s, "cl_khr_fp64") == NULL);
 }
 
 /* Wrong handles and values, as OpenCL 1.2 names their errors. Handles of

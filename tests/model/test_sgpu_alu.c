@@ -1667,8 +1667,9 @@ TEST(invalid_forms)
 	struct mdg_alu a;
 
 	memset(&ops, 0, sizeof(ops));
-	a = vop(MDG_ALU_FADD, MDG_REG_MODE_64, 0);
-	CHECK(!run(&a, MDG_UNIT_VADD, &d));     /* no fp64 */
+	a = vop(MDG_ALU_FDOT4, MDG_REG_MODE_64, 0);
+	a.mask = 0x0F;
+	CHECK(!run(&a, MDG_UNIT_VMUL, &d));     /* no fp64 dot product */
 	a = vop(MDG_ALU_FMUL, MDG_REG_MODE_8, 0);
 	CHECK(!run(&a, MDG_UNIT_VMUL, &d));     /* no fp8 */
 	a = vop(MDG_ALU_FADD, MDG_REG_MODE_16, 0);

@@ -10,6 +10,11 @@
 # Plain POSIX sh: runs under dash or busybox sh.
 samples="vector_add dot_partial sum_reduction last_group matmul_tiled sobel
 fir mandelbrot sgemm zero_copy"
+# The double-precision sample is built only while the device offers
+# cl_khr_fp64 (compiler/sleipnir_compiler.h: SLC_DEVICE_FP64).
+if command -v sample_double_reduction >/dev/null 2>&1; then
+	samples="$samples double_reduction"
+fi
 # Per sample, far above the few seconds one needs: a hung runtime must
 # fail its sample, not the whole board run.
 limit=240

@@ -82,10 +82,12 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
 	case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT: UINT(VEC128(4)); break;
 	case CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG:
 	case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG: UINT(VEC128(8)); break;
-	/* OpenCL 1.2 requires 0 without cl_khr_fp64, which the compiler
-	 * does not offer. */
+	/* OpenCL 1.2 requires 0 without cl_khr_fp64; doubles are two 64-bit
+	 * lanes of a register. */
 	case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
-	case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE: UINT(0); break;
+	case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
+		UINT(SLC_DEVICE_FP64 ? VEC128(8) : 0);
+		break;
 	/* cl_khr_fp16: halves are computed in fp32 lanes, four a register
 	 * (compiler/ir/sir_lower_half.c). */
 	case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
@@ -118,7 +120,16 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
 	case CL_DEVICE_SINGLE_FP_CONFIG:
 		BITS(CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN);
 		break;
-	case CL_DEVICE_DOUBLE_FP_CONFIG: BITS(0); break;
+	/*
+	 * With cl_khr_fp64, OpenCL 1.2 §4.2's minimum, all of it true: fma
+	 * and division/sqrt correctly rounded, denormals kept, IEEE's
+	 * infinities and NaNs, and the three rounding modes of conversions.
+	 */
+	case CL_DEVICE_DOUBLE_FP_CONFIG:
+		BITS(SLC_DEVICE_FP64 ? CL_FP_FMA | CL_FP_ROUND_TO_NEAREST |
+				       CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF |
+				       CL_FP_INF_NAN | CL_FP_DENORM : 0);
+		break;
 	/* cl_khr_fp16 (§9.5): its minimum, and denormals, which fp32 holds
 	 * as normal numbers (sir_lower_half.c). */
 	case CL_DEVICE_HALF_FP_CONFIG:

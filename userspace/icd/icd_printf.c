@@ -230,10 +230,16 @@ static void print_lane(const struct slb_program *prog, const struct spec *s,
 		break;
 	default: {
 		float f;
+		double d;
 
-		memcpy(&f, p + 4 * i, sizeof(f));
+		if (a->elem_bytes == 8) {
+			memcpy(&d, p + 8 * i, sizeof(d));
+		} else {
+			memcpy(&f, p + 4 * i, sizeof(f));
+			d = f;
+		}
 		host_format(s, "", fmt, sizeof(fmt));
-		fprintf(out, fmt, (double)f);
+		fprintf(out, fmt, d);
 		break;
 	}
 	}

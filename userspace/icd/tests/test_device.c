@@ -106,8 +106,11 @@ TEST(device_info_values)
 	CHECK_EQ(u, 4);
 	QUERY(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG, u);
 	CHECK_EQ(u, 2);
+	/* Doubles: two to a register with cl_khr_fp64, else 0 (§4.2). */
 	QUERY(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE, u);
-	CHECK_EQ(u, 0);
+	CHECK_EQ(u, SLC_DEVICE_FP64 ? 2 : 0);
+	QUERY(d, CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE, u);
+	CHECK_EQ(u, SLC_DEVICE_FP64 ? 2 : 0);
 	/* cl_khr_fp16: nonzero, and the half config's minimum. */
 	QUERY(d, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF, u);
 	CHECK_EQ(u, 4);
@@ -119,7 +122,9 @@ TEST(device_info_values)
 	QUERY(d, CL_DEVICE_IMAGE_SUPPORT, b);
 	CHECK_EQ(b, CL_FALSE);
 	QUERY(d, CL_DEVICE_DOUBLE_FP_CONFIG, ul);
-	CHECK_EQ(ul, 0);
+	CHECK_EQ(ul, SLC_DEVICE_FP64 ? (cl_ulong)(CL_FP_FMA |
+		 CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
+		 CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM) : 0);
 	QUERY(d, CL_DEVICE_ADDRESS_BITS, u);
 	CHECK_EQ(u, 32);
 	QUERY(d, CL_DEVICE_ENDIAN_LITTLE, b);
@@ -142,7 +147,7 @@ TEST(device_info_values)
 	CHECK(strstr(s, "cl_khr_icd") != NULL);
 	CHECK(strstr(s, "cl_khr_int64_base_atomics") != NULL);
 	CHECK(strstr(s, "cl_khr_int64_extended_atomics") != NULL);
-	CHECK(strstr(s, "cl_khr_fp64") == NULL);
+	CHECK((strstr(s, "cl_khr_fp64") != NULL) == SLC_DEVICE_FP64);
 	CHECK(strstr(s, "cl_khr_fp16") != NULL);
 }
 
