@@ -139,6 +139,8 @@ static uint32_t param_align(const struct sir_param *p, uint32_t size)
 	 */
 	if (is_byval(p))
 		return p->align > 4 ? p->align : 4;
+	if (p->kind == SIR_ARG_IMAGE)
+		return 16;
 	return size;
 }
 
@@ -158,7 +160,9 @@ static bool lay_out_params(struct abi *a, char *err, size_t errsz)
 	for (i = 0; i < k->num_params; i++) {
 		const struct sir_param *p = &k->params[i];
 		struct slb_arg *arg = &a->meta->args[i];
-		uint32_t size = is_byval(p) ? p->size : sir_type_size(p->type);
+		uint32_t size = is_byval(p) ? p->size :
+				p->kind == SIR_ARG_IMAGE ? SLB_IMAGE_ARG_BYTES :
+				sir_type_size(p->type);
 
 		if (p->type.kind == SIR_VOID || p->type.kind == SIR_BOOL ||
 		    !size || param_align(p, size) > 256) {
@@ -181,6 +185,7 @@ static bool lay_out_params(struct abi *a, char *err, size_t errsz)
 			    p->kind == SIR_ARG_CONSTANT_PTR ? SLB_ARG_CONSTANT :
 			    p->kind == SIR_ARG_LOCAL_PTR ? SLB_ARG_LOCAL :
 			    p->kind == SIR_ARG_SAMPLER ? SLB_ARG_SAMPLER :
+			    p->kind == SIR_ARG_IMAGE ? SLB_ARG_IMAGE :
 			    SLB_ARG_VALUE;
 		arg->access = p->access == SIR_ACCESS_READ_ONLY ?
 				      SLB_ACCESS_READ_ONLY :
@@ -510,7 +515,18 @@ static uint32_t *place_private(struct abi *a)
 	return off;
 }
 
-/* The replacement of one PARAM, SYSVAL or VAR_ADDR, or SIR_NONE. */
+/* The number of image arguments before parameter i. */
+static uint32_t image_ordinal(const struct sir_function *k, uint32_t i)
+{
+	uint32_t n = 0;
+
+	while (i--)
+		n += k->params[i].kind == SIR_ARG_IMAGE;
+	return n;
+}
+
+/* The replacement of one PARAM, SYSVAL, VAR_ADDR or IMAGE_WORD, or
+ * SIR_NONE. */
 static sir_id lower_value(struct abi *a, struct sir_module *m,
 			  const uint32_t *var_off, const uint32_t *local_off,
 			  struct sir_builder *b, sir_id v, char *err,
@@ -522,7 +538,28 @@ static sir_id lower_value(struct abi *a, struct sir_module *m,
 
 	switch (in.op) {
 	case SIR_OP_PARAM:
+		/* An image is named by its ordinal (the texture and attribute
+		 * index); its uses are image words, lowered below. */
+		if (k->params[in.aux].kind == SIR_ARG_IMAGE)
+			return sir_const_u64(k, in.type,
+					     image_ordinal(k, in.aux));
 		return uniform(k, in.type, a->meta->args[in.aux].offset);
+	case SIR_OP_IMAGE_WORD: {
+		sir_id img = in.srcs[0];
+
+		while (k->values[img].op == SIR_OP_COPY)
+			img = k->values[img].srcs[0];
+		if (k->values[img].op != SIR_OP_PARAM ||
+		    k->params[k->values[img].aux].kind != SIR_ARG_IMAGE) {
+			snprintf(err, errsz, "kernel %s: an image whose "
+				 "argument is not known at compile time",
+				 k->name);
+			return UINT32_MAX;
+		}
+		return uniform(k, in.type,
+			       a->meta->args[k->values[img].aux].offset +
+			       4 * in.aux);
+	}
 	case SIR_OP_SYSVAL:
 		/* The hardware's ids; GLOBAL_ID excludes the offset (sir.h). */
 		if (in.aux == SIR_SYSVAL_GLOBAL_ID ||
@@ -599,7 +636,7 @@ bool sir_lower_abi(struct sir_module *m, struct sir_function *k,
 		sir_id r;
 
 		if (op != SIR_OP_PARAM && op != SIR_OP_SYSVAL &&
-		    op != SIR_OP_VAR_ADDR)
+		    op != SIR_OP_VAR_ADDR && op != SIR_OP_IMAGE_WORD)
 			continue;
 		r = lower_value(&a, m, var_off, local_off, &b, v, err, errsz);
 		if (r == UINT32_MAX) {
@@ -609,6 +646,10 @@ bool sir_lower_abi(struct sir_module *m, struct sir_function *k,
 		}
 	}
 	sirp_repl_apply(&repl, k);
+	/* The image words were placed instructions: now uniforms. */
+	for (v = 1; v < n && ok; v++)
+		if (k->values[v].op == SIR_OP_IMAGE_WORD)
+			sir_remove(k, v);
 	sir_compact_blocks(k);
 	for (s = 0; s < SLB_SYSVAL_COUNT; s++) {
 		if (!a.slot[s])

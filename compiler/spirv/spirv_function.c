@@ -1226,6 +1226,15 @@ static bool spv_instruction(struct spv_fn *fc, size_t at)
 		break;
 	case SpvOpGroupWaitEvents:
 		return spv_group_wait_events(fc, w, wc);
+	case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod:
+	case SpvOpImageQueryFormat: case SpvOpImageQueryOrder:
+	case SpvOpSampledImage: case SpvOpImageSampleExplicitLod:
+	case SpvOpImageRead:
+		if (!spv_image_inst(fc, w, wc, op, rt, &v))
+			return false;
+		break;
+	case SpvOpImageWrite:
+		return spv_image_inst(fc, w, wc, op, rt, &v);
 	case SpvOpUndef:
 		if (rt.kind == SIR_VOID)
 			return spv_error(fc->c, "undefined value of type void");

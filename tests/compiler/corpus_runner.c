@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "corpus_runner.h"
+#include "midgard_desc.h"
 #include "sl_launch.h"
 #include "sleipnir_compiler.h"
 
@@ -42,6 +43,7 @@ void cr_reset(struct cr_session *s)
 {
 	memset(ch_ptr(&s->fh, CH_DATA_VA), 0, CH_DATA_SIZE);
 	s->next_va = (uint32_t)CH_DATA_VA;
+	s->attr_va = s->abuf_va = s->images = 0;
 	memset(&s->figures, 0, sizeof(s->figures));
 }
 
@@ -58,6 +60,66 @@ void *cr_alloc(struct cr_session *s, size_t size, uint32_t *va)
 	if (s->next_va > end)
 		s->next_va = (uint32_t)end;
 	return ch_ptr(&s->fh, *va);
+}
+
+#define CR_MAX_IMAGES 16u
+
+bool cr_describe_image(struct cr_session *s, unsigned int k,
+		       const struct cr_image *img)
+{
+	uint8_t *a, *b, *c;
+	uint64_t bytes = (uint64_t)img->slice * img->dim[2];
+
+	if (k >= CR_MAX_IMAGES)
+		return false;
+	if (!s->attr_va &&
+	    (!cr_alloc(s, CR_MAX_IMAGES * MDG_ATTRIBUTE_BYTES, &s->attr_va) ||
+	     !cr_alloc(s, 2 * CR_MAX_IMAGES * MDG_ATTRIBUTE_BUFFER_BYTES,
+		       &s->abuf_va)))
+		return false;
+	a = ch_ptr(&s->fh, s->attr_va + k * MDG_ATTRIBUTE_BYTES);
+	b = ch_ptr(&s->fh, s->abuf_va + 2 * k * MDG_ATTRIBUTE_BUFFER_BYTES);
+	c = b + MDG_ATTRIBUTE_BUFFER_BYTES;
+	memset(a, 0, MDG_ATTRIBUTE_BYTES);
+	memset(b, 0, 2 * MDG_ATTRIBUTE_BUFFER_BYTES);
+	if (!mdg_set(a, MDG_ATTRIBUTE_BUFFER_INDEX, 2 * k) ||
+	    !mdg_set(a, MDG_ATTRIBUTE_FORMAT, img->pixfmt) ||
+	    !mdg_set(b, MDG_ATTRIBUTE_BUFFER_TYPE,
+		     MDG_ATTRIBUTE_TYPE_3D_LINEAR) ||
+	    !mdg_set(b, MDG_ATTRIBUTE_BUFFER_POINTER, img->va) ||
+	    !mdg_set(b, MDG_ATTRIBUTE_BUFFER_STRIDE, img->bytes_per_texel) ||
+	    !mdg_set(b, MDG_ATTRIBUTE_BUFFER_SIZE, bytes) ||
+	    !mdg_set(c, MDG_ATTRIBUTE_BUFFER_CONTINUATION_3D_TYPE,
+		     MDG_ATTRIBUTE_TYPE_CONTINUATION) ||
+	    !mdg_set(c, MDG_ATTRIBUTE_BUFFER_CONTINUATION_3D_S_DIMENSION,
+		     img->dim[0]) ||
+	    !mdg_set(c, MDG_ATTRIBUTE_BUFFER_CONTINUATION_3D_T_DIMENSION,
+		     img->dim[1]) ||
+	    !mdg_set(c, MDG_ATTRIBUTE_BUFFER_CONTINUATION_3D_R_DIMENSION,
+		     img->dim[2]) ||
+	    !mdg_set(c, MDG_ATTRIBUTE_BUFFER_CONTINUATION_3D_ROW_STRIDE,
+		     img->row) ||
+	    !mdg_set(c, MDG_ATTRIBUTE_BUFFER_CONTINUATION_3D_SLICE_STRIDE,
+		     img->slice))
+		return false;
+	if (k + 1 > s->images)
+		s->images = k + 1;
+	return true;
+}
+
+/* Binds the session's image tables into the job sl_launch emitted. */
+static bool bind_images(struct cr_session *s)
+{
+	uint8_t *draw = ch_ptr(&s->fh, sl_launch_job_va(CH_DESC_VA)) +
+			MDG_COMPUTE_JOB_DRAW_OFFSET;
+	uint8_t *rsd;
+
+	if (!s->images)
+		return true;
+	rsd = ch_ptr(&s->fh, mdg_get(draw, MDG_DRAW_STATE));
+	return mdg_set(draw, MDG_DRAW_ATTRIBUTES, s->attr_va) &&
+	       mdg_set(draw, MDG_DRAW_ATTRIBUTE_BUFFERS, s->abuf_va) &&
+	       mdg_set(rsd, MDG_RENDERER_STATE_ATTRIBUTE_COUNT, s->images);
 }
 
 char *cr_read_file(const char *path)
@@ -251,6 +313,10 @@ bool cr_launch(struct cr_session *s, const struct slb_program *prog,
 			    CH_DESC_SIZE, CH_DESC_VA);
 	if (st) {
 		printf("  %s: %s\n", kernel, sl_launch_strerror(st));
+		return false;
+	}
+	if (!bind_images(s)) {
+		printf("  %s: cannot bind the images\n", kernel);
 		return false;
 	}
 	ch_run_chain(&s->fh, sl_launch_job_va(CH_DESC_VA), 0, &r, 60000);
