@@ -829,6 +829,57 @@ static bool sel_image_load(struct isel *s, sir_id v)
 	return true;
 }
 
+/*
+ * read_image* with a sampler: a texture word (op gradient with LOD 0 in
+ * the word, as Mesa's txl) on texture index = the image's ordinal and
+ * the sampler's index, coordinates staged in r28 as fp32, the result in
+ * r29, then copied to a new vreg (docs/hardware.md §4.10, §5.10).
+ */
+static bool sel_image_sample(struct isel *s, sir_id v)
+{
+	static const uint8_t sampler_types[] = {
+		[SIR_IMAGE_F32] = 1, [SIR_IMAGE_U32] = 2, [SIR_IMAGE_S32] = 3,
+	};
+	const struct sir_instr *in = val(s, v);
+	const struct sir_instr *img = val(s, in->srcs[0]);
+	const struct sir_instr *smp = val(s, in->srcs[1]);
+	uint32_t r = mi_vreg_new(s->mf, 4);
+	struct mi_instr *t;
+	struct mi_src res;
+
+	if (img->op != SIR_OP_CONST || img->imm.u64[0] > 0xFFFF ||
+	    smp->op != SIR_OP_CONST || smp->imm.u64[0] > 0xFFFF)
+		return fail(s, "mdg: image or sampler of %s not known at "
+			    "compile time", v);
+	mov_arg(s, 28, 0, get(s, in->srcs[2]), 4);
+	t = mi_append(s->mf, s->cur);
+	memset(t, 0, sizeof(*t));
+	t->kind = MI_TEX;
+	t->t.op = MDG_TEX_OP_GRADIENT;
+	t->t.mode = 1;
+	t->t.exec = 3;
+	t->t.format = (uint8_t)in->aux2;
+	t->t.in_full = true;
+	t->t.in_swizzle = SWZ_ID;
+	t->t.out_full = true;
+	t->t.sampler_type = sampler_types[in->aux];
+	t->t.out_select = true;              /* r29 */
+	t->t.mask = 0xF;
+	t->t.swizzle = SWZ_ID;
+	t->t.texture_handle = (uint16_t)img->imm.u64[0];
+	t->t.sampler_handle = (uint16_t)smp->imm.u64[0];
+	t->dst = pdst(29, 0, 0xF);
+	t->mem_read = true;
+	memset(&res, 0, sizeof(res));
+	res.kind = MO_PHYS;
+	res.reg = 29;
+	for (unsigned int j = 0; j < 4; j++)
+		res.swz[j] = (uint8_t)j;
+	alu(s, MDG_ALU_IMOV, vdst(r, 0xF), res, (struct mi_src){ 0 });
+	set(s, v, vreg_src(r));
+	return true;
+}
+
 static bool sel_atomic(struct isel *s, sir_id v)
 {
 	static const uint8_t ops[] = {
@@ -2362,6 +2413,8 @@ static bool sel_value(struct isel *s, sir_id v)
 		return sel_image_store(s, v);
 	case SIR_OP_IMAGE_LOAD:
 		return sel_image_load(s, v);
+	case SIR_OP_IMAGE_SAMPLE:
+		return sel_image_sample(s, v);
 	case SIR_OP_ATOMIC:
 		return sel_atomic(s, v);
 	case SIR_OP_INEG:

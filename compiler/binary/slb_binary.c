@@ -748,19 +748,6 @@ static bool read_sysvals(struct reader *r, struct cursor *c,
 	return true;
 }
 
-bool slb_sampler_valid(uint32_t value)
-{
-	uint32_t filter = value & (SLB_SAMPLER_FILTER_NEAREST |
-				   SLB_SAMPLER_FILTER_LINEAR);
-
-	return !(value & ~(SLB_SAMPLER_NORMALIZED | SLB_SAMPLER_ADDRESS_MASK |
-			   SLB_SAMPLER_FILTER_NEAREST |
-			   SLB_SAMPLER_FILTER_LINEAR)) &&
-	       (value & SLB_SAMPLER_ADDRESS_MASK) <= 8 &&
-	       (filter == SLB_SAMPLER_FILTER_NEAREST ||
-		filter == SLB_SAMPLER_FILTER_LINEAR);
-}
-
 /* Constant samplers come after the sampler arguments, in index order. */
 static bool read_const_samplers(struct reader *r, struct cursor *c,
 				struct slb_kernel *k)

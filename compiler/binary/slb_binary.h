@@ -103,8 +103,20 @@ enum slb_image_word {
 /* OpenCL 1.2's CL_DEVICE_MAX_SAMPLERS minimum. */
 #define SLB_MAX_CONST_SAMPLERS 16u
 
-/* True when value is a valid sampler bit value. */
-bool slb_sampler_valid(uint32_t value);
+/* True when value is a valid sampler bit value (the compiler's IR uses it
+ * too, without the binary library). */
+static inline bool slb_sampler_valid(uint32_t value)
+{
+	uint32_t filter = value & (SLB_SAMPLER_FILTER_NEAREST |
+				   SLB_SAMPLER_FILTER_LINEAR);
+
+	return !(value & ~(SLB_SAMPLER_NORMALIZED | SLB_SAMPLER_ADDRESS_MASK |
+			   SLB_SAMPLER_FILTER_NEAREST |
+			   SLB_SAMPLER_FILTER_LINEAR)) &&
+	       (value & SLB_SAMPLER_ADDRESS_MASK) <= 8 &&
+	       (filter == SLB_SAMPLER_FILTER_NEAREST ||
+		filter == SLB_SAMPLER_FILTER_LINEAR);
+}
 
 /* A constant sampler: sampler index `index` holds `value` (CLK bits). */
 struct slb_const_sampler {

@@ -178,6 +178,15 @@ enum sir_op {
 	 * store in the kernel changes what it reads.
 	 */
 	SIR_OP_IMAGE_LOAD,
+	/*
+	 * read_image{f,i,ui} with a sampler at LOD 0: src0 the image, src1
+	 * the sampler (a sampler_t argument, or a constant: a constant
+	 * sampler's CLK_* value), src2 four fp32 coordinates
+	 * as the texture unit reads them (x, y, z, layer); aux = enum
+	 * sir_image_type (the result's), aux2 the texture dimension (1, 2,
+	 * 3). sir_lower_abi turns both into table indices.
+	 */
+	SIR_OP_IMAGE_SAMPLE,
 
 	/* Calls (gone after inlining) and control flow. */
 	SIR_OP_CALL,                 /* aux = callee function index, srcs = args */

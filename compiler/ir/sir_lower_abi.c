@@ -525,6 +525,55 @@ static uint32_t image_ordinal(const struct sir_function *k, uint32_t i)
 	return n;
 }
 
+/*
+ * A sample's sampler becomes its index in the sampler table: the j-th
+ * sampler argument is j, a constant sampler (a CLK_* value) the index of
+ * its constant-sampler record, after the sampler arguments (slb_binary.h).
+ */
+static bool lower_sampler(struct abi *a, sir_id v, char *err, size_t errsz)
+{
+	struct sir_function *k = a->k;
+	struct slb_kernel *meta = a->meta;
+	sir_id smp = k->values[v].srcs[1];
+	struct sir_type i32 = sir_type_make(SIR_INT, 32, 1);
+	uint32_t index = 0, i;
+
+	while (k->values[smp].op == SIR_OP_COPY)
+		smp = k->values[smp].srcs[0];
+	if (k->values[smp].op == SIR_OP_PARAM &&
+	    k->params[k->values[smp].aux].kind == SIR_ARG_SAMPLER) {
+		for (i = 0; i < k->values[smp].aux; i++)
+			index += k->params[i].kind == SIR_ARG_SAMPLER;
+	} else if (k->values[smp].op == SIR_OP_CONST &&
+		   slb_sampler_valid((uint32_t)k->values[smp].imm.u64[0])) {
+		uint32_t value = (uint32_t)k->values[smp].imm.u64[0], first = 0;
+
+		for (i = 0; i < k->num_params; i++)
+			first += k->params[i].kind == SIR_ARG_SAMPLER;
+		for (i = 0; i < meta->num_const_samplers; i++)
+			if (meta->const_samplers[i].value == value)
+				break;
+		if (i == meta->num_const_samplers) {
+			if (i == SLB_MAX_CONST_SAMPLERS) {
+				snprintf(err, errsz, "kernel %s uses more "
+					 "than %u constant samplers", k->name,
+					 SLB_MAX_CONST_SAMPLERS);
+				return false;
+			}
+			meta->const_samplers[i].index = first + i;
+			meta->const_samplers[i].value = value;
+			meta->num_const_samplers++;
+		}
+		index = first + i;
+	} else {
+		snprintf(err, errsz, "kernel %s: a sampler that is not known "
+			 "at compile time", k->name);
+		return false;
+	}
+	k->values[v].srcs[1] = sir_const_u64(k, i32, index);
+	return true;
+}
+
 /* The replacement of one PARAM, SYSVAL, VAR_ADDR or IMAGE_WORD, or
  * SIR_NONE. */
 static sir_id lower_value(struct abi *a, struct sir_module *m,
@@ -620,6 +669,7 @@ bool sir_lower_abi(struct sir_module *m, struct sir_function *k,
 	const_data = sir_constant_data(m, &const_size);
 	free(const_data);
 	meta->num_sysvals = 0;
+	meta->num_const_samplers = 0;
 	memcpy(meta->reqd_wg_size, k->reqd_wg_size, sizeof(k->reqd_wg_size));
 	if (!lay_out_params(&a, err, errsz))
 		return false;
@@ -635,6 +685,10 @@ bool sir_lower_abi(struct sir_module *m, struct sir_function *k,
 		enum sir_op op = k->values[v].op;
 		sir_id r;
 
+		if (op == SIR_OP_IMAGE_SAMPLE) {
+			ok = lower_sampler(&a, v, err, errsz);
+			continue;
+		}
 		if (op != SIR_OP_PARAM && op != SIR_OP_SYSVAL &&
 		    op != SIR_OP_VAR_ADDR && op != SIR_OP_IMAGE_WORD)
 			continue;

@@ -69,6 +69,7 @@ static const char *const sir_op_names[SIR_OP_COUNT] = {
 	[SIR_OP_IMAGE_WORD] = "image_word",
 	[SIR_OP_IMAGE_STORE] = "image_store",
 	[SIR_OP_IMAGE_LOAD] = "image_load",
+	[SIR_OP_IMAGE_SAMPLE] = "image_sample",
 	[SIR_OP_CALL] = "call", [SIR_OP_BR] = "br", [SIR_OP_CBR] = "cbr",
 	[SIR_OP_RET] = "ret",
 };
@@ -177,6 +178,7 @@ static void sir_print_instr(FILE *out, const struct sir_function *f,
 	case SIR_OP_IMAGE_WORD:
 	case SIR_OP_IMAGE_STORE:
 	case SIR_OP_IMAGE_LOAD:
+	case SIR_OP_IMAGE_SAMPLE:
 		fprintf(out, " #%u", in->aux);
 		break;
 	case SIR_OP_SYSVAL:

@@ -337,6 +337,17 @@ static bool sir_check_types(struct sir_verifier *vf, sir_id id)
 		     t.bits == 32 && t.comps == 4 &&
 		     in->aux <= SIR_IMAGE_U32, "bad image load");
 		break;
+	case SIR_OP_IMAGE_SAMPLE:
+		NEED(n == 3 && s0.kind == SIR_INT && s0.bits == 32 &&
+		     s1.kind == SIR_INT && s1.bits == 32 &&
+		     f->values[in->srcs[2]].type.kind == SIR_FLOAT &&
+		     f->values[in->srcs[2]].type.bits == 32 &&
+		     f->values[in->srcs[2]].type.comps == 4 &&
+		     t.kind != SIR_BOOL && t.kind != SIR_PTR &&
+		     t.bits == 32 && t.comps == 4 &&
+		     in->aux <= SIR_IMAGE_U32 && in->aux2 >= 1 &&
+		     in->aux2 <= 3, "bad image sample");
+		break;
 	case SIR_OP_CALL:
 		break;
 	case SIR_OP_BR:

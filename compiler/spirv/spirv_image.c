@@ -19,9 +19,16 @@
  * gives write_imagei / write_imageui.
  *
  * A read without a sampler (OpImageRead) is SIR_OP_IMAGE_LOAD, an
- * LD_IMAGE on the attribute with the same coordinates. Sampled reads
- * (OpSampledImage, OpImageSampleExplicitLod) are not lowered yet: they
- * are refused with a message naming the instruction.
+ * LD_IMAGE on the attribute with the same coordinates.
+ *
+ * A sampled read (OpSampledImage, then OpImageSampleExplicitLod at LOD
+ * 0) is SIR_OP_IMAGE_SAMPLE, a texture operation: OpSampledImage's
+ * result is the pair (image, sampler) as a 2-lane vector the sample takes
+ * apart; integer coordinates become floats (OpenCL requires unnormalised
+ * coordinates with them, and nearest filtering gives the texel x);
+ * the layer of an array goes to the fourth coordinate. A constant
+ * sampler (OpConstantSampler) is its CLK_* value, which sir_lower_abi
+ * turns into a sampler index after the sampler arguments.
  */
 #include "spirv_internal.h"
 
@@ -223,6 +230,92 @@ static sir_id image_read(struct spv_fn *fc, const uint32_t *w, uint32_t wc,
 	return v;
 }
 
+/* OpSampledImage: type, result, image, sampler. */
+static sir_id sampled_image(struct spv_fn *fc, const uint32_t *w,
+			    uint32_t wc)
+{
+	sir_id srcs[2];
+
+	if (!image_type(fc, w, wc, 3) || !(srcs[0] = spv_operand(fc, w, wc, 3)) ||
+	    !(srcs[1] = spv_operand(fc, w, wc, 4)))
+		return 0;
+	return spv_emit(fc, SIR_OP_VEC, sir_type_make(SIR_INT, 32, 2), srcs,
+			2);
+}
+
+/* Lane i of v as an fp32 value (integers converted), 0 past its end. */
+static sir_id float_comp(struct spv_fn *fc, sir_id v, unsigned int i)
+{
+	struct sir_type t = fc->f->values[v].type;
+	struct sir_type f32 = sir_type_make(SIR_FLOAT, 32, 1);
+	sir_id c;
+
+	if (i >= t.comps)
+		return sir_const_u64(fc->f, f32, 0);
+	c = v;
+	if (t.comps > 1) {
+		c = spv_emit(fc, SIR_OP_EXTRACT, sir_type_make(t.kind, 32, 1),
+			     &v, 1);
+		fc->f->values[c].aux = i;
+	}
+	return t.kind == SIR_FLOAT ? c : spv_emit(fc, SIR_OP_S2F, f32, &c, 1);
+}
+
+/*
+ * OpImageSampleExplicitLod: type, result, sampled image, coordinate, image
+ * operands (Lod, which must be 0, and SignExtend / ZeroExtend), the LOD.
+ */
+static sir_id image_sample(struct spv_fn *fc, const uint32_t *w,
+			   uint32_t wc, struct sir_type rt)
+{
+	const struct spv_type *t = image_type(fc, w, wc, 3);
+	uint32_t ops = wc > 5 ? w[5] : 0, type;
+	sir_id pair, coord, srcs[3], c[4], v;
+	const struct sir_instr *pi, *lod;
+	unsigned int layer;
+
+	if (!t || !(pair = spv_operand(fc, w, wc, 3)) ||
+	    !(coord = spv_operand(fc, w, wc, 4)))
+		return 0;
+	pi = &fc->f->values[pair];
+	if (t->kind != SPV_T_SAMPLED_IMAGE || pi->op != SIR_OP_VEC ||
+	    pi->num_srcs != 2 || t->image_dim == SpvDimBuffer)
+		return spv_error(fc->c, "OpImageSampleExplicitLod: not of an "
+				 "OpSampledImage of this function"), (sir_id)0;
+	if (!(ops & SpvImageOperandsLodMask) || wc < 7 ||
+	    !(lod = &fc->f->values[spv_operand(fc, w, wc, 6)]) ||
+	    lod->op != SIR_OP_CONST || lod->imm.u64[0] != 0)
+		return spv_error(fc->c, "OpImageSampleExplicitLod: a LOD "
+				 "other than a constant 0"), (sir_id)0;
+	if (fc->f->values[coord].type.bits != 32 ||
+	    (fc->f->values[coord].type.kind != SIR_FLOAT &&
+	     fc->f->values[coord].type.kind != SIR_INT))
+		return spv_error(fc->c, "OpImageSampleExplicitLod: "
+				 "coordinates of an unsupported type"),
+		       (sir_id)0;
+	if (!texel_type(fc, rt, ops & ~(uint32_t)SpvImageOperandsLodMask,
+			&type))
+		return 0;
+	srcs[0] = pi->srcs[0];
+	srcs[1] = pi->srcs[1];
+	/* x, y, z as the dimension needs, the layer in w. */
+	layer = t->image_dim == SpvDim1D ? 1 : 2;
+	for (unsigned int i = 0; i < 4; i++)
+		c[i] = float_comp(fc, coord, i == 3 && t->image_arrayed ?
+				  layer :
+				  t->image_arrayed && i == layer ? 4 :
+				  t->image_dim == SpvDim1D && i > 0 ? 4 :
+				  t->image_dim == SpvDim2D && i > 1 ? 4 :
+				  i == 3 ? 4 : i);
+	srcs[2] = spv_emit(fc, SIR_OP_VEC, sir_type_make(SIR_FLOAT, 32, 4),
+			   c, 4);
+	v = spv_emit(fc, SIR_OP_IMAGE_SAMPLE, rt, srcs, 3);
+	fc->f->values[v].aux = type;
+	fc->f->values[v].aux2 = t->image_dim == SpvDim1D ? 1 :
+				t->image_dim == SpvDim2D ? 2 : 3;
+	return v;
+}
+
 bool spv_image_inst(struct spv_fn *fc, const uint32_t *w, uint32_t wc,
 		    uint32_t op, struct sir_type rt, sir_id *out)
 {
@@ -240,6 +333,12 @@ bool spv_image_inst(struct spv_fn *fc, const uint32_t *w, uint32_t wc,
 		return image_write(fc, w, wc);
 	case SpvOpImageRead:
 		*out = image_read(fc, w, wc, rt);
+		return *out != 0;
+	case SpvOpSampledImage:
+		*out = sampled_image(fc, w, wc);
+		return *out != 0;
+	case SpvOpImageSampleExplicitLod:
+		*out = image_sample(fc, w, wc, rt);
 		return *out != 0;
 	default:
 		return spv_error(fc->c, "%s: image reads and writes are not "

@@ -597,6 +597,16 @@ static bool spv_parse_module_level(struct spv_parser *p, size_t at,
 	case SpvOpSpecConstant: case SpvOpSpecConstantTrue:
 	case SpvOpSpecConstantFalse: case SpvOpSpecConstantComposite:
 		return spv_check_constant(p, w, wc, op);
+	case SpvOpConstantSampler: {
+		/* A sampler literal (spirv_image.c). */
+		const struct spv_type *t = wc == 6 ?
+			spv_type_of_id(m, w[1]) : NULL;
+
+		if (!t || t->kind != SPV_T_SAMPLER || w[3] > 4 || w[4] > 1 ||
+		    w[5] > 1)
+			return spv_perr(p, "OpConstantSampler: bad operands");
+		return true;
+	}
 	case SpvOpVariable:
 		if (wc < 4)
 			return spv_perr(p, "OpVariable: too few words");

@@ -3166,6 +3166,125 @@ static bool run_image_read(struct cr_session *s,
 }
 
 /*
+ * image_sample: an 8x4 grid samples three images through the texture
+ * unit. The expected values follow OpenCL 1.2 8.2: nearest with
+ * CLK_ADDRESS_CLAMP gives the border (0, 0, 0, 0) for RGBA and (0, 0, 0,
+ * 1) for R outside the image; linear with clamp to edge blends the four
+ * texels around (u - 0.5, v - 0.5), u = s * width, v = t * height. The
+ * coordinates are multiples of 1/256 of the image, so every weight is a
+ * multiple of 1/32 and the blends are exact but for the rounding of the
+ * texels' b / 255.
+ */
+static bool run_image_sample(struct cr_session *s,
+			     const struct slb_program *p,
+			     const struct corpus_case *c, uint32_t *elements)
+{
+	enum { W = 8, H = 4, N = W * H, BYTES = 512 };
+	/* a RGBA8 UNORM 8x4, 64-byte rows; c RG16UI 8x2, 2 layers, 32-byte
+	 * rows, 80-byte slices; b R16I 8x4, 32-byte rows. */
+	static const struct cr_image_shape {
+		uint32_t fmt, bpt, dim[3], row, slice;
+	} im[3] = {
+		{ 187u << 12 | 0x688, 4, { W, H, 1 }, 64, 256 },
+		{ 140u << 12 | 0xB08, 4, { W, H / 2, 2 }, 32, 80 },
+		{ 196u << 12 | 0xB20, 2, { W, H, 1 }, 32, 128 },
+	};
+	const uint32_t lin = 0x01 | 0x02 | 0x20, near_clamp = 0x04 | 0x10;
+	uint32_t img_va[3], words[3][SLB_IMAGE_WORDS] = { { 0 } };
+	uint32_t st_va, fl_va, fn_va, uc_va, ib_va;
+	uint8_t *img[3];
+	float *st = cr_alloc(s, 8 * N, &st_va);
+	float *fl = cr_alloc(s, 16 * N, &fl_va);
+	float *fn = cr_alloc(s, 16 * N, &fn_va);
+	uint32_t *uc = cr_alloc(s, 16 * N, &uc_va);
+	int32_t *ib = cr_alloc(s, 16 * N, &ib_va);
+	bool ok = st && fl && fn && uc && ib;
+
+	for (int k = 0; k < 3 && ok; k++) {
+		struct cr_image d;
+
+		if (!(img[k] = cr_alloc(s, BYTES, &img_va[k])))
+			return false;
+		gen_bits(0, img[k], BYTES);
+		d = (struct cr_image){ img_va[k], im[k].fmt, im[k].bpt,
+				       { im[k].dim[0], im[k].dim[1],
+					 im[k].dim[2] },
+				       im[k].row, im[k].slice };
+		ok &= cr_describe_texture(s, (unsigned int)k, &d, 2, k == 1);
+	}
+	/* Sampler 0 the argument, 1 the program's constant sampler. */
+	ok = ok && cr_describe_sampler(s, 0, lin) &&
+	     cr_describe_sampler(s, 1, near_clamp);
+	if (!ok)
+		return false;
+	for (int n = 0; n < N; n++) {
+		/* -0.25 to 1.25 of the image in 1/256 steps. */
+		st[2 * n] = (float)((int)(rnd() % 385) - 64) / 256.0f;
+		st[2 * n + 1] = (float)((int)(rnd() % 385) - 64) / 256.0f;
+	}
+	if (!cr_launch(s, p, c->name, (struct cr_arg[]){
+		       { .kind = CR_ARG_VALUE, .value = words[0], .size = 32 },
+		       CR_VAL(&lin),
+		       { .kind = CR_ARG_VALUE, .value = words[1], .size = 32 },
+		       CR_BUF(st_va), CR_BUF(fl_va), CR_BUF(fn_va),
+		       CR_BUF(uc_va), CR_BUF(ib_va),
+		       { .kind = CR_ARG_VALUE, .value = words[2], .size = 32 },
+		       }, 9, &CR_2D(W, H, W, H)))
+		return false;
+	*elements = N;
+	for (int y = 0; y < H && ok; y++) {
+		for (int x = 0; x < W && ok; x++) {
+			int n = y * W + x, ax = x - 2, ay = y - 1;
+			double u = st[2 * n] * W - 0.5, v = st[2 * n + 1] * H - 0.5;
+			int i0 = (int)floor(u), j0 = (int)floor(v);
+			double fa = u - i0, fb = v - j0;
+			uint32_t wc[4] = { 0, 0, 0, 1 }, wb[4] = { 0, 0, 0, 1 };
+			const uint8_t *tc = img[1] + (y & 1) * 80 +
+					    (y >> 1) * 32 + 4 * x;
+			uint16_t u16[2];
+			int16_t r16;
+
+			for (int k = 0; k < 4; k++) {
+				double want = 0, wn = 0;
+
+				for (int q = 0; q < 4; q++) {
+					int i = i0 + (q & 1), j = j0 + (q >> 1);
+					double w8 = (q & 1 ? fa : 1 - fa) *
+						    (q >> 1 ? fb : 1 - fb);
+
+					i = i < 0 ? 0 : i >= W ? W - 1 : i;
+					j = j < 0 ? 0 : j >= H ? H - 1 : j;
+					want += w8 * img[0][j * 64 + 4 * i + k] /
+						255.0;
+				}
+				if (ax >= 0 && ay >= 0)
+					wn = img[0][ay * 64 + 4 * ax + k] / 255.0;
+				if (fabs(fl[4 * n + k] - want) > 1e-5 ||
+				    fabs(fn[4 * n + k] - wn) > 1e-6) {
+					printf("  %s: (%d,%d)[%d]: linear %a "
+					       "(want %a), nearest %a (want "
+					       "%a)\n", c->name, x, y, k,
+					       fl[4 * n + k], want,
+					       fn[4 * n + k], wn);
+					ok = false;
+				}
+			}
+			memcpy(u16, tc, 4);
+			wc[0] = u16[0];
+			wc[1] = u16[1];
+			if (x + 1 < W) {
+				memcpy(&r16, img[2] + y * 32 + 2 * (x + 1), 2);
+				wb[0] = (uint32_t)(int32_t)r16;
+			}
+			ok &= same_words(c->name, wc, uc + 4 * n, 4);
+			ok &= same_words(c->name, wb, (uint32_t *)ib + 4 * n,
+					 4);
+		}
+	}
+	return ok;
+}
+
+/*
  * narrow_args: vectors of every narrow type by value, one char16 past the
  * pushed uniforms; new argument values for each of two launches.
  */
@@ -3602,6 +3721,7 @@ const struct corpus_case corpus_cases[] = {
 	{ "image_query", CORPUS_FEATURE, run_image_query, NULL, NULL },
 	{ "image_write", CORPUS_FEATURE, run_image_write, NULL, NULL },
 	{ "image_read", CORPUS_FEATURE, run_image_read, NULL, NULL },
+	{ "image_sample", CORPUS_FEATURE, run_image_sample, NULL, NULL },
 	MAP(math_sqrt, CORPUS_FEATURE),
 	MAP(math_exp, CORPUS_FEATURE),
 	MAP(math_log, CORPUS_FEATURE),
@@ -3630,7 +3750,7 @@ const struct corpus_case corpus_cases[] = {
 const unsigned int corpus_num_cases = ARRAY_SIZE(corpus_cases);
 
 const char *const corpus_unsupported[] = {
-	"unsupported_double", "unsupported_image",
+	"unsupported_double",
 };
 
 const unsigned int corpus_num_unsupported = ARRAY_SIZE(corpus_unsupported);

@@ -42,6 +42,8 @@ struct cr_session {
 	 * and samplers"): attribute records and attribute buffers for
 	 * `images` images, built with cr_describe_image(); 0: none. */
 	uint32_t attr_va, abuf_va, images;
+	/* Texture and sampler tables (cr_describe_texture/_sampler). */
+	uint32_t tex_table_va, smp_table_va, textures, samplers;
 };
 
 /* An image as the runtime describes it: a linear layout of bytes_per_texel
@@ -62,6 +64,19 @@ struct cr_image {
  */
 bool cr_describe_image(struct cr_session *s, unsigned int k,
 		       const struct cr_image *img);
+
+/*
+ * Texture k of the texture table for the image: dimension 1, 2 or 3; an
+ * array's layers are dim[2] (array_size > 1), one manual-stride surface
+ * each. Later launches bind textures 0..max(k) + 1.
+ */
+bool cr_describe_texture(struct cr_session *s, unsigned int k,
+			 const struct cr_image *img, unsigned int dimension,
+			 bool array);
+
+/* Sampler j of the sampler table from an OpenCL C CLK_* value. */
+bool cr_describe_sampler(struct cr_session *s, unsigned int j,
+			 uint32_t clk);
 
 bool cr_init(struct cr_session *s);
 /* The same with the model's engine and shader threads chosen. */

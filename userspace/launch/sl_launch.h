@@ -182,9 +182,10 @@ enum sl_arg_kind {
 	SL_ARG_UNSET = 0,
 	SL_ARG_BUFFER,               /* __global / __constant pointer */
 	SL_ARG_VALUE,                /* by value: size bytes at value; an
-				      * image argument's image words
-				      * (slb_binary.h; the texture and
-				      * attribute tables are not built yet) */
+				      * image argument's image words, a
+				      * sampler's CLK_* value (slb_binary.h;
+				      * the texture, sampler and attribute
+				      * tables are not built yet) */
 	SL_ARG_LOCAL,                /* __local pointer: size bytes of WLS */
 };
 
