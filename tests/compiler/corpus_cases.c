@@ -3285,6 +3285,75 @@ static bool run_image_sample(struct cr_session *s,
 }
 
 /*
+ * image_sample_dims: 1D (8 texels), 1D array (8 x 3 layers, a layer past
+ * the last clamps to it) and 3D (8x2x2) R32F images, nearest with clamp
+ * to edge: each result is (texel, 0, 0, 1) with the coordinates clamped
+ * (OpenCL 1.2 8.2; the layer by 8.2.1's clamp of the array index).
+ */
+static bool run_image_sample_dims(struct cr_session *s,
+				  const struct slb_program *p,
+				  const struct corpus_case *c,
+				  uint32_t *elements)
+{
+	enum { W = 8, H = 4, N = W * H };
+	const uint32_t clk = 0x02 | 0x10;
+	static const struct { uint32_t dim[3], row, slice, texdim; bool array; }
+	im[3] = {
+		{ { W, 1, 1 }, 32, 32, 1, false },
+		{ { W, 1, 3 }, 32, 32, 1, true },
+		{ { W, 2, 2 }, 32, 64, 3, false },
+	};
+	uint32_t img_va[3], out_va, words[3][SLB_IMAGE_WORDS] = { { 0 } };
+	float *img[3];
+	float *out = cr_alloc(s, 48 * N, &out_va);
+	bool ok = out != NULL;
+
+	for (int k = 0; k < 3 && ok; k++) {
+		struct cr_image d;
+
+		if (!(img[k] = cr_alloc(s, 128, &img_va[k])))
+			return false;
+		for (int i = 0; i < 32; i++)
+			img[k][i] = (float)(int)(rnd() % 2001) / 8.0f - 125.0f;
+		d = (struct cr_image){ img_va[k], 167u << 12 | 0xB20, 4,
+				       { im[k].dim[0], im[k].dim[1],
+					 im[k].dim[2] },
+				       im[k].row, im[k].slice };
+		ok &= cr_describe_texture(s, (unsigned int)k, &d,
+					  im[k].texdim, im[k].array);
+	}
+	ok = ok && cr_describe_sampler(s, 0, clk);
+	if (!ok || !cr_launch(s, p, c->name, (struct cr_arg[]){
+		       { .kind = CR_ARG_VALUE, .value = words[0], .size = 32 },
+		       { .kind = CR_ARG_VALUE, .value = words[1], .size = 32 },
+		       { .kind = CR_ARG_VALUE, .value = words[2], .size = 32 },
+		       CR_BUF(out_va) }, 4, &CR_2D(W, H, W, H)))
+		return false;
+	*elements = N;
+	for (int y = 0; y < H && ok; y++) {
+		for (int x = 0; x < W && ok; x++) {
+			int n = y * W + x, i = x + y - 2, cx = x - 1;
+			int layer = y > 2 ? 2 : y;
+			float want[3][4];
+
+			i = i < 0 ? 0 : i >= W ? W - 1 : i;
+			cx = cx < 0 ? 0 : cx;
+			want[0][0] = img[0][i];
+			want[1][0] = img[1][layer * 8 + x];
+			want[2][0] = img[2][(y >> 1) * 16 + (y & 1) * 8 + cx];
+			for (int k = 0; k < 3; k++) {
+				want[k][1] = want[k][2] = 0.0f;
+				want[k][3] = 1.0f;
+				ok &= same_words(c->name, (uint32_t *)want[k],
+						 (uint32_t *)out + 12 * n + 4 * k,
+						 4);
+			}
+		}
+	}
+	return ok;
+}
+
+/*
  * narrow_args: vectors of every narrow type by value, one char16 past the
  * pushed uniforms; new argument values for each of two launches.
  */
@@ -3722,6 +3791,8 @@ const struct corpus_case corpus_cases[] = {
 	{ "image_write", CORPUS_FEATURE, run_image_write, NULL, NULL },
 	{ "image_read", CORPUS_FEATURE, run_image_read, NULL, NULL },
 	{ "image_sample", CORPUS_FEATURE, run_image_sample, NULL, NULL },
+	{ "image_sample_dims", CORPUS_FEATURE, run_image_sample_dims, NULL,
+	  NULL },
 	MAP(math_sqrt, CORPUS_FEATURE),
 	MAP(math_exp, CORPUS_FEATURE),
 	MAP(math_log, CORPUS_FEATURE),
