@@ -205,6 +205,12 @@ static void build(const struct mi_func *mf, const struct mbe_sbundle *sb,
 		  struct mdg_bundle *out)
 {
 	memset(out, 0, sizeof(*out));
+	if (sb->kind == MDG_KIND_TEXTURE && sb->tex) {
+		/* The non-fragment texture tag (docs/hardware.md §5.1). */
+		out->tag = MDG_TAG_TEXTURE_VTX;
+		out->tex = sb->tex->t;
+		return;
+	}
 	if (sb->kind == MDG_KIND_TEXTURE) {
 		out->tag = MDG_TAG_TEXTURE_BARRIER;
 		out->tex.op = MDG_TEX_OP_BARRIER;

@@ -63,6 +63,8 @@ enum mi_kind {
 	MI_ALU,
 	MI_LDST,
 	MI_BARRIER,
+	MI_TEX,                      /* a texture word: reads r28, writes
+				      * dst (r29), alone in its bundle */
 };
 
 struct mi_instr {
@@ -97,6 +99,8 @@ struct mi_instr {
 	bool mem_read, mem_write;    /* ordering of memory accesses */
 	/* Load/store: components of r26 ([0]) and r27 ([1]) it reads. */
 	uint8_t phys_reads[2];
+	/* Texture: the word (its registers r28 in, r29 out). */
+	struct mdg_tex t;
 };
 
 enum mi_term {
@@ -138,6 +142,7 @@ struct mbe_sbundle {
 	uint8_t kind;                /* enum mdg_bundle_kind */
 	struct mi_instr *alu[MDG_UNIT_COUNT];
 	struct mi_instr *ldst[2];
+	struct mi_instr *tex;        /* texture bundle (NULL: a barrier) */
 	uint32_t consts[4];
 	uint8_t num_consts;
 	bool ends;                   /* the thread ends after it (RET) */

@@ -745,6 +745,146 @@ static bool sel_store(struct isel *s, sir_id v)
 	return true;
 }
 
+/*
+ * write_image*: ST_IMAGE on the image's attribute (its ordinal, in the
+ * offset's bits [17:9]; docs/hardware.md §4.10), the texel from r27, the
+ * 16-bit x | y << 16 coordinates in r26.x and, for 3D images and 2D
+ * arrays, z in r26.y (bitsize_toggle: four 16-bit coordinates).
+ */
+static bool sel_image_store(struct isel *s, sir_id v)
+{
+	static const uint8_t ops[] = {
+		[SIR_IMAGE_F32] = MDG_LDST_ST_IMAGE_F32,
+		[SIR_IMAGE_S32] = MDG_LDST_ST_IMAGE_S32,
+		[SIR_IMAGE_U32] = MDG_LDST_ST_IMAGE_U32,
+	};
+	const struct sir_instr *in = val(s, v);
+	const struct sir_instr *img = val(s, in->srcs[0]);
+	bool layered = in->aux2 == 1;
+	struct mi_instr t;
+
+	if (img->op != SIR_OP_CONST || img->imm.u64[0] > 255)
+		return fail(s, "mdg: image %s is not an image argument "
+			    "known at compile time", in->srcs[0]);
+	memset(&t, 0, sizeof(t));
+	t.w.op = ops[in->aux];
+	t.w.reg = 1;                             /* r27 */
+	t.w.mask = 0xF;
+	t.w.swizzle = SWZ_ID;
+	t.w.arg_reg = MDG_LDST_SEL_R26;
+	t.w.arg_comp = 0;
+	t.w.bitsize_toggle = layered;
+	t.w.index_reg = MDG_LDST_SEL_ZERO;
+	t.w.index_format = MDG_INDEX_U64;
+	t.w.offset = (int32_t)(img->imm.u64[0] << 9);
+	t.phys_reads[0] = layered ? 3 : 1;
+	t.phys_reads[1] = 0xF;
+	t.mem_write = true;
+	t.mem_read = true;
+	mov_arg(s, 27, 0, get(s, in->srcs[1]), 4);
+	mov_arg(s, 26, 0, get(s, in->srcs[2]), 1);
+	if (layered)
+		mov_arg(s, 26, 1, get(s, in->srcs[3]), 1);
+	ldst(s, &t);
+	return true;
+}
+
+/*
+ * read_image* without a sampler: LD_IMAGE on the image's attribute, the
+ * coordinates as for a store but in the load's r26 slot (xy or zw), the
+ * texel into a new vreg.
+ */
+static bool sel_image_load(struct isel *s, sir_id v)
+{
+	static const uint8_t ops[] = {
+		[SIR_IMAGE_F32] = MDG_LDST_LD_IMAGE_F32,
+		[SIR_IMAGE_S32] = MDG_LDST_LD_IMAGE_S32,
+		[SIR_IMAGE_U32] = MDG_LDST_LD_IMAGE_U32,
+	};
+	const struct sir_instr *in = val(s, v);
+	const struct sir_instr *img = val(s, in->srcs[0]);
+	bool layered = in->aux2 == 1;
+	unsigned int slot = s->load_slot, bc = 2 * slot;
+	uint32_t r = mi_vreg_new(s->mf, 4);
+	struct mi_instr t;
+
+	if (img->op != SIR_OP_CONST || img->imm.u64[0] > 255)
+		return fail(s, "mdg: image %s is not an image argument "
+			    "known at compile time", in->srcs[0]);
+	s->load_slot ^= 1;
+	memset(&t, 0, sizeof(t));
+	t.w.op = ops[in->aux];
+	t.dst = vdst(r, 0xF);
+	t.kills = true;
+	for (unsigned int j = 0; j < 4; j++)
+		t.lswz[j] = (uint8_t)j;
+	t.w.arg_reg = MDG_LDST_SEL_R26;
+	t.w.arg_comp = (uint8_t)bc;
+	t.w.bitsize_toggle = layered;
+	t.w.index_reg = MDG_LDST_SEL_ZERO;
+	t.w.index_format = MDG_INDEX_U64;
+	t.w.offset = (int32_t)(img->imm.u64[0] << 9);
+	t.phys_reads[0] = (uint8_t)((layered ? 3u : 1u) << bc);
+	t.mem_read = true;
+	mov_arg(s, 26, bc, get(s, in->srcs[1]), 1);
+	if (layered)
+		mov_arg(s, 26, bc + 1, get(s, in->srcs[2]), 1);
+	ldst(s, &t);
+	set(s, v, vreg_src(r));
+	return true;
+}
+
+/*
+ * read_image* with a sampler: a texture word (op gradient with LOD 0 in
+ * the word, as Mesa's txl) on texture index = the image's ordinal and
+ * the sampler's index, coordinates staged in r28 as fp32, the result in
+ * r29, then copied to a new vreg (docs/hardware.md §4.10, §5.10).
+ */
+static bool sel_image_sample(struct isel *s, sir_id v)
+{
+	static const uint8_t sampler_types[] = {
+		[SIR_IMAGE_F32] = 1, [SIR_IMAGE_U32] = 2, [SIR_IMAGE_S32] = 3,
+	};
+	const struct sir_instr *in = val(s, v);
+	const struct sir_instr *img = val(s, in->srcs[0]);
+	const struct sir_instr *smp = val(s, in->srcs[1]);
+	uint32_t r = mi_vreg_new(s->mf, 4);
+	struct mi_instr *t;
+	struct mi_src res;
+
+	if (img->op != SIR_OP_CONST || img->imm.u64[0] > 0xFFFF ||
+	    smp->op != SIR_OP_CONST || smp->imm.u64[0] > 0xFFFF)
+		return fail(s, "mdg: image or sampler of %s not known at "
+			    "compile time", v);
+	mov_arg(s, 28, 0, get(s, in->srcs[2]), 4);
+	t = mi_append(s->mf, s->cur);
+	memset(t, 0, sizeof(*t));
+	t->kind = MI_TEX;
+	t->t.op = MDG_TEX_OP_GRADIENT;
+	t->t.mode = 1;
+	t->t.exec = 3;
+	t->t.format = (uint8_t)in->aux2;
+	t->t.in_full = true;
+	t->t.in_swizzle = SWZ_ID;
+	t->t.out_full = true;
+	t->t.sampler_type = sampler_types[in->aux];
+	t->t.out_select = true;              /* r29 */
+	t->t.mask = 0xF;
+	t->t.swizzle = SWZ_ID;
+	t->t.texture_handle = (uint16_t)img->imm.u64[0];
+	t->t.sampler_handle = (uint16_t)smp->imm.u64[0];
+	t->dst = pdst(29, 0, 0xF);
+	t->mem_read = true;
+	memset(&res, 0, sizeof(res));
+	res.kind = MO_PHYS;
+	res.reg = 29;
+	for (unsigned int j = 0; j < 4; j++)
+		res.swz[j] = (uint8_t)j;
+	alu(s, MDG_ALU_IMOV, vdst(r, 0xF), res, (struct mi_src){ 0 });
+	set(s, v, vreg_src(r));
+	return true;
+}
+
 static bool sel_atomic(struct isel *s, sir_id v)
 {
 	static const uint8_t ops[] = {
@@ -2475,6 +2615,12 @@ static bool sel_value(struct isel *s, sir_id v)
 		return sel_load(s, v);
 	case SIR_OP_STORE:
 		return sel_store(s, v);
+	case SIR_OP_IMAGE_STORE:
+		return sel_image_store(s, v);
+	case SIR_OP_IMAGE_LOAD:
+		return sel_image_load(s, v);
+	case SIR_OP_IMAGE_SAMPLE:
+		return sel_image_sample(s, v);
 	case SIR_OP_ATOMIC:
 		return sel_atomic(s, v);
 	case SIR_OP_INEG:

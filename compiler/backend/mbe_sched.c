@@ -75,6 +75,8 @@ static void instr_rw(const struct mi_func *mf, const struct mi_instr *in,
 		rw->rd[26] |= in->phys_reads[0];
 		rw->rd[27] |= in->phys_reads[1];
 	}
+	if (in->kind == MI_TEX)
+		rw->rd[28] = 0xF;
 	if (in->dst.kind != MO_NONE) {
 		mi_dst_place(mf, &in->dst, &reg, &comp);
 		if (reg == 31 || comp > 3)
@@ -581,8 +583,9 @@ static void schedule_block(const struct mi_func *mf, struct mi_block *blk,
 		if (j == MI_NONE)
 			break;                   /* cannot happen: a DAG */
 		n = &s.nodes[j];
-		if (n->fence) {
+		if (n->fence || n->in[1]->kind == MI_TEX) {
 			b = new_bundle(out, MDG_KIND_TEXTURE);
+			b->tex = n->fence ? NULL : n->in[1];
 			scheduled(&s, j, cur);
 			left--;
 			continue;

@@ -28,7 +28,7 @@
 
 const char *slb_compiler_version(void)
 {
-	return "sleipnir-compiler " SLEIPNIR_VERSION " (binary format 2)";
+	return "sleipnir-compiler " SLEIPNIR_VERSION " (binary format 3)";
 }
 
 static pthread_once_t libelf_once = PTHREAD_ONCE_INIT;
@@ -147,6 +147,7 @@ static uint32_t put_kernel_record(struct buf *kb, struct buf *strtab,
 	w[SLB_KW_STATS_FLAGS] =
 		s->longest_unbounded ? SLB_SF_LONGEST_UNBOUNDED : 0;
 	w[SLB_KW_ATTRIBUTES] = strtab_add(strtab, k->attributes);
+	w[SLB_KW_NUM_CONST_SAMPLERS] = k->num_const_samplers;
 	buf_words(kb, w, SLB_KW_WORDS);
 
 	for (uint32_t i = 0; i < k->num_args; i++) {
@@ -165,6 +166,10 @@ static uint32_t put_kernel_record(struct buf *kb, struct buf *strtab,
 	for (uint32_t i = 0; i < k->num_sysvals; i++) {
 		buf_u32(kb, k->sysvals[i].sysval);
 		buf_u32(kb, k->sysvals[i].offset);
+	}
+	for (uint32_t i = 0; i < k->num_const_samplers; i++) {
+		buf_u32(kb, k->const_samplers[i].index);
+		buf_u32(kb, k->const_samplers[i].value);
 	}
 	return w[SLB_KW_NAME];
 }
@@ -309,7 +314,8 @@ bool slb_write(const struct slb_program *p, uint8_t **out, size_t *size)
 		const struct slb_kernel *k = &p->kernels[i];
 
 		if (k->num_args > SLB_MAX_ARGS ||
-		    k->num_sysvals > SLB_SYSVAL_COUNT)
+		    k->num_sysvals > SLB_SYSVAL_COUNT ||
+		    k->num_const_samplers > SLB_MAX_CONST_SAMPLERS)
 			goto out;
 		memset(&sym, 0, sizeof(sym));
 		sym.st_name = put_kernel_record(&kernels, &strtab, k);
@@ -687,7 +693,7 @@ static bool read_args(struct reader *r, struct cursor *c, struct slb_kernel *k)
 		a->qualifiers = w[SLB_AW_QUALIFIERS];
 		a->offset = w[SLB_AW_OFFSET];
 		a->size = w[SLB_AW_SIZE];
-		if (a->kind > SLB_ARG_SAMPLER || a->access > SLB_ACCESS_NONE ||
+		if (a->kind > SLB_ARG_IMAGE || a->access > SLB_ACCESS_NONE ||
 		    a->qualifiers & ~(SLB_QUAL_CONST | SLB_QUAL_RESTRICT |
 				      SLB_QUAL_VOLATILE))
 			return fail(r, "kernel %s: argument %u: bad kind, "
@@ -698,9 +704,20 @@ static bool read_args(struct reader *r, struct cursor *c, struct slb_kernel *k)
 				    "outside the %u-byte argument image",
 				    k->name, i, a->offset, a->size,
 				    k->uniform_bytes);
-		if (a->kind != SLB_ARG_VALUE && (a->size != 4 || a->offset % 4))
+		if (a->kind == SLB_ARG_IMAGE) {
+			/* OpenCL 1.2 has read_only and write_only images. */
+			if (a->size != SLB_IMAGE_ARG_BYTES || a->offset % 16 ||
+			    (a->access != SLB_ACCESS_READ_ONLY &&
+			     a->access != SLB_ACCESS_WRITE_ONLY))
+				return fail(r, "kernel %s: argument %u: an "
+					    "image takes %u 16-aligned bytes "
+					    "and is read_only or write_only",
+					    k->name, i, SLB_IMAGE_ARG_BYTES);
+		} else if (a->kind != SLB_ARG_VALUE &&
+			   (a->size != 4 || a->offset % 4)) {
 			return fail(r, "kernel %s: argument %u: a pointer "
 				    "takes 4 aligned bytes", k->name, i);
+		}
 	}
 	return true;
 }
@@ -727,6 +744,31 @@ static bool read_sysvals(struct reader *r, struct cursor *c,
 			return fail(r, "kernel %s: sysval %u: offset %u outside "
 				    "the argument image or unaligned", k->name,
 				    i, s->offset);
+	}
+	return true;
+}
+
+/* Constant samplers come after the sampler arguments, in index order. */
+static bool read_const_samplers(struct reader *r, struct cursor *c,
+				struct slb_kernel *k)
+{
+	uint32_t first = 0;
+
+	for (uint32_t i = 0; i < k->num_args; i++)
+		first += k->args[i].kind == SLB_ARG_SAMPLER;
+	for (uint32_t i = 0; i < k->num_const_samplers; i++) {
+		struct slb_const_sampler *s = &k->const_samplers[i];
+		uint32_t w[SLB_CW_WORDS];
+
+		if (!take_words(c, w, SLB_CW_WORDS))
+			return fail(r, "kernel %s: constant sampler %u "
+				    "truncated", k->name, i);
+		s->index = w[SLB_CW_INDEX];
+		s->value = w[SLB_CW_VALUE];
+		if (s->index != first + i || !slb_sampler_valid(s->value))
+			return fail(r, "kernel %s: constant sampler %u: index "
+				    "%u (not %u) or bad value 0x%x", k->name,
+				    i, s->index, first + i, s->value);
 	}
 	return true;
 }
@@ -816,6 +858,7 @@ static bool read_kernel(struct reader *r, struct cursor *c,
 	k->local_static_bytes = w[SLB_KW_LOCAL_STATIC_BYTES];
 	k->num_args = w[SLB_KW_NUM_ARGS];
 	k->num_sysvals = w[SLB_KW_NUM_SYSVALS];
+	k->num_const_samplers = w[SLB_KW_NUM_CONST_SAMPLERS];
 	k->stats.alu_bundles = w[SLB_KW_ALU_BUNDLES];
 	k->stats.ldst_bundles = w[SLB_KW_LDST_BUNDLES];
 	k->stats.tex_bundles = w[SLB_KW_TEX_BUNDLES];
@@ -833,8 +876,12 @@ static bool read_kernel(struct reader *r, struct cursor *c,
 	if (k->num_sysvals > SLB_SYSVAL_COUNT)
 		return fail(r, "kernel %s: %u sysvals (at most %u)", k->name,
 			    k->num_sysvals, SLB_SYSVAL_COUNT);
+	if (k->num_const_samplers > SLB_MAX_CONST_SAMPLERS)
+		return fail(r, "kernel %s: %u constant samplers (at most %u)",
+			    k->name, k->num_const_samplers,
+			    SLB_MAX_CONST_SAMPLERS);
 	return check_kernel(r, k) && read_args(r, c, k) &&
-	       read_sysvals(r, c, k);
+	       read_sysvals(r, c, k) && read_const_samplers(r, c, k);
 }
 
 static bool read_kernels(struct reader *r)

@@ -72,6 +72,56 @@ enum slb_arg_kind {
 	SLB_ARG_CONSTANT = 2,
 	SLB_ARG_LOCAL = 3,
 	SLB_ARG_SAMPLER = 4,         /* sampler_t, set from a cl_sampler */
+	SLB_ARG_IMAGE = 5,           /* image*_t: 32 bytes of image words */
+};
+
+/*
+ * Images and samplers (compiler/README.md, "Images and samplers: the
+ * launch ABI"): the k-th image argument is texture index k and attribute
+ * index k (attribute buffers 2k, 2k + 1); the j-th sampler argument is
+ * sampler index j; constant samplers follow the sampler arguments. An
+ * image argument's 8 image words, written by the runtime: */
+enum slb_image_word {
+	SLB_IMAGE_WIDTH,
+	SLB_IMAGE_HEIGHT,            /* 1 for 1D images */
+	SLB_IMAGE_DEPTH,             /* 1 unless 3D */
+	SLB_IMAGE_ARRAY_SIZE,        /* 1 unless an array */
+	SLB_IMAGE_CHANNEL_TYPE,      /* cl_channel_type, e.g. 0x10D2 */
+	SLB_IMAGE_CHANNEL_ORDER,     /* cl_channel_order, e.g. 0x10B5 */
+	SLB_IMAGE_RESERVED0,         /* 0 */
+	SLB_IMAGE_RESERVED1,         /* 0 */
+	SLB_IMAGE_WORDS
+};
+#define SLB_IMAGE_ARG_BYTES (SLB_IMAGE_WORDS * 4u)
+
+/* A sampler's OpenCL C bit value (clang's CLK_* constants). */
+#define SLB_SAMPLER_NORMALIZED 0x01u
+#define SLB_SAMPLER_ADDRESS_MASK 0x0Eu /* NONE 0, CLAMP_TO_EDGE 2, CLAMP 4,
+					  REPEAT 6, MIRRORED_REPEAT 8 */
+#define SLB_SAMPLER_FILTER_NEAREST 0x10u
+#define SLB_SAMPLER_FILTER_LINEAR 0x20u
+/* OpenCL 1.2's CL_DEVICE_MAX_SAMPLERS minimum. */
+#define SLB_MAX_CONST_SAMPLERS 16u
+
+/* True when value is a valid sampler bit value (the compiler's IR uses it
+ * too, without the binary library). */
+static inline bool slb_sampler_valid(uint32_t value)
+{
+	uint32_t filter = value & (SLB_SAMPLER_FILTER_NEAREST |
+				   SLB_SAMPLER_FILTER_LINEAR);
+
+	return !(value & ~(SLB_SAMPLER_NORMALIZED | SLB_SAMPLER_ADDRESS_MASK |
+			   SLB_SAMPLER_FILTER_NEAREST |
+			   SLB_SAMPLER_FILTER_LINEAR)) &&
+	       (value & SLB_SAMPLER_ADDRESS_MASK) <= 8 &&
+	       (filter == SLB_SAMPLER_FILTER_NEAREST ||
+		filter == SLB_SAMPLER_FILTER_LINEAR);
+}
+
+/* A constant sampler: sampler index `index` holds `value` (CLK bits). */
+struct slb_const_sampler {
+	uint32_t index;              /* sampler arguments + its position */
+	uint32_t value;
 };
 
 /* Values match CL_KERNEL_ARG_ACCESS_* minus 0x11A0. */
@@ -159,6 +209,8 @@ struct slb_kernel {
 	struct slb_arg *args;        /* num_args entries */
 	uint32_t num_sysvals;
 	struct slb_sysval_slot sysvals[SLB_SYSVAL_COUNT];
+	uint32_t num_const_samplers;
+	struct slb_const_sampler const_samplers[SLB_MAX_CONST_SAMPLERS];
 	struct slb_stats stats;
 };
 

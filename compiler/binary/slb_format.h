@@ -8,7 +8,7 @@
 #define SLEIPNIR_SLB_FORMAT_H
 
 /* e_flags: "SL" in the high half, the container's version in the low. */
-#define SLB_ELF_FLAGS 0x534C0002u
+#define SLB_ELF_FLAGS 0x534C0003u
 
 #define SLB_SECTION_TEXT ".text"
 #define SLB_SECTION_CONSTANT ".rodata.constant"
@@ -20,7 +20,7 @@
 #define SLB_CONSTANT_ALIGN 16u
 
 /* .sleipnir.kernels: a header, then per kernel a record, args, sysvals. */
-#define SLB_KERNELS_VERSION 2u
+#define SLB_KERNELS_VERSION 3u
 enum slb_kernels_header {
 	SLB_KH_VERSION,
 	SLB_KH_NUM_KERNELS,
@@ -57,6 +57,7 @@ enum slb_kernel_word {
 	SLB_KW_LONGEST_CYCLES = SLB_KW_SHORTEST_CYCLES + 3, /* 3 words */
 	SLB_KW_STATS_FLAGS = SLB_KW_LONGEST_CYCLES + 3, /* SLB_SF_* */
 	SLB_KW_ATTRIBUTES,           /* .strtab offset */
+	SLB_KW_NUM_CONST_SAMPLERS,
 	SLB_KW_WORDS
 };
 
@@ -79,6 +80,12 @@ enum slb_sysval_word {
 	SLB_SW_SYSVAL,
 	SLB_SW_OFFSET,
 	SLB_SW_WORDS
+};
+
+enum slb_const_sampler_word {
+	SLB_CW_INDEX,                /* sampler table index */
+	SLB_CW_VALUE,                /* CLK_* bit value */
+	SLB_CW_WORDS
 };
 
 /* .sleipnir.build */

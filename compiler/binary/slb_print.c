@@ -6,7 +6,7 @@
 #include "midgard_isa.h"
 
 static const char *const arg_kinds[] = { "value", "global", "constant",
-					 "local" };
+					 "local", "sampler", "image" };
 static const char *const accesses[] = { "read_only", "write_only",
 					"read_write", "none" };
 static const char *const sysval_names[SLB_SYSVAL_COUNT] = {
@@ -51,7 +51,7 @@ void slb_print_kernel_header(FILE *out, const struct slb_kernel *k)
 			a->qualifiers & SLB_QUAL_VOLATILE ? "volatile " : "",
 			a->type_name[0] ? a->type_name : "?",
 			a->name[0] ? a->name : "(unnamed)", a->offset,
-			a->offset + a->size, pick(arg_kinds, 4, a->kind),
+			a->offset + a->size, pick(arg_kinds, 6, a->kind),
 			pick(accesses, 4, a->access));
 	}
 	for (uint32_t i = 0; i < k->num_sysvals; i++)
@@ -59,6 +59,9 @@ void slb_print_kernel_header(FILE *out, const struct slb_kernel *k)
 			pick(sysval_names, SLB_SYSVAL_COUNT,
 			     k->sysvals[i].sysval),
 			k->sysvals[i].offset);
+	for (uint32_t i = 0; i < k->num_const_samplers; i++)
+		fprintf(out, ";   constant sampler %u: 0x%02x\n",
+			k->const_samplers[i].index, k->const_samplers[i].value);
 }
 
 /* The pipe(s) with the most cycles: "A", "LS", "T" or a tie like "A, LS". */

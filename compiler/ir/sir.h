@@ -158,6 +158,35 @@ enum sir_op {
 	 * the printf buffer before sir_lower_abi.
 	 */
 	SIR_OP_PRINTF,
+	/*
+	 * An image's image word (enum slb_image_word) aux: a 32-bit int.
+	 * src0 is the image, an image kernel argument; sir_lower_abi reads
+	 * the word from the argument image.
+	 */
+	SIR_OP_IMAGE_WORD,
+	/*
+	 * write_image{f,i,ui}: src0 the image (an image kernel argument;
+	 * its ordinal after sir_lower_abi), src1 the texel (4 x 32-bit),
+	 * src2 x | y << 16 (16 bits each), src3 (with aux2 = 1) z, the
+	 * layer of a 2D array; aux = enum sir_image_type. Type void.
+	 */
+	SIR_OP_IMAGE_STORE,
+	/*
+	 * read_image{f,i,ui} without a sampler: the texel (4 x 32-bit) at
+	 * src1 = x | y << 16 and (aux2 = 1) src2 = z of image src0; aux =
+	 * enum sir_image_type. Images are read_only or write_only, so no
+	 * store in the kernel changes what it reads.
+	 */
+	SIR_OP_IMAGE_LOAD,
+	/*
+	 * read_image{f,i,ui} with a sampler at LOD 0: src0 the image, src1
+	 * the sampler (a sampler_t argument, or a constant: a constant
+	 * sampler's CLK_* value), src2 four fp32 coordinates
+	 * as the texture unit reads them (x, y, z, layer); aux = enum
+	 * sir_image_type (the result's), aux2 the texture dimension (1, 2,
+	 * 3). sir_lower_abi turns both into table indices.
+	 */
+	SIR_OP_IMAGE_SAMPLE,
 
 	/* Calls (gone after inlining) and control flow. */
 	SIR_OP_CALL,                 /* aux = callee function index, srcs = args */
@@ -180,6 +209,12 @@ enum sir_sysval {
 	SIR_SYSVAL_CONSTANT_BASE,    /* 1 comp: GPU address of the module's constant data */
 	SIR_SYSVAL_PRINTF_BUFFER,    /* 1 comp: GPU address of the launch's printf buffer */
 	SIR_SYSVAL_COUNT
+};
+
+enum sir_image_type {
+	SIR_IMAGE_F32,
+	SIR_IMAGE_S32,
+	SIR_IMAGE_U32,
 };
 
 enum sir_conv_flags {
@@ -239,6 +274,8 @@ enum sir_arg_kind {
 	SIR_ARG_CONSTANT_PTR,
 	SIR_ARG_LOCAL_PTR,           /* the runtime allocates its size */
 	SIR_ARG_SAMPLER,             /* sampler_t: 32 bits from a cl_sampler */
+	SIR_ARG_IMAGE,               /* image*_t: an i32 handle; size is its
+				      * image words' (slb_binary.h) */
 };
 
 enum sir_arg_access {

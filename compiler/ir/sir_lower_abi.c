@@ -139,6 +139,8 @@ static uint32_t param_align(const struct sir_param *p, uint32_t size)
 	 */
 	if (is_byval(p))
 		return p->align > 4 ? p->align : 4;
+	if (p->kind == SIR_ARG_IMAGE)
+		return 16;
 	return size;
 }
 
@@ -158,7 +160,9 @@ static bool lay_out_params(struct abi *a, char *err, size_t errsz)
 	for (i = 0; i < k->num_params; i++) {
 		const struct sir_param *p = &k->params[i];
 		struct slb_arg *arg = &a->meta->args[i];
-		uint32_t size = is_byval(p) ? p->size : sir_type_size(p->type);
+		uint32_t size = is_byval(p) ? p->size :
+				p->kind == SIR_ARG_IMAGE ? SLB_IMAGE_ARG_BYTES :
+				sir_type_size(p->type);
 
 		if (p->type.kind == SIR_VOID || p->type.kind == SIR_BOOL ||
 		    !size || param_align(p, size) > 256) {
@@ -181,6 +185,7 @@ static bool lay_out_params(struct abi *a, char *err, size_t errsz)
 			    p->kind == SIR_ARG_CONSTANT_PTR ? SLB_ARG_CONSTANT :
 			    p->kind == SIR_ARG_LOCAL_PTR ? SLB_ARG_LOCAL :
 			    p->kind == SIR_ARG_SAMPLER ? SLB_ARG_SAMPLER :
+			    p->kind == SIR_ARG_IMAGE ? SLB_ARG_IMAGE :
 			    SLB_ARG_VALUE;
 		arg->access = p->access == SIR_ACCESS_READ_ONLY ?
 				      SLB_ACCESS_READ_ONLY :
@@ -510,7 +515,67 @@ static uint32_t *place_private(struct abi *a)
 	return off;
 }
 
-/* The replacement of one PARAM, SYSVAL or VAR_ADDR, or SIR_NONE. */
+/* The number of image arguments before parameter i. */
+static uint32_t image_ordinal(const struct sir_function *k, uint32_t i)
+{
+	uint32_t n = 0;
+
+	while (i--)
+		n += k->params[i].kind == SIR_ARG_IMAGE;
+	return n;
+}
+
+/*
+ * A sample's sampler becomes its index in the sampler table: the j-th
+ * sampler argument is j, a constant sampler (a CLK_* value) the index of
+ * its constant-sampler record, after the sampler arguments (slb_binary.h).
+ */
+static bool lower_sampler(struct abi *a, sir_id v, char *err, size_t errsz)
+{
+	struct sir_function *k = a->k;
+	struct slb_kernel *meta = a->meta;
+	sir_id smp = k->values[v].srcs[1];
+	struct sir_type i32 = sir_type_make(SIR_INT, 32, 1);
+	uint32_t index = 0, i;
+
+	while (k->values[smp].op == SIR_OP_COPY)
+		smp = k->values[smp].srcs[0];
+	if (k->values[smp].op == SIR_OP_PARAM &&
+	    k->params[k->values[smp].aux].kind == SIR_ARG_SAMPLER) {
+		for (i = 0; i < k->values[smp].aux; i++)
+			index += k->params[i].kind == SIR_ARG_SAMPLER;
+	} else if (k->values[smp].op == SIR_OP_CONST &&
+		   slb_sampler_valid((uint32_t)k->values[smp].imm.u64[0])) {
+		uint32_t value = (uint32_t)k->values[smp].imm.u64[0], first = 0;
+
+		for (i = 0; i < k->num_params; i++)
+			first += k->params[i].kind == SIR_ARG_SAMPLER;
+		for (i = 0; i < meta->num_const_samplers; i++)
+			if (meta->const_samplers[i].value == value)
+				break;
+		if (i == meta->num_const_samplers) {
+			if (i == SLB_MAX_CONST_SAMPLERS) {
+				snprintf(err, errsz, "kernel %s uses more "
+					 "than %u constant samplers", k->name,
+					 SLB_MAX_CONST_SAMPLERS);
+				return false;
+			}
+			meta->const_samplers[i].index = first + i;
+			meta->const_samplers[i].value = value;
+			meta->num_const_samplers++;
+		}
+		index = first + i;
+	} else {
+		snprintf(err, errsz, "kernel %s: a sampler that is not known "
+			 "at compile time", k->name);
+		return false;
+	}
+	k->values[v].srcs[1] = sir_const_u64(k, i32, index);
+	return true;
+}
+
+/* The replacement of one PARAM, SYSVAL, VAR_ADDR or IMAGE_WORD, or
+ * SIR_NONE. */
 static sir_id lower_value(struct abi *a, struct sir_module *m,
 			  const uint32_t *var_off, const uint32_t *local_off,
 			  struct sir_builder *b, sir_id v, char *err,
@@ -522,7 +587,28 @@ static sir_id lower_value(struct abi *a, struct sir_module *m,
 
 	switch (in.op) {
 	case SIR_OP_PARAM:
+		/* An image is named by its ordinal (the texture and attribute
+		 * index); its uses are image words, lowered below. */
+		if (k->params[in.aux].kind == SIR_ARG_IMAGE)
+			return sir_const_u64(k, in.type,
+					     image_ordinal(k, in.aux));
 		return uniform(k, in.type, a->meta->args[in.aux].offset);
+	case SIR_OP_IMAGE_WORD: {
+		sir_id img = in.srcs[0];
+
+		while (k->values[img].op == SIR_OP_COPY)
+			img = k->values[img].srcs[0];
+		if (k->values[img].op != SIR_OP_PARAM ||
+		    k->params[k->values[img].aux].kind != SIR_ARG_IMAGE) {
+			snprintf(err, errsz, "kernel %s: an image whose "
+				 "argument is not known at compile time",
+				 k->name);
+			return UINT32_MAX;
+		}
+		return uniform(k, in.type,
+			       a->meta->args[k->values[img].aux].offset +
+			       4 * in.aux);
+	}
 	case SIR_OP_SYSVAL:
 		/* The hardware's ids; GLOBAL_ID excludes the offset (sir.h). */
 		if (in.aux == SIR_SYSVAL_GLOBAL_ID ||
@@ -583,6 +669,7 @@ bool sir_lower_abi(struct sir_module *m, struct sir_function *k,
 	const_data = sir_constant_data(m, &const_size);
 	free(const_data);
 	meta->num_sysvals = 0;
+	meta->num_const_samplers = 0;
 	memcpy(meta->reqd_wg_size, k->reqd_wg_size, sizeof(k->reqd_wg_size));
 	if (!lay_out_params(&a, err, errsz))
 		return false;
@@ -598,8 +685,12 @@ bool sir_lower_abi(struct sir_module *m, struct sir_function *k,
 		enum sir_op op = k->values[v].op;
 		sir_id r;
 
+		if (op == SIR_OP_IMAGE_SAMPLE) {
+			ok = lower_sampler(&a, v, err, errsz);
+			continue;
+		}
 		if (op != SIR_OP_PARAM && op != SIR_OP_SYSVAL &&
-		    op != SIR_OP_VAR_ADDR)
+		    op != SIR_OP_VAR_ADDR && op != SIR_OP_IMAGE_WORD)
 			continue;
 		r = lower_value(&a, m, var_off, local_off, &b, v, err, errsz);
 		if (r == UINT32_MAX) {
@@ -609,6 +700,10 @@ bool sir_lower_abi(struct sir_module *m, struct sir_function *k,
 		}
 	}
 	sirp_repl_apply(&repl, k);
+	/* The image words were placed instructions: now uniforms. */
+	for (v = 1; v < n && ok; v++)
+		if (k->values[v].op == SIR_OP_IMAGE_WORD)
+			sir_remove(k, v);
 	sir_compact_blocks(k);
 	for (s = 0; s < SLB_SYSVAL_COUNT; s++) {
 		if (!a.slot[s])

@@ -15,6 +15,7 @@ bool sirp_has_side_effects(enum sir_op op)
 	case SIR_OP_ATOMIC:
 	case SIR_OP_BARRIER:
 	case SIR_OP_PRINTF:
+	case SIR_OP_IMAGE_STORE:
 	case SIR_OP_CALL:
 	case SIR_OP_BR:
 	case SIR_OP_CBR:

@@ -66,6 +66,10 @@ static const char *const sir_op_names[SIR_OP_COUNT] = {
 	[SIR_OP_PTR_ADD] = "ptr_add", [SIR_OP_LOAD] = "load",
 	[SIR_OP_STORE] = "store", [SIR_OP_ATOMIC] = "atomic",
 	[SIR_OP_BARRIER] = "barrier", [SIR_OP_PRINTF] = "printf",
+	[SIR_OP_IMAGE_WORD] = "image_word",
+	[SIR_OP_IMAGE_STORE] = "image_store",
+	[SIR_OP_IMAGE_LOAD] = "image_load",
+	[SIR_OP_IMAGE_SAMPLE] = "image_sample",
 	[SIR_OP_CALL] = "call", [SIR_OP_BR] = "br", [SIR_OP_CBR] = "cbr",
 	[SIR_OP_RET] = "ret",
 };
@@ -171,6 +175,10 @@ static void sir_print_instr(FILE *out, const struct sir_function *f,
 	case SIR_OP_UNIFORM:
 	case SIR_OP_EXTRACT:
 	case SIR_OP_INSERT:
+	case SIR_OP_IMAGE_WORD:
+	case SIR_OP_IMAGE_STORE:
+	case SIR_OP_IMAGE_LOAD:
+	case SIR_OP_IMAGE_SAMPLE:
 		fprintf(out, " #%u", in->aux);
 		break;
 	case SIR_OP_SYSVAL:

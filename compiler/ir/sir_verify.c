@@ -318,6 +318,36 @@ static bool sir_check_types(struct sir_verifier *vf, sir_id id)
 		NEED(n >= 1 && s0.kind == SIR_PTR && t.kind == SIR_INT &&
 		     t.bits == 32 && t.comps == 1, "bad printf");
 		break;
+	case SIR_OP_IMAGE_WORD:
+		NEED(n == 1 && s0.kind == SIR_INT && s0.bits == 32 &&
+		     t.kind == SIR_INT && t.bits == 32 && t.comps == 1 &&
+		     in->aux < 8, "bad image word");
+		break;
+	case SIR_OP_IMAGE_STORE:
+		NEED(n == 3 + (in->aux2 == 1) && in->aux2 <= 1 &&
+		     s0.kind == SIR_INT && s0.bits == 32 &&
+		     s1.kind != SIR_BOOL && s1.bits == 32 && s1.comps == 4 &&
+		     t.kind == SIR_VOID && in->aux <= SIR_IMAGE_U32,
+		     "bad image store");
+		break;
+	case SIR_OP_IMAGE_LOAD:
+		NEED(n == 2 + (in->aux2 == 1) && in->aux2 <= 1 &&
+		     s0.kind == SIR_INT && s0.bits == 32 &&
+		     t.kind != SIR_BOOL && t.kind != SIR_PTR &&
+		     t.bits == 32 && t.comps == 4 &&
+		     in->aux <= SIR_IMAGE_U32, "bad image load");
+		break;
+	case SIR_OP_IMAGE_SAMPLE:
+		NEED(n == 3 && s0.kind == SIR_INT && s0.bits == 32 &&
+		     s1.kind == SIR_INT && s1.bits == 32 &&
+		     f->values[in->srcs[2]].type.kind == SIR_FLOAT &&
+		     f->values[in->srcs[2]].type.bits == 32 &&
+		     f->values[in->srcs[2]].type.comps == 4 &&
+		     t.kind != SIR_BOOL && t.kind != SIR_PTR &&
+		     t.bits == 32 && t.comps == 4 &&
+		     in->aux <= SIR_IMAGE_U32 && in->aux2 >= 1 &&
+		     in->aux2 <= 3, "bad image sample");
+		break;
 	case SIR_OP_CALL:
 		break;
 	case SIR_OP_BR:

@@ -119,6 +119,14 @@ static sir_id spv_value(struct spv_fn *fc, uint32_t id)
 			fc->f->values[v].imm.u64[i] = x;
 		}
 		break;
+	case SpvOpConstantSampler:
+		/* Its OpenCL C value (CLK_*): normalized 1, addressing mode
+		 * SPIR-V's order times 2, filter nearest 0x10 / linear 0x20. */
+		v = sir_const_u64(fc->f, sir_type_make(SIR_INT, 32, 1),
+				  m->words[d->def + 4] |
+				  m->words[d->def + 3] << 1 |
+				  (m->words[d->def + 5] ? 0x20u : 0x10u));
+		break;
 	case SpvOpUndef:
 		if (m->words[d->def] >> 16 < 3 || !spv_ty(fc, d->type, &t))
 			return 0;
@@ -1231,6 +1239,15 @@ static bool spv_instruction(struct spv_fn *fc, size_t at)
 		break;
 	case SpvOpGroupWaitEvents:
 		return spv_group_wait_events(fc, w, wc);
+	case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod:
+	case SpvOpImageQueryFormat: case SpvOpImageQueryOrder:
+	case SpvOpSampledImage: case SpvOpImageSampleExplicitLod:
+	case SpvOpImageRead:
+		if (!spv_image_inst(fc, w, wc, op, rt, &v))
+			return false;
+		break;
+	case SpvOpImageWrite:
+		return spv_image_inst(fc, w, wc, op, rt, &v);
 	case SpvOpUndef:
 		if (rt.kind == SIR_VOID)
 			return spv_error(fc->c, "undefined value of type void");

@@ -35,6 +35,8 @@ enum spv_tkind {
 	SPV_T_FUNC,
 	SPV_T_EVENT,         /* event_t: a 32-bit value, always 0 here */
 	SPV_T_SAMPLER,       /* sampler_t: a 32-bit value, only passed */
+	SPV_T_IMAGE,         /* image*_t: a 32-bit handle (sir_lower_abi) */
+	SPV_T_SAMPLED_IMAGE, /* OpSampledImage's result (elem: the image) */
 	SPV_T_OTHER,         /* opaque, queue...: only named in errors */
 };
 
@@ -42,6 +44,9 @@ struct spv_type {
 	uint8_t kind;        /* enum spv_tkind */
 	uint8_t width;       /* int/float bits; vector: element bits */
 	bool packed;         /* struct: CPacked */
+	uint8_t image_dim;   /* image: SpvDim (1D, 2D, 3D, Buffer) */
+	bool image_arrayed;
+	uint8_t image_access; /* image: SpvAccessQualifier */
 	uint32_t elem;       /* vector/array element, pointee, return */
 	uint32_t count;      /* vector comps, array length, members, params */
 	uint32_t storage;    /* pointer storage class */
@@ -193,6 +198,10 @@ sir_id spv_operand(struct spv_fn *fc, const uint32_t *w, uint32_t wc,
 		   uint32_t i);
 /* A splat constant of type t. */
 sir_id spv_splat(struct spv_fn *fc, struct sir_type t, uint64_t bits);
+
+/* spirv_image.c: the image instructions; false after an error. */
+bool spv_image_inst(struct spv_fn *fc, const uint32_t *w, uint32_t wc,
+		    uint32_t op, struct sir_type rt, sir_id *out);
 
 /* spirv_extinst.c: OpExtInst of OpenCL.std. */
 bool spv_ext_inst(struct spv_fn *fc, const uint32_t *w, uint32_t wc,

@@ -98,6 +98,13 @@ static bool spv_capability_ok(uint32_t cap)
 	case SpvCapabilityFloat16:
 	case SpvCapabilityFloat64:
 	case SpvCapabilityGenericPointer: /* generic pointers likewise */
+	/* OpenCL C images and sampler literals (spirv_image.c). */
+	case SpvCapabilityImageBasic:
+	case SpvCapabilityLiteralSampler:
+	case SpvCapabilitySampled1D:
+	case SpvCapabilityImage1D:
+	case SpvCapabilitySampledBuffer:
+	case SpvCapabilityImageBuffer:
 		return true;
 	default:
 		return false;
@@ -305,6 +312,46 @@ static bool spv_parse_type(struct spv_parser *p, const uint32_t *w,
 		t.width = 32;
 		t.size = t.align = 4;
 		break;
+	case SpvOpTypeImage:
+		/*
+		 * OpenCL C's image types: sampled type void, not depth, not
+		 * multisampled, format Unknown, access from the qualifier
+		 * (compiler/README.md, "Images and samplers").
+		 */
+		if (wc < 9)
+			return spv_perr(p, "OpTypeImage: too few words");
+		if (w[3] != SpvDim1D && w[3] != SpvDim2D && w[3] != SpvDim3D &&
+		    w[3] != SpvDimBuffer)
+			return spv_perr(p, "OpTypeImage %%%u: dimension %u is "
+					"not an OpenCL image's", id, w[3]);
+		if (w[4] != 0 || w[5] > 1 || w[6] != 0 || w[8] != 0 ||
+		    (w[5] && (w[3] == SpvDim3D || w[3] == SpvDimBuffer)))
+			return spv_perr(p, "OpTypeImage %%%u: depth, "
+					"multisampled, typed or arrayed 3D "
+					"images are not OpenCL C 1.2's", id);
+		t.kind = SPV_T_IMAGE;
+		t.image_dim = (uint8_t)w[3];
+		t.image_arrayed = w[5];
+		t.image_access = wc > 9 ? (uint8_t)(w[9] <= 2 ? w[9] : 3) :
+			SpvAccessQualifierReadOnly;
+		if (t.image_access > SpvAccessQualifierWriteOnly)
+			return spv_perr(p, "OpTypeImage %%%u: read_write images "
+					"are not OpenCL C 1.2's", id);
+		t.width = 32;
+		t.size = t.align = 4;
+		break;
+	case SpvOpTypeSampledImage: {
+		const struct spv_type *img = wc == 3 ?
+			spv_type_of_id(m, w[2]) : NULL;
+
+		if (!img || img->kind != SPV_T_IMAGE)
+			return spv_perr(p, "OpTypeSampledImage %%%u: not of "
+					"an image type", id);
+		t = *img;
+		t.kind = SPV_T_SAMPLED_IMAGE;
+		t.elem = w[2];
+		break;
+	}
 	default:
 		t.kind = SPV_T_OTHER;
 		break;
@@ -551,6 +598,16 @@ static bool spv_parse_module_level(struct spv_parser *p, size_t at,
 	case SpvOpSpecConstant: case SpvOpSpecConstantTrue:
 	case SpvOpSpecConstantFalse: case SpvOpSpecConstantComposite:
 		return spv_check_constant(p, w, wc, op);
+	case SpvOpConstantSampler: {
+		/* A sampler literal (spirv_image.c). */
+		const struct spv_type *t = wc == 6 ?
+			spv_type_of_id(m, w[1]) : NULL;
+
+		if (!t || t->kind != SPV_T_SAMPLER || w[3] > 4 || w[4] > 1 ||
+		    w[5] > 1)
+			return spv_perr(p, "OpConstantSampler: bad operands");
+		return true;
+	}
 	case SpvOpVariable:
 		if (wc < 4)
 			return spv_perr(p, "OpVariable: too few words");

@@ -7,6 +7,7 @@
  * the kernels' argument metadata; and checks every result with sir_verify.
  */
 #include "spirv_internal.h"
+#include "../binary/slb_binary.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -444,8 +445,20 @@ static bool spv_kernel_metadata(struct spv_conv *c,
 			p->kind = pt && pt->kind == SPV_T_SAMPLER ?
 				  SIR_ARG_SAMPLER : SIR_ARG_VALUE;
 			p->size = p->align = sir_type_size(p->type);
+			p->access = SIR_ACCESS_NONE;
+			if (pt && pt->kind == SPV_T_IMAGE) {
+				/* Its image words (slb_binary.h). */
+				p->kind = SIR_ARG_IMAGE;
+				p->size = SLB_IMAGE_ARG_BYTES;
+				p->align = 16;
+				p->access = pt->image_access ==
+						    SpvAccessQualifierWriteOnly ?
+					    SIR_ACCESS_WRITE_ONLY :
+					    SIR_ACCESS_READ_ONLY;
+			}
 		}
-		p->access = SIR_ACCESS_NONE;
+		if (p->type.kind == SIR_PTR)
+			p->access = SIR_ACCESS_NONE;
 		free(p->type_name);
 		if (!spv_arg_string(m, "kernel_arg_type", e->name, i,
 				    &p->type_name))

@@ -67,6 +67,8 @@ bool spv_sir_type(const struct spv_module *m, uint32_t type_id,
 	case SPV_T_INT:
 	case SPV_T_EVENT:
 	case SPV_T_SAMPLER:
+	case SPV_T_IMAGE:
+	case SPV_T_SAMPLED_IMAGE:
 		*out = sir_type_make(SIR_INT, t->width, 1);
 		return true;
 	case SPV_T_FLOAT:
@@ -267,6 +269,14 @@ static void spv_type_name_at(const struct spv_module *m, uint32_t type_id,
 		break;
 	case SPV_T_SAMPLER:
 		snprintf(buf, size, "sampler_t");
+		break;
+	case SPV_T_IMAGE:
+	case SPV_T_SAMPLED_IMAGE:
+		snprintf(buf, size, "image%s%s_t",
+			 t->image_dim == SpvDim1D ? "1d" :
+			 t->image_dim == SpvDim2D ? "2d" :
+			 t->image_dim == SpvDim3D ? "3d" : "1d_buffer",
+			 t->image_arrayed ? "_array" : "");
 		break;
 	default:
 		snprintf(buf, size, "?");

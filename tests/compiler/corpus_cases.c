@@ -3175,6 +3175,454 @@ static const struct map_spec narrow_vload_vstore_spec = {
 };
 
 /*
+ * image_query: seven images of every type with random sizes and formats
+ * (the image words of slb_binary.h, as the runtime writes them); each
+ * query must give its word back as OpenCL 1.2 6.12.14.5 defines it.
+ */
+static bool run_image_query(struct cr_session *s,
+			    const struct slb_program *p,
+			    const struct corpus_case *c, uint32_t *elements)
+{
+	enum { IMAGES = 7, OUT = 21 };
+	uint32_t img[IMAGES][SLB_IMAGE_WORDS];
+	uint32_t out_va, want[OUT];
+	struct cr_arg args[IMAGES + 1];
+	uint32_t *out = cr_alloc(s, 4 * OUT, &out_va);
+
+	if (!out)
+		return false;
+	for (int i = 0; i < IMAGES; i++) {
+		img[i][SLB_IMAGE_WIDTH] = 1 + rnd() % 8192;
+		img[i][SLB_IMAGE_HEIGHT] = 1 + rnd() % 8192;
+		img[i][SLB_IMAGE_DEPTH] = 1 + rnd() % 2048;
+		img[i][SLB_IMAGE_ARRAY_SIZE] = 1 + rnd() % 2048;
+		img[i][SLB_IMAGE_CHANNEL_TYPE] = 0x10D0 + rnd() % 15;
+		img[i][SLB_IMAGE_CHANNEL_ORDER] = 0x10B0 + rnd() % 10;
+		img[i][SLB_IMAGE_RESERVED0] = 0;
+		img[i][SLB_IMAGE_RESERVED1] = 0;
+	}
+	/* Arguments: a, out, w, b, c, d, e, f. */
+	args[0] = (struct cr_arg){ .kind = CR_ARG_VALUE, .value = img[0],
+				   .size = sizeof(img[0]) };
+	args[1] = CR_BUF(out_va);
+	for (int i = 1; i < IMAGES; i++)
+		args[i + 1] = (struct cr_arg){ .kind = CR_ARG_VALUE,
+					       .value = img[i],
+					       .size = sizeof(img[i]) };
+	if (!cr_launch(s, p, c->name, args, IMAGES + 1, &CR_1D(1, 1)))
+		return false;
+	/* img[0] a, [1] w, [2] b (3D), [3] c (2D array), [4] d (buffer),
+	 * [5] e (1D array), [6] f (1D). */
+	want[0] = img[0][SLB_IMAGE_WIDTH];
+	want[1] = img[0][SLB_IMAGE_HEIGHT];
+	want[2] = img[0][SLB_IMAGE_CHANNEL_TYPE];
+	want[3] = img[0][SLB_IMAGE_CHANNEL_ORDER];
+	want[4] = img[2][SLB_IMAGE_WIDTH];
+	want[5] = img[2][SLB_IMAGE_HEIGHT];
+	want[6] = img[2][SLB_IMAGE_DEPTH];
+	want[7] = 0;                 /* get_image_dim(image3d_t).w */
+	want[8] = img[2][SLB_IMAGE_DEPTH];
+	want[9] = img[2][SLB_IMAGE_CHANNEL_ORDER];
+	want[10] = img[3][SLB_IMAGE_ARRAY_SIZE];
+	want[11] = img[3][SLB_IMAGE_WIDTH];
+	want[12] = img[3][SLB_IMAGE_HEIGHT];
+	want[13] = img[4][SLB_IMAGE_WIDTH];
+	want[14] = img[4][SLB_IMAGE_CHANNEL_TYPE];
+	want[15] = img[5][SLB_IMAGE_ARRAY_SIZE];
+	want[16] = img[5][SLB_IMAGE_WIDTH];
+	want[17] = img[6][SLB_IMAGE_WIDTH];
+	want[18] = img[6][SLB_IMAGE_CHANNEL_ORDER];
+	want[19] = img[1][SLB_IMAGE_WIDTH] * 65536 + img[1][SLB_IMAGE_HEIGHT];
+	want[20] = img[1][SLB_IMAGE_CHANNEL_TYPE];
+	*elements = 1;
+	return same_words(c->name, want, out, OUT);
+}
+
+/* OpenCL 1.2 8.3.1.1: convert_uchar_sat_rte(f * 255.0f), by cases. */
+static uint8_t ref_unorm8(float f)
+{
+	float p = f * 255.0f, fl;
+
+	if (isnan(f) || p <= 0.0f)
+		return 0;
+	if (p >= 255.0f)
+		return 255;
+	fl = floorf(p);
+	if (p - fl > 0.5f || (p - fl == 0.5f && ((int)fl & 1)))
+		return (uint8_t)(fl + 1);
+	return (uint8_t)fl;
+}
+
+/*
+ * image_write: an 8x4 grid writes one texel of each image; every byte of
+ * the three images (their row padding included, which must stay as it
+ * was) is checked against OpenCL's write_image conversions.
+ */
+static bool run_image_write(struct cr_session *s,
+			    const struct slb_program *p,
+			    const struct corpus_case *c, uint32_t *elements)
+{
+	enum { W = 8, H = 4, N = W * H, BYTES = 256 };
+	/* a: RGBA8 UNORM, 64-byte rows; b: R16I, 32-byte rows; c: RG16UI,
+	 * 8x2, two layers, 32-byte rows, 80-byte slices. */
+	static const uint32_t row[3] = { 64, 32, 32 }, slice[3] = {
+		256, 128, 80 };
+	uint8_t want[3][BYTES];
+	uint32_t img_va[3], f_va, i_va, words[3][SLB_IMAGE_WORDS] = { { 0 } };
+	uint8_t *img[3];
+	float *f = cr_alloc(s, 16 * N, &f_va);
+	int32_t *iv = cr_alloc(s, 16 * N, &i_va);
+	struct cr_arg args[5];
+	bool ok = true;
+
+	if (!f || !iv)
+		return false;
+	for (int k = 0; k < 3; k++) {
+		if (!(img[k] = cr_alloc(s, BYTES, &img_va[k])))
+			return false;
+		gen_bits(0, img[k], BYTES);
+		memcpy(want[k], img[k], BYTES);
+		args[k] = (struct cr_arg){ .kind = CR_ARG_VALUE,
+					   .value = words[k],
+					   .size = sizeof(words[k]) };
+	}
+	ok &= cr_describe_image(s, 0, &(struct cr_image){
+		img_va[0], 187u << 12 | 0x688, 4, { W, H, 1 }, row[0],
+		slice[0] });
+	ok &= cr_describe_image(s, 1, &(struct cr_image){
+		img_va[1], 196u << 12 | 0xB20, 2, { W, H, 1 }, row[1],
+		slice[1] });
+	ok &= cr_describe_image(s, 2, &(struct cr_image){
+		img_va[2], 140u << 12 | 0xB08, 4, { W, H / 2, 2 }, row[2],
+		slice[2] });
+	if (!ok)
+		return false;
+	for (int n = 0; n < 4 * N; n++) {
+		/* -0.5 to 1.5 in steps of 1/512: exact ties of f * 255. */
+		f[n] = (float)((int)(rnd() % 1025) - 256) / 512.0f;
+		iv[n] = (int32_t)(rnd() % 140000) - 70000;
+	}
+	f[0] = NAN;
+	args[3] = CR_BUF(f_va);
+	args[4] = CR_BUF(i_va);
+	if (!cr_launch(s, p, c->name, args, 5, &CR_2D(W, H, W, H)))
+		return false;
+	for (int y = 0; y < H; y++) {
+		for (int x = 0; x < W; x++) {
+			int n = y * W + x;
+			uint8_t *ta = want[0] + y * row[0] + 4 * x;
+			uint8_t *tc = want[2] + (y & 1) * slice[2] +
+				      (y >> 1) * row[2] + 4 * x;
+
+			for (int k = 0; k < 4; k++)
+				ta[k] = ref_unorm8(f[4 * n + k]);
+			int16_t r = iv[4 * n] > 32767 ? 32767 :
+				    iv[4 * n] < -32768 ? -32768 :
+				    (int16_t)iv[4 * n];
+
+			memcpy(want[1] + y * row[1] + 2 * x, &r, 2);
+			for (int k = 0; k < 2; k++) {
+				uint32_t u = (uint32_t)iv[4 * n + k];
+				uint16_t h = u > 65535 ? 65535 : (uint16_t)u;
+
+				memcpy(tc + 2 * k, &h, 2);
+			}
+		}
+	}
+	*elements = N;
+	for (int k = 0; k < 3; k++) {
+		for (int b = 0; b < BYTES; b++) {
+			if (img[k][b] == want[k][b])
+				continue;
+			printf("  %s: image %d byte %d: got %u, want %u\n",
+			       c->name, k, b, img[k][b], want[k][b]);
+			ok = false;
+			break;
+		}
+	}
+	return ok;
+}
+
+/*
+ * image_read: an 8x4 grid reads one texel of each of five images (random
+ * bytes; the 32-bit float texels finite) without a sampler; the results
+ * follow OpenCL 1.2 8.3's conversions: UNORM8 as b / 255 (within the
+ * 1.5 ulp 8.3.1.1 allows), integers as they are, missing channels 0 and
+ * alpha 1.
+ */
+static bool run_image_read(struct cr_session *s,
+			   const struct slb_program *p,
+			   const struct corpus_case *c, uint32_t *elements)
+{
+	enum { W = 8, H = 4, N = W * H, BYTES = 512 };
+	/* a RGBA8 UNORM 8x4, 64-byte rows; b R16I 8x4, 32-byte rows; c
+	 * RG16UI 8x2x2 layers, 32-byte rows, 80-byte slices; d RGBA32F
+	 * 8x2x2, 128-byte rows, 256-byte slices; e R32F, 32 texels. */
+	static const struct { uint32_t fmt, bpt, dim[3], row, slice; } im[5] = {
+		{ 187u << 12 | 0x688, 4, { W, H, 1 }, 64, 256 },
+		{ 196u << 12 | 0xB20, 2, { W, H, 1 }, 32, 128 },
+		{ 140u << 12 | 0xB08, 4, { W, H / 2, 2 }, 32, 80 },
+		{ 191u << 12 | 0x688, 16, { W, 2, 2 }, 128, 256 },
+		{ 167u << 12 | 0xB20, 4, { N, 1, 1 }, 4 * N, 4 * N },
+	};
+	uint32_t img_va[5], out_va[5], words[5][SLB_IMAGE_WORDS] = { { 0 } };
+	uint8_t *img[5];
+	uint32_t *out[5];
+	struct cr_arg args[10];
+	bool ok = true;
+
+	for (int k = 0; k < 5; k++) {
+		if (!(img[k] = cr_alloc(s, BYTES, &img_va[k])) ||
+		    !(out[k] = cr_alloc(s, 16 * N, &out_va[k])))
+			return false;
+		gen_bits(0, img[k], BYTES);
+		if (k >= 3) {
+			/* Finite floats: clear the top exponent bit. */
+			for (int b = 3; b < BYTES; b += 4)
+				img[k][b] &= 0xBF;
+		}
+		ok &= cr_describe_image(s, (unsigned int)k, &(struct cr_image){
+			img_va[k], im[k].fmt, im[k].bpt,
+			{ im[k].dim[0], im[k].dim[1], im[k].dim[2] },
+			im[k].row, im[k].slice });
+		args[k] = (struct cr_arg){ .kind = CR_ARG_VALUE,
+					   .value = words[k],
+					   .size = sizeof(words[k]) };
+		args[5 + k] = CR_BUF(out_va[k]);
+	}
+	if (!ok || !cr_launch(s, p, c->name, args, 10, &CR_2D(W, H, W, H)))
+		return false;
+	*elements = N;
+	for (int y = 0; y < H && ok; y++) {
+		for (int x = 0; x < W && ok; x++) {
+			int n = y * W + x;
+			const uint8_t *ta = img[0] + y * 64 + 4 * x;
+			const uint8_t *tb = img[1] + y * 32 + 2 * x;
+			const uint8_t *tc = img[2] + (y & 1) * 80 +
+					    (y >> 1) * 32 + 4 * x;
+			const uint8_t *td = img[3] + (y >> 1) * 256 +
+					    (y & 1) * 128 + 16 * x;
+			uint32_t wb[4] = { 0, 0, 0, 1 }, wc[4] = { 0, 0, 0, 1 };
+			uint32_t wd[4], we[4] = { 0, 0, 0, 0x3F800000u };
+			int16_t r16;
+			uint16_t u16[2];
+
+			for (int k = 0; k < 4; k++) {
+				float got;
+
+				memcpy(&got, &out[0][4 * n + k], 4);
+				if (cr_ulp_distance(got, ta[k] / 255.0) > 1.5) {
+					printf("  %s: a(%d,%d)[%d] = %a, want "
+					       "%u/255\n", c->name, x, y, k,
+					       got, ta[k]);
+					ok = false;
+				}
+			}
+			memcpy(&r16, tb, 2);
+			wb[0] = (uint32_t)(int32_t)r16;
+			memcpy(u16, tc, 4);
+			wc[0] = u16[0];
+			wc[1] = u16[1];
+			memcpy(wd, td, 16);
+			memcpy(&we[0], img[4] + 4 * n, 4);
+			ok &= same_words(c->name, wb, out[1] + 4 * n, 4);
+			ok &= same_words(c->name, wc, out[2] + 4 * n, 4);
+			ok &= same_words(c->name, wd, out[3] + 4 * n, 4);
+			ok &= same_words(c->name, we, out[4] + 4 * n, 4);
+		}
+	}
+	return ok;
+}
+
+/*
+ * image_sample: an 8x4 grid samples three images through the texture
+ * unit. The expected values follow OpenCL 1.2 8.2: nearest with
+ * CLK_ADDRESS_CLAMP gives the border (0, 0, 0, 0) for RGBA and (0, 0, 0,
+ * 1) for R outside the image; linear with clamp to edge blends the four
+ * texels around (u - 0.5, v - 0.5), u = s * width, v = t * height. The
+ * coordinates are multiples of 1/256 of the image, so every weight is a
+ * multiple of 1/32 and the blends are exact but for the rounding of the
+ * texels' b / 255.
+ */
+static bool run_image_sample(struct cr_session *s,
+			     const struct slb_program *p,
+			     const struct corpus_case *c, uint32_t *elements)
+{
+	enum { W = 8, H = 4, N = W * H, BYTES = 512 };
+	/* a RGBA8 UNORM 8x4, 64-byte rows; c RG16UI 8x2, 2 layers, 32-byte
+	 * rows, 80-byte slices; b R16I 8x4, 32-byte rows. */
+	static const struct cr_image_shape {
+		uint32_t fmt, bpt, dim[3], row, slice;
+	} im[3] = {
+		{ 187u << 12 | 0x688, 4, { W, H, 1 }, 64, 256 },
+		{ 140u << 12 | 0xB08, 4, { W, H / 2, 2 }, 32, 80 },
+		{ 196u << 12 | 0xB20, 2, { W, H, 1 }, 32, 128 },
+	};
+	const uint32_t lin = 0x01 | 0x02 | 0x20, near_clamp = 0x04 | 0x10;
+	uint32_t img_va[3], words[3][SLB_IMAGE_WORDS] = { { 0 } };
+	uint32_t st_va, fl_va, fn_va, uc_va, ib_va;
+	uint8_t *img[3];
+	float *st = cr_alloc(s, 8 * N, &st_va);
+	float *fl = cr_alloc(s, 16 * N, &fl_va);
+	float *fn = cr_alloc(s, 16 * N, &fn_va);
+	uint32_t *uc = cr_alloc(s, 16 * N, &uc_va);
+	int32_t *ib = cr_alloc(s, 16 * N, &ib_va);
+	bool ok = st && fl && fn && uc && ib;
+
+	for (int k = 0; k < 3 && ok; k++) {
+		struct cr_image d;
+
+		if (!(img[k] = cr_alloc(s, BYTES, &img_va[k])))
+			return false;
+		gen_bits(0, img[k], BYTES);
+		d = (struct cr_image){ img_va[k], im[k].fmt, im[k].bpt,
+				       { im[k].dim[0], im[k].dim[1],
+					 im[k].dim[2] },
+				       im[k].row, im[k].slice };
+		ok &= cr_describe_texture(s, (unsigned int)k, &d, 2, k == 1);
+	}
+	/* Sampler 0 the argument, 1 the program's constant sampler. */
+	ok = ok && cr_describe_sampler(s, 0, lin) &&
+	     cr_describe_sampler(s, 1, near_clamp);
+	if (!ok)
+		return false;
+	for (int n = 0; n < N; n++) {
+		/* -0.25 to 1.25 of the image in 1/256 steps. */
+		st[2 * n] = (float)((int)(rnd() % 385) - 64) / 256.0f;
+		st[2 * n + 1] = (float)((int)(rnd() % 385) - 64) / 256.0f;
+	}
+	if (!cr_launch(s, p, c->name, (struct cr_arg[]){
+		       { .kind = CR_ARG_VALUE, .value = words[0], .size = 32 },
+		       CR_VAL(&lin),
+		       { .kind = CR_ARG_VALUE, .value = words[1], .size = 32 },
+		       CR_BUF(st_va), CR_BUF(fl_va), CR_BUF(fn_va),
+		       CR_BUF(uc_va), CR_BUF(ib_va),
+		       { .kind = CR_ARG_VALUE, .value = words[2], .size = 32 },
+		       }, 9, &CR_2D(W, H, W, H)))
+		return false;
+	*elements = N;
+	for (int y = 0; y < H && ok; y++) {
+		for (int x = 0; x < W && ok; x++) {
+			int n = y * W + x, ax = x - 2, ay = y - 1;
+			double u = st[2 * n] * W - 0.5, v = st[2 * n + 1] * H - 0.5;
+			int i0 = (int)floor(u), j0 = (int)floor(v);
+			double fa = u - i0, fb = v - j0;
+			uint32_t wc[4] = { 0, 0, 0, 1 }, wb[4] = { 0, 0, 0, 1 };
+			const uint8_t *tc = img[1] + (y & 1) * 80 +
+					    (y >> 1) * 32 + 4 * x;
+			uint16_t u16[2];
+			int16_t r16;
+
+			for (int k = 0; k < 4; k++) {
+				double want = 0, wn = 0;
+
+				for (int q = 0; q < 4; q++) {
+					int i = i0 + (q & 1), j = j0 + (q >> 1);
+					double w8 = (q & 1 ? fa : 1 - fa) *
+						    (q >> 1 ? fb : 1 - fb);
+
+					i = i < 0 ? 0 : i >= W ? W - 1 : i;
+					j = j < 0 ? 0 : j >= H ? H - 1 : j;
+					want += w8 * img[0][j * 64 + 4 * i + k] /
+						255.0;
+				}
+				if (ax >= 0 && ay >= 0)
+					wn = img[0][ay * 64 + 4 * ax + k] / 255.0;
+				if (fabs(fl[4 * n + k] - want) > 1e-5 ||
+				    fabs(fn[4 * n + k] - wn) > 1e-6) {
+					printf("  %s: (%d,%d)[%d]: linear %a "
+					       "(want %a), nearest %a (want "
+					       "%a)\n", c->name, x, y, k,
+					       fl[4 * n + k], want,
+					       fn[4 * n + k], wn);
+					ok = false;
+				}
+			}
+			memcpy(u16, tc, 4);
+			wc[0] = u16[0];
+			wc[1] = u16[1];
+			if (x + 1 < W) {
+				memcpy(&r16, img[2] + y * 32 + 2 * (x + 1), 2);
+				wb[0] = (uint32_t)(int32_t)r16;
+			}
+			ok &= same_words(c->name, wc, uc + 4 * n, 4);
+			ok &= same_words(c->name, wb, (uint32_t *)ib + 4 * n,
+					 4);
+		}
+	}
+	return ok;
+}
+
+/*
+ * image_sample_dims: 1D (8 texels), 1D array (8 x 3 layers, a layer past
+ * the last clamps to it) and 3D (8x2x2) R32F images, nearest with clamp
+ * to edge: each result is (texel, 0, 0, 1) with the coordinates clamped
+ * (OpenCL 1.2 8.2; the layer by 8.2.1's clamp of the array index).
+ */
+static bool run_image_sample_dims(struct cr_session *s,
+				  const struct slb_program *p,
+				  const struct corpus_case *c,
+				  uint32_t *elements)
+{
+	enum { W = 8, H = 4, N = W * H };
+	const uint32_t clk = 0x02 | 0x10;
+	static const struct { uint32_t dim[3], row, slice, texdim; bool array; }
+	im[3] = {
+		{ { W, 1, 1 }, 32, 32, 1, false },
+		{ { W, 1, 3 }, 32, 32, 1, true },
+		{ { W, 2, 2 }, 32, 64, 3, false },
+	};
+	uint32_t img_va[3], out_va, words[3][SLB_IMAGE_WORDS] = { { 0 } };
+	float *img[3];
+	float *out = cr_alloc(s, 48 * N, &out_va);
+	bool ok = out != NULL;
+
+	for (int k = 0; k < 3 && ok; k++) {
+		struct cr_image d;
+
+		if (!(img[k] = cr_alloc(s, 128, &img_va[k])))
+			return false;
+		for (int i = 0; i < 32; i++)
+			img[k][i] = (float)(int)(rnd() % 2001) / 8.0f - 125.0f;
+		d = (struct cr_image){ img_va[k], 167u << 12 | 0xB20, 4,
+				       { im[k].dim[0], im[k].dim[1],
+					 im[k].dim[2] },
+				       im[k].row, im[k].slice };
+		ok &= cr_describe_texture(s, (unsigned int)k, &d,
+					  im[k].texdim, im[k].array);
+	}
+	ok = ok && cr_describe_sampler(s, 0, clk);
+	if (!ok || !cr_launch(s, p, c->name, (struct cr_arg[]){
+		       { .kind = CR_ARG_VALUE, .value = words[0], .size = 32 },
+		       { .kind = CR_ARG_VALUE, .value = words[1], .size = 32 },
+		       { .kind = CR_ARG_VALUE, .value = words[2], .size = 32 },
+		       CR_BUF(out_va) }, 4, &CR_2D(W, H, W, H)))
+		return false;
+	*elements = N;
+	for (int y = 0; y < H && ok; y++) {
+		for (int x = 0; x < W && ok; x++) {
+			int n = y * W + x, i = x + y - 2, cx = x - 1;
+			int layer = y > 2 ? 2 : y;
+			float want[3][4];
+
+			i = i < 0 ? 0 : i >= W ? W - 1 : i;
+			cx = cx < 0 ? 0 : cx;
+			want[0][0] = img[0][i];
+			want[1][0] = img[1][layer * 8 + x];
+			want[2][0] = img[2][(y >> 1) * 16 + (y & 1) * 8 + cx];
+			for (int k = 0; k < 3; k++) {
+				want[k][1] = want[k][2] = 0.0f;
+				want[k][3] = 1.0f;
+				ok &= same_words(c->name, (uint32_t *)want[k],
+						 (uint32_t *)out + 12 * n + 4 * k,
+						 4);
+			}
+		}
+	}
+	return ok;
+}
+
+/*
  * narrow_args: vectors of every narrow type by value, one char16 past the
  * pushed uniforms; new argument values for each of two launches.
  */
@@ -3612,6 +4060,12 @@ const struct corpus_case corpus_cases[] = {
 	MAP(char16_loop, CORPUS_FEATURE),
 	{ "narrow_args", CORPUS_FEATURE, run_narrow_args, NULL, NULL },
 	{ "many_args", CORPUS_FEATURE, run_many_args, NULL, NULL },
+	{ "image_query", CORPUS_FEATURE, run_image_query, NULL, NULL },
+	{ "image_write", CORPUS_FEATURE, run_image_write, NULL, NULL },
+	{ "image_read", CORPUS_FEATURE, run_image_read, NULL, NULL },
+	{ "image_sample", CORPUS_FEATURE, run_image_sample, NULL, NULL },
+	{ "image_sample_dims", CORPUS_FEATURE, run_image_sample_dims, NULL,
+	  NULL },
 	MAP(math_sqrt, CORPUS_FEATURE),
 	MAP(math_exp, CORPUS_FEATURE),
 	MAP(math_log, CORPUS_FEATURE),
@@ -3645,10 +4099,11 @@ const char *const corpus_unsupported[] = {
 #if !SLC_DEVICE_FP64
 	"unsupported_double",
 #endif
-	"unsupported_image",
+	NULL,           /* ends the list, which may be empty */
 };
 
-const unsigned int corpus_num_unsupported = ARRAY_SIZE(corpus_unsupported);
+const unsigned int corpus_num_unsupported =
+	ARRAY_SIZE(corpus_unsupported) - 1;
 
 const struct corpus_case *corpus_find(const char *name)
 {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "corpus_runner.h"
+#include "midgard_desc.h"
 #include "sl_launch.h"
 #include "sleipnir_compiler.h"
 
@@ -42,6 +43,8 @@ void cr_reset(struct cr_session *s)
 {
 	memset(ch_ptr(&s->fh, CH_DATA_VA), 0, CH_DATA_SIZE);
 	s->next_va = (uint32_t)CH_DATA_VA;
+	s->attr_va = s->abuf_va = s->images = 0;
+	s->tex_table_va = s->smp_table_va = s->textures = s->samplers = 0;
 	memset(&s->figures, 0, sizeof(s->figures));
 }
 
@@ -58,6 +61,149 @@ void *cr_alloc(struct cr_session *s, size_t size, uint32_t *va)
 	if (s->next_va > end)
 		s->next_va = (uint32_t)end;
 	return ch_ptr(&s->fh, *va);
+}
+
+#define CR_MAX_IMAGES 16u
+
+bool cr_describe_image(struct cr_session *s, unsigned int k,
+		       const struct cr_image *img)
+{
+	uint8_t *a, *b, *c;
+	uint64_t bytes = (uint64_t)img->slice * img->dim[2];
+
+	if (k >= CR_MAX_IMAGES)
+		return false;
+	if (!s->attr_va &&
+	    (!cr_alloc(s, CR_MAX_IMAGES * MDG_ATTRIBUTE_BYTES, &s->attr_va) ||
+	     !cr_alloc(s, 2 * CR_MAX_IMAGES * MDG_ATTRIBUTE_BUFFER_BYTES,
+		       &s->abuf_va)))
+		return false;
+	a = ch_ptr(&s->fh, s->attr_va + k * MDG_ATTRIBUTE_BYTES);
+	b = ch_ptr(&s->fh, s->abuf_va + 2 * k * MDG_ATTRIBUTE_BUFFER_BYTES);
+	c = b + MDG_ATTRIBUTE_BUFFER_BYTES;
+	memset(a, 0, MDG_ATTRIBUTE_BYTES);
+	memset(b, 0, 2 * MDG_ATTRIBUTE_BUFFER_BYTES);
+	if (!mdg_set(a, MDG_ATTRIBUTE_BUFFER_INDEX, 2 * k) ||
+	    !mdg_set(a, MDG_ATTRIBUTE_FORMAT, img->pixfmt) ||
+	    !mdg_set(b, MDG_ATTRIBUTE_BUFFER_TYPE,
+		     MDG_ATTRIBUTE_TYPE_3D_LINEAR) ||
+	    !mdg_set(b, MDG_ATTRIBUTE_BUFFER_POINTER, img->va) ||
+	    !mdg_set(b, MDG_ATTRIBUTE_BUFFER_STRIDE, img->bytes_per_texel) ||
+	    !mdg_set(b, MDG_ATTRIBUTE_BUFFER_SIZE, bytes) ||
+	    !mdg_set(c, MDG_ATTRIBUTE_BUFFER_CONTINUATION_3D_TYPE,
+		     MDG_ATTRIBUTE_TYPE_CONTINUATION) ||
+	    !mdg_set(c, MDG_ATTRIBUTE_BUFFER_CONTINUATION_3D_S_DIMENSION,
+		     img->dim[0]) ||
+	    !mdg_set(c, MDG_ATTRIBUTE_BUFFER_CONTINUATION_3D_T_DIMENSION,
+		     img->dim[1]) ||
+	    !mdg_set(c, MDG_ATTRIBUTE_BUFFER_CONTINUATION_3D_R_DIMENSION,
+		     img->dim[2]) ||
+	    !mdg_set(c, MDG_ATTRIBUTE_BUFFER_CONTINUATION_3D_ROW_STRIDE,
+		     img->row) ||
+	    !mdg_set(c, MDG_ATTRIBUTE_BUFFER_CONTINUATION_3D_SLICE_STRIDE,
+		     img->slice))
+		return false;
+	if (k + 1 > s->images)
+		s->images = k + 1;
+	return true;
+}
+
+bool cr_describe_texture(struct cr_session *s, unsigned int k,
+			 const struct cr_image *img, unsigned int dimension,
+			 bool array)
+{
+	unsigned int layers = array ? img->dim[2] : 1;
+	uint32_t desc_va;
+	uint8_t *d;
+
+	if (k >= CR_MAX_IMAGES || !layers || layers > 64)
+		return false;
+	if (!s->tex_table_va &&
+	    !cr_alloc(s, 8 * CR_MAX_IMAGES, &s->tex_table_va))
+		return false;
+	d = cr_alloc(s, MDG_TEXTURE_BYTES + 16 * layers, &desc_va);
+	if (!d)
+		return false;
+	memset(d, 0, MDG_TEXTURE_BYTES);
+	if (!mdg_set(d, MDG_TEXTURE_WIDTH, img->dim[0]) ||
+	    !mdg_set(d, MDG_TEXTURE_HEIGHT, dimension > 1 ? img->dim[1] : 1) ||
+	    !mdg_set(d, MDG_TEXTURE_DEPTH, dimension == 3 ? img->dim[2] : 1) ||
+	    !mdg_set(d, MDG_TEXTURE_ARRAY_SIZE, layers) ||
+	    !mdg_set(d, MDG_TEXTURE_FORMAT, img->pixfmt) ||
+	    !mdg_set(d, MDG_TEXTURE_DIMENSION, dimension) ||
+	    !mdg_set(d, MDG_TEXTURE_TEXEL_ORDERING,
+		     MDG_TEXTURE_LAYOUT_LINEAR) ||
+	    !mdg_set(d, MDG_TEXTURE_SURFACE_POINTER_IS_64B, 1) ||
+	    !mdg_set(d, MDG_TEXTURE_MANUAL_STRIDE, 1) ||
+	    !mdg_set(d, MDG_TEXTURE_LEVELS, 1) ||
+	    !mdg_set(d, MDG_TEXTURE_SWIZZLE, 0 | 1 << 3 | 2 << 6 | 3 << 9))
+		return false;
+	for (unsigned int l = 0; l < layers; l++) {
+		uint8_t *surf = d + MDG_TEXTURE_BYTES + 16 * l;
+		uint64_t va = img->va + (uint64_t)l * img->slice;
+		int32_t strides[2] = { (int32_t)img->row, (int32_t)img->slice };
+
+		memcpy(surf, &va, 8);
+		memcpy(surf + 8, strides, 8);
+	}
+	memcpy(ch_ptr(&s->fh, s->tex_table_va + 8 * k), &(uint64_t){ desc_va },
+	       8);
+	if (k + 1 > s->textures)
+		s->textures = k + 1;
+	return true;
+}
+
+bool cr_describe_sampler(struct cr_session *s, unsigned int j, uint32_t clk)
+{
+	/* docs/hardware.md §4.10: CLK addressing mode -> wrap mode. */
+	static const uint8_t wrap[5] = {
+		MDG_WRAP_MODE_CLAMP_TO_EDGE, MDG_WRAP_MODE_CLAMP_TO_EDGE,
+		MDG_WRAP_MODE_CLAMP_TO_BORDER, MDG_WRAP_MODE_REPEAT,
+		MDG_WRAP_MODE_MIRRORED_REPEAT,
+	};
+	bool nearest = clk & SLB_SAMPLER_FILTER_NEAREST;
+	uint8_t w = wrap[((clk & SLB_SAMPLER_ADDRESS_MASK) >> 1) % 5];
+	uint8_t *d;
+
+	if (j >= CR_MAX_IMAGES || !slb_sampler_valid(clk))
+		return false;
+	if (!s->smp_table_va &&
+	    !cr_alloc(s, MDG_SAMPLER_BYTES * CR_MAX_IMAGES, &s->smp_table_va))
+		return false;
+	d = ch_ptr(&s->fh, s->smp_table_va + j * MDG_SAMPLER_BYTES);
+	memset(d, 0, MDG_SAMPLER_BYTES);
+	if (!mdg_set(d, MDG_SAMPLER_MAGNIFY_NEAREST, nearest) ||
+	    !mdg_set(d, MDG_SAMPLER_MINIFY_NEAREST, nearest) ||
+	    !mdg_set(d, MDG_SAMPLER_NORMALIZED_COORDINATES,
+		     clk & SLB_SAMPLER_NORMALIZED) ||
+	    !mdg_set(d, MDG_SAMPLER_MAXIMUM_LOD, 1) ||
+	    !mdg_set(d, MDG_SAMPLER_WRAP_MODE_S, w) ||
+	    !mdg_set(d, MDG_SAMPLER_WRAP_MODE_T, w) ||
+	    !mdg_set(d, MDG_SAMPLER_WRAP_MODE_R, w))
+		return false;
+	if (j + 1 > s->samplers)
+		s->samplers = j + 1;
+	return true;
+}
+
+/* Binds the session's image tables into the job sl_launch emitted. */
+static bool bind_images(struct cr_session *s)
+{
+	uint8_t *draw = ch_ptr(&s->fh, sl_launch_job_va(CH_DESC_VA)) +
+			MDG_COMPUTE_JOB_DRAW_OFFSET;
+	uint8_t *rsd = ch_ptr(&s->fh, mdg_get(draw, MDG_DRAW_STATE));
+
+	if (s->textures &&
+	    (!mdg_set(draw, MDG_DRAW_TEXTURES, s->tex_table_va) ||
+	     !mdg_set(draw, MDG_DRAW_SAMPLERS, s->smp_table_va) ||
+	     !mdg_set(rsd, MDG_RENDERER_STATE_TEXTURE_COUNT, s->textures) ||
+	     !mdg_set(rsd, MDG_RENDERER_STATE_SAMPLER_COUNT, s->samplers)))
+		return false;
+	if (!s->images)
+		return true;
+	return mdg_set(draw, MDG_DRAW_ATTRIBUTES, s->attr_va) &&
+	       mdg_set(draw, MDG_DRAW_ATTRIBUTE_BUFFERS, s->abuf_va) &&
+	       mdg_set(rsd, MDG_RENDERER_STATE_ATTRIBUTE_COUNT, s->images);
 }
 
 char *cr_read_file(const char *path)
@@ -251,6 +397,10 @@ bool cr_launch(struct cr_session *s, const struct slb_program *prog,
 			    CH_DESC_SIZE, CH_DESC_VA);
 	if (st) {
 		printf("  %s: %s\n", kernel, sl_launch_strerror(st));
+		return false;
+	}
+	if (!bind_images(s)) {
+		printf("  %s: cannot bind the images\n", kernel);
 		return false;
 	}
 	ch_run_chain(&s->fh, sl_launch_job_va(CH_DESC_VA), 0, &r, 60000);

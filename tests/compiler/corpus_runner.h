@@ -38,7 +38,45 @@ struct cr_session {
 	/* GPU address of the printf buffer kernels that call printf get
 	 * (slb_binary.h, "printf"); the test allocates and reads it. */
 	uint32_t printf_va;
+	/* Image tables the next launches bind (compiler/README.md, "Images
+	 * and samplers"): attribute records and attribute buffers for
+	 * `images` images, built with cr_describe_image(); 0: none. */
+	uint32_t attr_va, abuf_va, images;
+	/* Texture and sampler tables (cr_describe_texture/_sampler). */
+	uint32_t tex_table_va, smp_table_va, textures, samplers;
 };
+
+/* An image as the runtime describes it: a linear layout of bytes_per_texel
+ * texels, `row` and `slice` pitches, at va. */
+struct cr_image {
+	uint32_t va;
+	uint32_t pixfmt;             /* format << 12 | swizzle (22 bits) */
+	uint32_t bytes_per_texel;
+	uint32_t dim[3];             /* width, height, depth or layers */
+	uint32_t row, slice;
+};
+
+/*
+ * Allocates (on the first call after cr_reset) the tables for up to 16
+ * images and writes image k's attribute record k and attribute buffers
+ * 2k, 2k + 1 (3D linear and its continuation); later launches bind
+ * images 0..max(k) + 1. False when memory runs out.
+ */
+bool cr_describe_image(struct cr_session *s, unsigned int k,
+		       const struct cr_image *img);
+
+/*
+ * Texture k of the texture table for the image: dimension 1, 2 or 3; an
+ * array's layers are dim[2] (array_size > 1), one manual-stride surface
+ * each. Later launches bind textures 0..max(k) + 1.
+ */
+bool cr_describe_texture(struct cr_session *s, unsigned int k,
+			 const struct cr_image *img, unsigned int dimension,
+			 bool array);
+
+/* Sampler j of the sampler table from an OpenCL C CLK_* value. */
+bool cr_describe_sampler(struct cr_session *s, unsigned int j,
+			 uint32_t clk);
 
 bool cr_init(struct cr_session *s);
 /* The same with the model's engine and shader threads chosen. */

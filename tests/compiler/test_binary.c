@@ -161,7 +161,8 @@ static bool arg_eq(const struct slb_arg *a, const struct slb_arg *b)
 static bool kernel_eq(const struct slb_kernel *a, const struct slb_kernel *b)
 {
 	if (strcmp(a->name, b->name) || strcmp(a->attributes, b->attributes) ||
-	    a->num_args != b->num_args || a->num_sysvals != b->num_sysvals)
+	    a->num_args != b->num_args || a->num_sysvals != b->num_sysvals ||
+	    a->num_const_samplers != b->num_const_samplers)
 		return false;
 	for (uint32_t i = 0; i < a->num_args; i++)
 		if (!arg_eq(&a->args[i], &b->args[i]))
@@ -180,6 +181,8 @@ static bool kernel_eq(const struct slb_kernel *a, const struct slb_kernel *b)
 	       a->local_static_bytes == b->local_static_bytes &&
 	       !memcmp(a->sysvals, b->sysvals,
 		       a->num_sysvals * sizeof(a->sysvals[0])) &&
+	       !memcmp(a->const_samplers, b->const_samplers,
+		       a->num_const_samplers * sizeof(a->const_samplers[0])) &&
 	       !memcmp(&a->stats, &b->stats, sizeof(a->stats));
 }
 
@@ -226,7 +229,7 @@ TEST(round_trip)
 	CHECK_EQ(eh.e_ident[EI_CLASS], ELFCLASS64);
 	CHECK_EQ(eh.e_machine, EM_NONE);
 	CHECK_EQ(eh.e_type, ET_REL);
-	CHECK_EQ(eh.e_flags, 0x534C0002u);
+	CHECK_EQ(eh.e_flags, 0x534C0003u);
 	CHECK(slb_read(bin, size, &q, err, sizeof(err)));
 	if (!q.kernels) {
 		printf("  %s\n", err);
@@ -478,7 +481,7 @@ TEST(specific_rejections)
 		free(bin);
 	}
 	make_program(&p);
-	kernels[1].args[0].kind = SLB_ARG_SAMPLER + 1;
+	kernels[1].args[0].kind = SLB_ARG_IMAGE + 1;
 	if (write_ok(&p, &bin, &size)) {
 		expect_reject(bin, size, "bad kind", __LINE__);
 		free(bin);
@@ -495,6 +498,82 @@ TEST(specific_rejections)
 		expect_reject(bin, size, "not an identifier", __LINE__);
 		free(bin);
 	}
+}
+
+/*
+ * Image arguments (32 bytes of image words, 16-aligned, read_only or
+ * write_only) and constant samplers (indices after the sampler arguments,
+ * valid CLK values) round-trip; anything else is refused.
+ */
+TEST(images_and_samplers)
+{
+	struct slb_program p, q;
+	struct slb_kernel *k = &kernels[1];
+	uint8_t *bin;
+	size_t size;
+	char err[256];
+
+	/* Kernel 1 has one argument at 0 and a 48-byte image. */
+	make_program(&p);
+	k->args[0].kind = SLB_ARG_IMAGE;
+	k->args[0].access = SLB_ACCESS_WRITE_ONLY;
+	k->args[0].size = SLB_IMAGE_ARG_BYTES;
+	k->sysvals[0].offset = 32;
+	k->sysvals[1].offset = 36;
+	k->num_const_samplers = 2;
+	k->const_samplers[0] = (struct slb_const_sampler){ 0, 0x12 };
+	k->const_samplers[1] = (struct slb_const_sampler){ 1, 0x29 };
+	REQUIRE(write_ok(&p, &bin, &size));
+	REQUIRE(slb_read(bin, size, &q, err, sizeof(err)));
+	CHECK(kernel_eq(&q.kernels[1], k));
+	CHECK_EQ(q.kernels[1].args[0].kind, SLB_ARG_IMAGE);
+	CHECK_EQ(q.kernels[1].const_samplers[1].value, 0x29);
+	slb_program_free(&q);
+	free(bin);
+
+	k->args[0].access = SLB_ACCESS_READ_WRITE;
+	REQUIRE(write_ok(&p, &bin, &size));
+	expect_reject(bin, size, "an image takes 32", __LINE__);
+	free(bin);
+	k->args[0].access = SLB_ACCESS_READ_ONLY;
+	k->args[0].size = 4;
+	REQUIRE(write_ok(&p, &bin, &size));
+	expect_reject(bin, size, "an image takes 32", __LINE__);
+	free(bin);
+	k->args[0].size = SLB_IMAGE_ARG_BYTES;
+	k->args[0].offset = 4;
+	k->uniform_bytes = 48;
+	REQUIRE(write_ok(&p, &bin, &size));
+	expect_reject(bin, size, "an image takes 32", __LINE__);
+	free(bin);
+	k->args[0].offset = 0;
+
+	/* With a sampler argument the constant samplers start at 1. */
+	k->args[0].kind = SLB_ARG_SAMPLER;
+	k->args[0].size = 4;
+	REQUIRE(write_ok(&p, &bin, &size));
+	expect_reject(bin, size, "index 0 (not 1)", __LINE__);
+	free(bin);
+	k->const_samplers[0].index = 1;
+	k->const_samplers[1].index = 2;
+	REQUIRE(write_ok(&p, &bin, &size));
+	REQUIRE(slb_read(bin, size, &q, err, sizeof(err)));
+	CHECK(kernel_eq(&q.kernels[1], k));
+	slb_program_free(&q);
+	free(bin);
+	/* No filter, two filters, addressing mode 10, unknown bits. */
+	static const uint32_t bad[] = { 0x02, 0x30, 0x1A, 0x50 };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECK(!slb_sampler_valid(bad[i]));
+		k->const_samplers[1].value = bad[i];
+		REQUIRE(write_ok(&p, &bin, &size));
+		expect_reject(bin, size, "bad value", __LINE__);
+		free(bin);
+	}
+	k->const_samplers[1].value = 0x29;
+	k->num_const_samplers = SLB_MAX_CONST_SAMPLERS + 1;
+	CHECK(!slb_write(&p, &bin, &size));
+	k->num_const_samplers = 0;
 }
 
 /* The printf table round-trips; a program without printf has no section. */
@@ -682,6 +761,7 @@ int main(void)
 	RUN(printf_rejections);
 	RUN(deterministic_and_empty);
 	RUN(specific_rejections);
+	RUN(images_and_samplers);
 	RUN(mutations);
 	return check_summary();
 }

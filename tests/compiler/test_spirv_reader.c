@@ -782,6 +782,69 @@ TEST(atomic_64)
 	sir_module_destroy(m);
 }
 
+/*
+ * OpenCL C's image types: a 2D image's size query reads its image words
+ * (SIR_OP_IMAGE_WORD); types OpenCL C 1.2 has no image for (cube,
+ * depth, read_write) and a query result of the wrong shape are refused.
+ */
+static struct sir_module *image_module(uint32_t dim, uint32_t depth,
+				       uint32_t access, uint32_t result,
+				       char *err)
+{
+	const uint32_t decls[] = {
+		10u << 16 | SpvOpTypeImage, ID_USER, T_VOID, dim, depth, 0, 0,
+		0, SpvImageFormatUnknown, access,
+		4u << 16 | SpvOpConstant, T_I32, ID_USER + 1, 0,
+	};
+	/* The helper's type precedes decls: the image is an undef. */
+	const uint32_t body[] = {
+		3u << 16 | SpvOpUndef, ID_USER, ID_BODY + 2,
+		5u << 16 | SpvOpImageQuerySizeLod, result, ID_BODY,
+		ID_BODY + 2, ID_USER + 1,
+		5u << 16 | SpvOpCompositeExtract, T_I32, ID_BODY + 1, ID_BODY, 1,
+		2u << 16 | SpvOpReturnValue, ID_BODY + 1,
+	};
+	const uint32_t params[] = { T_I32 };
+
+	return assemble(T_I32, params, 1, decls, sizeof(decls) / 4, body,
+			sizeof(body) / 4, err, 512);
+}
+
+TEST(image_types)
+{
+	char err[512] = "";
+	struct sir_module *m = image_module(SpvDim2D, 0,
+					    SpvAccessQualifierReadOnly,
+					    T_V2I32, err);
+	const struct {
+		uint32_t dim, depth, access, result;
+		const char *needle;
+	} bad[] = {
+		{ SpvDimCube, 0, SpvAccessQualifierReadOnly, T_V2I32,
+		  "dimension 3" },
+		{ SpvDim2D, 1, SpvAccessQualifierReadOnly, T_V2I32, "depth" },
+		{ SpvDim2D, 0, SpvAccessQualifierReadWrite, T_V2I32,
+		  "read_write" },
+		{ SpvDim3D, 0, SpvAccessQualifierReadOnly, T_V2I32,
+		  "not 3 32-bit integers" },
+	};
+
+	if (!m)
+		printf("  %s\n", err);
+	REQUIRE(m);
+	CHECK(has_op(helper(m), SIR_OP_IMAGE_WORD));
+	check_all_verify(m);
+	sir_module_destroy(m);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		m = image_module(bad[i].dim, bad[i].depth, bad[i].access,
+				 bad[i].result, err);
+		CHECK(!m && strstr(err, bad[i].needle));
+		if (m || !strstr(err, bad[i].needle))
+			printf("  case %zu: %s\n", i, m ? "(accepted)" : err);
+		sir_module_destroy(m);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	char err[256];
@@ -804,6 +867,7 @@ int main(int argc, char **argv)
 	RUN(printf_op);
 	RUN(atomic_compare_exchange);
 	RUN(atomic_64);
+	RUN(image_types);
 	spirv_library_free(lib);
 	printf("%d passed, %d failed\n", check_state.passed, check_state.failed);
 	return check_state.failed ? 1 : 0;

@@ -239,6 +239,19 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index,
 		if (arg_size != sizeof(cl_sampler))
 			return CL_INVALID_ARG_SIZE;
 		return CL_INVALID_SAMPLER;
+	case SLB_ARG_IMAGE:
+		/*
+		 * A cl_mem image. Without image support clCreateImage*
+		 * makes none, so no value is a valid image object: the
+		 * argument stays unset (CL_INVALID_KERNEL_ARGS at enqueue).
+		 * Filling one follows compiler/README.md, "Images and
+		 * samplers: the launch ABI".
+		 */
+		if (arg_size != sizeof(cl_mem))
+			return CL_INVALID_ARG_SIZE;
+		if (!arg_value)
+			return CL_INVALID_ARG_VALUE;
+		return CL_INVALID_MEM_OBJECT;
 	default:
 		/* By value: the argument's bytes, exactly its size (3-
 		 * component vectors take 4 components' room, as cl_float3
@@ -348,20 +361,28 @@ cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index,
 			    CL_KERNEL_ARG_ADDRESS_GLOBAL :
 			    a->kind == SLB_ARG_CONSTANT ?
 			    CL_KERNEL_ARG_ADDRESS_CONSTANT :
+			    /* clang gives image arguments the global space. */
+			    a->kind == SLB_ARG_IMAGE ?
+			    CL_KERNEL_ARG_ADDRESS_GLOBAL :
 			    a->kind == SLB_ARG_LOCAL ?
 			    CL_KERNEL_ARG_ADDRESS_LOCAL :
 			    CL_KERNEL_ARG_ADDRESS_PRIVATE;
 		size = sizeof(v.address);
 		break;
 	case CL_KERNEL_ARG_ACCESS_QUALIFIER:
-		/* Only images have an access qualifier; there are none. */
-		v.access = CL_KERNEL_ARG_ACCESS_NONE;
+		/* Only images have an access qualifier. */
+		v.access = a->kind != SLB_ARG_IMAGE ?
+			   CL_KERNEL_ARG_ACCESS_NONE :
+			   a->access == SLB_ACCESS_WRITE_ONLY ?
+			   CL_KERNEL_ARG_ACCESS_WRITE_ONLY :
+			   CL_KERNEL_ARG_ACCESS_READ_ONLY;
 		size = sizeof(v.access);
 		break;
 	case CL_KERNEL_ARG_TYPE_QUALIFIER:
 		v.type = CL_KERNEL_ARG_TYPE_NONE;
 		/* Pointers only; a __constant pointer's data is const. */
-		if (a->kind != SLB_ARG_VALUE && a->kind != SLB_ARG_SAMPLER) {
+		if (a->kind != SLB_ARG_VALUE && a->kind != SLB_ARG_SAMPLER &&
+		    a->kind != SLB_ARG_IMAGE) {
 			if ((a->qualifiers & SLB_QUAL_CONST) ||
 			    a->kind == SLB_ARG_CONSTANT)
 				v.type |= CL_KERNEL_ARG_TYPE_CONST;

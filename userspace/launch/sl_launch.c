@@ -283,8 +283,10 @@ static int check_args(const struct sl_launch_params *p,
 
 		plan->error_arg = (int)i;
 		if (!in_image(plan->image_bytes, a->offset, a->size) ||
-		    a->kind > SLB_ARG_LOCAL ||
-		    (a->kind != SLB_ARG_VALUE && a->size != 4))
+		    a->kind > SLB_ARG_IMAGE ||
+		    (a->kind == SLB_ARG_IMAGE ?
+		     a->size != SLB_IMAGE_ARG_BYTES :
+		     a->kind != SLB_ARG_VALUE && a->size != 4))
 			return SL_LAUNCH_E_INVALID;
 		switch (v->kind) {
 		case SL_ARG_UNSET:
@@ -297,7 +299,11 @@ static int check_args(const struct sl_launch_params *p,
 				return SL_LAUNCH_E_ADDRESS;
 			break;
 		case SL_ARG_VALUE:
-			if (a->kind != SLB_ARG_VALUE)
+			/* An image's value is its image words, a
+			 * sampler's its CLK_* value. */
+			if (a->kind != SLB_ARG_VALUE &&
+			    a->kind != SLB_ARG_IMAGE &&
+			    a->kind != SLB_ARG_SAMPLER)
 				return SL_LAUNCH_E_ARG_KIND;
 			if (v->size != a->size || (v->size && !v->value))
 				return SL_LAUNCH_E_ARG_SIZE;

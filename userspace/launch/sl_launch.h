@@ -181,7 +181,11 @@ int sl_timestamp_pack(const struct sl_job_link *link, uint64_t target,
 enum sl_arg_kind {
 	SL_ARG_UNSET = 0,
 	SL_ARG_BUFFER,               /* __global / __constant pointer */
-	SL_ARG_VALUE,                /* by value: size bytes at value */
+	SL_ARG_VALUE,                /* by value: size bytes at value; an
+				      * image argument's image words, a
+				      * sampler's CLK_* value (slb_binary.h;
+				      * the texture, sampler and attribute
+				      * tables are not built yet) */
 	SL_ARG_LOCAL,                /* __local pointer: size bytes of WLS */
 };
 

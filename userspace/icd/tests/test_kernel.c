@@ -458,6 +458,72 @@ TEST(sampler_args)
 }
 
 /*
+ * Image parameters (compiler/README.md, "Images and samplers"): the
+ * program builds, clGetKernelArgInfo reports each image's access
+ * qualifier (global address space, as clang records it), and without
+ * image support no cl_mem is an image: OpenCL 1.2 5.7.2's
+ * CL_INVALID_ARG_SIZE, CL_INVALID_ARG_VALUE, CL_INVALID_MEM_OBJECT.
+ */
+static const char image_src[] =
+	"__kernel void with_images(read_only image2d_t a,\n"
+	"                          __global int *out,\n"
+	"                          write_only image2d_t b) {\n"
+	"\tout[0] = get_image_width(a);\n"
+	"\twrite_imagei(b, (int2)(0, 0), (int4)(1));\n"
+	"}\n";
+
+TEST(image_args)
+{
+	cl_context c = new_context();
+	const char *src = image_src;
+	cl_program p = clCreateProgramWithSource(c, 1, &src, NULL, NULL);
+	cl_kernel k = NULL;
+	cl_int err = CL_SUCCESS;
+	cl_kernel_arg_access_qualifier acc = 0;
+	cl_kernel_arg_address_qualifier aq = 0;
+	cl_kernel_arg_type_qualifier tq = 1;
+	char s[32];
+
+	REQUIRE(p);
+	CHECK_EQ(clBuildProgram(p, 0, NULL, "-cl-kernel-arg-info", NULL,
+				NULL), CL_SUCCESS);
+	k = clCreateKernel(p, "with_images", &err);
+	CHECK_EQ(err, CL_SUCCESS);
+	REQUIRE(k);
+	CHECK_EQ(k->info->args[0].kind, SLB_ARG_IMAGE);
+	CHECK_EQ(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_TYPE_NAME, sizeof(s),
+				    s, NULL), CL_SUCCESS);
+	CHECK(!strcmp(s, "image2d_t"));
+	CHECK_EQ(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_ACCESS_QUALIFIER,
+				    sizeof(acc), &acc, NULL), CL_SUCCESS);
+	CHECK_EQ(acc, CL_KERNEL_ARG_ACCESS_READ_ONLY);
+	CHECK_EQ(clGetKernelArgInfo(k, 2, CL_KERNEL_ARG_ACCESS_QUALIFIER,
+				    sizeof(acc), &acc, NULL), CL_SUCCESS);
+	CHECK_EQ(acc, CL_KERNEL_ARG_ACCESS_WRITE_ONLY);
+	CHECK_EQ(clGetKernelArgInfo(k, 1, CL_KERNEL_ARG_ACCESS_QUALIFIER,
+				    sizeof(acc), &acc, NULL), CL_SUCCESS);
+	CHECK_EQ(acc, CL_KERNEL_ARG_ACCESS_NONE);
+	CHECK_EQ(clGetKernelArgInfo(k, 2, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
+				    sizeof(aq), &aq, NULL), CL_SUCCESS);
+	CHECK_EQ(aq, CL_KERNEL_ARG_ADDRESS_GLOBAL);
+	CHECK_EQ(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_TYPE_QUALIFIER,
+				    sizeof(tq), &tq, NULL), CL_SUCCESS);
+	CHECK_EQ(tq, CL_KERNEL_ARG_TYPE_NONE);
+	/* Any object (here the context) is not an image. */
+	CHECK_EQ(clSetKernelArg(k, 0, sizeof(cl_mem), &c),
+		 CL_INVALID_MEM_OBJECT);
+	CHECK_EQ(clSetKernelArg(k, 0, sizeof(cl_mem), NULL),
+		 CL_INVALID_ARG_VALUE);
+	CHECK_EQ(clSetKernelArg(k, 2, sizeof(cl_mem) + 1, &c),
+		 CL_INVALID_ARG_SIZE);
+	CHECK(!k->args[0].set && !k->args[2].set);
+	CHECK_EQ(clSetKernelArg(k, 1, sizeof(cl_mem), NULL), CL_SUCCESS);
+	clReleaseKernel(k);
+	clReleaseProgram(p);
+	clReleaseContext(c);
+}
+
+/*
  * Sixteen float4 values live at once: more than 8 work registers, so at
  * most 64 threads of it fit on a core at a time. Only a work-group that
  * meets at a barrier must be resident at once; the other kernel's groups
@@ -979,6 +1045,7 @@ void test_kernel_all(void)
 	RUN(kernel_info);
 	RUN(arg_info);
 	RUN(sampler_args);
+	RUN(image_args);
 	RUN(work_group_info);
 	RUN(work_group_size_and_barriers);
 	RUN(local_memory_per_kernel);
