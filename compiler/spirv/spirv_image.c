@@ -149,6 +149,8 @@ static bool layered(const struct spv_type *t)
 static bool texel_type(struct spv_fn *fc, struct sir_type tt,
 		       uint32_t operands, uint32_t *out)
 {
+	/* Set on every path: spv_error()'s false is opaque to GCC -O3. */
+	*out = SIR_IMAGE_F32;
 	if (tt.kind == SIR_BOOL || tt.kind == SIR_PTR || tt.bits != 32 ||
 	    tt.comps != 4)
 		return spv_error(fc->c, "image access of a texel that is not "
