@@ -52,6 +52,7 @@ with open(f"{out}/shader.dat", "w") as f:
         f.write(f'{r["name"]} {r["bundles_per_second"] / 1e6:.3f}\n')
         print(f'  {r["name"]:12s} {r["bundles_per_second"] / 1e6:8.2f} M bundles/s '
               f'({r["bundles"]} bundles, {r["decodes"]} decoded, {r["host_seconds"]:.3f} s)')
+print(f'  empty job    {shader["empty_job_us"]:8.2f} us of host time per dispatch')
 PY
 
 say "shader interpreter: the samples' kernels on the model core (host)"

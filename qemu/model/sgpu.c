@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sgpu_internal.h"
 
@@ -121,6 +122,7 @@ struct sgpu *sgpu_create(const struct sgpu_config *config,
 	struct sgpu *gpu;
 	unsigned int cores;
 	pthread_condattr_t cattr;
+	long online;
 
 	if (!config || !host) {
 		set_err(err, err_size, "no configuration or host");
@@ -160,6 +162,9 @@ struct sgpu *sgpu_create(const struct sgpu_config *config,
 		return NULL;
 	}
 	gpu->config = *config;
+	/* Read once: sysconf() reads sysfs, too slow for every dispatch. */
+	online = sysconf(_SC_NPROCESSORS_ONLN);
+	gpu->host_cpus = online > 0 ? (unsigned int)online : 1;
 	gpu->config.shader_cores = cores;
 	if (!gpu->config.timestamp_hz)
 		gpu->config.timestamp_hz = SGPU_DEFAULT_TIMESTAMP_HZ;

@@ -131,6 +131,7 @@ struct sgpu_perf {
 
 struct sgpu {
 	struct sgpu_config config;
+	unsigned int host_cpus;           /* online when the model was made */
 	struct sgpu_host host;
 	const struct sgpu_product_info *product;
 	uint64_t shader_present;
@@ -171,6 +172,8 @@ struct sgpu {
 	struct sgpu_running_dispatch {
 		struct sgpu_dispatch *run;
 		uint64_t job_va, epoch, chain_id;
+		/* The slot's last dispatch, ended: the next one's memory. */
+		struct sgpu_dispatch *spare;
 	} running[SGPU_NUM_SLOTS];
 
 	/* MMU. */

@@ -150,11 +150,12 @@ uint32_t sgpu_job_compute(struct sgpu_job *job)
 		sgpu_job_compute_abandon(gpu, job->js);
 	if (!rd->run) {
 		struct sgpu_compute_dispatch d;
-		struct sgpu_dispatch *run;
+		struct sgpu_dispatch *run = rd->spare;
 
 		code = decode_dispatch(job, &d);
 		if (code)
 			return code;
+		rd->spare = NULL;
 		pthread_mutex_unlock(&gpu->lock);
 		code = sgpu_shader_core_start(&ctx, &d, &run);
 		pthread_mutex_lock(&gpu->lock);
@@ -238,7 +239,9 @@ void sgpu_job_compute_abandon(struct sgpu *gpu, unsigned int js)
 	if (!rd->run)
 		return;
 	account(gpu, sgpu_shader_core_stats(rd->run));
-	sgpu_shader_core_free(rd->run);
+	sgpu_shader_core_end(rd->run);
+	sgpu_shader_core_free(rd->spare);
+	rd->spare = rd->run;
 	rd->run = NULL;
 }
 
@@ -246,7 +249,9 @@ void sgpu_job_compute_fini(struct sgpu *gpu)
 {
 	for (unsigned int js = 0; js < SGPU_NUM_SLOTS; js++) {
 		sgpu_shader_core_free(gpu->running[js].run);
+		sgpu_shader_core_free(gpu->running[js].spare);
 		gpu->running[js].run = NULL;
+		gpu->running[js].spare = NULL;
 	}
 }
 
@@ -319,11 +324,10 @@ void sgpu_shader_threads(struct sgpu_shader_ctx *ctx,
 			 struct sgpu_shader_threads *out)
 {
 	const struct sgpu *gpu = ctx->gpu;
-	long online = sysconf(_SC_NPROCESSORS_ONLN);
 
 	out->threads = gpu->config.shader_threads;
 	if (!out->threads)
-		out->threads = online > 0 ? (unsigned int)online : 1;
+		out->threads = gpu->host_cpus;
 	out->begin = gpu->host.thread_begin;
 	out->end = gpu->host.thread_end;
 	out->opaque = gpu->host.opaque;

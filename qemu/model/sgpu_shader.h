@@ -158,6 +158,9 @@ struct sgpu_exec {
 
 /* sgpu_shader_cache.c */
 int sgpu_cache_init(struct sgpu_shader_cache *cache);
+/* Empties the cache for a new dispatch, keeping its memory when it has
+ * the initial size (one that grew starts over small). */
+int sgpu_cache_clear(struct sgpu_shader_cache *cache);
 void sgpu_cache_fini(struct sgpu_shader_cache *cache);
 /*
  * The bundle at va, which must carry tag: fetched through the MMU and

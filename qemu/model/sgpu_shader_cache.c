@@ -35,6 +35,19 @@ int sgpu_cache_init(struct sgpu_shader_cache *cache)
 	return 0;
 }
 
+int sgpu_cache_clear(struct sgpu_shader_cache *cache)
+{
+	if (cache->capacity != INITIAL_CAPACITY) {
+		sgpu_cache_fini(cache);
+		return sgpu_cache_init(cache);
+	}
+	if (cache->used)
+		memset(cache->slots, 0, INITIAL_CAPACITY * sizeof(*cache->slots));
+	cache->used = 0;
+	cache->decodes = 0;
+	return 0;
+}
+
 void sgpu_cache_fini(struct sgpu_shader_cache *cache)
 {
 	free(cache->slots);

@@ -28,6 +28,7 @@
  * a barrier shader whose workgroup exceeds that fails with
  * JOB_CONFIG_FAULT instead of deadlocking.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,7 +180,11 @@ struct sgpu_dispatch {
 	unsigned int busy;                /* pool workers still in it */
 	bool failed;                      /* a worker ended with a fault */
 	bool quit;
+	bool ended;                       /* sgpu_shader_core_end() ran */
 	unsigned int nworkers;
+	/* Workers holding memory (register files, decode cache) from this
+	 * or an earlier dispatch of the same object. */
+	unsigned int workers_with_memory;
 	struct sgpu_worker worker[SGPU_MAX_SHADER_THREADS];
 };
 
@@ -431,7 +436,8 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-/* Sets worker i up as a copy of worker 0's execution state. */
+/* Sets worker i up as a copy of worker 0's execution state, with the
+ * register files and decode cache it kept from an earlier dispatch. */
 static int worker_init(struct sgpu_dispatch *run, unsigned int i,
 		       bool reference)
 {
@@ -439,18 +445,59 @@ static int worker_init(struct sgpu_dispatch *run, unsigned int i,
 
 	wk->run = run;
 	if (i) {
+		struct sgpu_shader_cache cache = wk->ex.cache;
+
 		wk->ex = run->worker[0].ex;
-		memset(&wk->ex.cache, 0, sizeof(wk->ex.cache));
+		wk->ex.cache = cache;
 		memset(wk->ex.pages, 0, sizeof(wk->ex.pages));
-		if (sgpu_cache_init(&wk->ex.cache))
+		if (sgpu_cache_clear(&wk->ex.cache))
 			return -1;
 	}
+	if (i >= run->workers_with_memory)
+		run->workers_with_memory = i + 1;
 	wk->ex.atomics_lock = run->nworkers > 1 ? &run->atomics_lock : NULL;
-	if (reference)
+	if (reference && !wk->threads)
 		wk->threads = calloc(SGPU_TASK_LANES, sizeof(*wk->threads));
-	else
+	else if (!reference && !wk->warp)
 		wk->warp = calloc(1, sizeof(*wk->warp));
-	return wk->threads || wk->warp ? 0 : -1;
+	return (reference ? (void *)wk->threads : (void *)wk->warp) ? 0 : -1;
+}
+
+/* What a worker keeps from one dispatch to the next. */
+struct worker_memory {
+	struct sgpu_shader_cache cache;
+	struct sgpu_thread *threads;
+	struct sgpu_warp *warp;
+};
+
+/*
+ * A dispatch whose fields are all zero but the workers' memory: @old's
+ * (ended), or a new one. The register files need no clearing: a task
+ * starts by setting every register its shader may read (sgpu_warp_start,
+ * start_threads), as it does for each task of one dispatch.
+ */
+static struct sgpu_dispatch *dispatch_alloc(struct sgpu_dispatch *old)
+{
+	struct worker_memory mem[SGPU_MAX_SHADER_THREADS];
+	unsigned int n;
+
+	if (!old)
+		return calloc(1, sizeof(*old));
+	n = old->workers_with_memory;
+	for (unsigned int i = 0; i < n; i++) {
+		mem[i].cache = old->worker[i].ex.cache;
+		mem[i].threads = old->worker[i].threads;
+		mem[i].warp = old->worker[i].warp;
+	}
+	memset(old, 0, offsetof(struct sgpu_dispatch, worker));
+	memset(old->worker, 0, n * sizeof(old->worker[0]));
+	for (unsigned int i = 0; i < n; i++) {
+		old->worker[i].ex.cache = mem[i].cache;
+		old->worker[i].threads = mem[i].threads;
+		old->worker[i].warp = mem[i].warp;
+	}
+	old->workers_with_memory = n;
+	return old;
 }
 
 uint32_t sgpu_shader_core_start(struct sgpu_shader_ctx *ctx,
@@ -462,8 +509,8 @@ uint32_t sgpu_shader_core_start(struct sgpu_shader_ctx *ctx,
 	uint64_t tasks;
 	uint32_t code;
 
+	run = dispatch_alloc(*out);
 	*out = NULL;
-	run = calloc(1, sizeof(*run));
 	if (!run)
 		return MDG_EXCEPTION_TERMINATED;
 	pthread_mutex_init(&run->lock, NULL);
@@ -474,7 +521,7 @@ uint32_t sgpu_shader_core_start(struct sgpu_shader_ctx *ctx,
 	ex->ctx = ctx;
 	ex->d = &run->d;
 	ex->mmu_generation = sgpu_shader_mmu_generation(ctx);
-	if (sgpu_cache_init(&ex->cache)) {
+	if (sgpu_cache_clear(&ex->cache)) {
 		sgpu_shader_core_free(run);
 		return MDG_EXCEPTION_TERMINATED;
 	}
@@ -598,9 +645,9 @@ const struct sgpu_shader_stats *sgpu_shader_core_stats(struct sgpu_dispatch *run
 	return &run->st;
 }
 
-void sgpu_shader_core_free(struct sgpu_dispatch *run)
+void sgpu_shader_core_end(struct sgpu_dispatch *run)
 {
-	if (!run)
+	if (!run || run->ended)
 		return;
 	pthread_mutex_lock(&run->lock);
 	run->quit = true;
@@ -611,12 +658,25 @@ void sgpu_shader_core_free(struct sgpu_dispatch *run)
 
 		if (wk->thread_started)
 			pthread_join(wk->thread, NULL);
-		sgpu_cache_fini(&wk->ex.cache);
-		free(wk->threads);
-		free(wk->warp);
+		wk->thread_started = false;
 	}
 	pthread_mutex_destroy(&run->atomics_lock);
 	pthread_cond_destroy(&run->cond);
 	pthread_mutex_destroy(&run->lock);
+	run->ended = true;
+}
+
+void sgpu_shader_core_free(struct sgpu_dispatch *run)
+{
+	if (!run)
+		return;
+	sgpu_shader_core_end(run);
+	for (unsigned int i = 0; i < SGPU_MAX_SHADER_THREADS; i++) {
+		struct sgpu_worker *wk = &run->worker[i];
+
+		sgpu_cache_fini(&wk->ex.cache);
+		free(wk->threads);
+		free(wk->warp);
+	}
 	free(run);
 }

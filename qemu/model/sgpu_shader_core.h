@@ -119,12 +119,16 @@ struct sgpu_dispatch;
 
 /*
  * Reads the renderer state and local storage of a dispatch and prepares
- * its first workgroup. Returns 0 and the dispatch in *out, or the
- * exception code the job fails with.
+ * its first workgroup. *run is NULL, or a dispatch sgpu_shader_core_end()
+ * ended, whose memory the new one takes over (a job slot keeps its last
+ * one: allocating and clearing the register files and decode cache
+ * afresh costs more host time than a small job runs). Returns 0 and the
+ * dispatch in *run, or the exception code the job fails with (*run then
+ * NULL, the old memory freed).
  */
 uint32_t sgpu_shader_core_start(struct sgpu_shader_ctx *ctx,
 				const struct sgpu_compute_dispatch *dispatch,
-				struct sgpu_dispatch **out);
+				struct sgpu_dispatch **run);
 /*
  * Runs the dispatch for one time slice. Returns 0 when every thread has
  * finished, SGPU_SHADER_YIELD when the slice is used up (call again to
@@ -135,6 +139,9 @@ uint32_t sgpu_shader_core_continue(struct sgpu_dispatch *run,
 				   struct sgpu_shader_ctx *ctx);
 /* What the dispatch did so far (for the cycle-model accounting). */
 const struct sgpu_shader_stats *sgpu_shader_core_stats(struct sgpu_dispatch *run);
+/* Ends the dispatch (stops its host threads), keeping its memory for the
+ * next sgpu_shader_core_start(). */
+void sgpu_shader_core_end(struct sgpu_dispatch *run);
 void sgpu_shader_core_free(struct sgpu_dispatch *run);
 
 #endif

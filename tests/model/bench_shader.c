@@ -2,8 +2,11 @@
 /*
  * Benchmark of the shader-core interpreter on the host: bundles executed
  * per second of host time for an arithmetic loop, a load/store loop and
- * the __local sum reduction with barriers. Prints one JSON object (for
- * `make bench`); build it without sanitizers for meaningful numbers.
+ * the __local sum reduction with barriers; and the host time of one job of
+ * one thread that does nothing, the model's own cost per dispatch (what
+ * an empty kernel adds to the guest's dispatch latency over a NULL job).
+ * Prints one JSON object (for `make bench`); build it without sanitizers
+ * for meaningful numbers.
  */
 #include <stdio.h>
 #include <string.h>
@@ -52,12 +55,50 @@ struct bench {
 	uint32_t local, groups;
 };
 
+/* One bundle; the thread ends after it. */
+static const char empty_shader[] =
+	"alu\n"
+	"	vmul.imov.i32 r0.x, #0\n";
+
+#define EMPTY_JOBS 2000
+/* The descriptors the harness writes for a one-thread job fit in this. */
+#define EMPTY_JOB_DESC_BYTES 4096
+
 static double seconds(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Host microseconds per job of the empty one-thread shader, or < 0. */
+static double empty_job_us(struct fake_host *fh)
+{
+	static uint8_t desc[EMPTY_JOB_DESC_BYTES];
+	struct ch_kernel k = {
+		.source = empty_shader,
+		.local_size = { 1, 1, 1 },
+		.num_groups = { 1, 1, 1 },
+	};
+	struct ch_result r;
+	double t0;
+
+	if (!ch_prepare(fh, &k))
+		return -1;
+	/* Each job starts from the descriptors as written: not started. */
+	memcpy(desc, ch_ptr(fh, CH_DESC_VA), sizeof(desc));
+	t0 = seconds();
+	for (unsigned int i = 0; i < EMPTY_JOBS; i++) {
+		memcpy(ch_ptr(fh, CH_DESC_VA), desc, sizeof(desc));
+		ch_run_chain(fh, CH_JOB_VA, 0, &r, 0);
+		if (r.js_status != 1) {
+			fprintf(stderr, "empty job failed: 0x%x\n",
+				r.js_status);
+			return -1;
+		}
+	}
+	return (seconds() - t0) * 1e6 / EMPTY_JOBS;
 }
 
 int main(void)
@@ -69,6 +110,7 @@ int main(void)
 	struct fake_host fh;
 	uint64_t buf = CH_DATA_VA + 0x10000;
 	bool first = true;
+	double job_us;
 
 	if (!ch_setup(&fh))
 		return 1;
@@ -113,6 +155,9 @@ int main(void)
 		       t, (double)bundles / t);
 		first = false;
 	}
-	printf("\n]}\n");
+	job_us = empty_job_us(&fh);
+	if (job_us < 0)
+		return 1;
+	printf("\n], \"empty_job_us\": %.2f}\n", job_us);
 	return fh_fini(&fh) ? 0 : 1;
 }

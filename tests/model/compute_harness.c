@@ -152,8 +152,7 @@ void ch_run_chain(struct fake_host *fh, uint64_t jc, uint64_t affinity,
 	sgpu_get_stats(fh->gpu, &res->after);
 }
 
-bool ch_run_timeout(struct fake_host *fh, const struct ch_kernel *k,
-		    struct ch_result *res, unsigned int timeout_ms)
+bool ch_prepare(struct fake_host *fh, const struct ch_kernel *k)
 {
 	uint8_t *code = ch_ptr(fh, CH_CODE_VA);
 	struct sl_desc d;
@@ -208,6 +207,14 @@ bool ch_run_timeout(struct fake_host *fh, const struct ch_kernel *k,
 	}
 	if (k->before_submit)
 		k->before_submit(fh, k->data);
+	return true;
+}
+
+bool ch_run_timeout(struct fake_host *fh, const struct ch_kernel *k,
+		    struct ch_result *res, unsigned int timeout_ms)
+{
+	if (!ch_prepare(fh, k))
+		return false;
 	ch_run_chain(fh, CH_JOB_VA, k->affinity, res, timeout_ms);
 	return true;
 }

@@ -90,6 +90,12 @@ bool ch_run(struct fake_host *fh, const struct ch_kernel *k,
 bool ch_run_timeout(struct fake_host *fh, const struct ch_kernel *k,
 		    struct ch_result *res, unsigned int timeout_ms);
 /*
+ * What ch_run() does before it submits: the code at CH_CODE_VA and the
+ * job's descriptors at CH_DESC_VA (the job at CH_JOB_VA, not started).
+ * Writing the descriptors again re-arms the job.
+ */
+bool ch_prepare(struct fake_host *fh, const struct ch_kernel *k);
+/*
  * Submits the job chain already written at jc to slot CH_JS and runs it to
  * completion (timeout_ms as ch_run_timeout(), 0 for none); affinity 0 means
  * every core. For callers that lay out their own jobs (the corpus runner

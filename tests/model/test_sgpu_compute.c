@@ -133,6 +133,77 @@ TEST(compute_ids_3d)
 }
 
 /*
+ * out[i] = VALUE (+ i, with ADD_ID) for every thread: two shaders that
+ * differ in their code, register count and pushed uniforms.
+ */
+static const char store_constant_kernel[] =
+	"ldst\n"
+	"	mov r0.xyz, global_id.xyzx\n"
+	"	ld_ubo.64 r3.xy, ubo(0)[0]\n"
+	"alu\n"
+	"	vmul.imov.i32 r27.x, #111\n"
+	"	vadd.imov.i32 r26.xy, r3.xyzw\n"
+	"	smul.imov.i32 r26.z, r0.x\n"
+	"ldst\n"
+	"	st.32 r27.xxxx, [r26.xy + r26.z.u32 << 2]\n";
+
+static const char store_id_plus_uniform_kernel[] =
+	"ldst\n"
+	"	mov r0.xyz, global_id.xyzx\n"
+	"	ld_ubo.64 r3.xy, ubo(0)[0]\n"
+	"alu\n"
+	"	vmul.iadd.i32 r5.x, r0.xxxx, r23.xxxx\n"
+	"alu\n"
+	"	vmul.imov.i32 r27.x, r5.xxxx\n"
+	"	vadd.imov.i32 r26.xy, r3.xyzw\n"
+	"	smul.imov.i32 r26.z, r0.x\n"
+	"ldst\n"
+	"	st.32 r27.xxxx, [r26.xy + r26.z.u32 << 2]\n";
+
+/*
+ * A job slot keeps its last dispatch's memory (register files, decode
+ * cache) for the next: nothing of the old dispatch may show through. The
+ * second job's code sits where the first one's was, at other register
+ * and uniform counts; a job that is not started again after them still
+ * sees its own code.
+ */
+TEST(consecutive_jobs_on_a_slot_share_nothing)
+{
+	uint32_t uniforms[4] = { 5000, 0, 0, 0 };
+	struct ch_kernel big = {
+		.source = store_constant_kernel,
+		.local_size = { 256, 1, 1 }, .num_groups = { 16, 1, 1 },
+		.ubo_count = 1, .ubo_va = { UBO0_VA }, .ubo_size = { 16 },
+	};
+	struct ch_kernel small = {
+		.source = store_id_plus_uniform_kernel,
+		.local_size = { 3, 1, 1 }, .num_groups = { 2, 1, 1 },
+		.uniforms = uniforms, .uniform_vec4 = 1,
+		.ubo_count = 1, .ubo_va = { UBO0_VA }, .ubo_size = { 16 },
+	};
+	struct ch_result r;
+
+	REQUIRE(ch_setup(&fh));
+	ubo0_pointers(OUT_VA, 0);
+	REQUIRE(ch_run(&fh, &big, &r));
+	CHECK_EQ(r.js_status, 1);
+	REQUIRE(ch_run(&fh, &small, &r));
+	CHECK_EQ(r.js_status, 1);
+	/* Decoded afresh: the old bundles at those addresses are gone. */
+	CHECK_EQ(r.after.shader_decodes - r.before.shader_decodes, 4);
+	for (uint32_t i = 0; i < 6; i++)
+		CHECK_EQ(words(OUT_VA)[i], 5000 + i);
+	for (uint32_t i = 6; i < 4096; i++)
+		CHECK_EQ(words(OUT_VA)[i], 111);
+	REQUIRE(ch_run(&fh, &big, &r));
+	CHECK_EQ(r.js_status, 1);
+	for (uint32_t i = 0; i < 4096; i++)
+		CHECK_EQ(words(OUT_VA)[i], 111);
+	CHECK_EQ(r.after.shader_threads - r.before.shader_threads, 4096);
+	CHECK(fh_fini(&fh));
+}
+
+/*
  * Pushed uniforms (r23 = uniform vec4 0, r22 = vec4 1), a UBO read at a
  * dynamic offset, embedded constants and float arithmetic:
  *   iout[i] = table[i & 63] + u0.y
@@ -1067,6 +1138,7 @@ int main(void)
 {
 	RUN(mesa_disassembled_binary);
 	RUN(compute_ids_3d);
+	RUN(consecutive_jobs_on_a_slot_share_nothing);
 	RUN(uniforms_ubos_constants);
 	RUN(branches_and_loops);
 	RUN(private_arrays_in_tls);
