@@ -20,8 +20,9 @@
 # (map+unmap of an ALLOC_HOST_PTR
 # buffer against WriteBuffer+ReadBuffer, 4 KiB to 64 MiB, and the bytes
 # the runtime copied) and dispatch latency (an empty kernel + clFinish
-# through the runtime, a NULL job's submit+wait through sleipnir.ko alone
-# and through panfrost on the same GPU model).
+# through the runtime and a NULL job's submit+wait through sleipnir.ko
+# alone, interleaved, and the NULL job through panfrost on the same GPU
+# model).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$SLEIPNIR_ROOT"
@@ -203,7 +204,8 @@ dispatch = {
     "description": "one launch at a time, in the guest under TCG: "
                    "clEnqueueNDRangeKernel of an empty kernel + clFinish, "
                    "and a one-NULL-job chain's SUBMIT + syncobj wait through "
-                   "sleipnir.ko and through panfrost on the same model",
+                   "sleipnir.ko (the two interleaved in one program) and "
+                   "through panfrost on the same model",
     "results": [paths[p] for p in labels if p in paths],
 }
 # The runtime's overhead over the driver: the empty kernel's median over

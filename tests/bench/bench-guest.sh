@@ -14,9 +14,9 @@
 #     SECONDS" lines for scripts/bench.sh to read; left out when the
 #     conformance layer (tests/board --conformance) is not there;
 #  3. zero copy against the copy round trip (cl_bench_zero_copy);
-#  4. dispatch latency of an empty kernel through the runtime
-#     (cl_bench_dispatch) and of a NULL job through sleipnir.ko alone
-#     (bench_null_job sleipnir);
+#  4. dispatch latency of an empty kernel through the runtime and of a
+#     NULL job through sleipnir.ko alone, interleaved in one program
+#     (cl_bench_dispatch);
 #  5. sleipnir.ko unloaded and panfrost loaded on the same GPU model (both
 #     bind the arm,mali-t860 node; the initramfs carries panfrost.ko and
 #     the Debian chroot sees its /lib/modules), then the same NULL job
@@ -106,7 +106,6 @@ fi
 
 run cl_bench_zero_copy "$max_mib"
 run cl_bench_dispatch "$runs"
-run bench_null_job sleipnir "$runs"
 
 # Every file on sleipnir.ko is closed once the programs above have exited,
 # so the module can go.

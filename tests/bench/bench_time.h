@@ -9,6 +9,7 @@
 #define SLEIPNIR_BENCH_TIME_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "clock.h"
@@ -36,6 +37,25 @@ static inline uint64_t bench_pct(const uint64_t *sorted, size_t n,
 	size_t rank = n * pct / 100;
 
 	return sorted[rank < n ? rank : n - 1];
+}
+
+/*
+ * Sorts the n (> 0) latencies of one dispatch path and prints them as the
+ * benchmarks' JSON line:
+ *   {"bench":"dispatch","path":PATH,"runs":n,"median_ns":...,
+ *    "p10_ns":...,"p90_ns":...,"min_ns":...}
+ */
+static inline void bench_print_dispatch(const char *path, uint64_t *ns,
+					size_t n)
+{
+	bench_sort(ns, n);
+	printf("{\"bench\":\"dispatch\",\"path\":\"%s\",\"runs\":%zu,"
+	       "\"median_ns\":%llu,\"p10_ns\":%llu,\"p90_ns\":%llu,"
+	       "\"min_ns\":%llu}\n",
+	       path, n, (unsigned long long)bench_pct(ns, n, 50),
+	       (unsigned long long)bench_pct(ns, n, 10),
+	       (unsigned long long)bench_pct(ns, n, 90),
+	       (unsigned long long)ns[0]);
 }
 
 #endif
