@@ -54,8 +54,8 @@ struct _cl_event {
 	void *data;                  /* run's, freed by free_data */
 	void (*free_data)(void *data);
 	struct icd_launch *launch;
-	/* Launches on the GPU: their chain's point on the queue's timeline
-	 * syncobj (under the lock; 0 until submitted). */
+	/* Launches on the GPU: their chain's point, its number in the
+	 * queue's SUBMIT order (under the lock; 0 until submitted). */
 	uint64_t point;
 	/* Barriers and markers without a wait list wait for everything
 	 * enqueued before them (icd_queue.c). */

@@ -39,9 +39,9 @@ struct icd_launch {
  * Writes the n ready launches of @cmds into ring slot @slot of @queue
  * (free: the queue's ring_count < ICD_RING_SLOTS, and the caller is the
  * queue's one submitter) as one chain, each job waiting for the one
- * before, and submits it with one SUBMIT that signals the next point of
- * the queue's timeline syncobj; the chain then takes its place in
- * queue->ring and the launches are CL_RUNNING. Launches that cannot go
+ * before, and submits it with one SUBMIT that gives its fence to the
+ * slot's syncobj, as the queue's next point; the chain then takes its
+ * place in queue->ring and the launches are CL_RUNNING. Launches that cannot go
  * (their program does not reach the GPU, or the SUBMIT failed) end at
  * once with CL_OUT_OF_RESOURCES. Returns how many went: they are first
  * in @cmds, and from then on belong to the ring (whoever ends the chain
@@ -50,9 +50,16 @@ struct icd_launch {
 unsigned int icd_launch_submit(cl_command_queue queue, unsigned int slot,
 			       cl_event *cmds, unsigned int n);
 
-/* Sleeps in the kernel until @point of @queue's timeline signalled (a
- * chain ended). Safe from several threads at once; takes no lock. */
-void icd_launch_wait(cl_command_queue queue, uint64_t point);
+/*
+ * Sleeps in the kernel until the fence of ring slot @slot's last SUBMIT
+ * signalled (its chain ended, or was cancelled and may go again: the
+ * caller compares the chain's point). Safe from several threads at once;
+ * takes no lock. Should the slot take a new chain between the caller's
+ * look at the ring and the wait (its chain ended meanwhile, and another
+ * thread filled the ring behind it), the wait lasts until that chain
+ * ends: later, never wrong.
+ */
+void icd_launch_wait(cl_command_queue queue, unsigned int slot);
 
 /*
  * Ends the chain of ring slot @slot, which was at @point and has ended:
@@ -65,10 +72,6 @@ void icd_launch_wait(cl_command_queue queue, uint64_t point);
  */
 bool icd_launch_finish(cl_command_queue queue, unsigned int slot,
 		       uint64_t point);
-
-/* The queue's timeline syncobj (0 before its first chain): a launch's
- * cl_event.point on it signals when the launch's chain ended. */
-uint32_t icd_launch_timeline(cl_command_queue queue);
 
 /* Drops what a launch holds (its program, buffers) when its command
  * ends, so that a rebuild or a release need not wait for the event's. */

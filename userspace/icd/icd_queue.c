@@ -317,7 +317,7 @@ bool icd_queue_end_chain(cl_command_queue q, bool app)
 	if (app)
 		q->chain_waiters++;
 	icd_event_unlock();
-	icd_launch_wait(q, point);
+	icd_launch_wait(q, s);
 	icd_event_lock();
 	if (app)
 		q->chain_waiters--;

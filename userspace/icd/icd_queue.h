@@ -7,8 +7,8 @@
  * dependencies completed; kernel launches that are ready together are
  * written into a free slot of the queue's ring of command BOs as one
  * chain of jobs and submitted to sleipnir.ko with one SUBMIT, up to
- * ICD_RING_SLOTS chains on the GPU at once, each signalling the next
- * point of the queue's timeline syncobj (no busy-waiting). In-order
+ * ICD_RING_SLOTS chains on the GPU at once, each with its fence in its
+ * slot's syncobj (no busy-waiting). In-order
  * queues run commands in order; out-of-order queues run any command
  * whose wait list completed. On an idle in-order queue the enqueueing
  * thread does the work itself (a CPU command whose wait list ended, a
@@ -44,7 +44,7 @@ struct icd_gpu_queue;
 #define ICD_RING_SLOTS 4u
 
 /* A chain on the GPU (under icd_event_lock()): its launches, in order, and
- * its point on the queue's timeline syncobj, which signals when it ended. */
+ * its point, its number in the queue's SUBMIT order (icd_chain.c). */
 struct icd_chain {
 	cl_event cmds[ICD_MAX_BATCH];
 	unsigned int n;
