@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Memory objects (spec §5.2.1 creation, §5.4 queries, retain/release and
- * destructor callbacks), sub-buffers, and the image and sampler entries a
- * device without images must refuse (§5.3, §5.5). The commands on buffers
- * are in cl_api_buffer_ops.c.
+ * destructor callbacks), sub-buffers, and buffers given to the image and
+ * sampler entries (§5.3, §5.5). The commands on buffers are in
+ * cl_api_buffer_ops.c, images in cl_api_image.c.
  */
 #include <stdlib.h>
 
