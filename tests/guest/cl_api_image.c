@@ -48,8 +48,8 @@ static const char image_source[] =
 	"kernel void t3d(read_only image3d_t s, global float4 *d) {\n"
 	"	int4 p = (int4)(get_global_id(0), get_global_id(1),\n"
 	"			get_global_id(2), 0);\n"
-	"	d[(p.z * get_image_height(s) + p.y) * get_image_width(s) + p.x]"
-	" =\n"
+	"	int w = get_image_width(s), h = get_image_height(s);\n"
+	"	d[(p.z * h + p.y) * w + p.x] =\n"
 	"		f(read_imagef(s, nearest, p));\n"
 	"}\n"
 	"kernel void uint2d(read_only image2d_t s, write_only image2d_t d) {\n"
@@ -181,7 +181,8 @@ TEST(kernels_read_and_write_every_type)
 		for (size_t i = 0; i < n * 4; i++)
 			in[i] = texel_byte(i, (unsigned int)t);
 		src = make_image(s, CL_MEM_READ_ONLY, &u8, &sb);
-		dst = to_buffer ? cl_api_buffer(CL_MEM_WRITE_ONLY, n * 16, NULL) :
+		dst = to_buffer ?
+		      cl_api_buffer(CL_MEM_WRITE_ONLY, n * 16, NULL) :
 		      make_image(s, CL_MEM_WRITE_ONLY, &f32, &db);
 		REQUIRE(src && dst);
 		CHECK_ERR(clEnqueueWriteImage(api.queue, src, CL_FALSE, origin,
@@ -201,8 +202,8 @@ TEST(kernels_read_and_write_every_type)
 				     s->h > 1 ? 2 : 1, global, NULL),
 			  CL_SUCCESS);
 		if (to_buffer)
-			CHECK_ERR(clEnqueueReadBuffer(api.queue, dst, CL_TRUE, 0,
-						      n * 16, out, 0, NULL,
+			CHECK_ERR(clEnqueueReadBuffer(api.queue, dst, CL_TRUE,
+						      0, n * 16, out, 0, NULL,
 						      NULL), CL_SUCCESS);
 		else
 			CHECK_ERR(clEnqueueReadImage(api.queue, dst, CL_TRUE,
@@ -277,7 +278,8 @@ TEST(queries_in_kernels)
 	const struct shape sb = { CL_MEM_OBJECT_IMAGE3D, "", 2, 5, 6 };
 	const struct shape sc = { CL_MEM_OBJECT_IMAGE1D, "", 300, 1, 1 };
 	cl_kernel k = image_kernel("queries");
-	cl_mem none, ia, ib, ic, out = cl_api_buffer(CL_MEM_WRITE_ONLY, 64, NULL);
+	cl_mem out = cl_api_buffer(CL_MEM_WRITE_ONLY, 64, NULL);
+	cl_mem none, ia, ib, ic;
 	cl_int o[9] = { 0 };
 	size_t one = 1;
 

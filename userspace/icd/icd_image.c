@@ -338,12 +338,12 @@ static cl_mem create_buffer_image(cl_context ctx, cl_mem_flags flags,
 		*err = CL_OUT_OF_HOST_MEMORY;
 		return NULL;
 	}
-	/* The flags of the image are its own; the buffer's host pointer
-	 * is not the image's (CL_MEM_HOST_PTR of an image made from a
-	 * buffer is NULL). */
+	/* The flags of the image are its own. It keeps the window's host
+	 * pointer, which its maps hand out when the buffer's storage is a
+	 * copy of the application's memory, but CL_MEM_HOST_PTR is NULL:
+	 * the image was not made with one (icd_mem.c). */
 	img->flags = flags ? derived & ~HOST_PTR_FLAGS :
 		     buffer->flags & ~HOST_PTR_FLAGS;
-	img->host_ptr = NULL;
 	icd_mem_retain(buffer);
 	img->image_buffer = buffer;
 	set_image(img, f, s);

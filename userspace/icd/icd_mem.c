@@ -537,7 +537,8 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name,
 		size = sizeof(v.sz);
 		break;
 	case CL_MEM_HOST_PTR:
-		v.ptr = memobj->host_ptr;
+		/* A 1D buffer image was made without one. */
+		v.ptr = memobj->image_buffer ? NULL : memobj->host_ptr;
 		size = sizeof(v.ptr);
 		break;
 	case CL_MEM_MAP_COUNT:

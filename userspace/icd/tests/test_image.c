@@ -251,6 +251,39 @@ TEST(buffer_image)
 		 CL_SUCCESS);
 	CHECK_EQ(sz, 32);
 	CHECK_EQ(img->sl.type, SL_IMAGE_1D_BUFFER);
+	/*
+	 * On a buffer whose storage is a copy of USE_HOST_PTR memory, the
+	 * image's map hands out the application's memory, as the buffer's
+	 * would; CL_MEM_HOST_PTR stays NULL.
+	 */
+	{
+		static uint8_t app[128];
+		size_t o[3] = { 2, 0, 0 }, r[3] = { 3, 1, 1 }, row = 0;
+		void *hp = &hp;
+		cl_mem shadow;
+		uint8_t *p;
+
+		buf->shadowed = true;
+		buf->host_ptr = app;
+		shadow = clCreateImage(f.c, 0, &rgba8, &d, NULL, &err);
+		REQUIRE(shadow);
+		CHECK_EQ(clGetMemObjectInfo(shadow, CL_MEM_HOST_PTR,
+					    sizeof(hp), &hp, NULL),
+			 CL_SUCCESS);
+		CHECK(hp == NULL);
+		p = clEnqueueMapImage(f.q, shadow, CL_TRUE, CL_MAP_READ, o, r,
+				      &row, NULL, 0, NULL, NULL, &err);
+		CHECK_EQ(err, CL_SUCCESS);
+		CHECK(p == app + 8);
+		/* The map brought the storage's bytes into the copy. */
+		CHECK_EQ(app[8], buf->cpu[8]);
+		CHECK_EQ(clEnqueueUnmapMemObject(f.q, shadow, p, 0, NULL,
+						 NULL), CL_SUCCESS);
+		CHECK_EQ(clFinish(f.q), CL_SUCCESS);
+		clReleaseMemObject(shadow);
+		buf->shadowed = false;
+		buf->host_ptr = NULL;
+	}
 	/* The image keeps its buffer. */
 	clReleaseMemObject(buf);
 	CHECK_EQ(img->cpu[0], 3);
