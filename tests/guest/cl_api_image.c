@@ -57,6 +57,18 @@ static const char image_source[] =
 	"	uint4 v = read_imageui(s, p);\n"
 	"	write_imageui(d, p, v * 3u + (uint4)(p.x, p.y, 1, 2));\n"
 	"}\n"
+	"kernel void formats(read_only image2d_t s, write_only image2d_t d,\n"
+	"		     global float4 *o) {\n"
+	"	int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
+	"	float4 v = read_imagef(s, nearest, p);\n"
+	"	o[p.y * get_image_width(s) + p.x] = v;\n"
+	"	write_imagef(d, p, v);\n"
+	"}\n"
+	"kernel void sample_at(read_only image2d_t s, sampler_t smp,\n"
+	"		      global const float2 *c, global float4 *o) {\n"
+	"	int i = get_global_id(0);\n"
+	"	o[i] = read_imagef(s, smp, c[i]);\n"
+	"}\n"
 	"kernel void queries(read_only image2d_array_t a,\n"
 	"		     read_only image3d_t b, write_only image1d_t c,\n"
 	"		     global int *o) {\n"
@@ -311,6 +323,315 @@ TEST(queries_in_kernels)
 	clReleaseMemObject(out);
 }
 
+/*
+ * Every channel order the device lists, UNORM8: read_imagef gives the
+ * channels §8.3 maps each order to (missing colour 0, missing alpha 1),
+ * and write_imagef of what was read stores the same bytes back.
+ */
+TEST(channel_orders)
+{
+	static const struct {
+		cl_channel_order order;
+		unsigned int n;          /* stored channels */
+		/* The stored channel each of R, G, B, A reads, or -1 for
+		 * 0 and -2 for 1. */
+		int from[4];
+	} orders[] = {
+		{ CL_R, 1, { 0, -1, -1, -2 } },
+		{ CL_A, 1, { -1, -1, -1, 0 } },
+		{ CL_RG, 2, { 0, 1, -1, -2 } },
+		{ CL_RA, 2, { 0, -1, -1, 1 } },
+		{ CL_RGBA, 4, { 0, 1, 2, 3 } },
+		{ CL_BGRA, 4, { 2, 1, 0, 3 } },
+		{ CL_ARGB, 4, { 1, 2, 3, 0 } },
+		{ CL_INTENSITY, 1, { 0, 0, 0, 0 } },
+		{ CL_LUMINANCE, 1, { 0, 0, 0, -2 } },
+	};
+	const struct shape s = { CL_MEM_OBJECT_IMAGE2D, "", 5, 3, 1 };
+	size_t origin[3] = { 0 }, region[3] = { 5, 3, 1 };
+	cl_kernel k = image_kernel("formats");
+	cl_mem out = cl_api_buffer(CL_MEM_WRITE_ONLY, 15 * 16, NULL);
+
+	REQUIRE(k && out);
+	for (size_t f = 0; f < sizeof(orders) / sizeof(orders[0]); f++) {
+		cl_image_format fmt = { orders[f].order, CL_UNORM_INT8 };
+		unsigned int n = orders[f].n, bad = 0;
+		uint8_t in[15 * 4], back[15 * 4];
+		float got[15 * 4];
+		cl_mem none, src, dst;
+
+		for (size_t i = 0; i < 15 * n; i++)
+			in[i] = texel_byte(i, (unsigned int)f + 3);
+		src = make_image(&s, CL_MEM_READ_ONLY, &fmt, &none);
+		dst = make_image(&s, CL_MEM_WRITE_ONLY, &fmt, &none);
+		REQUIRE(src && dst);
+		CHECK_ERR(clEnqueueWriteImage(api.queue, src, CL_FALSE, origin,
+					      region, 0, 0, in, 0, NULL, NULL),
+			  CL_SUCCESS);
+		CHECK_ERR(clSetKernelArg(k, 0, sizeof(src), &src), CL_SUCCESS);
+		CHECK_ERR(clSetKernelArg(k, 1, sizeof(dst), &dst), CL_SUCCESS);
+		CHECK_ERR(clSetKernelArg(k, 2, sizeof(out), &out), CL_SUCCESS);
+		CHECK_ERR(RUN_KERNEL(api.queue, k, 2, region, NULL),
+			  CL_SUCCESS);
+		CHECK_ERR(clEnqueueReadBuffer(api.queue, out, CL_TRUE, 0,
+					      sizeof(got), got, 0, NULL, NULL),
+			  CL_SUCCESS);
+		CHECK_ERR(clEnqueueReadImage(api.queue, dst, CL_TRUE, origin,
+					     region, 0, 0, back, 0, NULL, NULL),
+			  CL_SUCCESS);
+		for (size_t t = 0; t < 15; t++) {
+			for (int c = 0; c < 4; c++) {
+				int from = orders[f].from[c];
+				float want = from == -1 ? 0.0f :
+					     from == -2 ? 1.0f :
+					     in[t * n + from] / 255.0f;
+
+				if (fabsf(got[t * 4 + c] - want) > 1e-6f &&
+				    bad++ < 4)
+					printf("  order 0x%x texel %zu "
+					       "channel %d: %g, expected %g\n",
+					       (unsigned int)orders[f].order, t,
+					       c, got[t * 4 + c], want);
+			}
+		}
+		/* INTENSITY and LUMINANCE store R; every order its own
+		 * bytes. */
+		bad += memcmp(back, in, 15 * n) != 0;
+		CHECK_EQ(bad, 0);
+		clReleaseMemObject(src);
+		clReleaseMemObject(dst);
+	}
+	clReleaseKernel(k);
+	clReleaseMemObject(out);
+}
+
+/* --- samplers against OpenCL 1.2 §8.2 ---------------------------------- */
+
+#define SW 4
+#define SH 4
+
+/* Texel (i, j) of the sampler tests' RGBA FLOAT image: distinct values,
+ * (0, 0, 0, 0) outside it (CLK_ADDRESS_CLAMP's border colour for RGBA). */
+static void sw_texel(int i, int j, float t[4])
+{
+	for (int c = 0; c < 4; c++)
+		t[c] = i < 0 || j < 0 || i >= SW || j >= SH ? 0.0f :
+		       (float)(j * SW + i) + 0.25f * (float)c;
+}
+
+/* The unnormalized coordinate and nearest texel index along one axis of
+ * size @n for coordinate @s (§8.2.1, §8.2.2's formulas). */
+static int nearest_index(cl_addressing_mode am, bool norm, float s, int n)
+{
+	float u, sp;
+	int i;
+
+	switch (am) {
+	case CL_ADDRESS_REPEAT:
+		u = (s - floorf(s)) * (float)n;
+		i = (int)floorf(u);
+		return i > n - 1 ? i - n : i;
+	case CL_ADDRESS_MIRRORED_REPEAT:
+		sp = 2.0f * rintf(0.5f * s);
+		sp = fabsf(s - sp);
+		u = sp * (float)n;
+		i = (int)floorf(u);
+		return i < n - 1 ? i : n - 1;
+	default:
+		u = norm ? s * (float)n : s;
+		i = (int)floorf(u);
+		if (am == CL_ADDRESS_CLAMP)
+			return i < -1 ? -1 : i > n ? n : i;
+		return i < 0 ? 0 : i > n - 1 ? n - 1 : i;
+	}
+}
+
+/* The two texels and weight of linear filtering along one axis. */
+static void linear_indices(cl_addressing_mode am, bool norm, float s, int n,
+			   int *i0, int *i1, float *a)
+{
+	float u, sp;
+
+	switch (am) {
+	case CL_ADDRESS_REPEAT:
+		u = (s - floorf(s)) * (float)n;
+		*i0 = (int)floorf(u - 0.5f);
+		*i1 = *i0 + 1;
+		if (*i0 < 0)
+			*i0 += n;
+		if (*i1 > n - 1)
+			*i1 -= n;
+		break;
+	case CL_ADDRESS_MIRRORED_REPEAT:
+		sp = 2.0f * rintf(0.5f * s);
+		sp = fabsf(s - sp);
+		u = sp * (float)n;
+		*i0 = (int)floorf(u - 0.5f);
+		*i1 = *i0 + 1;
+		*i0 = *i0 < 0 ? 0 : *i0;
+		*i1 = *i1 > n - 1 ? n - 1 : *i1;
+		break;
+	default:
+		u = norm ? s * (float)n : s;
+		*i0 = (int)floorf(u - 0.5f);
+		*i1 = *i0 + 1;
+		if (am == CL_ADDRESS_CLAMP) {
+			*i0 = *i0 < -1 ? -1 : *i0 > n ? n : *i0;
+			*i1 = *i1 < -1 ? -1 : *i1 > n ? n : *i1;
+		} else {
+			*i0 = *i0 < 0 ? 0 : *i0 > n - 1 ? n - 1 : *i0;
+			*i1 = *i1 < 0 ? 0 : *i1 > n - 1 ? n - 1 : *i1;
+		}
+		break;
+	}
+	*a = (u - 0.5f) - floorf(u - 0.5f);
+}
+
+static void reference_sample(cl_addressing_mode am, bool norm, bool linear,
+			     float s, float t, float out[4])
+{
+	float t00[4], t10[4], t01[4], t11[4], a, b;
+	int i0, i1, j0, j1;
+
+	if (!linear) {
+		sw_texel(nearest_index(am, norm, s, SW),
+			 nearest_index(am, norm, t, SH), out);
+		return;
+	}
+	linear_indices(am, norm, s, SW, &i0, &i1, &a);
+	linear_indices(am, norm, t, SH, &j0, &j1, &b);
+	sw_texel(i0, j0, t00);
+	sw_texel(i1, j0, t10);
+	sw_texel(i0, j1, t01);
+	sw_texel(i1, j1, t11);
+	for (int c = 0; c < 4; c++)
+		out[c] = (float)((1 - a) * (1 - b) * t00[c] +
+				 a * (1 - b) * t10[c] +
+				 (1 - a) * b * t01[c] + a * b * t11[c]);
+}
+
+/*
+ * Sampler arguments of each addressing mode, normalized or not, nearest
+ * and linear, at coordinates inside, on and beyond the edges (dyadic, so
+ * the filter's weights are exact): read_imagef against §8.2's formulas.
+ * No coordinate mirrors onto a texel's edge: there §8.2 mirrors the
+ * coordinate (-1.0 picks texel 1) where the hardware's GL-style mirrored
+ * repeat mirrors the texel index (texel -1 is texel 0).
+ * REPEAT and MIRRORED_REPEAT need normalized coordinates (§6.12.14.1).
+ */
+TEST(sampler_modes)
+{
+	static const struct {
+		cl_bool norm;
+		cl_addressing_mode am;
+	} modes[] = {
+		{ CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE },
+		{ CL_FALSE, CL_ADDRESS_CLAMP },
+		{ CL_FALSE, CL_ADDRESS_NONE },
+		{ CL_TRUE, CL_ADDRESS_CLAMP_TO_EDGE },
+		{ CL_TRUE, CL_ADDRESS_CLAMP },
+		{ CL_TRUE, CL_ADDRESS_REPEAT },
+		{ CL_TRUE, CL_ADDRESS_MIRRORED_REPEAT },
+	};
+	/* Unnormalized coordinates; normalized ones are these / size. */
+	static const float cs[][2] = {
+		{ 0.5f, 0.5f }, { 1.25f, 2.5f }, { 3.75f, 0.125f },
+		{ 2.0f, 1.0f }, { -0.75f, 1.5f }, { 4.5f, 3.25f },
+		{ -2.5f, -1.25f }, { 6.25f, 5.5f }, { 1.0f, -0.5f },
+	};
+	enum { NC = sizeof(cs) / sizeof(cs[0]) };
+	const cl_image_format fmt = { CL_RGBA, CL_FLOAT };
+	const struct shape sh = { CL_MEM_OBJECT_IMAGE2D, "", SW, SH, 1 };
+	size_t origin[3] = { 0 }, region[3] = { SW, SH, 1 }, nc = NC;
+	float texels[SW * SH * 4], coords[NC * 2], got[NC * 4];
+	cl_kernel k = image_kernel("sample_at");
+	cl_mem none, img;
+	cl_mem cbuf = cl_api_buffer(CL_MEM_READ_ONLY, sizeof(coords), NULL);
+	cl_mem obuf = cl_api_buffer(CL_MEM_WRITE_ONLY, sizeof(got), NULL);
+
+	REQUIRE(k && cbuf && obuf);
+	for (int j = 0; j < SH; j++)
+		for (int i = 0; i < SW; i++)
+			sw_texel(i, j, texels + (j * SW + i) * 4);
+	img = make_image(&sh, CL_MEM_READ_ONLY, &fmt, &none);
+	REQUIRE(img);
+	CHECK_ERR(clEnqueueWriteImage(api.queue, img, CL_TRUE, origin, region,
+				      0, 0, texels, 0, NULL, NULL),
+		  CL_SUCCESS);
+	CHECK_ERR(clSetKernelArg(k, 0, sizeof(img), &img), CL_SUCCESS);
+	CHECK_ERR(clSetKernelArg(k, 2, sizeof(cbuf), &cbuf), CL_SUCCESS);
+	CHECK_ERR(clSetKernelArg(k, 3, sizeof(obuf), &obuf), CL_SUCCESS);
+	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+		for (int linear = 0; linear < 2; linear++) {
+			bool norm = modes[m].norm;
+			cl_addressing_mode am = modes[m].am;
+			cl_sampler smp = clCreateSampler(api.ctx, norm, am,
+							 linear ?
+							 CL_FILTER_LINEAR :
+							 CL_FILTER_NEAREST,
+							 NULL);
+			unsigned int bad = 0;
+
+			REQUIRE(smp);
+			for (size_t c = 0; c < NC; c++) {
+				coords[2 * c] = norm ? cs[c][0] / SW :
+						cs[c][0];
+				coords[2 * c + 1] = norm ? cs[c][1] / SH :
+						    cs[c][1];
+			}
+			CHECK_ERR(clEnqueueWriteBuffer(api.queue, cbuf,
+						       CL_FALSE, 0,
+						       sizeof(coords), coords,
+						       0, NULL, NULL),
+				  CL_SUCCESS);
+			CHECK_ERR(clSetKernelArg(k, 1, sizeof(smp), &smp),
+				  CL_SUCCESS);
+			CHECK_ERR(RUN_KERNEL(api.queue, k, 1, &nc, NULL),
+				  CL_SUCCESS);
+			CHECK_ERR(clEnqueueReadBuffer(api.queue, obuf, CL_TRUE,
+						      0, sizeof(got), got, 0,
+						      NULL, NULL), CL_SUCCESS);
+			for (size_t c = 0; c < NC; c++) {
+				float want[4];
+				bool inside = cs[c][0] >= 0 &&
+					      cs[c][0] < SW &&
+					      cs[c][1] >= 0 && cs[c][1] < SH;
+
+				/* ADDRESS_NONE: only coordinates inside
+				 * the image have a defined result. */
+				if (am == CL_ADDRESS_NONE && (!inside ||
+							      linear))
+					continue;
+				reference_sample(am, norm, linear,
+						 coords[2 * c],
+						 coords[2 * c + 1], want);
+				for (int ch = 0; ch < 4; ch++) {
+					float g = got[c * 4 + ch];
+
+					if (fabsf(g - want[ch]) <= 1e-5f)
+						continue;
+					if (bad++ < 4)
+						printf("  norm %d mode 0x%x "
+						       "%s (%g, %g) ch %d: "
+						       "%g, expected %g\n",
+						       norm, (unsigned int)am,
+						       linear ? "linear" :
+						       "nearest",
+						       coords[2 * c],
+						       coords[2 * c + 1], ch,
+						       g, want[ch]);
+				}
+			}
+			CHECK_EQ(bad, 0);
+			clReleaseSampler(smp);
+		}
+	}
+	clReleaseKernel(k);
+	clReleaseMemObject(img);
+	clReleaseMemObject(cbuf);
+	clReleaseMemObject(obuf);
+}
+
 /* --- commands against a CPU copy --------------------------------------- */
 
 /* Texel (x, y, z) of the CPU copy: rows of w, slices of h rows. */
@@ -563,6 +884,8 @@ void cl_api_image_tests(void)
 	API_RUN(kernels_read_and_write_every_type);
 	API_RUN(integer_images);
 	API_RUN(queries_in_kernels);
+	API_RUN(channel_orders);
+	API_RUN(sampler_modes);
 	API_RUN(commands_on_every_type);
 	API_RUN(use_host_ptr_image);
 	API_RUN(image_argument_errors);
