@@ -50,8 +50,10 @@
  * §6.1.1.1), so float code written with such literals computes in
  * doubles.
  *
- * SLC_DEVICE_IMAGE_SUPPORT is CL_DEVICE_IMAGE_SUPPORT: the compiler has no
- * image built-ins, so __IMAGE_SUPPORT__ stays undefined (OpenCL 1.2 §6.10).
+ * SLC_DEVICE_IMAGE_SUPPORT is CL_DEVICE_IMAGE_SUPPORT and __IMAGE_SUPPORT__
+ * (OpenCL 1.2 §6.10): the compiler's image built-ins and the launch ABI's
+ * tables (compiler/README.md, "Images and samplers: the launch ABI"),
+ * tested in the guest by cl_api_test's image tests and piglit's.
  * SLC_DEVICE_OPENCL_VERSION is __OPENCL_VERSION__, the device's OpenCL
  * version of CL_DEVICE_VERSION ("OpenCL 1.2 ...").
  */
@@ -69,7 +71,7 @@
 	"cl_khr_int64_base_atomics cl_khr_int64_extended_atomics "          \
 	"cl_khr_fp16 cl_khr_byte_addressable_store cl_khr_il_program"       \
 	SLC_EXTENSION_FP64
-#define SLC_DEVICE_IMAGE_SUPPORT 0
+#define SLC_DEVICE_IMAGE_SUPPORT 1
 #define SLC_DEVICE_OPENCL_VERSION 120
 
 enum slc_status {

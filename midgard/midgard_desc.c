@@ -148,6 +148,10 @@ bool mdg_pack_compute_job(const struct mdg_compute_job *job,
 	mdg_set(draw, MDG_DRAW_PUSH_UNIFORMS, job->push_uniforms);
 	mdg_set(draw, MDG_DRAW_STATE, job->rsd);
 	mdg_set(draw, MDG_DRAW_THREAD_STORAGE, job->thread_storage);
+	mdg_set(draw, MDG_DRAW_TEXTURES, job->textures);
+	mdg_set(draw, MDG_DRAW_SAMPLERS, job->samplers);
+	mdg_set(draw, MDG_DRAW_ATTRIBUTES, job->attributes);
+	mdg_set(draw, MDG_DRAW_ATTRIBUTE_BUFFERS, job->attribute_buffers);
 	return true;
 }
 
@@ -166,6 +170,12 @@ void mdg_pack_renderer_state(const struct mdg_renderer_state *rsd,
 		rsd->work_regs & 0x1F);
 	mdg_set(out, MDG_RENDERER_STATE_UNIFORM_COUNT, rsd->uniform_vec4 & 0x1F);
 	mdg_set(out, MDG_RENDERER_STATE_FP_MODE, rsd->fp_mode & 7);
+	mdg_set(out, MDG_RENDERER_STATE_TEXTURE_COUNT,
+		rsd->texture_count & 0xFFFF);
+	mdg_set(out, MDG_RENDERER_STATE_SAMPLER_COUNT,
+		rsd->sampler_count & 0xFFFF);
+	mdg_set(out, MDG_RENDERER_STATE_ATTRIBUTE_COUNT,
+		rsd->attribute_count & 0xFFFF);
 }
 
 void mdg_pack_local_storage(const struct mdg_local_storage *ls,

@@ -155,6 +155,13 @@ struct mdg_compute_job {
 	uint64_t thread_storage;     /* local storage descriptor */
 	uint64_t uniform_buffers;    /* UBO descriptor array */
 	uint64_t push_uniforms;      /* pushed uniform vec4s */
+	/* Image tables (docs/hardware.md §4.10), 0 when none: the array of
+	 * texture descriptor pointers, the sampler descriptors, the
+	 * attribute records and the attribute buffers. */
+	uint64_t textures;
+	uint64_t samplers;
+	uint64_t attributes;
+	uint64_t attribute_buffers;
 };
 
 /*
@@ -225,6 +232,10 @@ struct mdg_renderer_state {
 	bool barrier;                /* shader contains a barrier */
 	bool side_effects;           /* shader writes memory */
 	unsigned int fp_mode;        /* 0 GL, 2 CL (docs/hardware.md §4.4) */
+	/* Entries of the Draw's texture, sampler and attribute tables. */
+	unsigned int texture_count;
+	unsigned int sampler_count;
+	unsigned int attribute_count;
 };
 
 void mdg_pack_renderer_state(const struct mdg_renderer_state *rsd,

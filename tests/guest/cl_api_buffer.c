@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Memory objects (spec §5.2.1 creation, §5.4 queries, retain/release and
- * destructor callbacks), sub-buffers, and the image and sampler entries a
- * device without images must refuse (§5.3, §5.5). The commands on buffers
- * are in cl_api_buffer_ops.c.
+ * destructor callbacks), sub-buffers, and buffers given to the image and
+ * sampler entries (§5.3, §5.5). The commands on buffers are in
+ * cl_api_buffer_ops.c, images in cl_api_image.c.
  */
 #include <stdlib.h>
 
@@ -449,9 +449,10 @@ TEST(sub_buffers)
 }
 
 /* §5.3 and §5.5: with CL_DEVICE_IMAGE_SUPPORT false, image and sampler
- * creation is CL_INVALID_OPERATION; a buffer is no image, so every image
- * command given one is CL_INVALID_MEM_OBJECT. */
-TEST(images_unsupported)
+ * creation is CL_INVALID_OPERATION; either way a buffer is no image, so
+ * every image command given one is CL_INVALID_MEM_OBJECT, and no other
+ * object is a sampler. (Images themselves: cl_api_image.c.) */
+TEST(buffers_are_not_images)
 {
 	cl_image_format fmt = { CL_RGBA, CL_UNORM_INT8 };
 	cl_image_desc desc = { .image_type = CL_MEM_OBJECT_IMAGE2D,
@@ -463,20 +464,35 @@ TEST(images_unsupported)
 	cl_int err;
 	uint8_t pixel[16];
 	cl_image_format formats[4];
+	cl_bool images = CL_TRUE;
 
 	REQUIRE(buf);
-	CHECK_NULL_ERR(clCreateImage(api.ctx, CL_MEM_READ_WRITE, &fmt, &desc,
-				     NULL, &err),
-		       err, CL_INVALID_OPERATION);
-	CHECK_NULL_ERR(clCreateSampler(api.ctx, CL_FALSE, CL_ADDRESS_NONE,
-				       CL_FILTER_NEAREST, &err),
-		       err, CL_INVALID_OPERATION);
-	err = clGetSupportedImageFormats(api.ctx, CL_MEM_READ_WRITE,
-					 CL_MEM_OBJECT_IMAGE2D, 4, formats, &n);
-	if (err == CL_SUCCESS)
-		CHECK_EQ(n, 0);
-	else
-		CHECK_ERR(err, CL_INVALID_OPERATION);
+	CHECK_ERR(clGetDeviceInfo(api.device, CL_DEVICE_IMAGE_SUPPORT,
+				  sizeof(images), &images, NULL), CL_SUCCESS);
+	if (!images) {
+		CHECK_NULL_ERR(clCreateImage(api.ctx, CL_MEM_READ_WRITE, &fmt,
+					     &desc, NULL, &err),
+			       err, CL_INVALID_OPERATION);
+		CHECK_NULL_ERR(clCreateSampler(api.ctx, CL_FALSE,
+					       CL_ADDRESS_NONE,
+					       CL_FILTER_NEAREST, &err),
+			       err, CL_INVALID_OPERATION);
+		err = clGetSupportedImageFormats(api.ctx, CL_MEM_READ_WRITE,
+						 CL_MEM_OBJECT_IMAGE2D, 4,
+						 formats, &n);
+		if (err == CL_SUCCESS)
+			CHECK_EQ(n, 0);
+		else
+			CHECK_ERR(err, CL_INVALID_OPERATION);
+		/* OpenCL 1.1's image creators (deprecated in 1.2). */
+		CHECK_NULL_ERR(clCreateImage2D(api.ctx, CL_MEM_READ_WRITE,
+					       &fmt, 16, 16, 0, NULL, &err),
+			       err, CL_INVALID_OPERATION);
+		CHECK_NULL_ERR(clCreateImage3D(api.ctx, CL_MEM_READ_WRITE,
+					       &fmt, 16, 16, 2, 0, 0, NULL,
+					       &err),
+			       err, CL_INVALID_OPERATION);
+	}
 	CHECK_ERR(clGetImageInfo(buf, CL_IMAGE_WIDTH, sizeof(v), &v, NULL),
 		  CL_INVALID_MEM_OBJECT);
 	CHECK_ERR(clEnqueueReadImage(api.queue, buf, CL_TRUE, origin, region, 0,
@@ -509,14 +525,7 @@ TEST(images_unsupported)
 					NULL, &err) == NULL);
 		CHECK_ERR(err, CL_INVALID_MEM_OBJECT);
 	}
-	/* OpenCL 1.1's image creators (deprecated in 1.2). */
-	CHECK_NULL_ERR(clCreateImage2D(api.ctx, CL_MEM_READ_WRITE, &fmt, 16, 16,
-				       0, NULL, &err),
-		       err, CL_INVALID_OPERATION);
-	CHECK_NULL_ERR(clCreateImage3D(api.ctx, CL_MEM_READ_WRITE, &fmt, 16, 16,
-				       2, 0, 0, NULL, &err),
-		       err, CL_INVALID_OPERATION);
-	/* No sampler can exist: a handle of another kind is no sampler. */
+	/* A handle of another kind is no sampler. */
 	{
 		cl_sampler not_sampler = (cl_sampler)buf;
 		cl_uint refs;
@@ -538,6 +547,6 @@ void cl_api_buffer_tests(void)
 	API_RUN(buffer_info_and_refcount);
 	API_RUN(destructor_callbacks);
 	API_RUN(sub_buffers);
-	API_RUN(images_unsupported);
+	API_RUN(buffers_are_not_images);
 	cl_api_buffer_ops_tests();
 }

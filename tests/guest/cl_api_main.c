@@ -449,6 +449,15 @@ int main(int argc, char **argv)
 		cl_api_long_tests(argc > 2 ? (unsigned int)atoi(argv[2]) : 0);
 		return check_summary();
 	}
+	if (argc > 1 && strcmp(argv[1], "image") == 0) {
+		/* The image tests alone, for a quicker run. */
+		check_state.suite = "cl-api-image";
+		API_RUN(setup);
+		if (!check_state.failed)
+			cl_api_image_tests();
+		API_RUN(teardown);
+		return check_summary();
+	}
 	if (argc > 1 && strcmp(argv[1], "copy-stats") == 0)
 		return cl_api_copy_stats_child();
 	if (argc > 1 && strcmp(argv[1], "debug-jobs") == 0)
@@ -456,7 +465,8 @@ int main(int argc, char **argv)
 	if (argc > 1 && strcmp(argv[1], "batching") == 0)
 		return cl_api_batching_child();
 	if (argc > 1) {
-		fprintf(stderr, "usage: %s [fault|multiprocess|long [SECONDS]]\n",
+		fprintf(stderr, "usage: %s [fault|multiprocess|image|"
+			"long [SECONDS]]\n",
 			argv[0]);
 		return 2;
 	}
@@ -467,6 +477,7 @@ int main(int argc, char **argv)
 	cl_api_queue_tests();
 	cl_api_event_tests();
 	cl_api_buffer_tests();
+	cl_api_image_tests();
 	cl_api_program_tests();
 	cl_api_ndrange_tests();
 	cl_api_ring_tests();

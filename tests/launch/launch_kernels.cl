@@ -42,3 +42,28 @@ kernel void lookup(global int *x, int k)
 
 	x[i - get_global_offset(0)] = table[i % 8] * k + (int)i;
 }
+
+// Images through the launch's texture, sampler and attribute tables: a
+// sampled read with a sampler argument, a write without one.
+kernel void img_scale(read_only image2d_t src, sampler_t s,
+		      write_only image2d_t dst)
+{
+	int2 p = (int2)(get_global_id(0), get_global_id(1));
+
+	write_imagef(dst, p, read_imagef(src, s, p) * 0.5f);
+}
+
+// A constant sampler (clamp to edge) after a sampler argument, and the
+// image words' size query.
+constant sampler_t edge = CLK_NORMALIZED_COORDS_FALSE |
+			  CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
+
+kernel void img_shift(read_only image2d_t src, sampler_t unused,
+		      global float4 *out)
+{
+	int2 p = (int2)(get_global_id(0), get_global_id(1));
+
+	out[p.y * get_image_width(src) + p.x] =
+		read_imagef(src, edge, p - (int2)(1, 1)) +
+		(float4)(0.0f * read_imagef(src, unused, p).x);
+}

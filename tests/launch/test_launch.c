@@ -7,6 +7,7 @@
  * error code, and kernels compiled by the real compiler launched on the
  * model core (one job, and a chain of two) against C references.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -872,6 +873,183 @@ TEST(model_chain)
 	CHECK_EQ(bad, 0);
 }
 
+/* An RGBA UNORM8 image of W x H at BUF_VA(0), texel (x, y) = pattern. */
+#define IMG_W 8
+#define IMG_H 6
+
+static uint8_t img_texel(unsigned int x, unsigned int y, unsigned int c)
+{
+	return (uint8_t)(x * 29 + y * 53 + c * 71 + 5);
+}
+
+static struct sl_image rgba8_image(void)
+{
+	uint8_t *p = ch_ptr(&fh, BUF_VA(0));
+
+	for (unsigned int y = 0; y < IMG_H; y++)
+		for (unsigned int x = 0; x < IMG_W; x++)
+			for (unsigned int c = 0; c < 4; c++)
+				/* Rows padded to 48 bytes. */
+				p[y * 48 + x * 4 + c] = img_texel(x, y, c);
+	return (struct sl_image){
+		.type = SL_IMAGE_2D, .width = IMG_W, .height = IMG_H,
+		.channel_order = 0x10B5,         /* CL_RGBA */
+		.channel_type = 0x10D2,          /* CL_UNORM_INT8 */
+		.va = BUF_VA(0), .row_pitch = 48, .slice_pitch = 48 * IMG_H,
+	};
+}
+
+/*
+ * The image tables sl_launch builds: a sampled read through a sampler
+ * argument and a write through the attribute tables, into an RGBA FLOAT
+ * image: dst = src * 0.5, with src's UNORM8 texels as x / 255.
+ */
+TEST(model_image_tables)
+{
+	struct sl_image src = rgba8_image();
+	struct sl_image dst = {
+		.type = SL_IMAGE_2D, .width = IMG_W, .height = IMG_H,
+		.channel_order = 0x10B5, .channel_type = 0x10DE, /* FLOAT */
+		.va = BUF_VA(1), .row_pitch = IMG_W * 16,
+		.slice_pitch = IMG_W * 16 * IMG_H,
+	};
+	/* CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_NONE |
+	 * CLK_FILTER_NEAREST */
+	const struct sl_arg args[] = {
+		SL_ARG_IMG(&src), SL_ARG_SMP(0x10), SL_ARG_IMG(&dst),
+	};
+	const struct sl_job_link link = { .index = 1 };
+	const float *out = (const float *)ch_ptr(&fh, BUF_VA(1));
+	unsigned int bad = 0;
+
+	memset(ch_ptr(&fh, BUF_VA(1)), 0xFF, IMG_W * 16 * IMG_H);
+	REQUIRE(emit("img_scale", args, 3,
+		     (struct sl_ndrange){ .work_dim = 2,
+					  .global = { IMG_W, IMG_H },
+					  .local = { 4, 2 } },
+		     &link, CH_DESC_VA, NULL));
+	REQUIRE(run(CH_DESC_VA));
+	for (unsigned int y = 0; y < IMG_H; y++)
+		for (unsigned int x = 0; x < IMG_W; x++)
+			for (unsigned int c = 0; c < 4; c++) {
+				float want = img_texel(x, y, c) / 255.0f *
+					     0.5f;
+				float got = out[(y * IMG_W + x) * 4 + c];
+
+				bad += fabsf(got - want) > 1e-6f;
+			}
+	CHECK_EQ(bad, 0);
+}
+
+/*
+ * A constant sampler after a sampler argument (sampler index 1, clamp to
+ * edge), and the image words (get_image_width): out(x, y) = src(max(x -
+ * 1, 0), max(y - 1, 0)). The argument's sampler repeats with normalized
+ * coordinates, so reading through the wrong entry would show.
+ */
+TEST(model_constant_sampler)
+{
+	struct sl_image src = rgba8_image();
+	const struct sl_arg args[] = {
+		SL_ARG_IMG(&src), SL_ARG_SMP(0x1 | 0x6 | 0x10),
+		SL_ARG_BUF(BUF_VA(2)),
+	};
+	const struct sl_job_link link = { .index = 1 };
+	const float *out = fbuf(2);
+	unsigned int bad = 0;
+
+	REQUIRE(emit("img_shift", args, 3,
+		     (struct sl_ndrange){ .work_dim = 2,
+					  .global = { IMG_W, IMG_H },
+					  .local = { 2, 3 } },
+		     &link, CH_DESC_VA, NULL));
+	REQUIRE(run(CH_DESC_VA));
+	for (unsigned int y = 0; y < IMG_H; y++)
+		for (unsigned int x = 0; x < IMG_W; x++)
+			for (unsigned int c = 0; c < 4; c++) {
+				float want = img_texel(x ? x - 1 : 0,
+						       y ? y - 1 : 0, c) /
+					     255.0f;
+				float got = out[(y * IMG_W + x) * 4 + c];
+
+				bad += fabsf(got - want) > 1e-6f;
+			}
+	CHECK_EQ(bad, 0);
+}
+
+/* The image tables' errors: kinds, a bad sampler, a bad image. */
+TEST(image_argument_errors)
+{
+	struct sl_image src = rgba8_image(), bad_fmt = src, unaligned = src;
+	uint32_t words[SLB_IMAGE_WORDS] = { 0 };
+	struct sl_launch_params p = {
+		.prog = &prog, .kernel = slb_find_kernel(&prog, "img_scale"),
+		.num_args = 3,
+		.nd = { .work_dim = 1, .global = { 1 }, .local = { 1 } },
+	};
+	struct sl_arg args[3] = {
+		SL_ARG_IMG(&src), SL_ARG_SMP(0x10), SL_ARG_IMG(&src),
+	};
+	struct sl_launch_plan plan;
+
+	REQUIRE(p.kernel);
+	p.args = args;
+	CHECK_EQ(sl_launch_plan(&p, &plan), SL_LAUNCH_OK);
+	CHECK_EQ(plan.num_images, 2);
+	CHECK_EQ(plan.num_samplers, 1);
+	CHECK(plan.desc_bytes > sl_desc_size(plan.image_bytes));
+	/* A sampler for an image, a sampler with no filter. */
+	args[0] = SL_ARG_SMP(0x10);
+	CHECK_EQ(sl_launch_plan(&p, &plan), SL_LAUNCH_E_ARG_KIND);
+	CHECK_EQ(plan.error_arg, 0);
+	args[0] = SL_ARG_IMG(&src);
+	args[1] = SL_ARG_SMP(0x2);
+	CHECK_EQ(sl_launch_plan(&p, &plan), SL_LAUNCH_E_ARG_VALUE);
+	args[1] = SL_ARG_SMP(0x10);
+	/* CL_RGB has no format; the base must be 64-byte aligned. */
+	bad_fmt.channel_order = 0x10B4;
+	args[2] = SL_ARG_IMG(&bad_fmt);
+	CHECK_EQ(sl_launch_plan(&p, &plan), SL_LAUNCH_E_ARG_VALUE);
+	unaligned.va += 16;
+	args[2] = SL_ARG_IMG(&unaligned);
+	CHECK_EQ(sl_launch_plan(&p, &plan), SL_LAUNCH_E_ALIGN);
+	/* Image words by value (the caller's tables) mix with none of the
+	 * launch's. */
+	args[2] = (struct sl_arg){ .kind = SL_ARG_VALUE, .value = words,
+				   .size = sizeof(words) };
+	CHECK_EQ(sl_launch_plan(&p, &plan), SL_LAUNCH_E_ARG_KIND);
+}
+
+/* The pixel formats of compiler/README.md's table. */
+TEST(image_formats)
+{
+	uint32_t fmt = 0, bytes = 0;
+
+	CHECK(sl_image_format(0x10B5, 0x10D2, &fmt, &bytes));   /* RGBA8 */
+	CHECK_EQ(fmt, 187u << 12 | 0x688);
+	CHECK_EQ(bytes, 4);
+	CHECK(sl_image_format(0x10B6, 0x10D2, &fmt, &bytes));   /* BGRA8 */
+	CHECK_EQ(fmt, 187u << 12 | 0x60A);
+	CHECK(sl_image_format(0x10B0, 0x10DE, &fmt, &bytes));   /* R F32 */
+	CHECK_EQ(fmt, 167u << 12 | 0xB20);
+	CHECK_EQ(bytes, 4);
+	CHECK(sl_image_format(0x10B2, 0x10DB, &fmt, &bytes));   /* RG U16 */
+	CHECK_EQ(fmt, 140u << 12 | 0xB08);
+	CHECK(sl_image_format(0x10B7, 0x10D7, &fmt, &bytes));   /* ARGB S8 */
+	CHECK_EQ(fmt, 219u << 12 | 0x0D1);
+	CHECK(sl_image_format(0x10B1, 0x10D3, &fmt, &bytes));   /* A U16N */
+	CHECK_EQ(fmt, 164u << 12 | 0x124);
+	CHECK(sl_image_format(0x10B3, 0x10DD, &fmt, &bytes));   /* RA F16 */
+	CHECK_EQ(fmt, 207u << 12 | 0x320);
+	CHECK(sl_image_format(0x10B8, 0x10D1, &fmt, &bytes));   /* I S16N */
+	CHECK_EQ(fmt, 100u << 12 | 0x000);
+	CHECK(sl_image_format(0x10B9, 0x10D0, &fmt, &bytes));   /* L S8N */
+	CHECK_EQ(fmt, 99u << 12 | 0xA00);
+	CHECK(!sl_image_format(0x10B4, 0x10D4, &fmt, &bytes));  /* RGB565 */
+	CHECK(!sl_image_format(0x10B6, 0x10D3, &fmt, &bytes));  /* BGRA16 */
+	CHECK(!sl_image_format(0x10B8, 0x10DA, &fmt, &bytes));  /* I U8 */
+}
+
 int main(void)
 {
 	RUN(plan_sizes);
@@ -884,6 +1062,7 @@ int main(void)
 	RUN(ndrange_errors);
 	RUN(big_launches_pack);
 	RUN(emit_errors);
+	RUN(image_formats);
 	if (!setup()) {
 		printf("  model or compiler set-up failed\n");
 		check_state.failed++;
@@ -892,6 +1071,9 @@ int main(void)
 		RUN(model_local_barrier);
 		RUN(model_constant_offset);
 		RUN(model_chain);
+		RUN(model_image_tables);
+		RUN(model_constant_sampler);
+		RUN(image_argument_errors);
 		slb_program_free(&prog);
 		CHECK(fh_fini(&fh));
 	}

@@ -9,7 +9,7 @@
 #          "png-begin" and "png-end", for scripts/demo.sh to save.
 # Plain POSIX sh: runs under dash or busybox sh.
 samples="vector_add dot_partial sum_reduction last_group matmul_tiled sobel
-fir mandelbrot sgemm zero_copy"
+fir mandelbrot sgemm zero_copy image_blur"
 # The double-precision sample is built only while the device offers
 # cl_khr_fp64 (compiler/sleipnir_compiler.h: SLC_DEVICE_FP64).
 if command -v sample_double_reduction >/dev/null 2>&1; then

@@ -19,6 +19,7 @@
 #include "icd_event.h"
 #include "icd_mem.h"
 #include "icd_queue.h"
+#include "icd_transfer.h"
 
 /* --- argument checks ------------------------------------------------- */
 
@@ -26,9 +27,18 @@
  * context (CL_INVALID_CONTEXT). */
 static cl_int check_buffer(cl_command_queue queue, cl_mem buffer)
 {
-	if (!icd_mem_valid(buffer))
+	if (!icd_buffer_valid(buffer))
 		return CL_INVALID_MEM_OBJECT;
 	return buffer->context == queue->context ? CL_SUCCESS :
+	       CL_INVALID_CONTEXT;
+}
+
+/* Any memory object, buffer or image (unmap, migrate). */
+static cl_int check_mem(cl_command_queue queue, cl_mem mem)
+{
+	if (!icd_mem_valid(mem))
+		return CL_INVALID_MEM_OBJECT;
+	return mem->context == queue->context ? CL_SUCCESS :
 	       CL_INVALID_CONTEXT;
 }
 
@@ -38,30 +48,17 @@ static bool in_bounds(cl_mem mem, size_t offset, size_t size)
 	return offset <= mem->size && size <= mem->size - offset;
 }
 
-/* The host may read @mem (clEnqueueRead*, map for reading). */
-static bool host_may_read(cl_mem mem)
+bool icd_host_may_read(cl_mem mem)
 {
 	return !(mem->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS));
 }
 
-/* The host may write @mem (clEnqueueWrite*, map for writing). */
-static bool host_may_write(cl_mem mem)
+bool icd_host_may_write(cl_mem mem)
 {
 	return !(mem->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS));
 }
 
-/*
- * A box of bytes in linear memory: where its first byte is, and the
- * pitches of its rows and slices. Buffers and host memory are both
- * described this way; a 1-D range is a box of one row.
- */
-struct box {
-	size_t start, row_pitch, slice_pitch;
-};
-
-/* The bytes from a box's first to its last, for the region: what cache
- * maintenance and bounds cover. */
-static size_t box_extent(const struct box *b, const size_t region[3])
+size_t icd_box_extent(const struct icd_box *b, const size_t region[3])
 {
 	return (region[2] - 1) * b->slice_pitch +
 	       (region[1] - 1) * b->row_pitch + region[0];
@@ -75,7 +72,7 @@ static size_t box_extent(const struct box *b, const size_t region[3])
  * slices) becomes the box's start; false when it or its extent overflow.
  */
 static bool make_box(const size_t origin[3], const size_t region[3],
-		     size_t row_pitch, size_t slice_pitch, struct box *b)
+		     size_t row_pitch, size_t slice_pitch, struct icd_box *b)
 {
 	size_t y, z, extent;
 
@@ -115,10 +112,10 @@ static bool region_valid(const size_t *region)
 }
 
 /* @b with @region lies inside @mem. */
-static bool box_in_bounds(cl_mem mem, const struct box *b,
+static bool box_in_bounds(cl_mem mem, const struct icd_box *b,
 			  const size_t region[3])
 {
-	return in_bounds(mem, b->start, box_extent(b, region));
+	return in_bounds(mem, b->start, icd_box_extent(b, region));
 }
 
 /* The buffer @mem's storage is a window of: itself, or its parent. */
@@ -133,14 +130,14 @@ static cl_mem root_of(cl_mem mem)
  * order without overlapping one another, so one merge-like walk over both
  * lists decides it exactly, whatever the pitches.
  */
-static bool boxes_overlap(const struct box *a, const struct box *b,
-			  const size_t region[3])
+bool icd_boxes_overlap(const struct icd_box *a, const struct icd_box *b,
+		       const size_t region[3])
 {
 	size_t rows = region[1] * region[2], i = 0, j = 0;
 
 	/* Disjoint spans cannot share a row. */
-	if (a->start + box_extent(a, region) <= b->start ||
-	    b->start + box_extent(b, region) <= a->start)
+	if (a->start + icd_box_extent(a, region) <= b->start ||
+	    b->start + icd_box_extent(b, region) <= a->start)
 		return false;
 	while (i < rows && j < rows) {
 		size_t ra = a->start + (i / region[1]) * a->slice_pitch +
@@ -160,10 +157,9 @@ static bool boxes_overlap(const struct box *a, const struct box *b,
 
 /* --- the copy ---------------------------------------------------------- */
 
-/* Copies @region from @src's box to @dst's box: one memcpy when both are
- * contiguous, else one per row. Returns the bytes moved. */
-static size_t copy_box(uint8_t *dst, const struct box *d, const uint8_t *src,
-		       const struct box *s, const size_t region[3])
+size_t icd_copy_box(uint8_t *dst, const struct icd_box *d,
+		    const uint8_t *src, const struct icd_box *s,
+		    const size_t region[3])
 {
 	size_t rows = region[0] * region[1];
 
@@ -184,16 +180,9 @@ static size_t copy_box(uint8_t *dst, const struct box *d, const uint8_t *src,
 
 /* --- read, write, copy (1-D and Rect) ---------------------------------- */
 
-struct transfer {
-	cl_mem src, dst;             /* NULL: host memory */
-	uint8_t *host;               /* the host side of a read or write */
-	struct box src_box, dst_box;
-	size_t region[3];
-};
-
 static void transfer_free(void *data)
 {
-	struct transfer *t = data;
+	struct icd_transfer *t = data;
 
 	if (t->src)
 		icd_mem_release(t->src);
@@ -204,11 +193,11 @@ static void transfer_free(void *data)
 
 static cl_int transfer_run(cl_event cmd)
 {
-	struct transfer *t = cmd->data;
+	struct icd_transfer *t = cmd->data;
 	const uint8_t *from = t->src ? t->src->cpu : t->host;
 	uint8_t *to = t->dst ? t->dst->cpu : t->host;
-	size_t src_span = box_extent(&t->src_box, t->region);
-	size_t dst_span = box_extent(&t->dst_box, t->region);
+	size_t src_span = icd_box_extent(&t->src_box, t->region);
+	size_t dst_span = icd_box_extent(&t->dst_box, t->region);
 
 	/* What the GPU wrote becomes visible to the CPU; lines the copy
 	 * writes only in part are refreshed before it merges into them. */
@@ -216,20 +205,19 @@ static cl_int transfer_run(cl_event cmd)
 		icd_mem_cpu_begin(t->src, t->src_box.start, src_span);
 	if (t->dst)
 		icd_mem_cpu_begin(t->dst, t->dst_box.start, dst_span);
-	icd_copied_add(copy_box(to, &t->dst_box, from, &t->src_box,
-				t->region));
+	icd_copied_add(icd_copy_box(to, &t->dst_box, from, &t->src_box,
+				    t->region));
 	if (t->dst)
 		icd_mem_cpu_end(t->dst, t->dst_box.start, dst_span);
 	return CL_SUCCESS;
 }
 
-/* Enqueues @t (its buffers not yet held) as a command of @type. */
-static cl_int enqueue_transfer(cl_command_queue queue, cl_command_type type,
-			       const struct transfer *t, bool blocking,
-			       cl_uint num_events, const cl_event *wait_list,
-			       cl_event *event)
+cl_int icd_enqueue_transfer(cl_command_queue queue, cl_command_type type,
+			    const struct icd_transfer *t, bool blocking,
+			    cl_uint num_events, const cl_event *wait_list,
+			    cl_event *event)
 {
-	struct transfer *data = malloc(sizeof(*data));
+	struct icd_transfer *data = malloc(sizeof(*data));
 	cl_event cmd;
 	cl_int err;
 
@@ -255,13 +243,13 @@ static cl_int enqueue_transfer(cl_command_queue queue, cl_command_type type,
  * clEnqueueWriteBuffer(Rect), once the boxes are known: @write says which
  * way the bytes go. */
 static cl_int read_write(cl_command_queue queue, cl_mem buffer, bool write,
-			 bool blocking, const struct box *buf_box,
-			 const struct box *host_box, const size_t region[3],
+			 bool blocking, const struct icd_box *buf_box,
+			 const struct icd_box *host_box, const size_t region[3],
 			 const void *ptr, cl_uint num_events,
 			 const cl_event *wait_list, cl_event *event,
 			 cl_command_type type)
 {
-	struct transfer t = { .host = (uint8_t *)ptr };
+	struct icd_transfer t = { .host = (uint8_t *)ptr };
 
 	memcpy(t.region, region, sizeof(t.region));
 	if (write) {
@@ -273,7 +261,7 @@ static cl_int read_write(cl_command_queue queue, cl_mem buffer, bool write,
 		t.src_box = *buf_box;
 		t.dst_box = *host_box;
 	}
-	return enqueue_transfer(queue, type, &t, blocking, num_events,
+	return icd_enqueue_transfer(queue, type, &t, blocking, num_events,
 				wait_list, event);
 }
 
@@ -291,7 +279,7 @@ static cl_int check_read_write(cl_command_queue queue, cl_mem buffer,
 		return err;
 	if (!in_bounds(buffer, offset, size) || !ptr || size == 0)
 		return CL_INVALID_VALUE;
-	if (write ? !host_may_write(buffer) : !host_may_read(buffer))
+	if (write ? !icd_host_may_write(buffer) : !icd_host_may_read(buffer))
 		return CL_INVALID_OPERATION;
 	return CL_SUCCESS;
 }
@@ -303,7 +291,7 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue,
 				       const cl_event *event_wait_list,
 				       cl_event *event)
 {
-	struct box buf_box = { offset, size, size }, host_box = { 0, size, size };
+	struct icd_box buf_box = { offset, size, size }, host_box = { 0, size, size };
 	size_t region[3] = { size, 1, 1 };
 	cl_int err = check_read_write(command_queue, buffer, false, offset,
 				      size, ptr, num_events_in_wait_list,
@@ -325,7 +313,7 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue,
 					const cl_event *event_wait_list,
 					cl_event *event)
 {
-	struct box buf_box = { offset, size, size }, host_box = { 0, size, size };
+	struct icd_box buf_box = { offset, size, size }, host_box = { 0, size, size };
 	size_t region[3] = { size, 1, 1 };
 	cl_int err = check_read_write(command_queue, buffer, true, offset,
 				      size, ptr, num_events_in_wait_list,
@@ -346,7 +334,7 @@ static cl_int check_rect(cl_command_queue queue, cl_mem buffer, bool write,
 			 size_t buffer_slice_pitch, size_t host_row_pitch,
 			 size_t host_slice_pitch, const void *ptr,
 			 cl_uint num_events, const cl_event *wait_list,
-			 struct box *buf_box, struct box *host_box)
+			 struct icd_box *buf_box, struct icd_box *host_box)
 {
 	cl_int err = icd_queue_check(queue, num_events, wait_list);
 
@@ -362,7 +350,7 @@ static cl_int check_rect(cl_command_queue queue, cl_mem buffer, bool write,
 		      host_box) ||
 	    !box_in_bounds(buffer, buf_box, region))
 		return CL_INVALID_VALUE;
-	if (write ? !host_may_write(buffer) : !host_may_read(buffer))
+	if (write ? !icd_host_may_write(buffer) : !icd_host_may_read(buffer))
 		return CL_INVALID_OPERATION;
 	return CL_SUCCESS;
 }
@@ -375,7 +363,7 @@ cl_int CL_API_CALL clEnqueueReadBufferRect(
 	size_t host_slice_pitch, void *ptr, cl_uint num_events_in_wait_list,
 	const cl_event *event_wait_list, cl_event *event)
 {
-	struct box buf_box, host_box;
+	struct icd_box buf_box, host_box;
 	cl_int err = check_rect(command_queue, buffer, false, buffer_origin,
 				host_origin, region, buffer_row_pitch,
 				buffer_slice_pitch, host_row_pitch,
@@ -399,7 +387,7 @@ cl_int CL_API_CALL clEnqueueWriteBufferRect(
 	cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
 	cl_event *event)
 {
-	struct box buf_box, host_box;
+	struct icd_box buf_box, host_box;
 	cl_int err = check_rect(command_queue, buffer, true, buffer_origin,
 				host_origin, region, buffer_row_pitch,
 				buffer_slice_pitch, host_row_pitch,
@@ -423,7 +411,7 @@ static cl_int check_copy_buffers(cl_command_queue queue, cl_mem src,
 
 	if (err)
 		return err;
-	if (!icd_mem_valid(src) || !icd_mem_valid(dst))
+	if (!icd_buffer_valid(src) || !icd_buffer_valid(dst))
 		return CL_INVALID_MEM_OBJECT;
 	if (src->context != queue->context || dst->context != queue->context)
 		return CL_INVALID_CONTEXT;
@@ -431,7 +419,7 @@ static cl_int check_copy_buffers(cl_command_queue queue, cl_mem src,
 }
 
 /* @b (relative to @mem) relative to @mem's root buffer instead. */
-static struct box in_root(cl_mem mem, struct box b)
+static struct icd_box in_root(cl_mem mem, struct icd_box b)
 {
 	b.start += mem->offset;
 	return b;
@@ -445,7 +433,7 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue,
 				       const cl_event *event_wait_list,
 				       cl_event *event)
 {
-	struct transfer t = {
+	struct icd_transfer t = {
 		.src = src_buffer, .dst = dst_buffer,
 		.src_box = { src_offset, size, size },
 		.dst_box = { dst_offset, size, size },
@@ -468,7 +456,7 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue,
 		if (a < b + size && b < a + size)
 			return CL_MEM_COPY_OVERLAP;
 	}
-	return enqueue_transfer(command_queue, CL_COMMAND_COPY_BUFFER, &t,
+	return icd_enqueue_transfer(command_queue, CL_COMMAND_COPY_BUFFER, &t,
 				false, num_events_in_wait_list,
 				event_wait_list, event);
 }
@@ -481,7 +469,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(
 	cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
 	cl_event *event)
 {
-	struct transfer t = { .src = src_buffer, .dst = dst_buffer };
+	struct icd_transfer t = { .src = src_buffer, .dst = dst_buffer };
 	cl_int err = check_copy_buffers(command_queue, src_buffer, dst_buffer,
 					num_events_in_wait_list,
 					event_wait_list);
@@ -504,13 +492,13 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(
 	    t.src_box.row_pitch != t.dst_box.row_pitch)
 		return CL_INVALID_VALUE;
 	if (root_of(src_buffer) == root_of(dst_buffer)) {
-		struct box a = in_root(src_buffer, t.src_box);
-		struct box b = in_root(dst_buffer, t.dst_box);
+		struct icd_box a = in_root(src_buffer, t.src_box);
+		struct icd_box b = in_root(dst_buffer, t.dst_box);
 
-		if (boxes_overlap(&a, &b, region))
+		if (icd_boxes_overlap(&a, &b, region))
 			return CL_MEM_COPY_OVERLAP;
 	}
-	return enqueue_transfer(command_queue, CL_COMMAND_COPY_BUFFER_RECT,
+	return icd_enqueue_transfer(command_queue, CL_COMMAND_COPY_BUFFER_RECT,
 				&t, false, num_events_in_wait_list,
 				event_wait_list, event);
 }
@@ -686,7 +674,7 @@ static cl_int enqueue_map_cmd(cl_command_queue queue, cl_command_type type,
 	c->m = *m;
 	c->m.next = NULL;
 	icd_mem_retain(mem);
-	cmd->run = type == CL_COMMAND_MAP_BUFFER ? map_run : unmap_run;
+	cmd->run = type == CL_COMMAND_UNMAP_MEM_OBJECT ? unmap_run : map_run;
 	cmd->data = c;
 	cmd->free_data = map_cmd_free;
 	return icd_command_enqueue(cmd, blocking, event);
@@ -717,6 +705,62 @@ static void *map_fails(cl_int err, cl_int *errcode_ret)
 	return NULL;
 }
 
+void *icd_enqueue_map(cl_command_queue queue, cl_mem mem, bool blocking,
+		      cl_map_flags map_flags, size_t offset, size_t size,
+		      cl_command_type type, cl_uint num_events,
+		      const cl_event *wait_list, cl_event *event,
+		      cl_int *errcode_ret)
+{
+	const cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE |
+				   CL_MAP_WRITE_INVALIDATE_REGION;
+	struct icd_mem_mapping *m;
+	void *ptr;
+	cl_int err;
+
+	if ((map_flags & ~known) ||
+	    ((map_flags & CL_MAP_WRITE_INVALIDATE_REGION) &&
+	     (map_flags & (CL_MAP_READ | CL_MAP_WRITE))))
+		return map_fails(CL_INVALID_VALUE, errcode_ret);
+	if (((map_flags & CL_MAP_READ) && !icd_host_may_read(mem)) ||
+	    ((map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
+	     !icd_host_may_write(mem)))
+		return map_fails(CL_INVALID_OPERATION, errcode_ret);
+
+	m = malloc(sizeof(*m));
+	if (!m)
+		return map_fails(CL_OUT_OF_HOST_MEMORY, errcode_ret);
+	/* USE_HOST_PTR: the spec's host_ptr + offset, the application's own
+	 * memory (wrapped, or the copy's other side). */
+	m->ptr = (mem->shadowed ? (uint8_t *)mem->host_ptr : mem->cpu) +
+		 offset;
+	m->offset = offset;
+	m->size = size;
+	m->flags = map_flags;
+	/* Listed before the command exists, so that an unmap enqueued
+	 * right after the call returns finds it. */
+	pthread_mutex_lock(&mem->lock);
+	m->next = mem->mappings;
+	mem->mappings = m;
+	pthread_mutex_unlock(&mem->lock);
+	atomic_fetch_add(&mem->map_count, 1);
+
+	/* m belongs to the list from here on: an unmap may free it. */
+	ptr = m->ptr;
+	err = enqueue_map_cmd(queue, type, mem, m, blocking, num_events,
+			      wait_list, event);
+	if (err) {
+		/* Unless an unmap of a pointer not yet returned took it. */
+		if (take_mapping(mem, m)) {
+			atomic_fetch_sub(&mem->map_count, 1);
+			free(m);
+		}
+		return map_fails(err, errcode_ret);
+	}
+	if (errcode_ret)
+		*errcode_ret = CL_SUCCESS;
+	return ptr;
+}
+
 void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue,
 				     cl_mem buffer, cl_bool blocking_map,
 				     cl_map_flags map_flags, size_t offset,
@@ -725,10 +769,6 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue,
 				     const cl_event *event_wait_list,
 				     cl_event *event, cl_int *errcode_ret)
 {
-	const cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE |
-				   CL_MAP_WRITE_INVALIDATE_REGION;
-	struct icd_mem_mapping *m;
-	void *ptr;
 	cl_int err = icd_queue_check(command_queue, num_events_in_wait_list,
 				     event_wait_list);
 
@@ -736,50 +776,12 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue,
 		err = check_buffer(command_queue, buffer);
 	if (err)
 		return map_fails(err, errcode_ret);
-	if (!in_bounds(buffer, offset, size) || size == 0 ||
-	    (map_flags & ~known) ||
-	    ((map_flags & CL_MAP_WRITE_INVALIDATE_REGION) &&
-	     (map_flags & (CL_MAP_READ | CL_MAP_WRITE))))
+	if (!in_bounds(buffer, offset, size) || size == 0)
 		return map_fails(CL_INVALID_VALUE, errcode_ret);
-	if (((map_flags & CL_MAP_READ) && !host_may_read(buffer)) ||
-	    ((map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
-	     !host_may_write(buffer)))
-		return map_fails(CL_INVALID_OPERATION, errcode_ret);
-
-	m = malloc(sizeof(*m));
-	if (!m)
-		return map_fails(CL_OUT_OF_HOST_MEMORY, errcode_ret);
-	/* USE_HOST_PTR: the spec's host_ptr + offset, the application's own
-	 * memory (wrapped, or the copy's other side). */
-	m->ptr = (buffer->shadowed ? (uint8_t *)buffer->host_ptr :
-		  buffer->cpu) + offset;
-	m->offset = offset;
-	m->size = size;
-	m->flags = map_flags;
-	/* Listed before the command exists, so that an unmap enqueued
-	 * right after the call returns finds it. */
-	pthread_mutex_lock(&buffer->lock);
-	m->next = buffer->mappings;
-	buffer->mappings = m;
-	pthread_mutex_unlock(&buffer->lock);
-	atomic_fetch_add(&buffer->map_count, 1);
-
-	/* m belongs to the list from here on: an unmap may free it. */
-	ptr = m->ptr;
-	err = enqueue_map_cmd(command_queue, CL_COMMAND_MAP_BUFFER, buffer, m,
-			      blocking_map, num_events_in_wait_list,
-			      event_wait_list, event);
-	if (err) {
-		/* Unless an unmap of a pointer not yet returned took it. */
-		if (take_mapping(buffer, m)) {
-			atomic_fetch_sub(&buffer->map_count, 1);
-			free(m);
-		}
-		return map_fails(err, errcode_ret);
-	}
-	if (errcode_ret)
-		*errcode_ret = CL_SUCCESS;
-	return ptr;
+	return icd_enqueue_map(command_queue, buffer, blocking_map, map_flags,
+			       offset, size, CL_COMMAND_MAP_BUFFER,
+			       num_events_in_wait_list, event_wait_list,
+			       event, errcode_ret);
 }
 
 cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_queue,
@@ -793,7 +795,7 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_queue,
 				     event_wait_list);
 
 	if (!err)
-		err = check_buffer(command_queue, memobj);
+		err = check_mem(command_queue, memobj);
 	if (err)
 		return err;
 	/* The newest mapping at that pointer: maps of one region may
@@ -868,7 +870,7 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(
 	if (num_mem_objects == 0 || !mem_objects || (flags & ~known))
 		return CL_INVALID_VALUE;
 	for (cl_uint i = 0; i < num_mem_objects; i++) {
-		err = check_buffer(command_queue, mem_objects[i]);
+		err = check_mem(command_queue, mem_objects[i]);
 		if (err)
 			return err;
 	}

@@ -6,6 +6,7 @@
  * compiler do, each with the reason next to it.
  */
 #include "cl_sleipnir.h"
+#include "icd_image.h"
 #include "icd_info.h"
 #include "icd_mem.h"
 #include "icd_platform.h"
@@ -96,21 +97,35 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
 	/* The compiler's pointers are 32 bits (compiler/README.md). */
 	case CL_DEVICE_ADDRESS_BITS: UINT(32); break;
 	case CL_DEVICE_MAX_MEM_ALLOC_SIZE: ULONG(l->max_mem_alloc_size); break;
-	/* No images: the compiler has no image built-ins, so every image
-	 * limit is 0 (the minimums apply only with image support). */
+	/* Images (icd_image.h): linear textures of the texture unit, sizes
+	 * as the descriptors' 16-bit fields allow. */
 	case CL_DEVICE_IMAGE_SUPPORT:
 		BOOL(SLC_DEVICE_IMAGE_SUPPORT ? CL_TRUE : CL_FALSE);
 		break;
 	case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+		UINT(SLC_DEVICE_IMAGE_SUPPORT ? ICD_MAX_READ_IMAGE_ARGS : 0);
+		break;
 	case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
-	case CL_DEVICE_MAX_SAMPLERS: UINT(0); break;
+		UINT(SLC_DEVICE_IMAGE_SUPPORT ? ICD_MAX_WRITE_IMAGE_ARGS : 0);
+		break;
+	case CL_DEVICE_MAX_SAMPLERS:
+		UINT(SLC_DEVICE_IMAGE_SUPPORT ? ICD_MAX_SAMPLERS : 0);
+		break;
 	case CL_DEVICE_IMAGE2D_MAX_WIDTH:
 	case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+		SIZE(SLC_DEVICE_IMAGE_SUPPORT ? ICD_IMAGE2D_MAX : 0);
+		break;
 	case CL_DEVICE_IMAGE3D_MAX_WIDTH:
 	case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
 	case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+		SIZE(SLC_DEVICE_IMAGE_SUPPORT ? ICD_IMAGE3D_MAX : 0);
+		break;
 	case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
-	case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: SIZE(0); break;
+		SIZE(SLC_DEVICE_IMAGE_SUPPORT ? ICD_IMAGE_MAX_BUFFER_SIZE : 0);
+		break;
+	case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
+		SIZE(SLC_DEVICE_IMAGE_SUPPORT ? ICD_IMAGE_MAX_ARRAY_SIZE : 0);
+		break;
 	/* The spec's minimum; the argument image has room for more. */
 	case CL_DEVICE_MAX_PARAMETER_SIZE: SIZE(ICD_MAX_PARAMETER_SIZE); break;
 	/* In bits: the largest type, long16 (128 bytes). */

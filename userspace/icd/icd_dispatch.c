@@ -5,7 +5,7 @@
  * (CL/cl_icd.h) fixes the layout the loader expects.
  *
  * Every OpenCL 1.0-1.2 core entry is filled; what the device lacks
- * (images, samplers, native kernels) answers as the specification says
+ * (built-in and native kernels) answers as the specification says
  * for such a device (icd_unsupported.c). The slots of extensions
  * the platform does not report (GL, D3D, DX9, EGL sharing, device fission
  * EXT) and of OpenCL 2.0 and later stay NULL, as in other ICDs: the

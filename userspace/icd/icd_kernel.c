@@ -11,6 +11,7 @@
 
 #include "icd_context.h"
 #include "icd_device.h"
+#include "icd_image.h"
 #include "icd_info.h"
 #include "icd_kernel.h"
 #include "icd_mem.h"
@@ -225,33 +226,51 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index,
 			return CL_INVALID_ARG_SIZE;
 		v.kind = SL_ARG_BUFFER;
 		v.mem = arg_value ? *(const cl_mem *)arg_value : NULL;
-		if (v.mem && (!icd_object_is(v.mem, ICD_TYPE_MEM) ||
+		/* An image is not a buffer (CL_INVALID_MEM_OBJECT). */
+		if (v.mem && (!icd_buffer_valid(v.mem) ||
 			      v.mem->context != kernel->program->context))
 			return CL_INVALID_MEM_OBJECT;
 		break;
-	case SLB_ARG_SAMPLER:
-		/*
-		 * A cl_sampler. The device has no image support, so
-		 * clCreateSampler makes none (CL_INVALID_OPERATION) and no
-		 * value is a valid sampler object: the argument stays unset
-		 * and the kernel cannot be enqueued (CL_INVALID_KERNEL_ARGS).
-		 */
+	case SLB_ARG_SAMPLER: {
+		/* A cl_sampler of the kernel's context: its CLK_* bits are
+		 * what the launch takes (the object may go meanwhile). */
+		cl_sampler smp;
+
 		if (arg_size != sizeof(cl_sampler))
 			return CL_INVALID_ARG_SIZE;
-		return CL_INVALID_SAMPLER;
+		/* No value is no sampler object. */
+		if (!arg_value)
+			return CL_INVALID_SAMPLER;
+		smp = *(const cl_sampler *)arg_value;
+		if (!icd_sampler_valid(smp) ||
+		    smp->context != kernel->program->context)
+			return CL_INVALID_SAMPLER;
+		v.kind = SL_ARG_SAMPLER;
+		v.sampler = smp->clk;
+		break;
+	}
 	case SLB_ARG_IMAGE:
 		/*
-		 * A cl_mem image. Without image support clCreateImage*
-		 * makes none, so no value is a valid image object: the
-		 * argument stays unset (CL_INVALID_KERNEL_ARGS at enqueue).
-		 * Filling one follows compiler/README.md, "Images and
-		 * samplers: the launch ABI".
+		 * A cl_mem image of the kernel's context (a buffer is
+		 * CL_INVALID_MEM_OBJECT, "not an image"), whose access allows
+		 * the argument's qualifier: a read_only image argument reads
+		 * it, a write_only one writes it (OpenCL 1.2 5.7.2, 6.8).
 		 */
 		if (arg_size != sizeof(cl_mem))
 			return CL_INVALID_ARG_SIZE;
 		if (!arg_value)
 			return CL_INVALID_ARG_VALUE;
-		return CL_INVALID_MEM_OBJECT;
+		v.mem = *(const cl_mem *)arg_value;
+		if (!icd_image_valid(v.mem) ||
+		    v.mem->context != kernel->program->context)
+			return CL_INVALID_MEM_OBJECT;
+		if ((a->access == SLB_ACCESS_READ_ONLY &&
+		     (v.mem->flags & CL_MEM_WRITE_ONLY)) ||
+		    (a->access == SLB_ACCESS_WRITE_ONLY &&
+		     (v.mem->flags & CL_MEM_READ_ONLY)))
+			return CL_INVALID_ARG_VALUE;
+		v.kind = SL_ARG_IMAGE;
+		break;
 	default:
 		/* By value: the argument's bytes, exactly its size (3-
 		 * component vectors take 4 components' room, as cl_float3

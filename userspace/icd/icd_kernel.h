@@ -16,10 +16,13 @@
 
 struct icd_kernel_arg {
 	bool set;
-	enum sl_arg_kind kind;       /* SL_ARG_BUFFER / _VALUE / _LOCAL */
-	cl_mem mem;                  /* SL_ARG_BUFFER, NULL for a NULL
-				      * pointer; not retained (OpenCL
-				      * leaves that to the application) */
+	enum sl_arg_kind kind;       /* SL_ARG_BUFFER / _VALUE / _LOCAL /
+				      * _IMAGE / _SAMPLER */
+	cl_mem mem;                  /* SL_ARG_BUFFER (NULL for a NULL
+				      * pointer), SL_ARG_IMAGE; not retained
+				      * (OpenCL leaves that to the
+				      * application) */
+	uint32_t sampler;            /* SL_ARG_SAMPLER: its CLK_* bits */
 	/* SL_ARG_VALUE: scalars, vectors, structs up to the device's
 	 * CL_DEVICE_MAX_PARAMETER_SIZE. */
 	uint8_t value[ICD_MAX_PARAMETER_SIZE];

@@ -59,6 +59,16 @@ bool icd_mem_valid(cl_mem mem)
 	return icd_object_is(mem, ICD_TYPE_MEM);
 }
 
+bool icd_buffer_valid(cl_mem mem)
+{
+	return icd_mem_valid(mem) && mem->type == CL_MEM_OBJECT_BUFFER;
+}
+
+bool icd_image_valid(cl_mem mem)
+{
+	return icd_mem_valid(mem) && mem->type != CL_MEM_OBJECT_BUFFER;
+}
+
 void icd_mem_retain(cl_mem mem)
 {
 	atomic_fetch_add_explicit(&mem->holds, 1, memory_order_relaxed);
@@ -84,6 +94,8 @@ static void destroy(cl_mem mem)
 		mem->mappings = m->next;
 		free(m);
 	}
+	if (mem->image_buffer)
+		icd_mem_release(mem->image_buffer);
 	if (mem->parent) {
 		icd_mem_release(mem->parent);
 	} else if (mem->bo) {
@@ -188,7 +200,7 @@ static bool at_most_one(cl_mem_flags bits)
 /* Table 5.3's rules: known bits only, one access mode, one host access
  * mode, and USE_HOST_PTR alone among the host-pointer flags
  * (ALLOC_HOST_PTR with COPY_HOST_PTR is allowed). */
-static bool flags_valid(cl_mem_flags flags)
+bool icd_mem_flags_valid(cl_mem_flags flags)
 {
 	if (flags & ~(ACCESS_FLAGS | HOST_PTR_FLAGS | HOST_ACCESS_FLAGS))
 		return false;
@@ -201,7 +213,8 @@ static bool flags_valid(cl_mem_flags flags)
 
 /* A new object with one application reference and its hold, holding a
  * reference to @ctx. */
-static cl_mem mem_new(cl_context ctx, cl_mem_flags flags, size_t size)
+static cl_mem mem_new(cl_context ctx, cl_mem_object_type type,
+		      cl_mem_flags flags, size_t size)
 {
 	cl_mem mem = calloc(1, sizeof(*mem));
 
@@ -213,14 +226,13 @@ static cl_mem mem_new(cl_context ctx, cl_mem_flags flags, size_t size)
 	pthread_mutex_init(&mem->lock, NULL);
 	icd_object_retain(&ctx->obj);
 	mem->context = ctx;
-	mem->type = CL_MEM_OBJECT_BUFFER;
+	mem->type = type;
 	mem->flags = flags;
 	mem->size = size;
 	return mem;
 }
 
-/* Frees an object that never reached the application. */
-static void mem_discard(cl_mem mem)
+void icd_mem_discard(cl_mem mem)
 {
 	icd_object_release(&mem->obj);
 	icd_mem_release(mem);
@@ -276,6 +288,34 @@ static cl_int make_storage(cl_mem mem, void *host_ptr)
 	return CL_SUCCESS;
 }
 
+cl_mem icd_mem_create(cl_context ctx, cl_mem_object_type type,
+		      cl_mem_flags flags, size_t size, void *host_ptr,
+		      cl_int *err)
+{
+	cl_mem mem;
+
+	/* The host's fake GPU has no address space to put storage in. */
+	if (!ctx->drm) {
+		*err = CL_OUT_OF_RESOURCES;
+		return NULL;
+	}
+	mem = mem_new(ctx, type, flags, size);
+	if (!mem) {
+		*err = CL_OUT_OF_HOST_MEMORY;
+		return NULL;
+	}
+	if (flags & CL_MEM_USE_HOST_PTR)
+		mem->host_ptr = host_ptr;
+	pthread_mutex_lock(&ctx->gpu_lock);
+	*err = make_storage(mem, host_ptr);
+	pthread_mutex_unlock(&ctx->gpu_lock);
+	if (*err) {
+		icd_mem_discard(mem);
+		return NULL;
+	}
+	return mem;
+}
+
 cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags,
 				  size_t size, void *host_ptr,
 				  cl_int *errcode_ret)
@@ -286,28 +326,17 @@ cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags,
 
 	if (!icd_context_valid(context))
 		return fail_with(CL_INVALID_CONTEXT, errcode_ret);
-	if (!flags_valid(flags))
+	if (!icd_mem_flags_valid(flags))
 		return fail_with(CL_INVALID_VALUE, errcode_ret);
 	if (size == 0 || size > context->device->limits.max_mem_alloc_size)
 		return fail_with(CL_INVALID_BUFFER_SIZE, errcode_ret);
 	if (wants_ptr != (host_ptr != NULL))
 		return fail_with(CL_INVALID_HOST_PTR, errcode_ret);
-	/* The host's fake GPU has no address space to put storage in. */
-	if (!context->drm)
-		return fail_with(CL_OUT_OF_RESOURCES, errcode_ret);
 
-	mem = mem_new(context, flags, size);
+	mem = icd_mem_create(context, CL_MEM_OBJECT_BUFFER, flags, size,
+			     host_ptr, &err);
 	if (!mem)
-		return fail_with(CL_OUT_OF_HOST_MEMORY, errcode_ret);
-	if (flags & CL_MEM_USE_HOST_PTR)
-		mem->host_ptr = host_ptr;
-	pthread_mutex_lock(&context->gpu_lock);
-	err = make_storage(mem, host_ptr);
-	pthread_mutex_unlock(&context->gpu_lock);
-	if (err) {
-		mem_discard(mem);
 		return fail_with(err, errcode_ret);
-	}
 	/* The one copy in, for COPY_HOST_PTR and for a USE_HOST_PTR the
 	 * GPU cannot use in place. */
 	if ((flags & CL_MEM_COPY_HOST_PTR) || mem->shadowed) {
@@ -327,7 +356,7 @@ cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags,
  */
 static bool sub_flags_valid(cl_mem_flags parent, cl_mem_flags flags)
 {
-	if (!flags_valid(flags) || (flags & HOST_PTR_FLAGS))
+	if (!icd_mem_flags_valid(flags) || (flags & HOST_PTR_FLAGS))
 		return false;
 	if ((parent & CL_MEM_WRITE_ONLY) &&
 	    (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY)))
@@ -355,6 +384,37 @@ static cl_mem_flags inherit(cl_mem_flags parent, cl_mem_flags flags)
 	return flags | (parent & HOST_PTR_FLAGS);
 }
 
+bool icd_mem_derived_flags(cl_mem_flags parent, cl_mem_flags flags,
+			   cl_mem_flags *out)
+{
+	if (!sub_flags_valid(parent, flags))
+		return false;
+	*out = inherit(parent, flags);
+	return true;
+}
+
+cl_mem icd_mem_window(cl_mem buffer, cl_mem_object_type type,
+		      cl_mem_flags flags, size_t offset, size_t size)
+{
+	cl_mem root = buffer->parent ? buffer->parent : buffer;
+	cl_mem sub = mem_new(buffer->context, type, flags, size);
+
+	if (!sub)
+		return NULL;
+	/* A window on the root's storage, which it keeps alive. */
+	offset += buffer->offset;
+	icd_mem_retain(root);
+	sub->parent = root;
+	sub->offset = offset;
+	sub->bo = root->bo;
+	sub->cpu = root->cpu + offset;
+	sub->va = root->va + offset;
+	sub->shadowed = root->shadowed;
+	if (root->host_ptr)
+		sub->host_ptr = (uint8_t *)root->host_ptr + offset;
+	return sub;
+}
+
 /* CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes (icd_device_info.c answers it in
  * bits). */
 static size_t base_addr_align(cl_context ctx)
@@ -374,7 +434,7 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
 	const cl_buffer_region *region = buffer_create_info;
 	cl_mem sub;
 
-	if (!icd_mem_valid(buffer) || buffer->parent)
+	if (!icd_buffer_valid(buffer) || buffer->parent)
 		return fail_with(CL_INVALID_MEM_OBJECT, errcode_ret);
 	if (!sub_flags_valid(buffer->flags, flags))
 		return fail_with(CL_INVALID_VALUE, errcode_ret);
@@ -388,20 +448,11 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
 	if (region->origin % base_addr_align(buffer->context))
 		return fail_with(CL_MISALIGNED_SUB_BUFFER_OFFSET, errcode_ret);
 
-	sub = mem_new(buffer->context, inherit(buffer->flags, flags),
-		      region->size);
+	sub = icd_mem_window(buffer, CL_MEM_OBJECT_BUFFER,
+			     inherit(buffer->flags, flags), region->origin,
+			     region->size);
 	if (!sub)
 		return fail_with(CL_OUT_OF_HOST_MEMORY, errcode_ret);
-	/* A window on the parent's storage, which it keeps alive. */
-	icd_mem_retain(buffer);
-	sub->parent = buffer;
-	sub->offset = region->origin;
-	sub->bo = buffer->bo;
-	sub->cpu = buffer->cpu + region->origin;
-	sub->va = buffer->va + region->origin;
-	sub->shadowed = buffer->shadowed;
-	if (buffer->host_ptr)
-		sub->host_ptr = (uint8_t *)buffer->host_ptr + region->origin;
 	if (errcode_ret)
 		*errcode_ret = CL_SUCCESS;
 	return sub;
@@ -486,7 +537,8 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name,
 		size = sizeof(v.sz);
 		break;
 	case CL_MEM_HOST_PTR:
-		v.ptr = memobj->host_ptr;
+		/* A 1D buffer image was made without one. */
+		v.ptr = memobj->image_buffer ? NULL : memobj->host_ptr;
 		size = sizeof(v.ptr);
 		break;
 	case CL_MEM_MAP_COUNT:
@@ -502,11 +554,15 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name,
 		size = sizeof(v.context);
 		break;
 	case CL_MEM_ASSOCIATED_MEMOBJECT:
-		v.mem = memobj->parent;
+		/* A 1D buffer image's is its buffer (OpenCL 1.2 5.4.3). */
+		v.mem = memobj->type == CL_MEM_OBJECT_BUFFER ? memobj->parent :
+			memobj->image_buffer;
 		size = sizeof(v.mem);
 		break;
 	case CL_MEM_OFFSET:
-		v.sz = memobj->offset;
+		/* Only a sub-buffer has one. */
+		v.sz = memobj->type == CL_MEM_OBJECT_BUFFER ? memobj->offset :
+		       0;
 		size = sizeof(v.sz);
 		break;
 	default:

@@ -24,6 +24,7 @@
 
 #include "icd_object.h"
 #include "sl_drm.h"
+#include "sl_launch.h"
 
 struct icd_mem_callback {
 	void(CL_CALLBACK *fn)(cl_mem memobj, void *user_data);
@@ -43,12 +44,24 @@ struct icd_mem_mapping {
 struct _cl_mem {
 	struct icd_object obj;
 	cl_context context;          /* retained */
-	cl_mem_object_type type;     /* CL_MEM_OBJECT_BUFFER */
+	cl_mem_object_type type;     /* CL_MEM_OBJECT_BUFFER or _IMAGE* */
 	cl_mem_flags flags;          /* as given, plus inherited for subs */
 	size_t size;
 	void *host_ptr;              /* CL_MEM_HOST_PTR answer, or NULL */
-	cl_mem parent;               /* sub-buffer: retained parent */
-	size_t offset;               /* sub-buffer: offset in the parent */
+	cl_mem parent;               /* sub-buffer, 1D buffer image: the
+				      * root buffer, held */
+	size_t offset;               /* bytes from the parent's start */
+	/*
+	 * Images (icd_image.c): format, sizes as created (OpenCL's: 0 where
+	 * the type has none), the storage's pitches, and the launch ABI's
+	 * view of it (sl.va is the storage's). A 1D buffer image is a
+	 * window on its buffer (held), like a sub-buffer.
+	 */
+	cl_image_format format;
+	size_t width, height, depth, array_size;
+	size_t row_pitch, slice_pitch, elem_size;
+	cl_mem image_buffer;
+	struct sl_image sl;
 	/* Storage: the BO (the root buffer's, for sub-buffers) and where
 	 * byte 0 of this buffer is for the CPU and for the GPU. */
 	struct sl_bo *bo;
@@ -82,9 +95,45 @@ struct _cl_mem {
 	atomic_uint holds;
 };
 
-/* True when @mem is a live memory object of this ICD. */
+/* True when @mem is a live memory object of this ICD; a buffer; an
+ * image. */
 bool icd_mem_valid(cl_mem mem);
+bool icd_buffer_valid(cl_mem mem);
+bool icd_image_valid(cl_mem mem);
 
+/* Table 5.3's flag rules (known bits, one access mode, ...). */
+bool icd_mem_flags_valid(cl_mem_flags flags);
+
+/*
+ * A new memory object of @type with storage of @size bytes (icd_mem.h's
+ * rules for USE_HOST_PTR; @host_ptr only for that), and its one
+ * application reference; nothing is copied in. NULL with *@err set on
+ * failure.
+ */
+cl_mem icd_mem_create(cl_context ctx, cl_mem_object_type type,
+		      cl_mem_flags flags, size_t size, void *host_ptr,
+		      cl_int *err);
+
+/*
+ * A new memory object of @type, @size bytes at @offset in @buffer's
+ * storage (a window, like a sub-buffer), with @flags (the caller checked
+ * and completed them). NULL when memory runs out.
+ */
+cl_mem icd_mem_window(cl_mem buffer, cl_mem_object_type type,
+		      cl_mem_flags flags, size_t offset, size_t size);
+
+/* Frees an object icd_mem_create/window made that never reached the
+ * application. */
+void icd_mem_discard(cl_mem mem);
+
+/*
+ * The flags of a memory object made on @parent's storage with @flags
+ * (clCreateSubBuffer's rules, OpenCL 1.2 5.2.1; also a 1D buffer image's,
+ * 5.3.1): false when @flags are not allowed, else the inherited ones in
+ * *@out.
+ */
+bool icd_mem_derived_flags(cl_mem_flags parent, cl_mem_flags flags,
+			   cl_mem_flags *out);
 /* Keeps @mem alive while a command uses it, and lets it go. */
 void icd_mem_retain(cl_mem mem);
 void icd_mem_release(cl_mem mem);

@@ -47,6 +47,7 @@ static cl_int launch_error(int status)
 	case SL_LAUNCH_E_ARG_UNSET:
 	case SL_LAUNCH_E_ARG_KIND:
 	case SL_LAUNCH_E_ARG_SIZE:
+	case SL_LAUNCH_E_ARG_VALUE:
 		return CL_INVALID_KERNEL_ARGS;
 	case SL_LAUNCH_E_WORK_DIM:
 		return CL_INVALID_WORK_DIMENSION;
@@ -86,9 +87,10 @@ static cl_int launch_error(int status)
 static cl_int snapshot_args(cl_kernel k, struct icd_launch **out)
 {
 	unsigned int n = k->info->num_args;
-	size_t slots = n ? n : 1, bytes = 0;
+	size_t slots = n ? n : 1, bytes = 0, images = 0;
 	struct icd_launch *l;
 	cl_int err = CL_SUCCESS;
+	struct sl_image *image;
 	uint8_t *value;
 	char *p;
 
@@ -101,10 +103,12 @@ static cl_int snapshot_args(cl_kernel k, struct icd_launch **out)
 		}
 		if (k->args[i].kind == SL_ARG_VALUE)
 			bytes += k->args[i].size;
+		images += k->args[i].kind == SL_ARG_IMAGE;
 	}
-	/* Pointers first, then the bytes, which need no alignment. */
+	/* Pointers first, the images' descriptions, then the bytes, which
+	 * need no alignment. */
 	p = malloc(sizeof(*l) + slots * (sizeof(*l->args) + sizeof(*l->mems)) +
-		   bytes);
+		   images * sizeof(struct sl_image) + bytes);
 	if (!p) {
 		pthread_mutex_unlock(&k->lock);
 		return CL_OUT_OF_HOST_MEMORY;
@@ -117,12 +121,15 @@ static cl_int snapshot_args(cl_kernel k, struct icd_launch **out)
 	p += slots * sizeof(*l->args);
 	l->mems = (cl_mem *)p;
 	p += slots * sizeof(*l->mems);
+	image = (struct sl_image *)p;
+	p += images * sizeof(*image);
 	value = (uint8_t *)p;
 	for (unsigned int i = 0; i < n; i++) {
 		const struct icd_kernel_arg *a = &k->args[i];
 
 		l->args[i].kind = a->kind;
 		l->args[i].size = a->size;
+		l->args[i].sampler = a->sampler;
 		if (a->kind == SL_ARG_VALUE) {
 			memcpy(value, a->value, a->size);
 			l->args[i].value = value;
@@ -138,6 +145,17 @@ static cl_int snapshot_args(cl_kernel k, struct icd_launch **out)
 			icd_mem_retain(a->mem);
 			l->mems[l->num_mems++] = a->mem;
 			l->args[i].va = a->mem->va;
+		}
+		if (a->kind == SL_ARG_IMAGE) {
+			/* An image released after clSetKernelArg likewise. */
+			if (!icd_image_valid(a->mem)) {
+				err = CL_INVALID_KERNEL_ARGS;
+				break;
+			}
+			icd_mem_retain(a->mem);
+			l->mems[l->num_mems++] = a->mem;
+			*image = a->mem->sl;
+			l->args[i].image = image++;
 		}
 	}
 	pthread_mutex_unlock(&k->lock);

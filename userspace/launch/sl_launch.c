@@ -39,6 +39,7 @@ const char *sl_launch_strerror(int status)
 	case SL_LAUNCH_E_SPACE: return "buffer too small for the descriptors";
 	case SL_LAUNCH_E_JOB_INDEX: return "bad job index or dependency";
 	case SL_LAUNCH_E_LOCAL_MEMORY: return "too much work-group memory";
+	case SL_LAUNCH_E_ARG_VALUE: return "image or sampler not valid";
 	default: return "unknown error";
 	}
 }
@@ -99,7 +100,8 @@ static int check_desc(const struct sl_desc *d, size_t size, uint64_t va,
 		return SL_LAUNCH_E_SPACE;
 	if (d->push_vec4 > SL_DESC_MAX_PUSH_VEC4 ||
 	    d->ubo_count > SL_DESC_MAX_UBOS || d->work_regs > 16 ||
-	    d->first_tag > 0xF)
+	    d->first_tag > 0xF || d->texture_count > 0xFFFF ||
+	    d->sampler_count > 0xFFFF || d->attribute_count > 0xFFFF)
 		return SL_LAUNCH_E_TOO_BIG;
 	if (d->push_vec4 && !d->push)
 		return SL_LAUNCH_E_INVALID;
@@ -123,6 +125,10 @@ static int check_desc(const struct sl_desc *d, size_t size, uint64_t va,
 	cj.thread_storage = va + SL_DESC_LOCAL_STORAGE;
 	cj.uniform_buffers = d->ubo_count ? va + SL_DESC_UBO_TABLE : 0;
 	cj.push_uniforms = d->push_vec4 ? va + SL_DESC_PUSH : 0;
+	cj.textures = d->textures_va;
+	cj.samplers = d->samplers_va;
+	cj.attributes = d->attributes_va;
+	cj.attribute_buffers = d->attribute_buffers_va;
 	if (!mdg_pack_compute_job(&cj, job))
 		return SL_LAUNCH_E_TOO_BIG;
 	return SL_LAUNCH_OK;
@@ -149,6 +155,9 @@ static void write_desc(const struct sl_desc *d,
 	/* Kernels write memory; OpenCL's float rules (§4.4). */
 	rsd.side_effects = true;
 	rsd.fp_mode = 2;
+	rsd.texture_count = d->texture_count;
+	rsd.sampler_count = d->sampler_count;
+	rsd.attribute_count = d->attribute_count;
 	mdg_pack_renderer_state(&rsd, cpu + SL_DESC_RSD);
 
 	if (d->tls_va && d->tls_bytes_per_thread) {
@@ -270,6 +279,7 @@ static int check_args(const struct sl_launch_params *p,
 {
 	const struct slb_kernel *k = p->kernel;
 	uint64_t wls = ALIGN_UP((uint64_t)k->local_static_bytes, 16);
+	bool tables = false, by_value = false;
 
 	if (p->num_args != k->num_args)
 		return SL_LAUNCH_E_ARG_COUNT;
@@ -307,6 +317,27 @@ static int check_args(const struct sl_launch_params *p,
 				return SL_LAUNCH_E_ARG_KIND;
 			if (v->size != a->size || (v->size && !v->value))
 				return SL_LAUNCH_E_ARG_SIZE;
+			by_value |= a->kind != SLB_ARG_VALUE;
+			break;
+		case SL_ARG_IMAGE: {
+			int err;
+
+			if (a->kind != SLB_ARG_IMAGE)
+				return SL_LAUNCH_E_ARG_KIND;
+			err = sl_image_check(v->image);
+			if (err)
+				return err;
+			tables = true;
+			plan->num_images++;
+			break;
+		}
+		case SL_ARG_SAMPLER:
+			if (a->kind != SLB_ARG_SAMPLER)
+				return SL_LAUNCH_E_ARG_KIND;
+			if (!slb_sampler_valid(v->sampler))
+				return SL_LAUNCH_E_ARG_VALUE;
+			tables = true;
+			plan->num_samplers++;
 			break;
 		case SL_ARG_LOCAL:
 			if (a->kind != SLB_ARG_LOCAL)
@@ -321,8 +352,57 @@ static int check_args(const struct sl_launch_params *p,
 			return SL_LAUNCH_E_ARG_KIND;
 		}
 	}
+	/* Tables from the launch, or all from the caller. */
+	if (tables && by_value)
+		return SL_LAUNCH_E_ARG_KIND;
 	plan->error_arg = -1;
 	plan->wls_bytes_per_group = (uint32_t)wls;
+	if (by_value) {
+		plan->num_images = plan->num_samplers = 0;
+	} else {
+		for (uint32_t i = 0; i < k->num_const_samplers; i++) {
+			const struct slb_const_sampler *c =
+				&k->const_samplers[i];
+
+			/* They follow the sampler arguments, in order. */
+			if (c->index != plan->num_samplers + i ||
+			    !slb_sampler_valid(c->value))
+				return SL_LAUNCH_E_INVALID;
+		}
+		plan->num_samplers += k->num_const_samplers;
+	}
+	return SL_LAUNCH_OK;
+}
+
+/* Lays the image tables out after the argument image. */
+static int plan_tables(struct sl_launch_plan *plan)
+{
+	const struct sl_launch_params *p = plan->params;
+	uint64_t at = sl_desc_size(plan->image_bytes);
+
+	if (!plan->num_images && !plan->num_samplers)
+		return SL_LAUNCH_OK;
+	if (plan->num_samplers) {
+		plan->samplers_at = (uint32_t)at;
+		at += ALIGN_UP(plan->num_samplers * 32ull, SL_DESC_ALIGN);
+	}
+	if (plan->num_images) {
+		plan->textures_at = (uint32_t)at;
+		at += ALIGN_UP(plan->num_images * 8ull, SL_DESC_ALIGN);
+		plan->attributes_at = (uint32_t)at;
+		at += ALIGN_UP(plan->num_images * 8ull, SL_DESC_ALIGN);
+		plan->attribute_buffers_at = (uint32_t)at;
+		at += ALIGN_UP(plan->num_images * 32ull, SL_DESC_ALIGN);
+		plan->texture_descs_at = (uint32_t)at;
+		for (unsigned int i = 0; i < p->num_args; i++)
+			if (p->args[i].kind == SL_ARG_IMAGE)
+				at += ALIGN_UP(sl_texture_bytes(p->args[i].image),
+					       SL_DESC_ALIGN);
+	}
+	/* Offsets are 32-bit; blocks this big are not sensible anyway. */
+	if (at > UINT32_MAX)
+		return SL_LAUNCH_E_TOO_BIG;
+	plan->desc_bytes = (size_t)at;
 	return SL_LAUNCH_OK;
 }
 
@@ -371,6 +451,8 @@ int sl_launch_plan(const struct sl_launch_params *p,
 	if (err)
 		return err;
 	err = check_args(p, plan);
+	if (!err)
+		err = plan_tables(plan);
 	if (err)
 		return err;
 	{
@@ -466,6 +548,17 @@ void sl_launch_write_image(const struct sl_launch_plan *plan, uint8_t *image)
 			put32(image + a->offset, wls);
 			wls = ALIGN_UP(wls + v->size, 16);
 			break;
+		case SL_ARG_IMAGE: {
+			uint32_t words[SLB_IMAGE_WORDS];
+
+			sl_image_words(v->image, words);
+			for (unsigned int w = 0; w < SLB_IMAGE_WORDS; w++)
+				put32(image + a->offset + 4 * w, words[w]);
+			break;
+		}
+		case SL_ARG_SAMPLER:
+			put32(image + a->offset, v->sampler);
+			break;
 		default:
 			break;
 		}
@@ -473,6 +566,49 @@ void sl_launch_write_image(const struct sl_launch_plan *plan, uint8_t *image)
 	for (uint32_t i = 0; i < k->num_sysvals; i++)
 		put32(image + k->sysvals[i].offset,
 		      sysval_value(plan, k->sysvals[i].sysval));
+}
+
+/*
+ * Writes the image tables of the plan into the block at @cpu (GPU address
+ * @va): samplers (arguments, then constant samplers), texture pointers,
+ * attribute records and buffers, texture descriptors.
+ */
+static void write_tables(const struct sl_launch_plan *plan, uint8_t *cpu,
+			 uint64_t va)
+{
+	const struct sl_launch_params *p = plan->params;
+	const struct slb_kernel *k = p->kernel;
+	uint32_t desc_at = plan->texture_descs_at;
+	unsigned int img = 0, smp = 0;
+
+	for (unsigned int i = 0; i < p->num_args; i++) {
+		const struct sl_arg *v = &p->args[i];
+
+		if (v->kind == SL_ARG_SAMPLER) {
+			sl_sampler_pack(v->sampler, cpu + plan->samplers_at +
+					32 * smp++);
+		} else if (v->kind == SL_ARG_IMAGE) {
+			uint64_t desc_va = va + desc_at;
+
+			sl_texture_pack(v->image, cpu + desc_at);
+			for (int b = 0; b < 8; b++)
+				cpu[plan->textures_at + 8 * img + b] =
+					(uint8_t)(desc_va >> (8 * b));
+			sl_attribute_pack(v->image, img,
+					  cpu + plan->attributes_at + 8 * img,
+					  cpu + plan->attribute_buffers_at +
+					  32 * img);
+			desc_at += ALIGN_UP(sl_texture_bytes(v->image),
+					    SL_DESC_ALIGN);
+			img++;
+		}
+	}
+	if (!plan->num_samplers)
+		return;
+	for (uint32_t c = 0; c < k->num_const_samplers; c++)
+		sl_sampler_pack(k->const_samplers[c].value,
+				cpu + plan->samplers_at +
+				32 * k->const_samplers[c].index);
 }
 
 /* True when two blocks' fields (the image aside) are the same. */
@@ -493,7 +629,14 @@ static bool same_desc(const struct sl_desc *a, const struct sl_desc *b)
 	       a->tls_bytes_per_thread == b->tls_bytes_per_thread &&
 	       a->wls_va == b->wls_va &&
 	       a->wls_bytes_per_group == b->wls_bytes_per_group &&
-	       a->wls_instances == b->wls_instances;
+	       a->wls_instances == b->wls_instances &&
+	       a->textures_va == b->textures_va &&
+	       a->samplers_va == b->samplers_va &&
+	       a->attributes_va == b->attributes_va &&
+	       a->attribute_buffers_va == b->attribute_buffers_va &&
+	       a->texture_count == b->texture_count &&
+	       a->sampler_count == b->sampler_count &&
+	       a->attribute_count == b->attribute_count;
 }
 
 int sl_launch_emit(const struct sl_launch_plan *plan,
@@ -573,9 +716,21 @@ int sl_launch_emit_cached(const struct sl_launch_plan *plan,
 		d.wls_bytes_per_group = plan->wls_bytes_per_group;
 		d.wls_instances = plan->wls_instances;
 	}
+	if (plan->num_samplers) {
+		d.samplers_va = va + plan->samplers_at;
+		d.sampler_count = plan->num_samplers;
+	}
+	if (plan->num_images) {
+		d.textures_va = va + plan->textures_at;
+		d.texture_count = plan->num_images;
+		d.attributes_va = va + plan->attributes_at;
+		d.attribute_buffers_va = va + plan->attribute_buffers_at;
+		d.attribute_count = plan->num_images;
+	}
 	if (cache && cache->valid && cache->va == va &&
 	    same_desc(&cache->d, &d)) {
 		sl_launch_write_image(plan, cpu + SL_DESC_PUSH);
+		write_tables(plan, cpu, va);
 		memcpy(cpu, cache->job, sizeof(cache->job));
 		return SL_LAUNCH_OK;
 	}
@@ -586,6 +741,7 @@ int sl_launch_emit_cached(const struct sl_launch_plan *plan,
 	sl_launch_write_image(plan, cpu + SL_DESC_PUSH);
 	/* The pushed rows are already in place: the memmove is a no-op. */
 	write_desc(&d, job, cpu);
+	write_tables(plan, cpu, va);
 	if (cache) {
 		cache->valid = true;
 		cache->va = va;

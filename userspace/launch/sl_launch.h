@@ -32,6 +32,8 @@
  *   0x100  local storage (32 bytes)     64-byte aligned
  *   0x140  UBO table (8 bytes a UBO, up to SL_DESC_MAX_UBOS)
  *   0x180  push uniforms / argument image, 16-byte aligned
+ *   then   image tables, when the kernel has image or sampler
+ *          arguments (struct sl_launch_plan), 64-byte aligned
  *
  * Its GPU address must be 64-byte aligned and its size is rounded up to 64
  * bytes (sl_desc_size()), so blocks laid end to end in one command buffer
@@ -104,6 +106,9 @@ enum sl_launch_status {
 	/* Work-group memory (the kernel's __local variables and __local
 	 * arguments) beyond what the descriptor can give. */
 	SL_LAUNCH_E_LOCAL_MEMORY = -16,
+	/* An image argument whose format or pitches are not valid, or a
+	 * sampler whose CLK_* value is not. */
+	SL_LAUNCH_E_ARG_VALUE = -17,
 };
 
 /* A short English description of status. */
@@ -139,6 +144,10 @@ struct sl_desc {
 	uint64_t wls_va;             /* 0: no work-group storage */
 	uint32_t wls_bytes_per_group;
 	uint32_t wls_instances;      /* rounded up to a power of two */
+	/* Image tables (docs/hardware.md §4.10), 0 when none. */
+	uint64_t textures_va, samplers_va, attributes_va;
+	uint64_t attribute_buffers_va;
+	unsigned int texture_count, sampler_count, attribute_count;
 };
 
 /* Bytes of a descriptor block with push_bytes of push uniforms / image. */
@@ -181,19 +190,91 @@ int sl_timestamp_pack(const struct sl_job_link *link, uint64_t target,
 enum sl_arg_kind {
 	SL_ARG_UNSET = 0,
 	SL_ARG_BUFFER,               /* __global / __constant pointer */
-	SL_ARG_VALUE,                /* by value: size bytes at value; an
-				      * image argument's image words, a
-				      * sampler's CLK_* value (slb_binary.h;
-				      * the texture, sampler and attribute
-				      * tables are not built yet) */
+	SL_ARG_VALUE,                /* by value: size bytes at value; also
+				      * an image's 32 bytes of image words
+				      * or a sampler's CLK_* value, for a
+				      * caller that builds the texture,
+				      * sampler and attribute tables itself
+				      * (then no argument may be an
+				      * SL_ARG_IMAGE or SL_ARG_SAMPLER) */
 	SL_ARG_LOCAL,                /* __local pointer: size bytes of WLS */
+	SL_ARG_IMAGE,                /* image*_t: the image; the launch
+				      * writes its image words and builds
+				      * its texture and attribute entries */
+	SL_ARG_SAMPLER,              /* sampler_t: a CLK_* value; the launch
+				      * builds its sampler entry */
 };
+
+/*
+ * Images (compiler/README.md, "Images and samplers: the launch ABI"):
+ * linear texels, rows at row_pitch, 2D slices and array layers (a 1D
+ * array's rows) at slice_pitch.
+ */
+enum sl_image_type {
+	SL_IMAGE_1D = 1,
+	SL_IMAGE_1D_BUFFER,
+	SL_IMAGE_1D_ARRAY,
+	SL_IMAGE_2D,
+	SL_IMAGE_2D_ARRAY,
+	SL_IMAGE_3D,
+};
+
+/* The descriptors' size fields are 16 bits holding size - 1. */
+#define SL_IMAGE_MAX_DIM 65536u
+
+struct sl_image {
+	enum sl_image_type type;
+	/* Sizes the type has (others are ignored): width; height (2D, 2D
+	 * array, 3D); depth (3D); array_size (arrays). */
+	uint32_t width, height, depth, array_size;
+	uint32_t channel_order;      /* cl_channel_order value */
+	uint32_t channel_type;       /* cl_channel_type value */
+	uint64_t va;                 /* texel 0, 64-byte aligned */
+	/* Bytes between rows, and between slices / layers; for 1D and 2D
+	 * images slice_pitch covers the image (row_pitch x height). */
+	uint32_t row_pitch, slice_pitch;
+};
+
+/*
+ * The Midgard pixel format (format << 12 | swizzle, 22 bits) and bytes
+ * per texel of an OpenCL image format (cl_channel_order, cl_channel_type
+ * values); false when the hardware has no format for it (CL_RGB, the
+ * packed types, BGRA/ARGB beyond 8 bits, INTENSITY/LUMINANCE of integers).
+ * Either output may be NULL.
+ */
+bool sl_image_format(uint32_t order, uint32_t type, uint32_t *pixfmt,
+		     uint32_t *texel_bytes);
+
+/* SL_LAUNCH_OK when @img can be described (E_ARG_VALUE: format or
+ * pitches, E_TOO_BIG: sizes, E_ALIGN: address). */
+int sl_image_check(const struct sl_image *img);
+
+/* The bytes the image spans: slice_pitch x depth x layers. */
+uint64_t sl_image_bytes(const struct sl_image *img);
+
+/* The 8 image words of the argument image for @img. */
+void sl_image_words(const struct sl_image *img,
+		    uint32_t words[SLB_IMAGE_WORDS]);
+
+/* The texture descriptor with its surfaces: its bytes, and its packing. */
+size_t sl_texture_bytes(const struct sl_image *img);
+void sl_texture_pack(const struct sl_image *img, uint8_t *out);
+
+/* Sampler descriptor (32 bytes) from a CLK_* value (slb_sampler_valid). */
+void sl_sampler_pack(uint32_t clk, uint8_t out[32]);
+
+/* Attribute record k (8 bytes) and attribute buffers 2k, 2k + 1 (32
+ * bytes) for @img. */
+void sl_attribute_pack(const struct sl_image *img, unsigned int k,
+		       uint8_t attr[8], uint8_t bufs[32]);
 
 struct sl_arg {
 	enum sl_arg_kind kind;
 	uint64_t va;                 /* SL_ARG_BUFFER: GPU address, 0 = NULL */
 	const void *value;           /* SL_ARG_VALUE */
 	uint32_t size;               /* SL_ARG_VALUE, SL_ARG_LOCAL */
+	const struct sl_image *image;  /* SL_ARG_IMAGE */
+	uint32_t sampler;            /* SL_ARG_SAMPLER: CLK_* bits */
 };
 
 #define SL_ARG_BUF(addr) ((struct sl_arg){ .kind = SL_ARG_BUFFER, \
@@ -203,6 +284,10 @@ struct sl_arg {
 					  .size = sizeof(*(ptr)) })
 #define SL_ARG_LOC(bytes) ((struct sl_arg){ .kind = SL_ARG_LOCAL, \
 					    .size = (bytes) })
+#define SL_ARG_IMG(img) ((struct sl_arg){ .kind = SL_ARG_IMAGE, \
+					  .image = (img) })
+#define SL_ARG_SMP(clk) ((struct sl_arg){ .kind = SL_ARG_SAMPLER, \
+					  .sampler = (clk) })
 
 /*
  * The NDRange as clEnqueueNDRangeKernel gives it. Dimensions at and above
@@ -250,6 +335,18 @@ struct sl_launch_plan {
 	/* The argument image: args + sysvals; >= 16, 16-byte aligned. */
 	uint32_t image_bytes;
 	size_t desc_bytes;           /* the descriptor block, 64-aligned */
+	/*
+	 * The image tables (for SL_ARG_IMAGE / SL_ARG_SAMPLER arguments and
+	 * the kernel's constant samplers), after the argument image in the
+	 * block, each 64-byte aligned; offsets from the block's start, 0
+	 * when there is none: the sampler descriptors (sampler arguments,
+	 * then constant samplers), the texture pointers, the attribute
+	 * records, the attribute buffers (two per image) and the texture
+	 * descriptors with their surfaces.
+	 */
+	uint32_t num_images, num_samplers;
+	uint32_t samplers_at, textures_at, attributes_at;
+	uint32_t attribute_buffers_at, texture_descs_at;
 	/*
 	 * TLS: private bytes per thread and what the GPU addresses for them
 	 * (0 when the kernel has none); the area is 16-byte aligned.

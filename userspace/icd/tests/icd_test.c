@@ -29,6 +29,7 @@ int main(void)
 	test_context_all();
 	test_dispatch_all();
 	test_mem_all();
+	test_image_all();
 	test_program_all();
 	test_kernel_all();
 	test_queue_all();

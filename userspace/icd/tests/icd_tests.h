@@ -13,6 +13,7 @@ void test_device_all(void);
 void test_context_all(void);
 void test_dispatch_all(void);
 void test_mem_all(void);
+void test_image_all(void);
 void test_program_all(void);
 void test_kernel_all(void);
 void test_queue_all(void);

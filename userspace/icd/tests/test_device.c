@@ -120,7 +120,35 @@ TEST(device_info_values)
 	CHECK((ul & (CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN)) ==
 	      (CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN));
 	QUERY(d, CL_DEVICE_IMAGE_SUPPORT, b);
-	CHECK_EQ(b, CL_FALSE);
+	CHECK_EQ(b, SLC_DEVICE_IMAGE_SUPPORT ? CL_TRUE : CL_FALSE);
+	/* With images, OpenCL 1.2's full-profile minimums (Table 4.3) and
+	 * the descriptors' 16-bit sizes (docs/hardware.md §4.10). */
+	if (SLC_DEVICE_IMAGE_SUPPORT) {
+		static const struct {
+			cl_device_info q;
+			size_t min;
+		} image_min[] = {
+			{ CL_DEVICE_IMAGE2D_MAX_WIDTH, 8192 },
+			{ CL_DEVICE_IMAGE2D_MAX_HEIGHT, 8192 },
+			{ CL_DEVICE_IMAGE3D_MAX_WIDTH, 2048 },
+			{ CL_DEVICE_IMAGE3D_MAX_HEIGHT, 2048 },
+			{ CL_DEVICE_IMAGE3D_MAX_DEPTH, 2048 },
+			{ CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, 65536 },
+			{ CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, 2048 },
+		};
+
+		for (size_t i = 0; i < sizeof(image_min) / sizeof(image_min[0]);
+		     i++) {
+			QUERY(d, image_min[i].q, sz);
+			CHECK(sz >= image_min[i].min && sz <= 65536);
+		}
+		QUERY(d, CL_DEVICE_MAX_READ_IMAGE_ARGS, u);
+		CHECK(u >= 128);
+		QUERY(d, CL_DEVICE_MAX_WRITE_IMAGE_ARGS, u);
+		CHECK(u >= 8);
+		QUERY(d, CL_DEVICE_MAX_SAMPLERS, u);
+		CHECK(u >= 16);
+	}
 	QUERY(d, CL_DEVICE_DOUBLE_FP_CONFIG, ul);
 	CHECK_EQ(ul, SLC_DEVICE_FP64 ? (cl_ulong)(CL_FP_FMA |
 		 CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |

@@ -11,6 +11,7 @@
 #include "icd_mem.h"
 #include "icd_program.h"
 #include "icd_tests.h"
+#include "sleipnir_compiler.h"
 
 static const char kernels_src[] =
 	"__kernel __attribute__((reqd_work_group_size(8, 4, 1)))\n"
@@ -64,6 +65,20 @@ static cl_mem fake_mem(cl_context c)
 	if (m) {
 		icd_object_init(&m->obj, ICD_TYPE_MEM);
 		m->context = c;
+		m->type = CL_MEM_OBJECT_BUFFER;
+	}
+	return m;
+}
+
+/* The same for an image of @type with @flags. */
+static cl_mem fake_image(cl_context c, cl_mem_object_type type,
+			 cl_mem_flags flags)
+{
+	cl_mem m = fake_mem(c);
+
+	if (m) {
+		m->type = type;
+		m->flags = flags;
 	}
 	return m;
 }
@@ -388,11 +403,11 @@ TEST(work_group_info)
 }
 
 /*
- * A sampler_t parameter (piglit's clSetKernelArg test): the program builds
- * though the device has no images. OpenCL 1.2 5.7.2: arg_size must be
- * sizeof(cl_sampler) (CL_INVALID_ARG_SIZE), and a value that is not a valid
- * sampler object is CL_INVALID_SAMPLER; with no image support
- * clCreateSampler makes none (CL_INVALID_OPERATION), so none is valid.
+ * A sampler_t parameter (piglit's clSetKernelArg test). OpenCL 1.2 5.7.2:
+ * arg_size must be sizeof(cl_sampler) (CL_INVALID_ARG_SIZE), and a value
+ * that is not a valid sampler object of the kernel's context is
+ * CL_INVALID_SAMPLER; a sampler sets the argument to its CLK_* bits
+ * (compiler/README.md, "Images and samplers: the launch ABI").
  */
 static const char sampler_src[] =
 	"typedef struct { int m1; int4 m2; float m3; } pair_t;\n"
@@ -425,19 +440,37 @@ TEST(sampler_args)
 	CHECK_EQ(clGetKernelArgInfo(k, 3, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
 				    sizeof(aq), &aq, NULL), CL_SUCCESS);
 	CHECK_EQ(aq, CL_KERNEL_ARG_ADDRESS_PRIVATE);
-	smp = clCreateSampler(c, CL_TRUE, CL_ADDRESS_NONE, CL_FILTER_NEAREST,
-			      &err);
-	CHECK(smp == NULL);
-	CHECK_EQ(err, CL_INVALID_OPERATION);
 	CHECK_EQ(clSetKernelArg(k, 3, sizeof(cl_sampler), NULL),
 		 CL_INVALID_SAMPLER);
 	CHECK_EQ(clSetKernelArg(k, 3, sizeof(cl_sampler), &smp),
 		 CL_INVALID_SAMPLER);
 	CHECK_EQ(clSetKernelArg(k, 3, sizeof(cl_sampler), &c),
 		 CL_INVALID_SAMPLER);
-	CHECK_EQ(clSetKernelArg(k, 3, sizeof(cl_sampler) + 1, &smp),
-		 CL_INVALID_ARG_SIZE);
 	CHECK(!k->args[3].set);
+	if (SLC_DEVICE_IMAGE_SUPPORT) {
+		cl_context c2 = new_context();
+		cl_sampler foreign = clCreateSampler(c2, CL_FALSE,
+						     CL_ADDRESS_REPEAT,
+						     CL_FILTER_LINEAR, &err);
+
+		smp = clCreateSampler(c, CL_TRUE, CL_ADDRESS_CLAMP_TO_EDGE,
+				      CL_FILTER_NEAREST, &err);
+		REQUIRE(smp && foreign);
+		CHECK_EQ(clSetKernelArg(k, 3, sizeof(cl_sampler) + 1, &smp),
+			 CL_INVALID_ARG_SIZE);
+		CHECK_EQ(clSetKernelArg(k, 3, sizeof(cl_sampler), &foreign),
+			 CL_INVALID_SAMPLER);
+		CHECK(!k->args[3].set);
+		CHECK_EQ(clSetKernelArg(k, 3, sizeof(cl_sampler), &smp),
+			 CL_SUCCESS);
+		/* CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_CLAMP_TO_EDGE |
+		 * CLK_FILTER_NEAREST, as clang's opencl-c.h spells them. */
+		CHECK(k->args[3].set && k->args[3].kind == SL_ARG_SAMPLER);
+		CHECK_EQ(k->args[3].sampler, 0x1 | 0x2 | 0x10);
+		clReleaseSampler(smp);
+		clReleaseSampler(foreign);
+		clReleaseContext(c2);
+	}
 	/* The arguments around it set as usual. */
 	{
 		cl_int3 v = { { 1, 2, 3 } };
@@ -460,9 +493,11 @@ TEST(sampler_args)
 /*
  * Image parameters (compiler/README.md, "Images and samplers"): the
  * program builds, clGetKernelArgInfo reports each image's access
- * qualifier (global address space, as clang records it), and without
- * image support no cl_mem is an image: OpenCL 1.2 5.7.2's
- * CL_INVALID_ARG_SIZE, CL_INVALID_ARG_VALUE, CL_INVALID_MEM_OBJECT.
+ * qualifier (global address space, as clang records it), and
+ * clSetKernelArg follows OpenCL 1.2 5.7.2: CL_INVALID_ARG_SIZE,
+ * CL_INVALID_ARG_VALUE (no value, or an image whose access the qualifier
+ * contradicts), CL_INVALID_MEM_OBJECT (not an image, or a buffer; an
+ * image for a pointer).
  */
 static const char image_src[] =
 	"__kernel void with_images(read_only image2d_t a,\n"
@@ -518,6 +553,44 @@ TEST(image_args)
 		 CL_INVALID_ARG_SIZE);
 	CHECK(!k->args[0].set && !k->args[2].set);
 	CHECK_EQ(clSetKernelArg(k, 1, sizeof(cl_mem), NULL), CL_SUCCESS);
+	{
+		cl_mem buf = fake_mem(c);
+		cl_mem ro = fake_image(c, CL_MEM_OBJECT_IMAGE2D,
+				       CL_MEM_READ_ONLY);
+		cl_mem wo = fake_image(c, CL_MEM_OBJECT_IMAGE2D,
+				       CL_MEM_WRITE_ONLY);
+		cl_mem rw = fake_image(c, CL_MEM_OBJECT_IMAGE2D, 0);
+
+		REQUIRE(buf && ro && wo && rw);
+		/* A buffer is not an image, nor an image a buffer. */
+		CHECK_EQ(clSetKernelArg(k, 0, sizeof(cl_mem), &buf),
+			 CL_INVALID_MEM_OBJECT);
+		CHECK_EQ(clSetKernelArg(k, 1, sizeof(cl_mem), &ro),
+			 CL_INVALID_MEM_OBJECT);
+		/* read_only a takes no write-only image, write_only b no
+		 * read-only one. */
+		CHECK_EQ(clSetKernelArg(k, 0, sizeof(cl_mem), &wo),
+			 CL_INVALID_ARG_VALUE);
+		CHECK_EQ(clSetKernelArg(k, 2, sizeof(cl_mem), &ro),
+			 CL_INVALID_ARG_VALUE);
+		CHECK(!k->args[0].set && !k->args[2].set);
+		CHECK_EQ(clSetKernelArg(k, 0, sizeof(cl_mem), &ro),
+			 CL_SUCCESS);
+		CHECK_EQ(clSetKernelArg(k, 2, sizeof(cl_mem), &wo),
+			 CL_SUCCESS);
+		CHECK(k->args[0].kind == SL_ARG_IMAGE &&
+		      k->args[0].mem == ro);
+		CHECK(k->args[2].kind == SL_ARG_IMAGE &&
+		      k->args[2].mem == wo);
+		CHECK_EQ(clSetKernelArg(k, 0, sizeof(cl_mem), &rw),
+			 CL_SUCCESS);
+		CHECK_EQ(clSetKernelArg(k, 2, sizeof(cl_mem), &rw),
+			 CL_SUCCESS);
+		free_fake_mem(buf);
+		free_fake_mem(ro);
+		free_fake_mem(wo);
+		free_fake_mem(rw);
+	}
 	clReleaseKernel(k);
 	clReleaseProgram(p);
 	clReleaseContext(c);

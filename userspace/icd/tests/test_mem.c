@@ -834,10 +834,12 @@ TEST(images)
 		 CL_INVALID_EVENT_WAIT_LIST);
 	CHECK_EQ(clEnqueueCopyImageToBuffer(f.q, b, b, o, r, 0, 0, NULL,
 					    NULL), CL_INVALID_MEM_OBJECT);
+	/* A buffer is no image whatever the context (the context checks
+	 * with images: test_image.c). */
 	CHECK_EQ(clEnqueueCopyImageToBuffer(f.q, b, foreign, o, r, 0, 0,
-					    NULL, NULL), CL_INVALID_CONTEXT);
+					    NULL, NULL), CL_INVALID_MEM_OBJECT);
 	CHECK_EQ(clEnqueueCopyBufferToImage(f.q, foreign, b, 0, o, r, 0,
-					    NULL, NULL), CL_INVALID_CONTEXT);
+					    NULL, NULL), CL_INVALID_MEM_OBJECT);
 	CHECK_EQ(clEnqueueCopyBufferToImage(NULL, b, b, 0, o, r, 0, NULL,
 					    NULL), CL_INVALID_COMMAND_QUEUE);
 	CHECK(clEnqueueMapImage(f.q, b, CL_TRUE, CL_MAP_READ, o, r, &pitch,
