@@ -145,16 +145,31 @@ static bool layered(const struct spv_type *t)
 	       (t->image_dim == SpvDim2D && t->image_arrayed);
 }
 
+/*
+ * A half4 texel (cl_khr_fp16's read_imageh / write_imageh): the units
+ * read and write it as a float4, converted to half with one rounding to
+ * nearest even (exact the other way).
+ */
+static bool half_texel(struct sir_type tt)
+{
+	return tt.kind == SIR_FLOAT && tt.bits == 16 && tt.comps == 4;
+}
+
+static const struct sir_type float4_texel = {
+	.kind = SIR_FLOAT, .bits = 32, .comps = 4,
+};
+
 /* The texel type from the value's type and the image operands. */
 static bool texel_type(struct spv_fn *fc, struct sir_type tt,
 		       uint32_t operands, uint32_t *out)
 {
 	/* Set on every path: spv_error()'s false is opaque to GCC -O3. */
 	*out = SIR_IMAGE_F32;
-	if (tt.kind == SIR_BOOL || tt.kind == SIR_PTR || tt.bits != 32 ||
-	    tt.comps != 4)
+	if (!half_texel(tt) &&
+	    (tt.kind == SIR_BOOL || tt.kind == SIR_PTR || tt.bits != 32 ||
+	     tt.comps != 4))
 		return spv_error(fc->c, "image access of a texel that is not "
-				 "4 x 32 bits");
+				 "4 x 32 bits or 4 halves");
 	if (operands & ~(uint32_t)(SpvImageOperandsSignExtendMask |
 				   SpvImageOperandsZeroExtendMask))
 		return spv_error(fc->c, "image access with image operands "
@@ -163,6 +178,15 @@ static bool texel_type(struct spv_fn *fc, struct sir_type tt,
 	       operands & SpvImageOperandsZeroExtendMask ? SIR_IMAGE_U32 :
 	       SIR_IMAGE_S32;
 	return true;
+}
+
+/* The float4 texel v as the half4 rt, rounded to nearest even. */
+static sir_id to_half(struct spv_fn *fc, sir_id v, struct sir_type rt)
+{
+	sir_id h = spv_emit(fc, SIR_OP_FCONV, rt, &v, 1);
+
+	fc->f->values[h].aux = SIR_CONV_RTE;
+	return h;
 }
 
 /* The integer coordinate operand i, checked. */
@@ -196,6 +220,8 @@ static bool image_write(struct spv_fn *fc, const uint32_t *w, uint32_t wc)
 	if (!texel_type(fc, fc->f->values[srcs[1]].type, wc > 4 ? w[4] : 0,
 			&type))
 		return false;
+	if (half_texel(fc->f->values[srcs[1]].type))
+		srcs[1] = spv_emit(fc, SIR_OP_FCONV, float4_texel, &srcs[1], 1);
 	srcs[2] = coord_xy(fc, coord);
 	if (layered(t))
 		srcs[3] = coord_comp(fc, coord, 2);
@@ -226,10 +252,11 @@ static sir_id image_read(struct spv_fn *fc, const uint32_t *w, uint32_t wc,
 	srcs[1] = coord_xy(fc, coord);
 	if (layered(t))
 		srcs[2] = coord_comp(fc, coord, 2);
-	v = spv_emit(fc, SIR_OP_IMAGE_LOAD, rt, srcs, layered(t) ? 3 : 2);
+	v = spv_emit(fc, SIR_OP_IMAGE_LOAD, half_texel(rt) ? float4_texel : rt,
+		     srcs, layered(t) ? 3 : 2);
 	fc->f->values[v].aux = type;
 	fc->f->values[v].aux2 = layered(t);
-	return v;
+	return half_texel(rt) ? to_half(fc, v, rt) : v;
 }
 
 /* OpSampledImage: type, result, image, sampler. */
@@ -311,11 +338,12 @@ static sir_id image_sample(struct spv_fn *fc, const uint32_t *w,
 				  i == 3 ? 4 : i);
 	srcs[2] = spv_emit(fc, SIR_OP_VEC, sir_type_make(SIR_FLOAT, 32, 4),
 			   c, 4);
-	v = spv_emit(fc, SIR_OP_IMAGE_SAMPLE, rt, srcs, 3);
+	v = spv_emit(fc, SIR_OP_IMAGE_SAMPLE,
+		     half_texel(rt) ? float4_texel : rt, srcs, 3);
 	fc->f->values[v].aux = type;
 	fc->f->values[v].aux2 = t->image_dim == SpvDim1D ? 1 :
 				t->image_dim == SpvDim2D ? 2 : 3;
-	return v;
+	return half_texel(rt) ? to_half(fc, v, rt) : v;
 }
 
 bool spv_image_inst(struct spv_fn *fc, const uint32_t *w, uint32_t wc,

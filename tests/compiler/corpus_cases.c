@@ -3435,6 +3435,62 @@ static bool run_image_read(struct cr_session *s,
 }
 
 /*
+ * image_half: an 8x4 grid reads an RGBA32F texel as a half4 and writes
+ * it doubled to a second RGBA32F image. The halves must be the texels
+ * rounded to nearest even (the host compiler's _Float16 conversion, an
+ * independent reference), the written floats exactly twice them.
+ */
+static bool run_image_half(struct cr_session *s,
+			   const struct slb_program *p,
+			   const struct corpus_case *c, uint32_t *elements)
+{
+	enum { W = 8, H = 4, N = W * H, ROW = 16 * W };
+	const uint32_t rgba32f = 191u << 12 | 0x688;
+	uint32_t a_va, b_va, out_va, words[2][SLB_IMAGE_WORDS] = { { 0 } };
+	float *a = cr_alloc(s, ROW * H, &a_va);
+	float *b = cr_alloc(s, ROW * H, &b_va);
+	uint16_t *out = cr_alloc(s, 8 * N, &out_va);
+	struct cr_arg args[3];
+	bool ok;
+
+	if (!a || !b || !out)
+		return false;
+	for (int i = 0; i < 4 * N; i++) {
+		/* Halfway cases, denormal halves and plain values. */
+		a[i] = (float)((int)(rnd() % 4001) - 2000) / 16.0f +
+		       (float)(int)(rnd() % 3 - 1) * 0x1p-14f / 3.0f;
+	}
+	a[0] = 1.0f + 0x1p-11f;          /* a tie: to even, 1.0 */
+	a[1] = 0x1p-20f;                 /* a denormal half */
+	ok = cr_describe_image(s, 0, &(struct cr_image){
+		a_va, rgba32f, 16, { W, H, 1 }, ROW, ROW * H });
+	ok &= cr_describe_image(s, 1, &(struct cr_image){
+		b_va, rgba32f, 16, { W, H, 1 }, ROW, ROW * H });
+	for (int k = 0; k < 2; k++)
+		args[k] = (struct cr_arg){ .kind = CR_ARG_VALUE,
+					   .value = words[k],
+					   .size = sizeof(words[k]) };
+	args[2] = CR_BUF(out_va);
+	if (!ok || !cr_launch(s, p, c->name, args, 3, &CR_2D(W, H, W, H)))
+		return false;
+	*elements = N;
+	for (int i = 0; i < 4 * N; i++) {
+		_Float16 h = (_Float16)a[i];
+		float twice = 2.0f * (float)h;
+		uint16_t hb;
+
+		memcpy(&hb, &h, 2);
+		if (out[i] != hb || memcmp(&b[i], &twice, 4)) {
+			printf("  %s: channel %d: %a read as half 0x%04x, "
+			       "want 0x%04x; wrote %a, want %a\n", c->name,
+			       i, a[i], out[i], hb, b[i], twice);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+/*
  * image_sample: an 8x4 grid samples three images through the texture
  * unit. The expected values follow OpenCL 1.2 8.2: nearest with
  * CLK_ADDRESS_CLAMP gives the border (0, 0, 0, 0) for RGBA and (0, 0, 0,
@@ -4063,6 +4119,7 @@ const struct corpus_case corpus_cases[] = {
 	{ "image_query", CORPUS_FEATURE, run_image_query, NULL, NULL },
 	{ "image_write", CORPUS_FEATURE, run_image_write, NULL, NULL },
 	{ "image_read", CORPUS_FEATURE, run_image_read, NULL, NULL },
+	{ "image_half", CORPUS_FEATURE, run_image_half, NULL, NULL },
 	{ "image_sample", CORPUS_FEATURE, run_image_sample, NULL, NULL },
 	{ "image_sample_dims", CORPUS_FEATURE, run_image_sample_dims, NULL,
 	  NULL },
