@@ -13,19 +13,6 @@
 #include "icd_tests.h"
 #include "sleipnir_compiler.h"
 
-static cl_context new_context(void)
-{
-	cl_device_id d = test_device();
-
-	return clCreateContext(NULL, 1, &d, NULL, NULL, NULL);
-}
-
-static void CL_CALLBACK free_storage(cl_mem mem, void *storage)
-{
-	(void)mem;
-	free(storage);
-}
-
 /*
  * An image as clCreateImage makes one without host_ptr (tight rows), its
  * storage malloc'd and filled with a pattern: @layers is the array size
@@ -35,31 +22,23 @@ static cl_mem fake_image(cl_context c, cl_mem_object_type type,
 			 cl_channel_order order, cl_channel_type ctype,
 			 size_t w, size_t h, size_t layers)
 {
-	cl_mem m = calloc(1, sizeof(*m));
 	cl_image_format f = { order, ctype };
 	bool array1d = type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+	size_t elem = icd_image_elem_size(&f);
+	size_t row = w * elem, slice = row * (array1d ? 1 : h);
+	cl_mem m = test_fake_mem(c, type, 0, slice * (array1d ? h : layers));
 
-	icd_object_init(&m->obj, ICD_TYPE_MEM);
-	atomic_init(&m->holds, 1);
-	atomic_init(&m->map_count, 0);
-	pthread_mutex_init(&m->lock, NULL);
-	clRetainContext(c);
-	m->context = c;
-	m->type = type;
 	m->format = f;
-	m->elem_size = icd_image_elem_size(&f);
+	m->elem_size = elem;
 	m->width = w;
 	m->height = array1d ? 0 : h;
 	m->depth = type == CL_MEM_OBJECT_IMAGE3D ? layers : 0;
 	m->array_size = array1d ? h : type == CL_MEM_OBJECT_IMAGE2D_ARRAY ?
 			layers : 0;
-	m->row_pitch = w * m->elem_size;
-	m->slice_pitch = m->row_pitch * (array1d ? 1 : h);
-	m->size = m->slice_pitch * (array1d ? h : layers);
-	m->cpu = malloc(m->size);
+	m->row_pitch = row;
+	m->slice_pitch = slice;
 	for (size_t i = 0; i < m->size; i++)
 		m->cpu[i] = (uint8_t)(i * 7 + 3);
-	clSetMemObjectDestructorCallback(m, free_storage, m->cpu);
 	return m;
 }
 
@@ -70,7 +49,7 @@ struct fixture {
 
 static bool setup(struct fixture *f)
 {
-	f->c = new_context();
+	f->c = test_context();
 	f->q = f->c ? clCreateCommandQueue(f->c, test_device(), 0, NULL) :
 	       NULL;
 	return f->q != NULL;
@@ -95,7 +74,7 @@ static void teardown(struct fixture *f)
 
 TEST(create_rules)
 {
-	cl_context c = new_context();
+	cl_context c = test_context();
 	cl_image_format rgba8 = { CL_RGBA, CL_UNORM_INT8 };
 	cl_image_format bad_combo = { CL_RGB, CL_UNORM_INT8 };
 	cl_image_format bgra16 = { CL_BGRA, CL_UNORM_INT16 };
@@ -293,7 +272,7 @@ TEST(buffer_image)
 
 TEST(supported_formats)
 {
-	cl_context c = new_context();
+	cl_context c = test_context();
 	cl_image_format list[256];
 	cl_uint n = 0, m = 0;
 	bool rgba8 = false, bgra8 = false, rf = false;
@@ -342,7 +321,7 @@ TEST(supported_formats)
 
 TEST(samplers)
 {
-	cl_context c = new_context();
+	cl_context c = test_context();
 	cl_sampler s;
 	cl_addressing_mode am = 0;
 	cl_filter_mode fm = 0;

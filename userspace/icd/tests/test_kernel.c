@@ -32,13 +32,6 @@ static const char kernels_src[] =
 	"\tout[0] = tile[3];\n"
 	"}\n";
 
-static cl_context new_context(void)
-{
-	cl_device_id d = test_device();
-
-	return clCreateContext(NULL, 1, &d, NULL, NULL, NULL);
-}
-
 static cl_program built_with(cl_context c, const char *options)
 {
 	const char *src = kernels_src;
@@ -99,7 +92,7 @@ static cl_uint kernel_refs(cl_kernel k)
 
 TEST(create)
 {
-	cl_context c = new_context();
+	cl_context c = test_context();
 	cl_program p = built(c);
 	cl_kernel k, all[3], few[2];
 	cl_uint n = 0;
@@ -162,7 +155,7 @@ TEST(create)
 
 TEST(set_args)
 {
-	cl_context c = new_context(), c2 = new_context();
+	cl_context c = test_context(), c2 = test_context();
 	cl_program p = built(c);
 	cl_kernel k;
 	cl_mem m, other;
@@ -223,7 +216,7 @@ TEST(set_args)
 
 TEST(kernel_info)
 {
-	cl_context c = new_context();
+	cl_context c = test_context();
 	cl_program p = built(c), got_p = NULL;
 	cl_context got_c = NULL;
 	cl_kernel fixed, args;
@@ -264,7 +257,7 @@ TEST(kernel_info)
 
 TEST(arg_info)
 {
-	cl_context c = new_context();
+	cl_context c = test_context();
 	cl_program p = built_with(c, "-cl-kernel-arg-info"), plain = built(c);
 	cl_kernel k;
 	cl_kernel_arg_address_qualifier aq;
@@ -324,7 +317,7 @@ TEST(arg_info)
 
 TEST(work_group_info)
 {
-	cl_context c = new_context();
+	cl_context c = test_context();
 	cl_device_id d = test_device();
 	cl_program p = built(c);
 	cl_kernel fixed, args, statics;
@@ -417,7 +410,7 @@ static const char sampler_src[] =
 
 TEST(sampler_args)
 {
-	cl_context c = new_context();
+	cl_context c = test_context();
 	const char *src = sampler_src;
 	cl_program p = clCreateProgramWithSource(c, 1, &src, NULL, NULL);
 	cl_sampler smp = NULL;
@@ -448,7 +441,7 @@ TEST(sampler_args)
 		 CL_INVALID_SAMPLER);
 	CHECK(!k->args[3].set);
 	if (SLC_DEVICE_IMAGE_SUPPORT) {
-		cl_context c2 = new_context();
+		cl_context c2 = test_context();
 		cl_sampler foreign = clCreateSampler(c2, CL_FALSE,
 						     CL_ADDRESS_REPEAT,
 						     CL_FILTER_LINEAR, &err);
@@ -509,7 +502,7 @@ static const char image_src[] =
 
 TEST(image_args)
 {
-	cl_context c = new_context();
+	cl_context c = test_context();
 	const char *src = image_src;
 	cl_program p = clCreateProgramWithSource(c, 1, &src, NULL, NULL);
 	cl_kernel k = NULL;
@@ -648,7 +641,7 @@ static const char wide_src[] =
 
 TEST(work_group_size_and_barriers)
 {
-	cl_context c = new_context();
+	cl_context c = test_context();
 	cl_device_id d = test_device();
 	const char *src = wide_src;
 	cl_program p = clCreateProgramWithSource(c, 1, &src, NULL, NULL);
@@ -769,7 +762,7 @@ static cl_int launch(cl_command_queue q, cl_kernel k)
 
 TEST(local_memory_per_kernel)
 {
-	cl_context c = new_context();
+	cl_context c = test_context();
 	const char *src = local_src;
 	cl_ulong device_local = 0;
 	cl_command_queue q;
@@ -876,7 +869,7 @@ static char *kernel_string(cl_kernel k, int arg, cl_uint q)
 TEST(long_names)
 {
 	static const size_t lengths[] = { 300, 4000 };
-	cl_context c = new_context();
+	cl_context c = test_context();
 
 	REQUIRE(c);
 	for (size_t i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
@@ -1053,7 +1046,7 @@ TEST(kernel_attributes)
 	const size_t ntypes = sizeof(types) / sizeof(types[0]);
 	const size_t nwidths = sizeof(widths) / sizeof(widths[0]);
 	const size_t ncombos = sizeof(combos) / sizeof(combos[0]);
-	cl_context c = new_context();
+	cl_context c = test_context();
 	size_t cap = 64 * 1024, len = 0;
 	char *src = malloc(cap), name[32], want[64];
 

@@ -19,42 +19,18 @@
 
 #define ALIGN 128 /* CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8 */
 
-static cl_context new_context(void)
-{
-	cl_device_id d = test_device();
-
-	return clCreateContext(NULL, 1, &d, NULL, NULL, NULL);
-}
-
-static void CL_CALLBACK free_storage(cl_mem mem, void *storage)
-{
-	(void)mem;
-	free(storage);
-}
-
 /* A buffer as clCreateBuffer makes one, its storage malloc'd instead of
  * a BO; @host_ptr with CL_MEM_USE_HOST_PTR makes it a shadowed one. */
 static cl_mem fake_buffer(cl_context c, cl_mem_flags flags, size_t size,
 			  void *host_ptr)
 {
-	cl_mem m = calloc(1, sizeof(*m));
+	cl_mem m = test_fake_mem(c, CL_MEM_OBJECT_BUFFER, flags, size);
 
-	icd_object_init(&m->obj, ICD_TYPE_MEM);
-	atomic_init(&m->holds, 1);
-	atomic_init(&m->map_count, 0);
-	pthread_mutex_init(&m->lock, NULL);
-	clRetainContext(c);
-	m->context = c;
-	m->type = CL_MEM_OBJECT_BUFFER;
-	m->flags = flags;
-	m->size = size;
-	m->cpu = calloc(1, size);
 	if (flags & CL_MEM_USE_HOST_PTR) {
 		m->host_ptr = host_ptr;
 		m->shadowed = true;
 		memcpy(m->cpu, host_ptr, size);
 	}
-	clSetMemObjectDestructorCallback(m, free_storage, m->cpu);
 	return m;
 }
 
@@ -95,7 +71,7 @@ TEST(create_buffer_rules)
 		CL_MEM_WRITE_ONLY | CL_MEM_HOST_READ_ONLY,
 		CL_MEM_READ_ONLY | CL_MEM_HOST_WRITE_ONLY | CL_MEM_ALLOC_HOST_PTR,
 	};
-	cl_context c = new_context();
+	cl_context c = test_context();
 	cl_ulong max = 0;
 	char host[64];
 	cl_int err;
@@ -136,7 +112,7 @@ TEST(create_buffer_rules)
 
 TEST(handles)
 {
-	cl_context c = new_context();
+	cl_context c = test_context();
 	cl_mem not_mem = (cl_mem)c;
 	cl_int err;
 
@@ -145,7 +121,7 @@ TEST(handles)
 	CHECK_EQ(clReleaseMemObject(not_mem), CL_INVALID_MEM_OBJECT);
 	CHECK_EQ(clGetMemObjectInfo(not_mem, CL_MEM_SIZE, 0, NULL, NULL),
 		 CL_INVALID_MEM_OBJECT);
-	CHECK_EQ(clSetMemObjectDestructorCallback(NULL, free_storage, NULL),
+	CHECK_EQ(clSetMemObjectDestructorCallback(NULL, test_free_storage, NULL),
 		 CL_INVALID_MEM_OBJECT);
 	FAILS_WITH(clCreateSubBuffer(not_mem, 0, CL_BUFFER_CREATE_TYPE_REGION,
 				     NULL, &err), CL_INVALID_MEM_OBJECT);
@@ -156,7 +132,7 @@ TEST(handles)
 
 TEST(mem_info)
 {
-	cl_context c = new_context();
+	cl_context c = test_context();
 	char host[512];
 	cl_mem b, s;
 	cl_buffer_region r = { ALIGN, 256 };
@@ -226,7 +202,7 @@ TEST(mem_info)
 
 TEST(sub_buffer_rules)
 {
-	cl_context c = new_context();
+	cl_context c = test_context();
 	cl_mem rw = NULL, wo = NULL, ro = NULL, hw = NULL, hr = NULL, hn = NULL;
 	cl_buffer_region r = { 0, 64 }, bad;
 	char host[1024];
@@ -320,7 +296,7 @@ static void CL_CALLBACK record(cl_mem mem, void *user_data)
 
 TEST(destructor_callbacks)
 {
-	cl_context c = new_context();
+	cl_context c = test_context();
 	cl_buffer_region r = { 0, 64 };
 	cl_mem b, s;
 
@@ -357,7 +333,7 @@ struct fixture {
 
 static bool setup(struct fixture *f)
 {
-	f->c = new_context();
+	f->c = test_context();
 	f->q = f->c ? clCreateCommandQueue(f->c, test_device(), 0, NULL) :
 	       NULL;
 	return f->q != NULL;

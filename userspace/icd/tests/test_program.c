@@ -33,13 +33,6 @@ static const char helper_header[] = "int helper(int x);\n";
 static const char defines_helper[] =
 	"int helper(int x) { return x * 3; }\n";
 
-static cl_context new_context(void)
-{
-	cl_device_id d = test_device();
-
-	return clCreateContext(NULL, 1, &d, NULL, NULL, NULL);
-}
-
 static cl_program from_source(cl_context c, const char *src)
 {
 	return clCreateProgramWithSource(c, 1, &src, NULL, NULL);
@@ -110,7 +103,7 @@ static unsigned char *get_binary(cl_program p, size_t *size)
 
 TEST(create_with_source)
 {
-	cl_context c = new_context();
+	cl_context c = test_context();
 	const char *parts[3] = { "__kernel void k(", "__global int *o)XXX",
 				 " { o[0] = 7; }" };
 	/* 0: up to the NUL; the middle one cut before "XXX". */
@@ -172,7 +165,7 @@ static void CL_CALLBACK on_built(cl_program p, void *user_data)
 
 TEST(build)
 {
-	cl_context c = new_context();
+	cl_context c = test_context();
 	cl_device_id d = test_device(), other = (cl_device_id)c;
 	cl_program p = from_source(c, two_kernels);
 	char names[64], opts[64];
@@ -263,7 +256,7 @@ TEST(no_kernels)
 		"", " \n\t", "/* nothing */\n// at all\n",
 		"int helper(int x) { return x; }\n",
 	};
-	cl_context c = new_context();
+	cl_context c = test_context();
 	cl_device_id d = test_device();
 
 	REQUIRE(c);
@@ -317,7 +310,7 @@ TEST(no_kernels)
 
 TEST(binaries_round_trip)
 {
-	cl_context c = new_context();
+	cl_context c = test_context();
 	cl_device_id d = test_device(), two[2] = { d, d };
 	cl_program p = from_source(c, two_kernels), q;
 	const unsigned char *bins[2];
@@ -417,7 +410,7 @@ TEST(binaries_round_trip)
 
 TEST(compile_and_link)
 {
-	cl_context c = new_context();
+	cl_context c = test_context();
 	cl_device_id d = test_device();
 	cl_program main_p = from_source(c, uses_helper);
 	cl_program helper_p = from_source(c, defines_helper);
@@ -586,7 +579,7 @@ TEST(compile_and_link)
 
 TEST(il_program)
 {
-	cl_context c = new_context();
+	cl_context c = test_context();
 	cl_platform_id plat = test_platform();
 	clCreateProgramWithILKHR_fn create_il;
 	struct clc_options o;

@@ -10,13 +10,6 @@
 
 #include "icd_tests.h"
 
-static cl_context new_context(void)
-{
-	cl_device_id d = test_device();
-
-	return clCreateContext(NULL, 1, &d, NULL, NULL, NULL);
-}
-
 static cl_int status_of(cl_event e)
 {
 	cl_int st = 99;
@@ -34,7 +27,7 @@ static void settle(void)
 
 TEST(queue_create_and_info)
 {
-	cl_context c = new_context();
+	cl_context c = test_context();
 	cl_device_id d = test_device(), got = NULL;
 	cl_command_queue_properties props = 0;
 	cl_context ctx = NULL;
@@ -83,7 +76,7 @@ static void CL_CALLBACK record(cl_event e, cl_int status, void *data)
 
 TEST(user_event_gates_in_order_queue)
 {
-	cl_context c = new_context();
+	cl_context c = test_context();
 	cl_int err;
 	cl_command_queue q;
 	cl_event user, marker, barrier_ev = NULL;
@@ -133,7 +126,7 @@ TEST(user_event_gates_in_order_queue)
 
 TEST(failed_wait_list_fails_dependents)
 {
-	cl_context c = new_context(), other = new_context();
+	cl_context c = test_context(), other = test_context();
 	cl_int err;
 	cl_command_queue q;
 	cl_event user, marker, foreign;
@@ -174,7 +167,7 @@ TEST(failed_wait_list_fails_dependents)
 
 TEST(out_of_order_queue_runs_what_is_ready)
 {
-	cl_context c = new_context();
+	cl_context c = test_context();
 	cl_int err;
 	cl_command_queue q;
 	cl_event gate, open, blocked, free_runner;
@@ -207,7 +200,7 @@ TEST(out_of_order_queue_runs_what_is_ready)
 
 TEST(profiling_times)
 {
-	cl_context c = new_context();
+	cl_context c = test_context();
 	cl_int err;
 	cl_command_queue q, plain;
 	cl_event m, n, user;
@@ -250,7 +243,7 @@ TEST(profiling_times)
 
 TEST(event_info_and_references)
 {
-	cl_context c = new_context(), got_c = NULL;
+	cl_context c = test_context(), got_c = NULL;
 	cl_int err;
 	cl_command_queue q, got_q = (cl_command_queue)1;
 	cl_command_type type = 0;
@@ -303,7 +296,7 @@ static const char empty_src[] =
 
 TEST(launch_checks_and_no_gpu)
 {
-	cl_context c = new_context();
+	cl_context c = test_context();
 	const char *src = empty_src;
 	size_t g1 = 64, g3[3] = { 8, 8, 8 }, l3[3] = { 4, 4, 4 };
 	size_t odd = 3, big = (size_t)1 << 33;
@@ -365,7 +358,7 @@ TEST(launch_checks_and_no_gpu)
  */
 TEST(launch_sizes_the_device_accepts)
 {
-	cl_context c = new_context();
+	cl_context c = test_context();
 	const char *src = empty_src;
 	size_t g_max = 0xFFFFFFFFu, l_255 = 255;
 	size_t g_pow2[3] = { 2048, 2048, 1024 };
