@@ -32,7 +32,7 @@ bool sirl_lower_mulhi(struct sir_function *f);
 bool sirl_lower_fdiv(struct sir_function *f, bool fast_math);
 /* FMA, correctly rounded with integer arithmetic (sir_lower_fma.c). */
 bool sirl_lower_fma(struct sir_function *f);
-/* fp16 arithmetic computed in fp32, rounded once (sir_lower_half.c). */
+/* The fp16 ops without a 16-bit form, in fp32 (sir_lower_half.c). */
 bool sirl_lower_half(struct sir_function *f);
 /* Values wider than a register into pieces (sir_lower_wide.c). */
 bool sirl_split_wide(struct sir_function *f, char *err, size_t errsz);

@@ -1003,9 +1003,9 @@ static uint16_t finite_half(void)
 }
 
 /*
- * half4 add, mul and fma on the model, as the pipeline lowers them
- * (sir_lower_half.c: in fp32, rounded once), against the exact results
- * rounded to fp16; fma's round-to-odd sum included.
+ * half4 add, mul and fma on the model, as the pipeline lowers them (add
+ * and mul in 16-bit lanes, fma in fp32 by sir_lower_half.c), against the
+ * exact results rounded to fp16; fma's round-to-odd sum included.
  */
 TEST(half_arithmetic)
 {
