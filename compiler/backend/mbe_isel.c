@@ -79,6 +79,8 @@ static unsigned int packed_bits(struct sir_type t)
 {
 	if (t.kind == SIR_BOOL)
 		return t.comps == 8 ? 16 : t.comps == 16 ? 8 : 0;
+	if (t.kind == SIR_FLOAT)
+		return t.bits == 16 && t.comps == 8 ? 16 : 0;
 	if (t.kind != SIR_INT)
 		return 0;
 	return (t.bits == 16 && t.comps == 8) ||
@@ -213,10 +215,13 @@ static bool is_half(struct sir_type t)
 	return t.kind == SIR_FLOAT && t.bits == 16;
 }
 
-/* The sign bit of a float lane in its word (a double's high word). */
+/* The sign bits of float lanes in a word (a double's high word; a
+ * half8's word holds two halves). */
 static uint32_t sign_bit(struct sir_type t)
 {
-	return is_half(t) ? 0x8000u : 0x80000000u;
+	if (is_half(t))
+		return t.comps == 8 ? 0x80008000u : 0x8000u;
+	return 0x80000000u;
 }
 
 /* A float source: FNEG/FABS of a float value become source modifiers. */
@@ -2351,10 +2356,12 @@ static bool is_lane_word(uint32_t w, unsigned int bits)
 	       w == (w & 0xFF) * 0x01010101u;
 }
 
-/* An operand of a narrow-lane op (see above). */
+/* An operand of a narrow-lane op (see above); float modifiers stay. */
 static struct mi_src src_narrow(struct isel *s, struct mi_src x,
 				unsigned int bits)
 {
+	uint8_t mod = x.mod;
+
 	if (x.kind == MO_CONST) {
 		if (is_const_words(&x, x.cval[0]) &&
 		    is_lane_word(x.cval[0], bits)) {
@@ -2363,9 +2370,11 @@ static struct mi_src src_narrow(struct isel *s, struct mi_src x,
 		}
 		return vreg_src(mov_to_vreg(s, x, 4));
 	}
-	if (x.lane_splat || (x.kind != MO_NONE && is_whole(&x)))
-		return x;
-	return vreg_src(mov_to_vreg(s, x, 4));
+	x.mod = 0;
+	if (!x.lane_splat && !(x.kind != MO_NONE && is_whole(&x)))
+		x = vreg_src(mov_to_vreg(s, x, 4));
+	x.mod = mod;
+	return x;
 }
 
 /* Vector units only: 8 or 16 lanes. */
@@ -2408,7 +2417,7 @@ static uint32_t opn(struct isel *s, unsigned int bits, uint8_t op,
 		b = t;
 	}
 	a = src_narrow(s, a, bits);
-	if (!(info->flags & MDG_OP_ONE_SRC))
+	if (!(info->flags & MDG_OP_ONE_SRC) && b.kind)
 		b = src_narrow(s, b, bits);
 	in = alu(s, op, vdst(r, 0xF), a, b);
 	make_narrow(in, bits);
@@ -2529,6 +2538,7 @@ static bool sel_packed(struct isel *s, sir_id v)
 
 	switch (op) {
 	case SIR_OP_COPY:
+	case SIR_OP_BITCAST:         /* short8 <-> half8: the same lanes */
 		set(s, v, get(s, in->srcs[0]));
 		return true;
 	case SIR_OP_UNIFORM:
@@ -2582,6 +2592,30 @@ static bool sel_packed(struct isel *s, sir_id v)
 		 * the saturations at it, as SIR means them. */
 		defn(s, v, int_op(op), get(s, in->srcs[0]),
 		     get(s, in->srcs[1]));
+		return true;
+	/* half8: fp16 in reg mode 16, FNEG / FABS as modifiers. */
+	case SIR_OP_FADD: case SIR_OP_FMUL: case SIR_OP_FMIN: case SIR_OP_FMAX:
+	case SIR_OP_FEQ: case SIR_OP_FNE: case SIR_OP_FLT: case SIR_OP_FLE:
+		defn(s, v, float_op(op), fsrc(s, in->srcs[0]),
+		     fsrc(s, in->srcs[1]));
+		return true;
+	case SIR_OP_FSUB: {
+		struct mi_src b = fsrc(s, in->srcs[1]);
+
+		if (b.kind == MO_CONST)
+			for (int j = 0; j < 4; j++)
+				b.cval[j] ^= 0x80008000u;
+		else
+			b.mod ^= 2;
+		defn(s, v, MDG_ALU_FADD, fsrc(s, in->srcs[0]), b);
+		return true;
+	}
+	case SIR_OP_FNEG: case SIR_OP_FABS:
+		defn(s, v, MDG_ALU_FMOV, fsrc(s, v), nosrc);
+		return true;
+	case SIR_OP_FFLOOR: case SIR_OP_FCEIL: case SIR_OP_FTRUNC:
+	case SIR_OP_FRINT: case SIR_OP_FROUND:
+		defn(s, v, float_unary(op), fsrc(s, in->srcs[0]), nosrc);
 		return true;
 	default:
 		return fail(s, "mdg: %s on %u-bit x%u values in narrow lanes "

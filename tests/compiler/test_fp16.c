@@ -286,6 +286,12 @@ TEST(code_in_16bit_lanes)
 	      has(t, "u2f_rtn"));
 	/* The integer code of the conversions is gone. */
 	CHECK(lacks(t, ".iand.") && lacks(t, ".ilsr."));
+	/* half8 whole: ld/st.128 of eight lanes, no unpacking. */
+	REQUIRE((t = disasm("binary8")) != NULL);
+	CHECK(has(t, ".fadd.f16 ") && has(t, ".fmul.f16 ") &&
+	      has(t, ".flt.i16 ") && has(t, ".ffloor.f16 ") &&
+	      has(t, "ld.128") && has(t, "st.128"));
+	CHECK(lacks(t, ".f32") && lacks(t, ".ilsr.") && lacks(t, ".u16"));
 }
 
 /* ---- Runs ---- */
@@ -423,6 +429,54 @@ TEST(binary_ops_scalar)
 			bad = report(bad, "compares", a[k], b[k], m[k], bits);
 	}
 	printf("  %u halves, 4 ops and 3 comparisons: %u wrong\n", ALL, bad);
+	CHECK_EQ(bad, 0u);
+}
+
+/* half8 kept whole (eight lanes of one register): every half once. */
+TEST(half8_in_one_register)
+{
+	uint16_t *a, *b, *r, *m;
+	uint32_t a_va, b_va, r_va, m_va;
+	unsigned int bad = 0;
+
+	REQUIRE(built);
+	cr_reset(&session);
+	a = alloc(ALL * 2, &a_va);
+	b = alloc(ALL * 2, &b_va);
+	r = alloc(ALL * 12, &r_va);
+	m = alloc(ALL * 2, &m_va);
+	for (uint32_t k = 0; k < ALL; k++) {
+		a[k] = (uint16_t)k;
+		b[k] = partner(a[k]);
+	}
+	REQUIRE(cr_launch(&session, &prog, "binary8",
+			  (struct cr_arg[]){ CR_BUF(a_va), CR_BUF(b_va),
+					     CR_BUF(r_va), CR_BUF(m_va) }, 4,
+			  &CR_1D(ALL / 8, 64)));
+	for (uint32_t k = 0; k < ALL; k++) {
+		double x = h2d(a[k]), y = h2d(b[k]);
+		const uint16_t *got = r + 48 * (k / 8) + k % 8;
+		uint16_t want[6] = {
+			d2h(x + y, RTE), d2h(x - y, RTE), d2h(x * y, RTE),
+			d2h(fmin_ref(x, y), RTE),
+			d2h(h2d(d2h(fmax_ref(-x, fabs(y)), RTE)) - 1.0, RTE),
+			x < y ? d2h(floor(h2d(d2h(y - x, RTE))), RTE) :
+				d2h(x * 0.5, RTE),
+		};
+		static const char *const names[6] = {
+			"add", "sub", "mul", "fmin", "fmax(-a,|b|)-1", "select",
+		};
+		unsigned int bits = (x == y) | (x != y) << 1 | (x <= y) << 2 |
+				    (x > y) << 3;
+
+		for (int j = 0; j < 6; j++)
+			if (!same_h(got[8 * j], want[j], j == 3))
+				bad = report(bad, names[j], a[k], b[k],
+					     got[8 * j], want[j]);
+		if (m[k] != bits)
+			bad = report(bad, "compares", a[k], b[k], m[k], bits);
+	}
+	printf("  %u halves, 6 ops and 4 comparisons: %u wrong\n", ALL, bad);
 	CHECK_EQ(bad, 0u);
 }
 
@@ -611,6 +665,7 @@ static void run_all(const char *options)
 	RUN(code_in_16bit_lanes);
 	RUN(binary_ops_vector);
 	RUN(binary_ops_scalar);
+	RUN(half8_in_one_register);
 	RUN(fma_correctly_rounded);
 	RUN(unary_ops_and_conversions_from_half);
 	RUN(conversions_to_half);

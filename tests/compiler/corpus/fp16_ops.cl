@@ -91,3 +91,20 @@ kernel void to_half4(global const float *f, global const int *n,
 	vstore4(convert_half4_rtp(k), 8 * i + 6, r);
 	vstore4(convert_half4_rtn(convert_uint4(k)), 8 * i + 7, r);
 }
+
+// half8 kept whole: eight 16-bit lanes of one register (sir_lower_packed.c).
+kernel void binary8(global const half8 *a, global const half8 *b,
+		    global half8 *r, global short8 *m)
+{
+	size_t i = get_global_id(0);
+	half8 x = a[i], y = b[i];
+
+	r[6 * i] = x + y;
+	r[6 * i + 1] = x - y;
+	r[6 * i + 2] = x * y;
+	r[6 * i + 3] = fmin(x, y);
+	r[6 * i + 4] = fmax(-x, fabs(y)) - (half)1.0;
+	r[6 * i + 5] = x < y ? floor(y - x) : x * (half)0.5;
+	m[i] = ((x == y) & (short)1) | ((x != y) & (short)2) |
+	       ((x <= y) & (short)4) | ((x > y) & (short)8);
+}
