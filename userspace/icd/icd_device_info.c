@@ -88,10 +88,10 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
 	case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
 		UINT(SLC_DEVICE_FP64 ? VEC128(8) : 0);
 		break;
-	/* cl_khr_fp16: a half sits in the low 16 bits of a 32-bit lane,
-	 * four a register (compiler/backend/README.md). */
+	/* cl_khr_fp16: a half8 is one register of eight 16-bit lanes, its
+	 * arithmetic one reg-mode-16 op (compiler/backend/README.md). */
 	case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
-	case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: UINT(VEC128(4)); break;
+	case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: UINT(VEC128(2)); break;
 	case CL_DEVICE_MAX_CLOCK_FREQUENCY: UINT(CLOCK_MHZ); break;
 	/* The compiler's pointers are 32 bits (compiler/README.md). */
 	case CL_DEVICE_ADDRESS_BITS: UINT(32); break;
