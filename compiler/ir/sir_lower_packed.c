@@ -7,10 +7,11 @@
  * registers of 32-bit lanes and re-extend their operands for signed ops.
  *
  * Values of 16-bit x8 and 8-bit x16 integers, of half x8, and the bool
- * x8 / x16 masks their comparisons give (all ones or zero per lane in the back end) form
- * webs: sets connected by definitions and uses, found with union-find
- * over the instructions. Constants, undefs and uniforms outside blocks
- * connect nothing, since either layout can be built from them. A web
+ * x8 / x16 masks their comparisons give (all ones or zero per lane in the
+ * back end) form webs: sets connected by definitions and uses, found
+ * with union-find over the instructions. Constants, undefs and uniforms
+ * outside blocks connect nothing, since either layout can be built from
+ * them. A web
  * stays packed when every definition and every use in it is one the back
  * end does in its lane width directly:
  *

@@ -1038,8 +1038,9 @@ static unsigned int run_half_arithmetic(struct compiled *c,
 
 			if (got != want) {
 				printf("  %s(0x%04x, 0x%04x, 0x%04x) = 0x%04x, "
-				       "want 0x%04x\n", sir_op_name(half_ops[q]),
-				       in[0][j], in[1][j], in[2][j], got, want);
+				       "want 0x%04x\n",
+				       sir_op_name(half_ops[q]), in[0][j],
+				       in[1][j], in[2][j], got, want);
 				bad++;
 			}
 		}

@@ -107,7 +107,8 @@ static uint16_t d2h(double x, enum rmode m)
 	}
 	v = ldexp(up ? fl + 1.0 : fl, ue);
 	if (v > 65504.0) {
-		bool inf = m == RTE || (m == RTP && !sign) || (m == RTN && sign);
+		bool inf = m == RTE || (m == RTP && !sign) ||
+			   (m == RTN && sign);
 
 		return sign | (inf ? 0x7C00 : 0x7BFF);
 	}

@@ -906,10 +906,11 @@ static bool keeps_half_op(const struct sir_function *f, enum sir_op op)
 				&f->values[f->blocks[b].instrs[i]];
 			struct sir_type t = in->num_srcs ?
 				f->values[in->srcs[0]].type : in->type;
+			bool half = (in->type.kind == SIR_FLOAT &&
+				     in->type.bits == 16) ||
+				    (t.kind == SIR_FLOAT && t.bits == 16);
 
-			if (in->op == op &&
-			    ((in->type.kind == SIR_FLOAT && in->type.bits == 16) ||
-			     (t.kind == SIR_FLOAT && t.bits == 16)))
+			if (in->op == op && half)
 				return true;
 		}
 	}
