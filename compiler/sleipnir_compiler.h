@@ -32,10 +32,12 @@
  * sub, xchg, inc, dec, cmpxchg; extended: min, max, and, or, xor), on the
  * load/store unit's .32 and .64 atomic ops, and 8/16-bit stores
  * (compiler/backend/mbe_isel.c, tests/compiler/corpus/atomics_*.cl,
- * atomics64_*.cl, types_char.cl); half arithmetic, computed in fp32
- * and rounded once, and the half built-ins, libclc's few and the float
- * ones on halves otherwise (cl_khr_fp16: compiler/ir/sir_lower_half.c,
- * spirv/spirv_extinst.c, tests/compiler/builtins/half.cl); programs
+ * atomics64_*.cl, types_char.cl); half arithmetic in Midgard's 16-bit
+ * lanes, what has no 16-bit form computed in fp32 and rounded once, and
+ * the half built-ins, libclc's few and the float ones on halves otherwise
+ * (cl_khr_fp16: compiler/backend/mbe_isel.c, compiler/ir/sir_lower_half.c,
+ * spirv/spirv_extinst.c, tests/compiler/test_fp16.c,
+ * tests/compiler/builtins/half.cl); programs
  * from SPIR-V, which the compiler reads (cl_khr_il_program). clang ignores the names that are no OpenCL C
  * extension (cl_khr_icd, cl_khr_il_program).
  *

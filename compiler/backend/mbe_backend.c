@@ -217,9 +217,13 @@ static void fold_arg_moves(struct mi_func *mf)
 				     in->dst.kind == MO_VREG))
 					ok = false;
 			}
+			/* Halves in reg mode 16 start at an even component
+			 * (mi_instr.half). */
 			if (!ok || d == UINT32_MAX ||
 			    !blk->instrs[d].kills || blk->instrs[d].glued ||
-			    blk->instrs[d].dst.mask != mv->dst.mask)
+			    blk->instrs[d].dst.mask != mv->dst.mask ||
+			    (blk->instrs[d].half == MH_OP &&
+			     mf->vregs[v].size > 1 && (mv->dst.off & 1)))
 				continue;
 			blk->instrs[d].dst.kind = MO_PHYS;
 			blk->instrs[d].dst.reg = mv->dst.reg;

@@ -90,19 +90,158 @@ static uint16_t vector_src(const struct mi_func *mf, const struct mi_instr *in,
 			sel[3] << 6);
 }
 
-static uint8_t scalar_src(const struct mi_func *mf, const struct mi_src *s,
-			  const struct mbe_sbundle *b, unsigned int j,
-			  uint8_t *reg)
+/* The physical component destination lane j of an operand reads. */
+static unsigned int src_comp(const struct mi_func *mf, const struct mi_src *s,
+			     const struct mbe_sbundle *b, unsigned int j,
+			     uint8_t *reg)
 {
-	unsigned int r, c, comp;
+	unsigned int r, c;
 
 	mi_src_place(mf, s, &r, &c);
 	*reg = (uint8_t)r;
 	if (s->kind == MO_CONST)
-		comp = const_index(b, s->cval[j]);
-	else
-		comp = (c + s->swz[j]) & 3;
-	return (uint8_t)((s->mod & 3) | 1u << 2 | (comp * 2) << 3);
+		return const_index(b, s->cval[j]);
+	return (c + s->swz[j]) & 3;
+}
+
+/*
+ * An MH_OP source in reg mode 16: 16-bit lanes 2L and 2L + 1 read the
+ * low half of the component p[L] that 32-bit lane L would, i.e. 16-bit
+ * element 2 p[L]. Lanes 0-3 take their element from the 64-bit half the
+ * expand mode names first, lanes 4-7 from the second (0 low/high, 1
+ * low/low, 2 high/high, 3 high/low), both through the same four
+ * selectors: so lanes 0 and 1 must read from one half and lanes 2 and 3
+ * from one half, and lanes 0 and 2 (1 and 3) at the same position in
+ * theirs. False when the operand's placement breaks that (isel's
+ * operands never do).
+ */
+static bool half_op_src(const struct mi_func *mf, const struct mi_instr *in,
+			const struct mi_src *s, const struct mbe_sbundle *b,
+			unsigned int dcomp, uint8_t *reg, uint16_t *desc)
+{
+	static const uint8_t expand[2][2] = { { 1, 0 }, { 3, 2 } };
+	int hs[2] = { -1, -1 }, pos[2] = { -1, -1 };
+
+	*reg = MDG_REG_PIPE0;
+	for (unsigned int lane = dcomp; lane < 4; lane++) {
+		unsigned int j = lane - dcomp, p;
+
+		if (!(in->dst.mask & (1u << j)))
+			continue;
+		p = src_comp(mf, s, b, j, reg);
+		if ((hs[lane / 2] >= 0 && hs[lane / 2] != (int)(p / 2)) ||
+		    (pos[lane & 1] >= 0 && pos[lane & 1] != (int)(p & 1)))
+			return false;
+		hs[lane / 2] = (int)(p / 2);
+		pos[lane & 1] = (int)(p & 1);
+	}
+	for (int h = 0; h < 2; h++) {
+		if (hs[h] < 0)
+			hs[h] = hs[1 - h] >= 0 ? hs[1 - h] : h;
+		if (pos[h] < 0)
+			pos[h] = 0;
+	}
+	*desc = MDG_VSRC(s->mod & 3, expand[hs[0]][hs[1]],
+			 (2u * (unsigned int)pos[0]) * 0x5u |
+			 (2u * (unsigned int)pos[1]) * 0x50u);
+	return true;
+}
+
+/* Every MH_OP source of the bundle encodes (see half_op_src). */
+static bool half_ops_ok(const struct mi_func *mf, const struct mbe_sbundle *b)
+{
+	for (int u = 0; u < MDG_UNIT_COUNT; u++) {
+		const struct mi_instr *in = b->alu[u];
+		unsigned int reg, dcomp;
+		uint8_t r;
+		uint16_t d;
+
+		if (!in || in->half != MH_OP ||
+		    mdg_unit_is_scalar((enum mdg_unit)u))
+			continue;
+		mi_dst_place(mf, &in->dst, &reg, &dcomp);
+		for (int k = 0; k < 2; k++)
+			if ((in->src[k].kind == MO_VREG ||
+			     in->src[k].kind == MO_PHYS ||
+			     in->src[k].kind == MO_CONST) &&
+			    !half_op_src(mf, in, &in->src[k], b, dcomp, &r, &d))
+				return false;
+	}
+	return true;
+}
+
+/*
+ * The vector form of a half instruction (mi_instr.half): MH_OP in reg
+ * mode 16, MH_FROM reading the source component's low half widened
+ * (expand 4 low or 5 high 64 bits, the selector naming its 16-bit
+ * element there), MH_TO writing op lane 0 or 2 shrunk into the lower or
+ * upper 64 bits, so that its 16-bit result lands on the destination
+ * component's low half.
+ */
+static void encode_half(const struct mi_func *mf, const struct mi_instr *in,
+			enum mdg_unit unit, const struct mbe_sbundle *b,
+			unsigned int dcomp, struct mdg_alu *a)
+{
+	unsigned int j = 0, dc, p;
+
+	while (j < 3 && !(in->dst.mask & (1u << j)))
+		j++;
+	dc = dcomp + j;
+	a->src1 = MDG_VSRC(0, 0, 0xE4);
+	a->src2 = MDG_VSRC(0, 0, 0xE4);
+	a->shrink = MDG_SHRINK_NONE;
+	if (in->half == MH_OP) {
+		a->reg_mode = MDG_REG_MODE_16;
+		for (unsigned int k = 0; k < 4; k++)
+			if ((in->dst.mask << dcomp) & (1u << k))
+				a->mask |= (uint8_t)(3u << (2 * k));
+		if (in->src[0].kind)
+			half_op_src(mf, in, &in->src[0], b, dcomp,
+				    &a->src1_reg, &a->src1);
+		if (in->src[1].kind == MO_IMM)
+			mdg_alu_set_immediate(a, unit, in->src[1].imm);
+		else if (in->src[1].kind)
+			half_op_src(mf, in, &in->src[1], b, dcomp,
+				    &a->src2_reg, &a->src2);
+		return;
+	}
+	a->reg_mode = MDG_REG_MODE_32;
+	for (int k = 0; k < 2; k++) {
+		const struct mi_src *s = &in->src[k];
+		uint8_t *reg = k ? &a->src2_reg : &a->src1_reg;
+		uint16_t *desc = k ? &a->src2 : &a->src1;
+
+		if (s->kind == MO_IMM) {
+			mdg_alu_set_immediate(a, unit, s->imm);
+			continue;
+		}
+		if (!s->kind)
+			continue;
+		p = src_comp(mf, s, b, j, reg);
+		*desc = in->half == MH_FROM ?
+			MDG_VSRC(s->mod & 3, p >= 2 ? 5 : 4,
+				 (2 * (p & 1)) * 0x55u) :
+			MDG_VSRC(s->mod & 3, 0, p * 0x55u);
+	}
+	if (in->half == MH_FROM) {
+		a->mask = (uint8_t)(3u << (2 * dc));
+		return;
+	}
+	/* Op lane 2 (dc & 1) shrinks to 16-bit element dc & 3 of its half. */
+	a->shrink = dc >= 2 ? MDG_SHRINK_UPPER : MDG_SHRINK_LOWER;
+	a->mask = (uint8_t)(3u << (4 * (dc & 1)));
+}
+
+static uint8_t scalar_src(const struct mi_func *mf, const struct mi_src *s,
+			  const struct mbe_sbundle *b, unsigned int j,
+			  bool half, uint8_t *reg)
+{
+	unsigned int comp = src_comp(mf, s, b, j, reg);
+
+	/* Bit 2: a 32-bit source; the component is in 16-bit units, a
+	 * half being the low one of its 32-bit component. */
+	return (uint8_t)((s->mod & 3) | (half ? 0u : 1u << 2) |
+			 (comp * 2) << 3);
 }
 
 static void encode_alu(const struct mi_func *mf, const struct mi_instr *in,
@@ -123,16 +262,31 @@ static void encode_alu(const struct mi_func *mf, const struct mi_instr *in,
 	while (j < 3 && !(in->dst.mask & (1u << j)))
 		j++;
 	if (mdg_unit_is_scalar(unit)) {
-		a->full = true;
+		/*
+		 * Halves: 16-bit sources and result compute at 16 bits
+		 * (MH_OP); a 32-bit result from 16-bit sources computes at
+		 * 32 bits on the sources widened exactly (MH_FROM, and an
+		 * MH_OP comparison, whose 0 / ~0 must fill 32 bits); a
+		 * 16-bit result of 32-bit sources is narrowed (MH_TO).
+		 */
+		bool half_src = in->half == MH_OP || in->half == MH_FROM;
+		bool cmp = in->op >= MDG_ALU_FEQ && in->op <= MDG_ALU_FLE;
+
+		a->full = in->half == MH_NONE || in->half == MH_FROM ||
+			  (in->half == MH_OP && cmp);
 		a->comp = (uint8_t)((dcomp + j) * 2);
 		if (in->src[0].kind)
-			a->ssrc1 = scalar_src(mf, &in->src[0], b, j,
+			a->ssrc1 = scalar_src(mf, &in->src[0], b, j, half_src,
 					      &a->src1_reg);
 		if (in->src[1].kind == MO_IMM)
 			mdg_alu_set_immediate(a, unit, in->src[1].imm);
 		else if (in->src[1].kind)
-			a->ssrc2 = scalar_src(mf, &in->src[1], b, j,
+			a->ssrc2 = scalar_src(mf, &in->src[1], b, j, half_src,
 					      &a->src2_reg);
+		return;
+	}
+	if (in->half) {
+		encode_half(mf, in, unit, b, dcomp, a);
 		return;
 	}
 	a->reg_mode = in->mode64 ? MDG_REG_MODE_64 :
@@ -279,6 +433,16 @@ bool mbe_emit(const struct mi_func *mf, const struct mbe_schedule *s,
 		}
 	}
 	block_first[s->num_blocks] = nf;
+	for (uint32_t i = 0; i < nf; i++) {
+		if (!half_ops_ok(mf, fl[i].sb)) {
+			snprintf(err, errsz, "mdg: internal error: an fp16 "
+				 "operand placed where reg mode 16 cannot "
+				 "read it");
+			free(fl);
+			free(block_first);
+			return false;
+		}
+	}
 	if (!nf) {
 		snprintf(err, errsz, "mdg: empty program");
 		free(fl);

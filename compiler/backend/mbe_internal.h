@@ -67,6 +67,28 @@ enum mi_kind {
 				      * dst (r29), alone in its bundle */
 };
 
+/*
+ * Halves (fp16) sit in the low 16 bits of 32-bit components, the upper
+ * bits undefined. Ops on them keep that layout; the destination mask and
+ * swizzles stay in 32-bit components:
+ *  - MH_OP: reg mode 16; both 16-bit lanes of a component read the low
+ *    half of its source component, so a comparison's 0 / 0xFFFF fills
+ *    the whole 32-bit lane. Operands are splats or identity views of
+ *    align2 vregs (isel makes them so), which the 16-bit swizzle and
+ *    expand modes can always express.
+ *  - MH_FROM: a 32-bit op reading a half source widened (expand low or
+ *    high), one component per instruction.
+ *  - MH_TO: a 32-bit op whose result is shrunk to a half in the op's
+ *    rounding mode and written to the low 16 bits of its component, one
+ *    component per instruction.
+ */
+enum mi_half {
+	MH_NONE,
+	MH_OP,
+	MH_FROM,
+	MH_TO,
+};
+
 struct mi_instr {
 	uint8_t kind;                /* enum mi_kind */
 	/* ALU. */
@@ -86,6 +108,7 @@ struct mi_instr {
 				      * lanes per register, whole-register
 				      * operands with the identity swizzle
 				      * or lane_splat; 0: 32- or 64-bit */
+	uint8_t half;                /* enum mi_half */
 	struct mi_dst dst;
 	struct mi_src src[2];
 	/*

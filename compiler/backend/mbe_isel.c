@@ -79,6 +79,8 @@ static unsigned int packed_bits(struct sir_type t)
 {
 	if (t.kind == SIR_BOOL)
 		return t.comps == 8 ? 16 : t.comps == 16 ? 8 : 0;
+	if (t.kind == SIR_FLOAT)
+		return t.bits == 16 && t.comps == 8 ? 16 : 0;
 	if (t.kind != SIR_INT)
 		return 0;
 	return (t.bits == 16 && t.comps == 8) ||
@@ -208,6 +210,20 @@ static void set(struct isel *s, sir_id v, struct mi_src src)
 	s->mapped[v] = true;
 }
 
+static bool is_half(struct sir_type t)
+{
+	return t.kind == SIR_FLOAT && t.bits == 16;
+}
+
+/* The sign bits of float lanes in a word (a double's high word; a
+ * half8's word holds two halves). */
+static uint32_t sign_bit(struct sir_type t)
+{
+	if (is_half(t))
+		return t.comps == 8 ? 0x80008000u : 0x8000u;
+	return 0x80000000u;
+}
+
 /* A float source: FNEG/FABS of a float value become source modifiers. */
 static struct mi_src fsrc(struct isel *s, sir_id v)
 {
@@ -217,13 +233,14 @@ static struct mi_src fsrc(struct isel *s, sir_id v)
 	if (in->op == SIR_OP_FNEG || in->op == SIR_OP_FABS) {
 		r = fsrc(s, in->srcs[0]);
 		if (r.kind == MO_CONST) {
-			/* The sign bits: of each word, or of each high word
-			 * of a double's pair. */
+			/* The sign bits: of each word, of each high word
+			 * of a double's pair, or bit 15 of a half's word. */
+			uint32_t sb = sign_bit(in->type);
+
 			for (int j = is64(in->type) ? 1 : 0; j < 4;
 			     j += is64(in->type) ? 2 : 1)
 				r.cval[j] = in->op == SIR_OP_FNEG ?
-					    r.cval[j] ^ 0x80000000u :
-					    r.cval[j] & 0x7FFFFFFFu;
+					    r.cval[j] ^ sb : r.cval[j] & ~sb;
 		} else if (in->op == SIR_OP_FNEG) {
 			r.mod ^= 2;
 		} else {
@@ -1518,6 +1535,108 @@ static bool reads_floats(enum sir_op op)
 	}
 }
 
+/* Float ops on halves that run in reg mode 16 (MH_OP). */
+static bool half_native(enum sir_op op)
+{
+	switch (op) {
+	case SIR_OP_FADD: case SIR_OP_FSUB: case SIR_OP_FMUL:
+	case SIR_OP_FMIN: case SIR_OP_FMAX: case SIR_OP_FNEG:
+	case SIR_OP_FABS: case SIR_OP_FFLOOR: case SIR_OP_FCEIL:
+	case SIR_OP_FTRUNC: case SIR_OP_FRINT: case SIR_OP_FROUND:
+	case SIR_OP_FEQ: case SIR_OP_FNE: case SIR_OP_FLT: case SIR_OP_FLE:
+	case SIR_OP_FUNORD:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * An operand of an MH_OP over n components that reg mode 16 can read
+ * wherever the allocator puts it (mi_instr.half): one component for
+ * every lane, or lanes from an even component of a vreg on, which is
+ * then placed at an even first component (as the result is). Other
+ * views and constants are moved into such a vreg first.
+ */
+static struct mi_src half_operand(struct isel *s, struct mi_src x,
+				  unsigned int n)
+{
+	bool same = true, ident = x.kind == MO_VREG && !(x.swz[0] & 1);
+	uint8_t mod = x.mod;
+	uint32_t r;
+
+	for (unsigned int j = 1; j < n; j++) {
+		same &= x.kind == MO_CONST ? x.cval[j] == x.cval[0] :
+			x.swz[j] == x.swz[0];
+		ident &= x.swz[j] == x.swz[0] + j;
+	}
+	if (same)
+		return x;
+	if (ident) {
+		s->mf->vregs[x.reg].align2 = true;
+		return x;
+	}
+	x.mod = 0;
+	r = mov_to_vreg(s, x, n);
+	s->mf->vregs[r].align2 = true;
+	x = vreg_src(r);
+	x.mod = mod;
+	return x;
+}
+
+/* op(a, b) on n halves in reg mode 16 (MH_OP); returns the vreg. */
+static uint32_t half_op(struct isel *s, uint8_t op, unsigned int n,
+			struct mi_src a, struct mi_src b)
+{
+	uint32_t r = mi_vreg_new(s->mf, n);
+	struct mi_instr *in;
+	struct mi_src *c;
+	bool splat = true;
+
+	if (a.kind == MO_CONST && b.kind && b.kind != MO_CONST &&
+	    is_commutative(op)) {
+		struct mi_src t = a;
+
+		a = b;
+		b = t;
+	}
+	a = half_operand(s, a, n);
+	if (b.kind)
+		b = half_operand(s, b, n);
+	s->mf->vregs[r].align2 = n > 1;
+	in = alu(s, op, vdst(r, full_mask(n)), a, b);
+	in->half = MH_OP;
+	/* A splat constant in src2: its fp16 bits inline. */
+	c = &in->src[1];
+	for (unsigned int j = 1; j < n; j++)
+		splat &= c->cval[j] == c->cval[0];
+	if (c->kind == MO_CONST && splat) {
+		c->kind = MO_IMM;
+		c->imm = (uint16_t)c->cval[0];
+	}
+	return r;
+}
+
+/*
+ * op on each of n components of x, one instruction each, as an MH_FROM
+ * (reading halves as fp32) or MH_TO (a 32-bit result written as a half)
+ * instruction; returns the vreg.
+ */
+static uint32_t half_conv(struct isel *s, uint8_t op, unsigned int n,
+			  struct mi_src x, uint8_t half)
+{
+	uint32_t r = mi_vreg_new(s->mf, n);
+
+	for (unsigned int j = 0; j < n; j++) {
+		struct mi_instr *in = alu(s, op, vdst(r, (uint8_t)(1u << j)),
+					  x, nosrc);
+
+		in->half = half;
+		in->kills = j == 0;
+	}
+	return r;
+}
+
 /* A narrow value (bits 8/16, n components) sign- or zero-extended. */
 static struct mi_src ext_src(struct isel *s, struct mi_src x, unsigned int n,
 			     unsigned int bits, bool sign)
@@ -1723,8 +1842,10 @@ static bool sel_f2i(struct isel *s, sir_id v)
 	struct sir_type t = in->type;
 	bool u = in->op == SIR_OP_F2U;
 	uint32_t lim = t.bits < 32 ? (1u << (t.bits - 1)) - 1 : 0;
-	uint32_t r = op2(s, u ? MDG_ALU_F2U_RTZ : MDG_ALU_F2I_RTZ, t.comps,
-			 fsrc(s, in->srcs[0]), nosrc);
+	uint8_t mop = u ? MDG_ALU_F2U_RTZ : MDG_ALU_F2I_RTZ;
+	uint32_t r = is_half(val(s, in->srcs[0])->type) ?
+		     half_conv(s, mop, t.comps, fsrc(s, in->srcs[0]), MH_FROM) :
+		     op2(s, mop, t.comps, fsrc(s, in->srcs[0]), nosrc);
 
 	if (is_narrow(t) && (in->aux & SIR_CONV_SAT)) {
 		if (u) {
@@ -1752,111 +1873,33 @@ static struct mi_src blend(struct isel *s, unsigned int n, struct mi_src m,
 }
 
 /*
- * fp16 bits (low 16 bits of each lane) to fp32, exactly: normals rebias
- * the exponent, subnormals are u2f(mantissa) * 2^-24, inf/NaN keep the
- * payload under an all-ones exponent.
+ * ---- Halves <-> floats ----
+ *
+ * fp16 -> fp32 is fmov reading the half widened (exact), fp32 -> fp16
+ * fmov.rt* with its result shrunk to 16 bits (rounded once in the op's
+ * mode), one component per instruction (mi_instr.half).
  */
+
 static struct mi_src half_to_float(struct isel *s, struct mi_src x,
 				   unsigned int n)
 {
-	struct mi_src em = vreg_src(op2(s, MDG_ALU_IAND, n, x, const1(0x7FFF)));
-	struct mi_src sh = vreg_src(op2(s, MDG_ALU_ISHL, n, em, const1(13)));
-	struct mi_src norm = vreg_src(op2(s, MDG_ALU_IADD, n, sh,
-					  const1(0x38000000u)));
-	struct mi_src sub = vreg_src(op2(s, MDG_ALU_U2F_RTE, n, em, nosrc));
-	struct mi_src special = vreg_src(op2(s, MDG_ALU_IOR, n, sh,
-					     const1(0x7F800000u)));
-	struct mi_src r, sign;
-
-	sub = vreg_src(op2(s, MDG_ALU_FMUL, n, sub, const1(0x33800000u)));
-	r = blend(s, n, vreg_src(op2(s, MDG_ALU_ULT, n, em, const1(0x400))),
-		  sub, norm);
-	r = blend(s, n, vreg_src(op2(s, MDG_ALU_ULE, n, const1(0x7C00), em)),
-		  special, r);
-	sign = vreg_src(op2(s, MDG_ALU_IAND, n, x, const1(0x8000)));
-	sign = vreg_src(op2(s, MDG_ALU_ISHL, n, sign, const1(16)));
-	return vreg_src(op2(s, MDG_ALU_IOR, n, r, sign));
+	return vreg_src(half_conv(s, MDG_ALU_FMOV, n, x, MH_FROM));
 }
 
-/*
- * fp32 to fp16 bits in rounding mode rnd (SIR numbering), exactly: the
- * magnitude, rebiased (normals) or with its implicit bit shifted down to
- * units of 2^-24 (subnormals), is truncated; the dropped bits decide the
- * increment; overflow clamps to inf or the largest finite value as the
- * mode says; inf/NaN keep an all-ones exponent (NaN quiet).
- */
+/* SIR rounding rnd (0 rte 1 rtz 2 rtp 3 rtn) to Midgard's (0 rte 1 rtz
+ * 2 rtn 3 rtp). */
+static unsigned int mdg_round(unsigned int rnd)
+{
+	static const uint8_t rm[4] = { 0, 1, 3, 2 };
+
+	return rm[rnd & 3];
+}
+
 static struct mi_src float_to_half(struct isel *s, struct mi_src x,
 				   unsigned int n, unsigned int rnd)
 {
-	struct mi_src a =
-		vreg_src(op2(s, MDG_ALU_IAND, n, x, const1(0x7FFFFFFFu)));
-	struct mi_src smask = vreg_src(op2(s, MDG_ALU_IASR, n, x, const1(31)));
-	struct mi_src den =
-		vreg_src(op2(s, MDG_ALU_ULT, n, a, const1(0x38800000u)));
-	struct mi_src e = vreg_src(op2(s, MDG_ALU_ILSR, n, a, const1(23)));
-	struct mi_src sh, m, base, trunc, rem, inc, h, lim, nan, special;
-	uint32_t t;
-
-	/* Shift: 13 for normals, 126 - e (at most 31) for subnormals. */
-	t = op2(s, MDG_ALU_ISUB, n, const1(126), e);
-	t = op2(s, MDG_ALU_UMIN, n, vreg_src(t), const1(31));
-	t = op2(s, MDG_ALU_ISUB, n, vreg_src(t), const1(13));
-	t = op2(s, MDG_ALU_IAND, n, den, vreg_src(t));
-	sh = vreg_src(op2(s, MDG_ALU_IADD, n, vreg_src(t), const1(13)));
-	/* Subnormal significand; zero stays zero. */
-	t = op2(s, MDG_ALU_IAND, n, a, const1(0x7FFFFF));
-	t = op2(s, MDG_ALU_IOR, n, vreg_src(t), const1(0x800000));
-	m = vreg_src(op2(s, MDG_ALU_IAND, n, vreg_src(t),
-			 vreg_src(op2(s, MDG_ALU_INE, n, a, const1(0)))));
-	base = blend(s, n, den, m,
-		     vreg_src(op2(s, MDG_ALU_ISUB, n, a, const1(0x38000000u))));
-	trunc = vreg_src(op2(s, MDG_ALU_ILSR, n, base, sh));
-	rem = vreg_src(op2(s, MDG_ALU_ISUB, n, base,
-			   vreg_src(op2(s, MDG_ALU_ISHL, n, trunc, sh))));
-	switch (rnd) {
-	case SIR_CONV_RTE: {
-		struct mi_src hp, gt, eq, odd;
-
-		t = op2(s, MDG_ALU_ISUB, n, sh, const1(1));
-		hp = vreg_src(op2(s, MDG_ALU_ISHL, n, const1(1), vreg_src(t)));
-		gt = vreg_src(op2(s, MDG_ALU_ULT, n, hp, rem));
-		eq = vreg_src(op2(s, MDG_ALU_IEQ, n, rem, hp));
-		t = op2(s, MDG_ALU_IAND, n, trunc, const1(1));
-		odd = vreg_src(op2(s, MDG_ALU_INE, n, vreg_src(t), const1(0)));
-		t = op2(s, MDG_ALU_IAND, n, eq, odd);
-		inc = vreg_src(op2(s, MDG_ALU_IOR, n, gt, vreg_src(t)));
-		lim = const1(0x7C00);
-		break;
-	}
-	case SIR_CONV_RTZ:
-		inc = const1(0);
-		lim = const1(0x7BFF);
-		break;
-	case SIR_CONV_RTP:
-		t = op2(s, MDG_ALU_INE, n, rem, const1(0));
-		inc = vreg_src(op2(s, MDG_ALU_IANDNOT, n, vreg_src(t), smask));
-		lim = vreg_src(op2(s, MDG_ALU_IADD, n, smask, const1(0x7C00)));
-		break;
-	default:
-		t = op2(s, MDG_ALU_INE, n, rem, const1(0));
-		inc = vreg_src(op2(s, MDG_ALU_IAND, n, vreg_src(t), smask));
-		lim = vreg_src(op2(s, MDG_ALU_ISUB, n, const1(0x7BFF), smask));
-		break;
-	}
-	h = vreg_src(op2(s, MDG_ALU_ISUB, n, trunc, inc));
-	h = vreg_src(op2(s, MDG_ALU_UMIN, n, h, lim));
-	/* Inf and NaN. */
-	t = op2(s, MDG_ALU_ILSR, n, a, const1(13));
-	t = op2(s, MDG_ALU_IAND, n, vreg_src(t), const1(0x3FF));
-	t = op2(s, MDG_ALU_IOR, n, vreg_src(t), const1(0x200));
-	nan = vreg_src(op2(s, MDG_ALU_ULT, n, const1(0x7F800000u), a));
-	t = op2(s, MDG_ALU_IAND, n, nan, vreg_src(t));
-	special = vreg_src(op2(s, MDG_ALU_IOR, n, vreg_src(t), const1(0x7C00)));
-	h = blend(s, n,
-		  vreg_src(op2(s, MDG_ALU_ULE, n, const1(0x7F800000u), a)),
-		  special, h);
-	t = op2(s, MDG_ALU_IAND, n, smask, const1(0x8000));
-	return vreg_src(op2(s, MDG_ALU_IOR, n, h, vreg_src(t)));
+	return vreg_src(half_conv(s, (uint8_t)(MDG_ALU_FMOV + mdg_round(rnd)),
+				  n, x, MH_TO));
 }
 
 /*
@@ -1957,12 +2000,12 @@ static bool sel_fconv(struct isel *s, sir_id v)
 	else if (from == 32 && in->type.bits == 64)
 		set(s, v, f32_to_f64(s, fsrc(s, in->srcs[0]), n));
 	else if (from == 16 && in->type.bits == 64)
-		set(s, v, f32_to_f64(s, half_to_float(s, get(s, in->srcs[0]),
+		set(s, v, f32_to_f64(s, half_to_float(s, fsrc(s, in->srcs[0]),
 						      n), n));
 	else if (from == 16 && in->type.bits == 32)
-		set(s, v, half_to_float(s, get(s, in->srcs[0]), n));
+		set(s, v, half_to_float(s, fsrc(s, in->srcs[0]), n));
 	else if (from == 32 && in->type.bits == 16)
-		set(s, v, float_to_half(s, get(s, in->srcs[0]), n,
+		set(s, v, float_to_half(s, fsrc(s, in->srcs[0]), n,
 					in->aux & SIR_CONV_ROUND_MASK));
 	else if (from == in->type.bits)
 		set(s, v, get(s, in->srcs[0]));
@@ -2249,13 +2292,20 @@ static bool sel_conv(struct isel *s, sir_id v)
 	case SIR_OP_FCONV:
 		return sel_fconv(s, v);
 	case SIR_OP_S2F:
-		def2(s, v, (uint8_t)(MDG_ALU_I2F_RTE + rm),
-		     ext_of(s, in->srcs[0], true), nosrc);
+	case SIR_OP_U2F: {
+		bool sg = in->op == SIR_OP_S2F;
+		uint8_t mop = (uint8_t)((sg ? MDG_ALU_I2F_RTE :
+					 MDG_ALU_U2F_RTE) + rm);
+
+		/* To a half: one rounding, of the shrunk result. */
+		if (is_half(in->type))
+			set(s, v, vreg_src(half_conv(s, mop, in->type.comps,
+						     ext_of(s, in->srcs[0], sg),
+						     MH_TO)));
+		else
+			def2(s, v, mop, ext_of(s, in->srcs[0], sg), nosrc);
 		return true;
-	case SIR_OP_U2F:
-		def2(s, v, (uint8_t)(MDG_ALU_U2F_RTE + rm),
-		     ext_of(s, in->srcs[0], false), nosrc);
-		return true;
+	}
 	default:
 		return fail(s, "mdg: %s (%u-bit x%u) is not supported", v);
 	}
@@ -2306,10 +2356,12 @@ static bool is_lane_word(uint32_t w, unsigned int bits)
 	       w == (w & 0xFF) * 0x01010101u;
 }
 
-/* An operand of a narrow-lane op (see above). */
+/* An operand of a narrow-lane op (see above); float modifiers stay. */
 static struct mi_src src_narrow(struct isel *s, struct mi_src x,
 				unsigned int bits)
 {
+	uint8_t mod = x.mod;
+
 	if (x.kind == MO_CONST) {
 		if (is_const_words(&x, x.cval[0]) &&
 		    is_lane_word(x.cval[0], bits)) {
@@ -2318,9 +2370,11 @@ static struct mi_src src_narrow(struct isel *s, struct mi_src x,
 		}
 		return vreg_src(mov_to_vreg(s, x, 4));
 	}
-	if (x.lane_splat || (x.kind != MO_NONE && is_whole(&x)))
-		return x;
-	return vreg_src(mov_to_vreg(s, x, 4));
+	x.mod = 0;
+	if (!x.lane_splat && !(x.kind != MO_NONE && is_whole(&x)))
+		x = vreg_src(mov_to_vreg(s, x, 4));
+	x.mod = mod;
+	return x;
 }
 
 /* Vector units only: 8 or 16 lanes. */
@@ -2363,7 +2417,7 @@ static uint32_t opn(struct isel *s, unsigned int bits, uint8_t op,
 		b = t;
 	}
 	a = src_narrow(s, a, bits);
-	if (!(info->flags & MDG_OP_ONE_SRC))
+	if (!(info->flags & MDG_OP_ONE_SRC) && b.kind)
 		b = src_narrow(s, b, bits);
 	in = alu(s, op, vdst(r, 0xF), a, b);
 	make_narrow(in, bits);
@@ -2484,6 +2538,7 @@ static bool sel_packed(struct isel *s, sir_id v)
 
 	switch (op) {
 	case SIR_OP_COPY:
+	case SIR_OP_BITCAST:         /* short8 <-> half8: the same lanes */
 		set(s, v, get(s, in->srcs[0]));
 		return true;
 	case SIR_OP_UNIFORM:
@@ -2538,6 +2593,30 @@ static bool sel_packed(struct isel *s, sir_id v)
 		defn(s, v, int_op(op), get(s, in->srcs[0]),
 		     get(s, in->srcs[1]));
 		return true;
+	/* half8: fp16 in reg mode 16, FNEG / FABS as modifiers. */
+	case SIR_OP_FADD: case SIR_OP_FMUL: case SIR_OP_FMIN: case SIR_OP_FMAX:
+	case SIR_OP_FEQ: case SIR_OP_FNE: case SIR_OP_FLT: case SIR_OP_FLE:
+		defn(s, v, float_op(op), fsrc(s, in->srcs[0]),
+		     fsrc(s, in->srcs[1]));
+		return true;
+	case SIR_OP_FSUB: {
+		struct mi_src b = fsrc(s, in->srcs[1]);
+
+		if (b.kind == MO_CONST)
+			for (int j = 0; j < 4; j++)
+				b.cval[j] ^= 0x80008000u;
+		else
+			b.mod ^= 2;
+		defn(s, v, MDG_ALU_FADD, fsrc(s, in->srcs[0]), b);
+		return true;
+	}
+	case SIR_OP_FNEG: case SIR_OP_FABS:
+		defn(s, v, MDG_ALU_FMOV, fsrc(s, v), nosrc);
+		return true;
+	case SIR_OP_FFLOOR: case SIR_OP_FCEIL: case SIR_OP_FTRUNC:
+	case SIR_OP_FRINT: case SIR_OP_FROUND:
+		defn(s, v, float_unary(op), fsrc(s, in->srcs[0]), nosrc);
+		return true;
 	default:
 		return fail(s, "mdg: %s on %u-bit x%u values in narrow lanes "
 			    "is not supported", v);
@@ -2569,15 +2648,15 @@ static bool sel_value(struct isel *s, sir_id v)
 			return fail(s, "mdg: %s from %u-bit x%u values is not "
 				    "supported by the back end", in->srcs[k]);
 	/*
-	 * Float ops run in 32-bit mode: on a half's lane they would read its
-	 * bits as an fp32 value. sir_lower_half.c leaves none.
+	 * Halves: the ops reg mode 16 has; sir_lower_half.c computes the
+	 * others (the LUT ops, dot products, fma) in fp32.
 	 */
-	if (reads_floats(op) &&
-	    ((in->type.kind == SIR_FLOAT && in->type.bits == 16) ||
-	     (in->num_srcs && val(s, in->srcs[0])->type.kind == SIR_FLOAT &&
-	      val(s, in->srcs[0])->type.bits == 16)))
+	if (reads_floats(op) && !half_native(op) &&
+	    (is_half(in->type) ||
+	     (in->num_srcs && is_half(val(s, in->srcs[0])->type))))
 		return fail(s, "mdg: %s (%u-bit x%u) on halves reached the "
-			    "back end (fp16 arithmetic is done in fp32)", v);
+			    "back end (sir_lower_half.c computes it in fp32)",
+			    v);
 	switch (op) {
 	case SIR_OP_COPY:
 	case SIR_OP_BITCAST: {
@@ -2640,7 +2719,12 @@ static bool sel_value(struct isel *s, sir_id v)
 		return sel_bitcount(s, v);
 	case SIR_OP_FNEG:
 	case SIR_OP_FABS:
-		def2(s, v, MDG_ALU_FMOV, fsrc(s, v), nosrc);
+		if (is_half(in->type))
+			set(s, v, vreg_src(half_op(s, MDG_ALU_FMOV,
+						   in->type.comps, fsrc(s, v),
+						   nosrc)));
+		else
+			def2(s, v, MDG_ALU_FMOV, fsrc(s, v), nosrc);
 		return true;
 	case SIR_OP_FSUB: {
 		struct mi_src b = fsrc(s, in->srcs[1]);
@@ -2648,10 +2732,15 @@ static bool sel_value(struct isel *s, sir_id v)
 		if (b.kind == MO_CONST)
 			for (int j = is64(in->type) ? 1 : 0; j < 4;
 			     j += is64(in->type) ? 2 : 1)
-				b.cval[j] ^= 0x80000000u;
+				b.cval[j] ^= sign_bit(in->type);
 		else
 			b.mod ^= 2;
-		def2(s, v, MDG_ALU_FADD, fsrc(s, in->srcs[0]), b);
+		if (is_half(in->type))
+			set(s, v, vreg_src(half_op(s, MDG_ALU_FADD,
+						   in->type.comps,
+						   fsrc(s, in->srcs[0]), b)));
+		else
+			def2(s, v, MDG_ALU_FADD, fsrc(s, in->srcs[0]), b);
 		return true;
 	}
 	case SIR_OP_FUNORD: {
@@ -2713,6 +2802,13 @@ static bool sel_value(struct isel *s, sir_id v)
 	if ((mop = float_op(op)) != 0) {
 		struct sir_type ts = val(s, in->srcs[0])->type;
 
+		if (is_half(ts)) {
+			set(s, v, vreg_src(half_op(s, mop, ts.comps,
+						   fsrc(s, in->srcs[0]),
+						   fsrc(s, in->srcs[1]))));
+			return true;
+		}
+
 		if (is64(ts)) {
 			/* Doubles: compares give 64-bit 0 / ~0, the low
 			 * words are the bools. */
@@ -2730,7 +2826,12 @@ static bool sel_value(struct isel *s, sir_id v)
 		return true;
 	}
 	if ((mop = float_unary(op)) != 0) {
-		def2(s, v, mop, fsrc(s, in->srcs[0]), nosrc);
+		if (is_half(in->type))
+			set(s, v, vreg_src(half_op(s, mop, in->type.comps,
+						   fsrc(s, in->srcs[0]),
+						   nosrc)));
+		else
+			def2(s, v, mop, fsrc(s, in->srcs[0]), nosrc);
 		return true;
 	}
 	return fail(s, "mdg: op %s (%u-bit x%u) is not supported by the "

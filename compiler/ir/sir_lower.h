@@ -32,13 +32,13 @@ bool sirl_lower_mulhi(struct sir_function *f);
 bool sirl_lower_fdiv(struct sir_function *f, bool fast_math);
 /* FMA, correctly rounded with integer arithmetic (sir_lower_fma.c). */
 bool sirl_lower_fma(struct sir_function *f);
-/* fp16 arithmetic computed in fp32, rounded once (sir_lower_half.c). */
+/* The fp16 ops without a 16-bit form, in fp32 (sir_lower_half.c). */
 bool sirl_lower_half(struct sir_function *f);
 /* Values wider than a register into pieces (sir_lower_wide.c). */
 bool sirl_split_wide(struct sir_function *f, char *err, size_t errsz);
 /*
- * short8 and char16 values and their bool8 / bool16 masks that stay whole,
- * computed in 16- and 8-bit reg modes (sir_lower_packed.c): per value 1
+ * short8, half8 and char16 values and their bool8 / bool16 masks that stay
+ * whole, computed in 16- and 8-bit reg modes (sir_lower_packed.c): per value 1
  * when kept (instructions, stores included), or NULL when none is (caller
  * frees). Sets the aux of kept loads and stores to the alignment their
  * address proves.
@@ -49,6 +49,8 @@ static inline bool sirl_is_packed(struct sir_type t)
 {
 	if (t.kind == SIR_BOOL)
 		return t.comps == 8 || t.comps == 16;
+	if (t.kind == SIR_FLOAT)
+		return t.bits == 16 && t.comps == 8;
 	return t.kind == SIR_INT &&
 	       ((t.bits == 16 && t.comps == 8) ||
 		(t.bits == 8 && t.comps == 16));

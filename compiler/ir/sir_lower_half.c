@@ -1,32 +1,38 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fp16 arithmetic computed in fp32. The back end holds a half in the low
- * 16 bits of a 32-bit lane and runs float ops in 32-bit mode only, so an
- * op on halves would read their bits as fp32 values. Each such op is
- * rebuilt on the operands converted to fp32 (exact: every half is a
- * float) and, for a half result, converted back with one rounding to
- * nearest even:
+ * The fp16 ops Midgard has no 16-bit form for, computed in fp32. The
+ * back end runs half add, sub, mul, min, max, neg, abs, the roundings to
+ * integral values and the comparisons in reg mode 16, and converts
+ * halves to and from floats and integers with one 32-bit op reading a
+ * widened half or writing a shrunk result (backend/README.md). What is
+ * left comes here: each op is rebuilt on its operands converted to fp32
+ * (exact: every half is a float) and its result converted back with one
+ * rounding to nearest even:
  *
- *  - add, sub, mul and sqrt: fp32 keeps 24 bits, at least 2 * 11 + 2, so
- *    rounding the fp32 result again to fp16 gives the correctly rounded
- *    half (the classic double-rounding bound); min, max, the roundings to
- *    integral values, neg and abs are exact in fp32;
- *  - fma: the product of two halves is exact in fp32, but the sum is
- *    rounded, and rounding that again could land on the wrong side of a
- *    half tie. The sum is made round-to-odd instead (its error, exact by
- *    TwoSum, sets the last bit when the sum is inexact and steps it toward
- *    zero when the error points that way), which fp32's 13 spare bits
- *    then round correctly to fp16;
- *  - mad (FMAD) and the native and geometric ops: any precision allowed,
- *    one fp32 op and one rounding;
- *  - comparisons, and conversions to integers: on the exact fp32 values;
- *  - conversions from integers: to fp32 in the op's rounding mode, then
- *    to fp16 in the same mode. Directed roundings compose on the nested
- *    grids; to nearest, every integer below 2^24 is exact in fp32 and
- *    every one from 65520 up is +-inf in fp16 either way.
+ *  - sqrt: fp32 keeps 24 bits, at least 2 * 11 + 2, so rounding the
+ *    correctly rounded fp32 result again gives the correctly rounded
+ *    half (the classic double-rounding bound);
+ *  - the LUT ops (rsqrt, rcp, exp2, log2, sin, cos: there are no 16-bit
+ *    LUT ops) and dot products: any precision allowed, one fp32 op and
+ *    one rounding;
+ *  - conversions between halves and 64-bit integers, which the back
+ *    end does from and to fp32: from integers to fp32 in the op's
+ *    rounding mode, then to fp16 in the same mode (directed roundings
+ *    compose on the nested grids; to nearest, every integer below 2^24
+ *    is exact in fp32 and every one from 65520 up is +-inf in fp16
+ *    either way); to integers from the exact fp32 value;
+ *  - fma: Midgard has no fused op Mesa trusts, and the product of two
+ *    halves is exact in fp32 but the sum is rounded, and rounding that
+ *    again could land on the wrong side of a half tie. The sum is made
+ *    round-to-odd instead (its error, exact by TwoSum, sets the last bit
+ *    when the sum is inexact and steps it toward zero when the error
+ *    points that way), which fp32's 13 spare bits then round correctly
+ *    to fp16.
  *
- * FDIV keeps its half type (sir_lower_fdiv.c divides halves in fp32),
- * FCOPYSIGN too (bit operations in sir_lower_midgard.c).
+ * FMAD (any precision) becomes a half FMUL and FADD in
+ * sir_lower_midgard.c; FDIV keeps its half type (sir_lower_fdiv.c
+ * divides halves in fp32), FCOPYSIGN too (bit operations in
+ * sir_lower_midgard.c).
  */
 #include "sir_lower.h"
 
@@ -44,26 +50,25 @@ static struct sir_type f32_of(struct sir_type t)
 static bool promoted_result(enum sir_op op)
 {
 	switch (op) {
-	case SIR_OP_FADD: case SIR_OP_FSUB: case SIR_OP_FMUL:
-	case SIR_OP_FNEG: case SIR_OP_FABS: case SIR_OP_FMIN:
-	case SIR_OP_FMAX: case SIR_OP_FMAD: case SIR_OP_FFLOOR:
-	case SIR_OP_FCEIL: case SIR_OP_FTRUNC: case SIR_OP_FRINT:
-	case SIR_OP_FROUND: case SIR_OP_FSQRT: case SIR_OP_FRSQ:
-	case SIR_OP_FRCP: case SIR_OP_FEXP2: case SIR_OP_FLOG2:
-	case SIR_OP_FSIN: case SIR_OP_FCOS: case SIR_OP_FDOT:
+	case SIR_OP_FSQRT: case SIR_OP_FRSQ: case SIR_OP_FRCP:
+	case SIR_OP_FEXP2: case SIR_OP_FLOG2: case SIR_OP_FSIN:
+	case SIR_OP_FCOS: case SIR_OP_FDOT:
 		return true;
 	default:
 		return false;
 	}
 }
 
-/* Ops that read halves and give no float: their operands widen. */
-static bool promoted_sources(enum sir_op op)
+/* A conversion between halves and 64-bit integers. */
+static bool long_conv(const struct sir_function *f, const struct sir_instr *in)
 {
-	switch (op) {
-	case SIR_OP_FEQ: case SIR_OP_FNE: case SIR_OP_FLT: case SIR_OP_FLE:
-	case SIR_OP_FUNORD: case SIR_OP_F2S: case SIR_OP_F2U:
-		return true;
+	struct sir_type s = f->values[in->srcs[0]].type;
+
+	switch (in->op) {
+	case SIR_OP_S2F: case SIR_OP_U2F:
+		return is_half(in->type) && s.bits == 64;
+	case SIR_OP_F2S: case SIR_OP_F2U:
+		return is_half(s) && in->type.bits == 64;
 	default:
 		return false;
 	}
@@ -75,12 +80,9 @@ static bool match_half(const struct sir_function *f,
 	(void)ctx;
 	if (in->num_srcs == 0)
 		return false;
-	if (is_half(in->type))
-		return promoted_result((enum sir_op)in->op) ||
-		       in->op == SIR_OP_FMA || in->op == SIR_OP_S2F ||
-		       in->op == SIR_OP_U2F;
-	return promoted_sources((enum sir_op)in->op) &&
-	       is_half(f->values[in->srcs[0]].type);
+	return (is_half(in->type) && (promoted_result((enum sir_op)in->op) ||
+				      in->op == SIR_OP_FMA)) ||
+	       long_conv(f, in);
 }
 
 static sir_id widen(struct sir_builder *b, sir_id x)

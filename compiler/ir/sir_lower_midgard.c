@@ -5,9 +5,10 @@
  * only these ops, and every value fits a 128-bit register, its 8- and
  * 16-bit lanes counted as 32 bits (wider vectors are split into pieces of
  * at most four lanes, or two 64-bit ones; loads and stores included),
- * except short8 and char16 values and their masks that sir_lower_packed.c
- * keeps whole for 16- and 8-bit reg modes (eight 16-bit or sixteen 8-bit
- * lanes in one register, only the ops listed there):
+ * except short8, half8 and char16 values and their masks that
+ * sir_lower_packed.c keeps whole for 16- and 8-bit reg modes (eight
+ * 16-bit or sixteen 8-bit lanes in one register, only the ops listed
+ * there):
  *
  *   CONST UNDEF UNIFORM SYSVAL (GLOBAL_ID, LOCAL_ID, GROUP_ID only) COPY
  *   PHI VEC EXTRACT INSERT SHUFFLE SELECT BITCAST;
@@ -16,26 +17,28 @@
  *   integers;
  *   FADD FSUB FMUL FNEG FABS FMIN FMAX FFLOOR FCEIL FTRUNC FRINT FROUND
  *   FSQRT FRSQ FRCP FEXP2 FLOG2 FSIN FCOS on 32-bit floats, and the
- *   first twelve of them (not FSQRT and after) on doubles;
- *   all comparisons but FUNORD (float ones on 32-bit floats and doubles);
+ *   first twelve of them (not FSQRT and after) on doubles and halves;
+ *   all comparisons but FUNORD (float ones on halves, 32-bit floats and
+ *   doubles);
  *   BNOT BAND BOR BEQ BNE ANY ALL;
  *   FDOT of 3 or 4 lanes of 32-bit floats;
- *   SEXT ZEXT TRUNC F2S F2U S2F U2F (from and to 32-bit floats and
- *   doubles) FCONV (16 <-> 32 <-> 64), with their aux rounding and
+ *   SEXT ZEXT TRUNC F2S F2U S2F U2F (from and to halves, 32-bit floats
+ *   and doubles) FCONV (16 <-> 32 <-> 64), with their aux rounding and
  *   saturation flags;
  *   PTR_ADD LOAD STORE ATOMIC BARRIER BR CBR RET.
  *
- * Steps (one file each): fp16 arithmetic in fp32 in sir_lower_half.c
- * (after it, and the FDIV and FCOPYSIGN steps, halves are only loaded,
- * stored, moved and converted); double division, square root and fma in
- * sir_lower_f64.c; integer division and remainder, then high
+ * Steps (one file each): the fp16 ops without a 16-bit form (LUT ops,
+ * dot products, fma) in fp32 in sir_lower_half.c (after it, and the FDIV
+ * and FCOPYSIGN steps, halves are added, multiplied, compared, rounded,
+ * converted, loaded, stored and moved); double division, square root and
+ * fma in sir_lower_f64.c; integer division and remainder, then high
  * multiplication (which division produces) in sir_lower_div.c; FDIV in
  * sir_lower_fdiv.c; FMA in sir_lower_fma.c; FMAD, FCOPYSIGN, FUNORD and
  * two-lane FDOT here; wide values in sir_lower_wide.c (after
- * sir_lower_packed.c chose the short8 / char16 webs that stay whole), so the
- * others may build vectors of 64-bit lanes freely; then loads and stores
- * less aligned than the load/store unit needs in sir_lower_unaligned.c, on
- * the register-sized accesses the split leaves.
+ * sir_lower_packed.c chose the short8 / half8 / char16 webs that stay
+ * whole), so the others may build vectors of 64-bit lanes freely; then
+ * loads and stores less aligned than the load/store unit needs in
+ * sir_lower_unaligned.c, on the register-sized accesses the split leaves.
  */
 #include "sir_passes.h"
 

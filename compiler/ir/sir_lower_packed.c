@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Which short8 / ushort8 and char16 / uchar16 values stay whole instead of
- * being split into four-lane pieces (sir_lower_wide.c): Midgard's 16- and
- * 8-bit reg modes compute eight 16-bit or sixteen 8-bit lanes in one
- * 128-bit register, where the pieces take two or four registers of 32-bit
- * lanes and re-extend their operands for signed ops.
+ * Which short8 / ushort8, half8 and char16 / uchar16 values stay whole
+ * instead of being split into four-lane pieces (sir_lower_wide.c):
+ * Midgard's 16- and 8-bit reg modes compute eight 16-bit or sixteen 8-bit
+ * lanes in one 128-bit register, where the pieces take two or four
+ * registers of 32-bit lanes and re-extend their operands for signed ops.
  *
- * Values of 16-bit x8 and 8-bit x16 integers and the bool x8 / x16 masks
- * their comparisons give (all ones or zero per lane in the back end) form
- * webs: sets connected by definitions and uses, found with union-find
- * over the instructions. Constants, undefs and uniforms outside blocks
- * connect nothing, since either layout can be built from them. A web
+ * Values of 16-bit x8 and 8-bit x16 integers, of half x8, and the bool
+ * x8 / x16 masks their comparisons give (all ones or zero per lane in the
+ * back end) form webs: sets connected by definitions and uses, found
+ * with union-find over the instructions. Constants, undefs and uniforms
+ * outside blocks connect nothing, since either layout can be built from
+ * them. A web
  * stays packed when every definition and every use in it is one the back
  * end does in its lane width directly:
  *
@@ -20,10 +21,14 @@
  *    at the lane width in narrow modes;
  *  - IEQ INE SLT SLE ULT ULE of two such vectors; BNOT BAND BOR BEQ BNE
  *    of masks;
+ *  - on half8: FADD FSUB FMUL FMIN FMAX FNEG FABS FFLOOR FCEIL FTRUNC
+ *    FRINT FROUND, and FEQ FNE FLT FLE of two half8 (fp16 in reg mode
+ *    16); BITCAST between half8 and short8 (the same lanes: a vector
+ *    select of halves is bit operations on them);
  *  - SELECT on a mask or on a scalar bool; COPY, PHI, CONST, UNDEF,
  *    UNIFORM;
- *  - a SHUFFLE repeating one lane of an integer vector of the same lane
- *    width, or of a bool vector, of at most four lanes (a splat: a
+ *  - a SHUFFLE repeating one lane of an integer or half vector of the
+ *    same lane width, or of a bool vector, of at most four lanes (a splat: a
  *    swizzle in the narrow mode);
  *  - LOAD and STORE at an address known to be 4-byte aligned (one
  *    ld/st .128; the load/store unit's rule, see sir_lower_unaligned.c).
@@ -44,6 +49,12 @@
 static bool is_packed_int(struct sir_type t)
 {
 	return sirl_is_packed(t) && t.kind == SIR_INT;
+}
+
+/* half8: eight fp16 lanes. */
+static bool is_packed_half(struct sir_type t)
+{
+	return sirl_is_packed(t) && t.kind == SIR_FLOAT;
 }
 
 static bool is_packed_mask(struct sir_type t)
@@ -104,8 +115,8 @@ static bool is_lane_splat(const struct sir_function *f,
 	if (in->num_srcs != 2 || t.comps > 4 ||
 	    !sir_type_eq(src_type(f, in, 1), t) ||
 	    !(t.kind == SIR_BOOL ? in->type.kind == SIR_BOOL :
-	      t.kind == SIR_INT && t.bits == in->type.bits &&
-	      in->type.kind == SIR_INT))
+	      (t.kind == SIR_INT || t.kind == SIR_FLOAT) &&
+	      t.bits == in->type.bits && in->type.kind == t.kind))
 		return false;
 	for (unsigned int i = 0; i < in->type.comps; i++) {
 		uint64_t s = in->imm.u64[i];
@@ -128,6 +139,17 @@ static bool select_ok(const struct sir_function *f, const struct sir_instr *in)
 		sir_type_eq(c, sir_type_make(SIR_BOOL, 1, 1))) &&
 	       sir_type_eq(src_type(f, in, 1), in->type) &&
 	       sir_type_eq(src_type(f, in, 2), in->type);
+}
+
+/* A bitcast between short8 and half8: the same eight 16-bit lanes. */
+static bool lane_bitcast(const struct sir_function *f,
+			 const struct sir_instr *in)
+{
+	struct sir_type s = src_type(f, in, 0);
+
+	return in->op == SIR_OP_BITCAST && sirl_is_packed(s) &&
+	       s.kind != SIR_BOOL && s.kind != in->type.kind &&
+	       s.bits == 16 && in->type.bits == 16;
 }
 
 /* What the back end does on short8 / char16 values in narrow modes. */
@@ -155,6 +177,35 @@ static bool int_def_ok(struct sir_function *f, struct sir_instr *in)
 		return is_lane_splat(f, in);
 	case SIR_OP_LOAD:
 		return aligned_access(f, in, false);
+	case SIR_OP_BITCAST:
+		return lane_bitcast(f, in);
+	default:
+		return false;
+	}
+}
+
+/* What the back end does on half8 values in 16-bit mode. */
+static bool half_def_ok(struct sir_function *f, struct sir_instr *in)
+{
+	switch (in->op) {
+	case SIR_OP_FADD: case SIR_OP_FSUB: case SIR_OP_FMUL:
+	case SIR_OP_FMIN: case SIR_OP_FMAX: case SIR_OP_FNEG:
+	case SIR_OP_FABS: case SIR_OP_FFLOOR: case SIR_OP_FCEIL:
+	case SIR_OP_FTRUNC: case SIR_OP_FRINT: case SIR_OP_FROUND:
+	case SIR_OP_COPY: case SIR_OP_PHI:
+		return srcs_are(f, in, in->type);
+	case SIR_OP_CONST: case SIR_OP_UNDEF:
+		return true;
+	case SIR_OP_UNIFORM:
+		return in->aux % 4 == 0;
+	case SIR_OP_SELECT:
+		return select_ok(f, in);
+	case SIR_OP_SHUFFLE:
+		return is_lane_splat(f, in);
+	case SIR_OP_LOAD:
+		return aligned_access(f, in, false);
+	case SIR_OP_BITCAST:
+		return lane_bitcast(f, in);
 	default:
 		return false;
 	}
@@ -169,6 +220,10 @@ static bool mask_def_ok(struct sir_function *f, struct sir_instr *in)
 	case SIR_OP_IEQ: case SIR_OP_INE: case SIR_OP_SLT: case SIR_OP_SLE:
 	case SIR_OP_ULT: case SIR_OP_ULE:
 		return is_packed_int(src_type(f, in, 0)) &&
+		       src_type(f, in, 0).comps == t.comps &&
+		       sir_type_eq(src_type(f, in, 1), src_type(f, in, 0));
+	case SIR_OP_FEQ: case SIR_OP_FNE: case SIR_OP_FLT: case SIR_OP_FLE:
+		return is_packed_half(src_type(f, in, 0)) &&
 		       src_type(f, in, 0).comps == t.comps &&
 		       sir_type_eq(src_type(f, in, 1), src_type(f, in, 0));
 	case SIR_OP_BNOT: case SIR_OP_BAND: case SIR_OP_BOR:
@@ -202,11 +257,14 @@ static bool instr_ok(struct sir_function *f, struct sir_instr *in)
 {
 	if (is_packed_int(in->type))
 		return int_def_ok(f, in);
+	if (is_packed_half(in->type))
+		return half_def_ok(f, in);
 	if (is_packed_mask(in->type))
 		return mask_def_ok(f, in);
 	/* The only packed use without a packed result: a store. */
 	return in->op == SIR_OP_STORE && in->num_srcs == 2 &&
-	       is_packed_int(src_type(f, in, 1)) &&
+	       (is_packed_int(src_type(f, in, 1)) ||
+		is_packed_half(src_type(f, in, 1))) &&
 	       !sirl_is_packed(src_type(f, in, 0)) &&
 	       aligned_access(f, in, false);
 }

@@ -89,10 +89,10 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
 	case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
 		UINT(SLC_DEVICE_FP64 ? VEC128(8) : 0);
 		break;
-	/* cl_khr_fp16: halves are computed in fp32 lanes, four a register
-	 * (compiler/ir/sir_lower_half.c). */
+	/* cl_khr_fp16: a half8 is one register of eight 16-bit lanes, its
+	 * arithmetic one reg-mode-16 op (compiler/backend/README.md). */
 	case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
-	case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: UINT(VEC128(4)); break;
+	case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: UINT(VEC128(2)); break;
 	case CL_DEVICE_MAX_CLOCK_FREQUENCY: UINT(CLOCK_MHZ); break;
 	/* The compiler's pointers are 32 bits (compiler/README.md). */
 	case CL_DEVICE_ADDRESS_BITS: UINT(32); break;
@@ -145,8 +145,8 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
 				       CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF |
 				       CL_FP_INF_NAN | CL_FP_DENORM : 0);
 		break;
-	/* cl_khr_fp16 (§9.5): its minimum, and denormals, which fp32 holds
-	 * as normal numbers (sir_lower_half.c). */
+	/* cl_khr_fp16 (§9.5): its minimum, and denormals, which the 16-bit
+	 * ALU ops keep (docs/hardware.md §5.3) as fp32 does for the rest. */
 	case CL_DEVICE_HALF_FP_CONFIG:
 		BITS(CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM);
 		break;

@@ -111,11 +111,12 @@ TEST(device_info_values)
 	CHECK_EQ(u, SLC_DEVICE_FP64 ? 2 : 0);
 	QUERY(d, CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE, u);
 	CHECK_EQ(u, SLC_DEVICE_FP64 ? 2 : 0);
-	/* cl_khr_fp16: nonzero, and the half config's minimum. */
+	/* cl_khr_fp16: nonzero (eight halves to a register), and the half
+	 * config's minimum. */
 	QUERY(d, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF, u);
-	CHECK_EQ(u, 4);
+	CHECK_EQ(u, 8);
 	QUERY(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF, u);
-	CHECK_EQ(u, 4);
+	CHECK_EQ(u, 8);
 	QUERY(d, CL_DEVICE_HALF_FP_CONFIG, ul);
 	CHECK((ul & (CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN)) ==
 	      (CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN));
