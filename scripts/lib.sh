@@ -14,6 +14,17 @@ SLEIPNIR_QEMU_SRCPKG=qemu
 
 mkdir -p "$SLEIPNIR_CACHE"
 
+# Compiler outputs, cached outside the tree (ccache, which meson uses for
+# the host builds on its own and meson/aarch64-linux-gnu.ini names for the
+# guest's): a fresh clone builds from the cache instead of compiling
+# everything again. Paths are rewritten relative to the tree and the
+# working directory is left out of the hash, so any clone hits what
+# another compiled (its debug info then names that clone's directory).
+export CCACHE_DIR=${CCACHE_DIR:-$SLEIPNIR_CACHE/ccache}
+export CCACHE_BASEDIR=$SLEIPNIR_ROOT
+export CCACHE_NOHASHDIR=1
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-3G}
+
 say() {
 	local now=$(date +%s)
 	printf '[%4ds] %s\n' $((now - SLEIPNIR_START)) "$*" >&2

@@ -13,7 +13,7 @@ HOST_PACKAGES=(
 	libdrm-dev ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-c-headers opencl-clhpp-headers
 	clang-15 llvm-15 llvm-spirv-15 libclc-15 spirv-tools spirv-headers
 	device-tree-compiler kmod cpio xz-utils dpkg-dev rsync perl e2fsprogs
-	libasan8 libubsan1 gnuplot-nox
+	libasan8 libubsan1 gnuplot-nox ccache
 	libelf-dev libxxhash-dev
 )
 ARM64_PACKAGES=(
