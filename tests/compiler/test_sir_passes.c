@@ -483,11 +483,11 @@ TEST(div_32bit_rcp_variants)
 	unsigned int bad = 0;
 
 	rcp_model = RCP_NEAREST;
-	random_int_cases(SIR_OP_UDIV, 32, 50000, &bad);
-	random_int_cases(SIR_OP_UREM, 32, 50000, &bad);
+	random_int_cases(SIR_OP_UDIV, 32, 15000, &bad);
+	random_int_cases(SIR_OP_UREM, 32, 15000, &bad);
 	rcp_model = RCP_LOW;
-	random_int_cases(SIR_OP_UDIV, 32, 50000, &bad);
-	random_int_cases(SIR_OP_SREM, 32, 50000, &bad);
+	random_int_cases(SIR_OP_UDIV, 32, 15000, &bad);
+	random_int_cases(SIR_OP_SREM, 32, 15000, &bad);
 	rcp_model = RCP_TRUNC;
 	CHECK_EQ(bad, 0u);
 }
@@ -496,10 +496,10 @@ TEST(div_64bit_random)
 {
 	unsigned int o, bad = 0;
 
-	random_int_cases(SIR_OP_UDIV, 64, 100000, &bad);
+	random_int_cases(SIR_OP_UDIV, 64, 40000, &bad);
 	for (o = 1; o < 5; o++)
-		random_int_cases(div_ops[o], 64, 20000, &bad);
-	printf("  udiv 100000, others 4 x 20000 cases, %u wrong\n", bad);
+		random_int_cases(div_ops[o], 64, 10000, &bad);
+	printf("  udiv 40000, others 4 x 10000 cases, %u wrong\n", bad);
 	CHECK_EQ(bad, 0u);
 }
 
@@ -709,17 +709,17 @@ TEST(fdiv_within_2_5_ulp)
 	double worst = 0;
 	unsigned int bad = 0;
 
-	check_fdiv(false, 500000, 2.5, &worst, &bad);
-	printf("  500000 cases, worst %.3f ulp, %u over 2.5\n", worst, bad);
+	check_fdiv(false, 150000, 2.5, &worst, &bad);
+	printf("  150000 cases, worst %.3f ulp, %u over 2.5\n", worst, bad);
 	CHECK_EQ(bad, 0u);
 	worst = 0;
 	rcp_model = RCP_LOW;
-	check_fdiv(false, 100000, 2.5, &worst, &bad);
+	check_fdiv(false, 30000, 2.5, &worst, &bad);
 	rcp_model = RCP_TRUNC;
 	printf("  rcp one ulp low: worst %.3f ulp\n", worst);
 	CHECK_EQ(bad, 0u);
 	worst = 0;
-	check_fdiv(true, 100000, 3.0, &worst, &bad);
+	check_fdiv(true, 30000, 3.0, &worst, &bad);
 	printf("  fast_math: worst %.3f ulp\n", worst);
 	CHECK_EQ(bad, 0u);
 }
