@@ -359,6 +359,16 @@ uint32_t sgpu_shader_poll(struct sgpu_shader_ctx *ctx,
 	return code;
 }
 
+uint64_t sgpu_shader_now(struct sgpu_shader_ctx *ctx)
+{
+	uint64_t now;
+
+	pthread_mutex_lock(&ctx->gpu->lock);
+	now = sgpu_now_ns(ctx->gpu);
+	pthread_mutex_unlock(&ctx->gpu->lock);
+	return now;
+}
+
 void sgpu_shader_guest_error(struct sgpu_shader_ctx *ctx, const char *fmt, ...)
 {
 	char msg[256];

@@ -177,6 +177,10 @@ struct sgpu_dispatch {
 	pthread_mutex_t atomics_lock;
 	struct sgpu_shader_threads hooks;
 	uint64_t slice;                   /* bumped to start a slice */
+	/* When the runner began the slice: every worker's slice ends at the
+	 * same time, however late the host woke it, so the runner does not
+	 * wait at the end for a whole slice of a late one. */
+	uint64_t slice_start_ns;
 	unsigned int busy;                /* pool workers still in it */
 	bool failed;                      /* a worker ended with a fault */
 	bool quit;
@@ -366,7 +370,7 @@ static uint32_t worker_slice(struct sgpu_dispatch *run, struct sgpu_worker *wk)
 	struct sgpu_exec *ex = &wk->ex;
 	uint32_t code = 0;
 
-	ex->slice_start_ns = 0;
+	ex->slice_start_ns = run->slice_start_ns;
 	for (;;) {
 		if (!wk->task_running) {
 			int slot;
@@ -609,6 +613,7 @@ uint32_t sgpu_shader_core_continue(struct sgpu_dispatch *run,
 
 	for (unsigned int i = 0; i < run->nworkers; i++)
 		run->worker[i].ex.ctx = ctx;
+	run->slice_start_ns = sgpu_shader_now(ctx);
 	if (run->nworkers > 1) {
 		pthread_mutex_lock(&run->lock);
 		run->slice++;

@@ -71,12 +71,14 @@ const uint64_t *sgpu_shader_mmu_generation(struct sgpu_shader_ctx *ctx);
 /*
  * Polled every few thousand bundles: MDG_EXCEPTION_TERMINATED (0x04) once the slot
  * was hard-stopped or reset; SGPU_SHADER_YIELD when
- * the time slice is used up (*slice_start_ns, set on the first poll of a
- * slice when 0); else 0.
+ * the time slice is used up (*slice_start_ns, the slice's start by
+ * sgpu_shader_now(), or 0 to start it at this poll); else 0.
  */
 #define SGPU_SHADER_YIELD 0x101u
 uint32_t sgpu_shader_poll(struct sgpu_shader_ctx *ctx,
 			  uint64_t *slice_start_ns);
+/* The model's clock, as sgpu_shader_poll() reads it. */
+uint64_t sgpu_shader_now(struct sgpu_shader_ctx *ctx);
 void sgpu_shader_guest_error(struct sgpu_shader_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
