@@ -390,27 +390,48 @@ TEST(binary_ops_vector)
 	CHECK_EQ(bad, 0u);
 }
 
+/*
+ * The binary kernels' launch: a[k] = every half k, b[k] its partner, r
+ * (r_bytes) and m (a mask per half) for the results; kernel runs `items`
+ * work-items in groups of 64. False when the launch failed.
+ */
+struct pairs {
+	uint16_t *a, *b, *r, *m;
+};
+
+static bool launch_pairs(const char *kernel, size_t r_bytes, uint32_t items,
+			 struct pairs *p)
+{
+	uint32_t a_va, b_va, r_va, m_va;
+
+	cr_reset(&session);
+	p->a = alloc(ALL * 2, &a_va);
+	p->b = alloc(ALL * 2, &b_va);
+	p->r = alloc(r_bytes, &r_va);
+	p->m = alloc(ALL * 2, &m_va);
+	for (uint32_t k = 0; k < ALL; k++) {
+		p->a[k] = (uint16_t)k;
+		p->b[k] = partner(p->a[k]);
+	}
+	return cr_launch(&session, &prog, kernel,
+			 (struct cr_arg[]){ CR_BUF(a_va), CR_BUF(b_va),
+					    CR_BUF(r_va), CR_BUF(m_va) }, 4,
+			 &CR_1D(items, 64));
+}
+
 /* The scalar kernel: every half against one partner. */
 TEST(binary_ops_scalar)
 {
+	struct pairs p;
 	uint16_t *a, *b, *r, *m;
-	uint32_t a_va, b_va, r_va, m_va;
 	unsigned int bad = 0;
 
 	REQUIRE(built);
-	cr_reset(&session);
-	a = alloc(ALL * 2, &a_va);
-	b = alloc(ALL * 2, &b_va);
-	r = alloc(ALL * 8, &r_va);
-	m = alloc(ALL * 2, &m_va);
-	for (uint32_t k = 0; k < ALL; k++) {
-		a[k] = (uint16_t)k;
-		b[k] = partner(a[k]);
-	}
-	REQUIRE(cr_launch(&session, &prog, "binary1",
-			  (struct cr_arg[]){ CR_BUF(a_va), CR_BUF(b_va),
-					     CR_BUF(r_va), CR_BUF(m_va) }, 4,
-			  &CR_1D(ALL, 64)));
+	REQUIRE(launch_pairs("binary1", ALL * 8, ALL, &p));
+	a = p.a;
+	b = p.b;
+	r = p.r;
+	m = p.m;
 	for (uint32_t k = 0; k < ALL; k++) {
 		double x = h2d(a[k]), y = h2d(b[k]);
 		uint16_t want[4] = {
@@ -436,24 +457,16 @@ TEST(binary_ops_scalar)
 /* half8 kept whole (eight lanes of one register): every half once. */
 TEST(half8_in_one_register)
 {
+	struct pairs p;
 	uint16_t *a, *b, *r, *m;
-	uint32_t a_va, b_va, r_va, m_va;
 	unsigned int bad = 0;
 
 	REQUIRE(built);
-	cr_reset(&session);
-	a = alloc(ALL * 2, &a_va);
-	b = alloc(ALL * 2, &b_va);
-	r = alloc(ALL * 12, &r_va);
-	m = alloc(ALL * 2, &m_va);
-	for (uint32_t k = 0; k < ALL; k++) {
-		a[k] = (uint16_t)k;
-		b[k] = partner(a[k]);
-	}
-	REQUIRE(cr_launch(&session, &prog, "binary8",
-			  (struct cr_arg[]){ CR_BUF(a_va), CR_BUF(b_va),
-					     CR_BUF(r_va), CR_BUF(m_va) }, 4,
-			  &CR_1D(ALL / 8, 64)));
+	REQUIRE(launch_pairs("binary8", ALL * 12, ALL / 8, &p));
+	a = p.a;
+	b = p.b;
+	r = p.r;
+	m = p.m;
 	for (uint32_t k = 0; k < ALL; k++) {
 		double x = h2d(a[k]), y = h2d(b[k]);
 		const uint16_t *got = r + 48 * (k / 8) + k % 8;
