@@ -407,8 +407,8 @@ bool spv_ext_inst(struct spv_fn *fc, const uint32_t *w, uint32_t wc,
 {
 	static bool (*const families[])(struct spv_fn *,
 					const struct spv_ext *, sir_id *) = {
-		spv_ext_float, spv_ext_integer, spv_ext_vector,
-		spv_ext_memory,
+		spv_ext_tgamma, spv_ext_float, spv_ext_integer,
+		spv_ext_vector, spv_ext_memory,
 	};
 	struct spv_ext x = { .num = w[4], .w = w, .wc = wc, .rt = rt };
 	uint32_t i, lits = spv_ext_literals(x.num);

@@ -247,6 +247,8 @@ bool spv_ext_integer(struct spv_fn *fc, const struct spv_ext *x,
 		     sir_id *out);
 bool spv_ext_vector(struct spv_fn *fc, const struct spv_ext *x, sir_id *out);
 bool spv_ext_memory(struct spv_fn *fc, const struct spv_ext *x, sir_id *out);
+/* spirv_tgamma.c: tgamma of doubles (libclc's is far off). */
+bool spv_ext_tgamma(struct spv_fn *fc, const struct spv_ext *x, sir_id *out);
 /* printf: one SIR_OP_PRINTF (format, then arguments), lowered later. */
 bool spv_ext_printf(struct spv_fn *fc, const uint32_t *w, uint32_t wc,
 		    struct sir_type rt, sir_id *out);

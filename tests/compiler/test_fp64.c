@@ -764,11 +764,12 @@ static long double ref_logb(long double a)
 #define B(n, f, u, dx, dy, xl, xh, yl, yh) \
 	{ n, true, NULL, f, u, dx, dy, xl, xh, yl, yh }
 /*
- * Not here: tgamma, which libclc-15 computes as exp(lgamma(|x|)) (and
- * pi / that for x < 0): hundreds of ulp for large results, and inf where
- * the result underflows; OpenCL 1.2 allows 16.
+ * tgamma is the reader's own (spirv_tgamma.c: libclc-15's exp(lgamma(x))
+ * is hundreds of ulp off for large results), over its whole finite range,
+ * the denormal results below -171.6 included.
  */
 static const struct builtin builtins[] = {
+	U("tgamma", tgammal, 16, D_RANGE, -190, 175),
 	U("exp", expl, 3, D_RANGE, -745, 710),
 	U("exp2", exp2l, 3, D_RANGE, -1075, 1024),
 	U("exp10", exp10l, 3, D_RANGE, -324, 308.3),
