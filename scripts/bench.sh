@@ -29,18 +29,14 @@ cd "$SLEIPNIR_ROOT"
 out=build/bench
 mkdir -p "$out"
 
-[ -e build/release/build.ninja ] ||
-	meson setup build/release --buildtype=release >/dev/null
 # The samples the model is held against pocl on, and how many runs of each
 # (the best counts: under load, noise only adds time).
 SAMPLES=(sgemm fir vector_add mandelbrot)
 POCL_RUNS=7
 MODEL_RUNS=5
-ninja -C build/release tests/model/bench_shader \
+scripts/build-release.sh tests/model/bench_shader \
 	tests/compiler/bench_compiler tests/compiler/bench_samples \
-	compiler/tools/sleipnir-cc "${SAMPLES[@]/#/tests/samples/sample_}" \
-	>build/release.log 2>&1 ||
-	{ cat build/release.log; die "benchmark build failed"; }
+	compiler/tools/sleipnir-cc "${SAMPLES[@]/#/tests/samples/sample_}"
 
 say "shader interpreter: bundles per second on the host"
 build/release/tests/model/bench_shader >"$out/shader.json"
