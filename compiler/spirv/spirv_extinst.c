@@ -10,6 +10,7 @@
  */
 #include "spirv_internal.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -439,5 +440,20 @@ bool spv_ext_inst(struct spv_fn *fc, const uint32_t *w, uint32_t wc,
 		if (*out)
 			return true;
 	}
-	return spv_library_call(fc, &x, out);
+	if (!spv_library_call(fc, &x, out))
+		return false;
+	/* libclc's lgamma(-inf) and lgamma_r's are -inf; OpenCL 1.2
+	 * 7.5.1's +inf. */
+	if ((x.num == OpenCLstd_Lgamma || x.num == OpenCLstd_Lgamma_r) &&
+	    x.rt.kind == SIR_FLOAT) {
+		struct sir_type bt = sir_type_make(SIR_BOOL, 1, x.rt.comps);
+		sir_id minus_inf = spv_bin(fc, SIR_OP_FEQ, bt, x.a[0],
+					   spv_fsplat(fc, x.rt, -INFINITY));
+
+		*out = spv_emit(fc, SIR_OP_SELECT, x.rt,
+				(sir_id[]){ minus_inf,
+					    spv_fsplat(fc, x.rt, INFINITY),
+					    *out }, 3);
+	}
+	return true;
 }
