@@ -455,5 +455,19 @@ bool spv_ext_inst(struct spv_fn *fc, const uint32_t *w, uint32_t wc,
 					    spv_fsplat(fc, x.rt, INFINITY),
 					    *out }, 3);
 	}
+	/* libclc's float (and so half) tgamma(-0) is +inf; OpenCL's -inf,
+	 * which 1/x gives for either zero (doubles: spirv_tgamma.c). */
+	if (x.num == OpenCLstd_Tgamma && x.rt.kind == SIR_FLOAT) {
+		struct sir_type bt = sir_type_make(SIR_BOOL, 1, x.rt.comps);
+		sir_id zero = spv_bin(fc, SIR_OP_FEQ, bt, x.a[0],
+				      spv_fsplat(fc, x.rt, 0.0));
+
+		*out = spv_emit(fc, SIR_OP_SELECT, x.rt,
+				(sir_id[]){ zero,
+					    spv_bin(fc, SIR_OP_FDIV, x.rt,
+						    spv_fsplat(fc, x.rt, 1.0),
+						    x.a[0]),
+					    *out }, 3);
+	}
 	return true;
 }
