@@ -15,6 +15,7 @@
 
 #include "check.h"
 #include "corpus_runner.h"
+#include "float_bits.h"
 #include "sleipnir_compiler.h"
 
 CHECK_MAIN_STATE("compiler_denormals");
@@ -35,22 +36,6 @@ static const char source[] =
 	"\tout[i * 6 + 4] = as_float(64);\n"
 	"\tout[i * 6 + 5] = as_float(as_int(as_float(1)) + (int)in[i]);\n"
 	"}\n";
-
-static float bits_f(uint32_t u)
-{
-	float f;
-
-	memcpy(&f, &u, 4);
-	return f;
-}
-
-static uint32_t f_bits(float f)
-{
-	uint32_t u;
-
-	memcpy(&u, &f, 4);
-	return u;
-}
 
 /* @source compiled to an object with @options and linked alone with
  * @link_options, as clCompileProgram then clLinkProgram do. */
@@ -112,20 +97,20 @@ static void run_with(const char *options, const char *link_options,
 	REQUIRE(cr_launch(&session, &p, "add_denormal", args, 2, &nd));
 	for (uint32_t i = 0; i < ITEMS; i++) {
 		float x = in[i];
-		float d64 = flush ? 0.0f : bits_f(64);
-		float dhalf = flush ? 0.0f : bits_f(0x00400000);
-		float dneg = flush ? -0.0f : bits_f(0x80000040u);
+		float d64 = flush ? 0.0f : bitsf(64);
+		float dhalf = flush ? 0.0f : bitsf(0x00400000);
+		float dneg = flush ? -0.0f : bitsf(0x80000040u);
 		uint32_t want[6] = {
-			f_bits(x + d64),
-			f_bits(x * dhalf * 0x1p100f),
-			f_bits(x + dneg),
-			f_bits(x - dhalf),
+			fbits(x + d64),
+			fbits(x * dhalf * 0x1p100f),
+			fbits(x + dneg),
+			fbits(x - dhalf),
 			64,
 			1u + (uint32_t)(int)x,
 		};
 
 		for (int k = 0; k < 6; k++) {
-			uint32_t got = f_bits(out[i * 6 + k]);
+			uint32_t got = fbits(out[i * 6 + k]);
 
 			if (got != want[k])
 				CHECK_FAIL_AT(__FILE__, __LINE__, "item %u, "

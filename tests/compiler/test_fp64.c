@@ -19,6 +19,7 @@
 
 #include "check.h"
 #include "corpus_runner.h"
+#include "float_bits.h"
 #include "sleipnir_compiler.h"
 #include "xorshift.h"
 
@@ -29,22 +30,6 @@ CHECK_MAIN_STATE("compiler_fp64");
 static struct cr_session session;
 static const char *options;
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
-
-static uint64_t dbits(double d)
-{
-	uint64_t u;
-
-	memcpy(&u, &d, sizeof(u));
-	return u;
-}
-
-static double bitsd(uint64_t u)
-{
-	double d;
-
-	memcpy(&d, &u, sizeof(d));
-	return d;
-}
 
 static uint64_t rnd64(void)
 {

@@ -10,11 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../binary/slb_binary.h"
 #include "check.h"
+#include "float_bits.h"
 #include "sir.h"
 #include "sir_eval.h"
 #include "sir_passes.h"
-#include "../binary/slb_binary.h"
 #include "xorshift.h"
 
 CHECK_MAIN_STATE("compiler_sir_passes");
@@ -546,22 +547,6 @@ TEST(div_vector)
 
 /* ---- Floats ------------------------------------------------------- */
 
-static float bits_f(uint32_t u)
-{
-	float f;
-
-	memcpy(&f, &u, 4);
-	return f;
-}
-
-static uint32_t f_bits(float f)
-{
-	uint32_t u;
-
-	memcpy(&u, &f, 4);
-	return u;
-}
-
 static struct sir_function *fma_fn(struct sir_module *mod)
 {
 	struct sir_function *f = sir_function_create(mod, "fma");
@@ -602,7 +587,7 @@ static uint32_t rnd_float(void)
 
 static bool same_float(uint32_t a, uint32_t b)
 {
-	return a == b || (isnan(bits_f(a)) && isnan(bits_f(b)));
+	return a == b || (isnan(bitsf(a)) && isnan(bitsf(b)));
 }
 
 TEST(fma_exact)
@@ -620,11 +605,11 @@ TEST(fma_exact)
 
 		if (i % 4 == 0) {
 			/* c close to -a*b: massive cancellation. */
-			c = f_bits(-(bits_f(a) * bits_f(b))) ^
+			c = fbits(-(bitsf(a) * bitsf(b))) ^
 			    (uint32_t)(rnd() % 3);
 		} else if (i % 4 == 1) {
 			/* c near a*b's magnitude or tiny against it. */
-			c = (f_bits(bits_f(a) * bits_f(b)) &
+			c = (fbits(bitsf(a) * bitsf(b)) &
 			     0xff800000) | ((uint32_t)rnd() & 0x7fffff);
 			if (rnd() & 1)
 				c -= (uint32_t)(rnd() % 40) << 23;
@@ -634,7 +619,7 @@ TEST(fma_exact)
 		memcpy(image, &a, 4);
 		memcpy(image + 4, &b, 4);
 		memcpy(image + 8, &c, 4);
-		want = f_bits(fmaf(bits_f(a), bits_f(b), bits_f(c)));
+		want = fbits(fmaf(bitsf(a), bitsf(b), bitsf(c)));
 		if (!run(f, image, out) || !same_float((uint32_t)out[0], want)) {
 			printf("  fma(%#x, %#x, %#x) = %#x, want %#x\n", a, b,
 			       c, (uint32_t)out[0], want);
@@ -679,12 +664,12 @@ static void check_fdiv(bool fast, unsigned int n, double limit,
 	CHECK(verify(f));
 	for (i = 0; i < n && *bad < 10; i++) {
 		uint32_t x = rnd_float(), y = rnd_float();
-		double exact = (double)bits_f(x) / (double)bits_f(y), e;
+		double exact = (double)bitsf(x) / (double)bitsf(y), e;
 
 		if (fast && (fabs(exact) < 0x1p-126 || fabs(exact) > 0x1p126 ||
-			     fabs(bits_f(y)) > 0x1p126 ||
-			     fabs(bits_f(y)) < 0x1p-126 ||
-			     !isfinite(bits_f(x)) || !isfinite(bits_f(y))))
+			     fabs(bitsf(y)) > 0x1p126 ||
+			     fabs(bitsf(y)) < 0x1p-126 ||
+			     !isfinite(bitsf(x)) || !isfinite(bitsf(y))))
 			continue;    /* fast_math: normal range only */
 		memcpy(image, &x, 4);
 		memcpy(image + 4, &y, 4);
@@ -692,12 +677,12 @@ static void check_fdiv(bool fast, unsigned int n, double limit,
 			(*bad)++;
 			continue;
 		}
-		e = ulp_error(bits_f((uint32_t)out[0]), exact);
+		e = ulp_error(bitsf((uint32_t)out[0]), exact);
 		if (e > *worst)
 			*worst = e;
 		if (e > limit) {
-			printf("  %a / %a = %a (%.2f ulp)\n", bits_f(x),
-			       bits_f(y), bits_f((uint32_t)out[0]), e);
+			printf("  %a / %a = %a (%.2f ulp)\n", bitsf(x),
+			       bitsf(y), bitsf((uint32_t)out[0]), e);
 			(*bad)++;
 		}
 	}
@@ -757,8 +742,8 @@ TEST(float_small_lowerings)
 	CHECK(verify(f));
 	CHECK(lowered_only(f));
 	for (i = 0; i < 20000; i++) {
-		float a = bits_f(rnd_float()), c = bits_f(rnd_float());
-		float d = bits_f(rnd_float());
+		float a = bitsf(rnd_float()), c = bitsf(rnd_float());
+		float d = bitsf(rnd_float());
 		volatile float p = a * c;
 
 		memcpy(image, &a, 4);
@@ -768,8 +753,8 @@ TEST(float_small_lowerings)
 			bad++;
 			continue;
 		}
-		bad += !same_float((uint32_t)out[0], f_bits(p + d));
-		bad += (uint32_t)out[1] != f_bits(copysignf(a, c));
+		bad += !same_float((uint32_t)out[0], fbits(p + d));
+		bad += (uint32_t)out[1] != fbits(copysignf(a, c));
 		bad += out[2] != (uint64_t)(isnan(a) || isnan(c));
 	}
 	CHECK_EQ(bad, 0u);
@@ -1489,10 +1474,10 @@ TEST(fold_float_exact)
 		uint8_t image[4] = { 0 };
 
 		CHECK(run(f, image, out));
-		CHECK_EQ((uint32_t)out[0], f_bits(1.0f / 3.0f));
+		CHECK_EQ((uint32_t)out[0], fbits(1.0f / 3.0f));
 		CHECK_EQ((uint32_t)out[1],
-			 f_bits(fmaf(bits_f(f_bits(0.1f)), 10.0f, -1.0f)));
-		CHECK_EQ((uint32_t)out[2], f_bits(sqrtf(2.0f)));
+			 fbits(fmaf(bitsf(fbits(0.1f)), 10.0f, -1.0f)));
+		CHECK_EQ((uint32_t)out[2], fbits(sqrtf(2.0f)));
 	}
 	sir_module_destroy(mod);
 }
@@ -1531,9 +1516,9 @@ TEST(insert_chains_become_vecs)
 	CHECK_EQ(count_op(f, SIR_OP_VEC), 1u);
 	CHECK_EQ(count_op(f, SIR_OP_INSERT), 1u);
 	CHECK(run(f, image, out));
-	CHECK_EQ((uint32_t)out[0], f_bits(4.5f + 0.5f));
-	CHECK_EQ((uint32_t)out[2], f_bits(6.5f + 7.5f));
-	CHECK_EQ((uint32_t)out[3], f_bits(7.5f + 3.5f));
+	CHECK_EQ((uint32_t)out[0], fbits(4.5f + 0.5f));
+	CHECK_EQ((uint32_t)out[2], fbits(6.5f + 7.5f));
+	CHECK_EQ((uint32_t)out[3], fbits(7.5f + 3.5f));
 	sir_module_destroy(mod);
 }
 
@@ -1554,7 +1539,7 @@ TEST(fdot_folds_and_lowers)
 	uint64_t out[16];
 
 	for (unsigned int k = 0; k < 4; k++)
-		f->values[c].imm.u64[k] = f_bits(cv[k]);
+		f->values[c].imm.u64[k] = fbits(cv[k]);
 	f->ret = fty(32, 2);
 	d4 = op2(f, b, SIR_OP_FDOT, t, c, c);
 	d2 = op2(f, b, SIR_OP_FDOT, t, uni(f, v2, 0), uni(f, v2, 0));
@@ -1569,8 +1554,8 @@ TEST(fdot_folds_and_lowers)
 	memcpy(image, &(float[2]){ 3.0f, -4.0f }, 8);
 	CHECK(run(f, image, out));
 	/* 1 + 2^-60 + 1 + 9 rounds once to 11; x.x*x.x + x.y*x.y = 25. */
-	CHECK_EQ((uint32_t)out[0], f_bits(11.0f));
-	CHECK_EQ((uint32_t)out[1], f_bits(25.0f));
+	CHECK_EQ((uint32_t)out[0], fbits(11.0f));
+	CHECK_EQ((uint32_t)out[1], fbits(25.0f));
 	sir_module_destroy(mod);
 }
 
@@ -1617,7 +1602,7 @@ TEST(slp_packs_lanes)
 	CHECK_EQ(count_op(f, SIR_OP_FADD), 1u);
 	CHECK(run(f, image, out));
 	for (unsigned int k = 0; k < 4; k++)
-		CHECK_EQ((uint32_t)out[k], f_bits(in[k] * in[k] + k + 1.0f));
+		CHECK_EQ((uint32_t)out[k], fbits(in[k] * in[k] + k + 1.0f));
 	sir_module_destroy(mod);
 }
 
@@ -1653,8 +1638,8 @@ TEST(slp_keeps_what_it_cannot_pack)
 		CHECK(verify(f));
 		CHECK(run(f, image, out));
 		CHECK_EQ((uint32_t)out[2],
-			 f_bits((3.0f * 3.0f + 3.0f) + (1.5f * 1.5f + 1.0f)));
-		CHECK_EQ((uint32_t)out[3], f_bits(0.25f * 0.25f + 4.0f));
+			 fbits((3.0f * 3.0f + 3.0f) + (1.5f * 1.5f + 1.0f)));
+		CHECK_EQ((uint32_t)out[3], fbits(0.25f * 0.25f + 4.0f));
 	}
 	sir_module_destroy(mod);
 }

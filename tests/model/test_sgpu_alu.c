@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "float_bits.h"
 #include "sgpu_alu.h"
 #include "sgpu_float.h"
 
@@ -69,22 +70,6 @@ static void set_scalar_imm(struct mdg_alu *a, uint16_t c)
 	a->src2_reg = c >> 11;
 	a->ssrc2 = (uint16_t)(((c >> 9) & 3) | ((c >> 8) & 1) << 2 |
 			      ((c >> 5) & 7) << 3 | (c & 0x1F) << 6);
-}
-
-static uint32_t fbits(float f)
-{
-	uint32_t u;
-
-	memcpy(&u, &f, 4);
-	return u;
-}
-
-static float bitsf(uint32_t u)
-{
-	float f;
-
-	memcpy(&f, &u, 4);
-	return f;
 }
 
 static uint16_t hbits(_Float16 h)

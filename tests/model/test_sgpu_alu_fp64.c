@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "float_bits.h"
 #include "sgpu_alu.h"
 #include "sgpu_float.h"
 
@@ -27,30 +28,6 @@ static const int fe_modes[4] = { FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD,
 				 FE_UPWARD };
 
 static struct sgpu_alu_operands ops;
-
-static uint64_t dbits(double d)
-{
-	uint64_t u;
-
-	memcpy(&u, &d, sizeof(u));
-	return u;
-}
-
-static double bitsd(uint64_t u)
-{
-	double d;
-
-	memcpy(&d, &u, sizeof(d));
-	return d;
-}
-
-static uint32_t fbits(float f)
-{
-	uint32_t u;
-
-	memcpy(&u, &f, sizeof(u));
-	return u;
-}
 
 static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
 

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "float_bits.h"
 #include "midgard_desc.h"
 #include "midgard_isa.h"
 #include "sgpu_texture.h"
@@ -528,14 +529,6 @@ static bool close_to(float got, double want)
 	double tol = 2e-6 * (fabs(want) > 1 ? fabs(want) : 1);
 
 	return fabs((double)got - want) <= tol;
-}
-
-static uint32_t fbits(float f)
-{
-	uint32_t b;
-
-	memcpy(&b, &f, 4);
-	return b;
 }
 
 static unsigned int mismatches;
