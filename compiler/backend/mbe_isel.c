@@ -763,6 +763,33 @@ static bool sel_store(struct isel *s, sir_id v)
 }
 
 /*
+ * What LD_IMAGE and ST_IMAGE words share (docs/hardware.md §4.10): the
+ * image's attribute (its ordinal, a compile-time constant, in the
+ * offset's bits [17:9]), the 16-bit coordinates in r26 from component
+ * arg_comp, four of them (bitsize_toggle) for 3D images and 2D arrays.
+ * False, with the error set, when the image is not such an ordinal.
+ */
+static bool image_word(struct isel *s, sir_id image, uint8_t op,
+		       bool layered, unsigned int arg_comp,
+		       struct mi_instr *t)
+{
+	const struct sir_instr *img = val(s, image);
+
+	if (img->op != SIR_OP_CONST || img->imm.u64[0] > 255)
+		return fail(s, "mdg: image %s is not an image argument "
+			    "known at compile time", image);
+	memset(t, 0, sizeof(*t));
+	t->w.op = op;
+	t->w.arg_reg = MDG_LDST_SEL_R26;
+	t->w.arg_comp = (uint8_t)arg_comp;
+	t->w.bitsize_toggle = layered;
+	t->w.index_reg = MDG_LDST_SEL_ZERO;
+	t->w.index_format = MDG_INDEX_U64;
+	t->w.offset = (int32_t)(img->imm.u64[0] << 9);
+	return true;
+}
+
+/*
  * write_image*: ST_IMAGE on the image's attribute (its ordinal, in the
  * offset's bits [17:9]; docs/hardware.md §4.10), the texel from r27, the
  * 16-bit x | y << 16 coordinates in r26.x and, for 3D images and 2D
@@ -776,24 +803,14 @@ static bool sel_image_store(struct isel *s, sir_id v)
 		[SIR_IMAGE_U32] = MDG_LDST_ST_IMAGE_U32,
 	};
 	const struct sir_instr *in = val(s, v);
-	const struct sir_instr *img = val(s, in->srcs[0]);
 	bool layered = in->aux2 == 1;
 	struct mi_instr t;
 
-	if (img->op != SIR_OP_CONST || img->imm.u64[0] > 255)
-		return fail(s, "mdg: image %s is not an image argument "
-			    "known at compile time", in->srcs[0]);
-	memset(&t, 0, sizeof(t));
-	t.w.op = ops[in->aux];
+	if (!image_word(s, in->srcs[0], ops[in->aux], layered, 0, &t))
+		return false;
 	t.w.reg = 1;                             /* r27 */
 	t.w.mask = 0xF;
 	t.w.swizzle = SWZ_ID;
-	t.w.arg_reg = MDG_LDST_SEL_R26;
-	t.w.arg_comp = 0;
-	t.w.bitsize_toggle = layered;
-	t.w.index_reg = MDG_LDST_SEL_ZERO;
-	t.w.index_format = MDG_INDEX_U64;
-	t.w.offset = (int32_t)(img->imm.u64[0] << 9);
 	t.phys_reads[0] = layered ? 3 : 1;
 	t.phys_reads[1] = 0xF;
 	t.mem_write = true;
@@ -819,28 +836,19 @@ static bool sel_image_load(struct isel *s, sir_id v)
 		[SIR_IMAGE_U32] = MDG_LDST_LD_IMAGE_U32,
 	};
 	const struct sir_instr *in = val(s, v);
-	const struct sir_instr *img = val(s, in->srcs[0]);
 	bool layered = in->aux2 == 1;
 	unsigned int slot = s->load_slot, bc = 2 * slot;
-	uint32_t r = mi_vreg_new(s->mf, 4);
+	uint32_t r;
 	struct mi_instr t;
 
-	if (img->op != SIR_OP_CONST || img->imm.u64[0] > 255)
-		return fail(s, "mdg: image %s is not an image argument "
-			    "known at compile time", in->srcs[0]);
+	if (!image_word(s, in->srcs[0], ops[in->aux], layered, bc, &t))
+		return false;
+	r = mi_vreg_new(s->mf, 4);
 	s->load_slot ^= 1;
-	memset(&t, 0, sizeof(t));
-	t.w.op = ops[in->aux];
 	t.dst = vdst(r, 0xF);
 	t.kills = true;
 	for (unsigned int j = 0; j < 4; j++)
 		t.lswz[j] = (uint8_t)j;
-	t.w.arg_reg = MDG_LDST_SEL_R26;
-	t.w.arg_comp = (uint8_t)bc;
-	t.w.bitsize_toggle = layered;
-	t.w.index_reg = MDG_LDST_SEL_ZERO;
-	t.w.index_format = MDG_INDEX_U64;
-	t.w.offset = (int32_t)(img->imm.u64[0] << 9);
 	t.phys_reads[0] = (uint8_t)((layered ? 3u : 1u) << bc);
 	t.mem_read = true;
 	mov_arg(s, 26, bc, get(s, in->srcs[1]), 1);
