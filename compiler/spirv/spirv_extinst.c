@@ -403,6 +403,18 @@ static uint32_t spv_ext_literals(uint32_t num)
 	}
 }
 
+/* result, but fixed where x's first operand equals the constant at. */
+static sir_id spv_result_at(struct spv_fn *fc, const struct spv_ext *x,
+			    double at, sir_id fixed, sir_id result)
+{
+	struct sir_type bt = sir_type_make(SIR_BOOL, 1, x->rt.comps);
+	sir_id hit = spv_bin(fc, SIR_OP_FEQ, bt, x->a[0],
+			     spv_fsplat(fc, x->rt, at));
+
+	return spv_emit(fc, SIR_OP_SELECT, x->rt,
+			(sir_id[]){ hit, fixed, result }, 3);
+}
+
 bool spv_ext_inst(struct spv_fn *fc, const uint32_t *w, uint32_t wc,
 		  struct sir_type rt, sir_id *out)
 {
@@ -445,29 +457,15 @@ bool spv_ext_inst(struct spv_fn *fc, const uint32_t *w, uint32_t wc,
 	/* libclc's lgamma(-inf) and lgamma_r's are -inf; OpenCL 1.2
 	 * 7.5.1's +inf. */
 	if ((x.num == OpenCLstd_Lgamma || x.num == OpenCLstd_Lgamma_r) &&
-	    x.rt.kind == SIR_FLOAT) {
-		struct sir_type bt = sir_type_make(SIR_BOOL, 1, x.rt.comps);
-		sir_id minus_inf = spv_bin(fc, SIR_OP_FEQ, bt, x.a[0],
-					   spv_fsplat(fc, x.rt, -INFINITY));
-
-		*out = spv_emit(fc, SIR_OP_SELECT, x.rt,
-				(sir_id[]){ minus_inf,
-					    spv_fsplat(fc, x.rt, INFINITY),
-					    *out }, 3);
-	}
+	    x.rt.kind == SIR_FLOAT)
+		*out = spv_result_at(fc, &x, -INFINITY,
+				     spv_fsplat(fc, x.rt, INFINITY), *out);
 	/* libclc's float (and so half) tgamma(-0) is +inf; OpenCL's -inf,
 	 * which 1/x gives for either zero (doubles: spirv_tgamma.c). */
-	if (x.num == OpenCLstd_Tgamma && x.rt.kind == SIR_FLOAT) {
-		struct sir_type bt = sir_type_make(SIR_BOOL, 1, x.rt.comps);
-		sir_id zero = spv_bin(fc, SIR_OP_FEQ, bt, x.a[0],
-				      spv_fsplat(fc, x.rt, 0.0));
-
-		*out = spv_emit(fc, SIR_OP_SELECT, x.rt,
-				(sir_id[]){ zero,
-					    spv_bin(fc, SIR_OP_FDIV, x.rt,
-						    spv_fsplat(fc, x.rt, 1.0),
-						    x.a[0]),
-					    *out }, 3);
-	}
+	if (x.num == OpenCLstd_Tgamma && x.rt.kind == SIR_FLOAT)
+		*out = spv_result_at(fc, &x, 0.0,
+				     spv_bin(fc, SIR_OP_FDIV, x.rt,
+					     spv_fsplat(fc, x.rt, 1.0),
+					     x.a[0]), *out);
 	return true;
 }
