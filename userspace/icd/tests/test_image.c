@@ -42,27 +42,6 @@ static cl_mem fake_image(cl_context c, cl_mem_object_type type,
 	return m;
 }
 
-struct fixture {
-	cl_context c;
-	cl_command_queue q;
-};
-
-static bool setup(struct fixture *f)
-{
-	f->c = test_context();
-	f->q = f->c ? clCreateCommandQueue(f->c, test_device(), 0, NULL) :
-	       NULL;
-	return f->q != NULL;
-}
-
-static void teardown(struct fixture *f)
-{
-	if (f->q)
-		clReleaseCommandQueue(f->q);
-	if (f->c)
-		clReleaseContext(f->c);
-}
-
 /* --- creation ------------------------------------------------------------ */
 
 #define FAILS_WITH(expr, code)                                               \
@@ -177,7 +156,7 @@ TEST(create_rules)
 /* A 1D buffer image is a window on its buffer: no storage of its own. */
 TEST(buffer_image)
 {
-	struct fixture f;
+	struct test_queue f;
 	cl_image_format rgba8 = { CL_RGBA, CL_UNORM_INT8 };
 	cl_image_desc d = { .image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER,
 			    .image_width = 16 };
@@ -187,7 +166,7 @@ TEST(buffer_image)
 
 	if (!SLC_DEVICE_IMAGE_SUPPORT)
 		return;
-	REQUIRE(setup(&f));
+	REQUIRE(test_queue_open(&f));
 	/* Any memory object with storage stands in for a buffer. */
 	buf = fake_image(f.c, CL_MEM_OBJECT_IMAGE1D, CL_R, CL_UNSIGNED_INT8,
 			 128, 1, 1);
@@ -267,7 +246,7 @@ TEST(buffer_image)
 	clReleaseMemObject(buf);
 	CHECK_EQ(img->cpu[0], 3);
 	clReleaseMemObject(img);
-	teardown(&f);
+	test_queue_close(&f);
 }
 
 TEST(supported_formats)
@@ -406,11 +385,11 @@ TEST(read_write)
 		  { 5, 4, 3 } },
 		{ CL_MEM_OBJECT_IMAGE3D, 9, 7, 5, { 0, 3, 2 }, { 9, 4, 3 } },
 	};
-	struct fixture f;
+	struct test_queue f;
 
 	if (!SLC_DEVICE_IMAGE_SUPPORT)
 		return;
-	REQUIRE(setup(&f));
+	REQUIRE(test_queue_open(&f));
 	for (size_t n = 0; n < sizeof(cases) / sizeof(cases[0]); n++) {
 		cl_mem img = fake_image(f.c, cases[n].type, CL_RG,
 					CL_UNSIGNED_INT16, cases[n].w,
@@ -480,14 +459,14 @@ TEST(read_write)
 		free(again);
 		clReleaseMemObject(img);
 	}
-	teardown(&f);
+	test_queue_close(&f);
 }
 
 /* Origins and regions outside the image, or along coordinates the type
  * lacks; images that are buffers and the other way round. */
 TEST(command_errors)
 {
-	struct fixture f, other;
+	struct test_queue f, other;
 	cl_mem img2d, img1d, foreign, buf;
 	size_t o[3] = { 0, 0, 0 }, r[3] = { 1, 1, 1 }, pitch;
 	uint8_t host[4096];
@@ -496,8 +475,8 @@ TEST(command_errors)
 
 	if (!SLC_DEVICE_IMAGE_SUPPORT)
 		return;
-	REQUIRE(setup(&f));
-	REQUIRE(setup(&other));
+	REQUIRE(test_queue_open(&f));
+	REQUIRE(test_queue_open(&other));
 	img2d = fake_image(f.c, CL_MEM_OBJECT_IMAGE2D, CL_RGBA,
 			   CL_UNORM_INT8, 8, 8, 1);
 	img1d = fake_image(f.c, CL_MEM_OBJECT_IMAGE1D, CL_RGBA,
@@ -577,14 +556,14 @@ TEST(command_errors)
 	clReleaseMemObject(img1d);
 	clReleaseMemObject(foreign);
 	clReleaseMemObject(buf);
-	teardown(&other);
-	teardown(&f);
+	test_queue_close(&other);
+	test_queue_close(&f);
 }
 
 /* Copies between images of different types, and to and from a buffer. */
 TEST(copies)
 {
-	struct fixture f;
+	struct test_queue f;
 	cl_mem a, b3, buf;
 	size_t so[3] = { 2, 1, 0 }, d3[3] = { 1, 0, 2 }, r[3] = { 4, 3, 1 };
 	size_t zero[3] = { 0, 0, 0 };
@@ -593,7 +572,7 @@ TEST(copies)
 
 	if (!SLC_DEVICE_IMAGE_SUPPORT)
 		return;
-	REQUIRE(setup(&f));
+	REQUIRE(test_queue_open(&f));
 	a = fake_image(f.c, CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_UNORM_INT8, 8,
 		       6, 1);
 	b3 = fake_image(f.c, CL_MEM_OBJECT_IMAGE3D, CL_RGBA, CL_UNORM_INT8, 6,
@@ -623,13 +602,13 @@ TEST(copies)
 	clReleaseMemObject(a);
 	clReleaseMemObject(b3);
 	clReleaseMemObject(buf);
-	teardown(&f);
+	test_queue_close(&f);
 }
 
 /* Fill colours as OpenCL 1.2 8.3 converts them, in the channel order. */
 TEST(fill)
 {
-	struct fixture f;
+	struct test_queue f;
 	cl_mem bgra, r16, sn, half, ui;
 	cl_float c4[4] = { 0.5f, 1.0f, -0.25f, 2.0f };
 	cl_uint u4[4] = { 300, 7, 0, 0 };
@@ -638,7 +617,7 @@ TEST(fill)
 
 	if (!SLC_DEVICE_IMAGE_SUPPORT)
 		return;
-	REQUIRE(setup(&f));
+	REQUIRE(test_queue_open(&f));
 	bgra = fake_image(f.c, CL_MEM_OBJECT_IMAGE2D, CL_BGRA, CL_UNORM_INT8,
 			  4, 4, 1);
 	r16 = fake_image(f.c, CL_MEM_OBJECT_IMAGE2D, CL_RA, CL_UNORM_INT16, 4,
@@ -697,13 +676,13 @@ TEST(fill)
 	clReleaseMemObject(sn);
 	clReleaseMemObject(half);
 	clReleaseMemObject(ui);
-	teardown(&f);
+	test_queue_close(&f);
 }
 
 /* Map hands out the storage itself, at the image's pitches. */
 TEST(map)
 {
-	struct fixture f;
+	struct test_queue f;
 	cl_mem img;
 	size_t o[3] = { 1, 2, 1 }, r[3] = { 2, 2, 2 }, row = 0, slice = 0;
 	uint8_t *p;
@@ -712,7 +691,7 @@ TEST(map)
 
 	if (!SLC_DEVICE_IMAGE_SUPPORT)
 		return;
-	REQUIRE(setup(&f));
+	REQUIRE(test_queue_open(&f));
 	img = fake_image(f.c, CL_MEM_OBJECT_IMAGE3D, CL_RGBA, CL_FLOAT, 5, 4,
 			 3);
 	CHECK(clEnqueueMapImage(f.q, img, CL_TRUE, CL_MAP_READ, o, r, &row,
@@ -732,19 +711,19 @@ TEST(map)
 		 CL_SUCCESS);
 	CHECK_EQ(clFinish(f.q), CL_SUCCESS);
 	clReleaseMemObject(img);
-	teardown(&f);
+	test_queue_close(&f);
 }
 
 TEST(image_info)
 {
-	struct fixture f;
+	struct test_queue f;
 	cl_mem img;
 	cl_image_format fmt = { 0 };
 	size_t sz = 0;
 
 	if (!SLC_DEVICE_IMAGE_SUPPORT)
 		return;
-	REQUIRE(setup(&f));
+	REQUIRE(test_queue_open(&f));
 	img = fake_image(f.c, CL_MEM_OBJECT_IMAGE1D_ARRAY, CL_RG,
 			 CL_SIGNED_INT16, 10, 3, 1);
 	CHECK_EQ(clGetImageInfo(img, CL_IMAGE_FORMAT, sizeof(fmt), &fmt,
@@ -768,7 +747,7 @@ TEST(image_info)
 	CHECK_EQ(clGetImageInfo(img, 0x1234, sizeof(sz), &sz, NULL),
 		 CL_INVALID_VALUE);
 	clReleaseMemObject(img);
-	teardown(&f);
+	test_queue_close(&f);
 }
 
 void test_image_all(void)

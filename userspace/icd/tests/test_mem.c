@@ -326,37 +326,16 @@ TEST(destructor_callbacks)
 
 /* --- commands ------------------------------------------------------------ */
 
-struct fixture {
-	cl_context c;
-	cl_command_queue q;
-};
-
-static bool setup(struct fixture *f)
-{
-	f->c = test_context();
-	f->q = f->c ? clCreateCommandQueue(f->c, test_device(), 0, NULL) :
-	       NULL;
-	return f->q != NULL;
-}
-
-static void teardown(struct fixture *f)
-{
-	if (f->q)
-		clReleaseCommandQueue(f->q);
-	if (f->c)
-		clReleaseContext(f->c);
-}
-
 TEST(read_write_copy)
 {
-	struct fixture f;
+	struct test_queue f;
 	uint8_t in[1024], out[1024];
 	cl_mem a, b, s1, s2;
 	cl_buffer_region r1 = { 0, 512 }, r2 = { 256, 512 };
 	cl_ulong before;
 	cl_event ev = NULL;
 
-	REQUIRE(setup(&f));
+	REQUIRE(test_queue_open(&f));
 	for (int i = 0; i < 1024; i++)
 		in[i] = (uint8_t)(i * 7 + 1);
 	a = fake_buffer(f.c, 0, 1024, NULL);
@@ -401,20 +380,20 @@ TEST(read_write_copy)
 	clReleaseMemObject(s2);
 	clReleaseMemObject(a);
 	clReleaseMemObject(b);
-	teardown(&f);
+	test_queue_close(&f);
 }
 
 TEST(command_errors)
 {
-	struct fixture f;
-	struct fixture other;
+	struct test_queue f;
+	struct test_queue other;
 	cl_mem b, foreign, hw, hr, hn;
 	char buf[64];
 	cl_event bad_list[1] = { NULL };
 	cl_int err;
 
-	REQUIRE(setup(&f));
-	REQUIRE(setup(&other));
+	REQUIRE(test_queue_open(&f));
+	REQUIRE(test_queue_open(&other));
 	b = fake_buffer(f.c, 0, 64, NULL);
 	foreign = fake_buffer(other.c, 0, 64, NULL);
 	hw = fake_buffer(f.c, CL_MEM_HOST_WRITE_ONLY, 64, NULL);
@@ -552,18 +531,18 @@ TEST(command_errors)
 	clReleaseMemObject(hw);
 	clReleaseMemObject(hr);
 	clReleaseMemObject(hn);
-	teardown(&other);
-	teardown(&f);
+	test_queue_close(&other);
+	test_queue_close(&f);
 }
 
 TEST(fill)
 {
-	struct fixture f;
+	struct test_queue f;
 	cl_mem b;
 	uint8_t pat[128];
 	size_t sizes[] = { 1, 2, 4, 8, 16, 32, 64, 128 };
 
-	REQUIRE(setup(&f));
+	REQUIRE(test_queue_open(&f));
 	for (int i = 0; i < 128; i++)
 		pat[i] = (uint8_t)(0x80 + i);
 	b = fake_buffer(f.c, 0, 4096, NULL);
@@ -586,12 +565,12 @@ TEST(fill)
 		}
 	}
 	clReleaseMemObject(b);
-	teardown(&f);
+	test_queue_close(&f);
 }
 
 TEST(rects)
 {
-	struct fixture f;
+	struct test_queue f;
 	cl_mem b;
 	uint8_t host[4096], out[4096];
 	/* A 5x3x2 box at (3, 2, 1) in a buffer of 16-byte rows and 64-byte
@@ -599,7 +578,7 @@ TEST(rects)
 	 * slices. */
 	size_t region[3] = { 5, 3, 2 }, bo[3] = { 3, 2, 1 }, ho[3] = { 1, 1, 0 };
 
-	REQUIRE(setup(&f));
+	REQUIRE(test_queue_open(&f));
 	b = fake_buffer(f.c, 0, 256, NULL);
 	for (int i = 0; i < 4096; i++)
 		host[i] = (uint8_t)i;
@@ -685,12 +664,12 @@ TEST(rects)
 				CHECK_EQ(b->cpu[y * 16 + 8 + x], y * 16 + x);
 	}
 	clReleaseMemObject(b);
-	teardown(&f);
+	test_queue_close(&f);
 }
 
 TEST(map_unmap)
 {
-	struct fixture f;
+	struct test_queue f;
 	uint8_t host[256];
 	cl_mem b, u;
 	uint8_t *p, *q;
@@ -698,7 +677,7 @@ TEST(map_unmap)
 	cl_ulong before;
 	cl_int err;
 
-	REQUIRE(setup(&f));
+	REQUIRE(test_queue_open(&f));
 	b = fake_buffer(f.c, 0, 256, NULL);
 	/* A pointer into the storage, no copy either way. */
 	before = bytes_copied();
@@ -746,7 +725,7 @@ TEST(map_unmap)
 	CHECK_EQ(bytes_copied() - before, 32);
 	clReleaseMemObject(u);
 	clReleaseMemObject(b);
-	teardown(&f);
+	test_queue_close(&f);
 }
 
 /* A buffer released while a command still uses it lives until the
@@ -759,13 +738,13 @@ static void CL_CALLBACK set_flag(cl_mem mem, void *flag)
 
 TEST(commands_hold_buffers)
 {
-	struct fixture f;
+	struct test_queue f;
 	cl_event gate;
 	cl_mem b;
 	char data[64] = "held";
 	atomic_int freed = 0;
 
-	REQUIRE(setup(&f));
+	REQUIRE(test_queue_open(&f));
 	gate = clCreateUserEvent(f.c, NULL);
 	REQUIRE(gate);
 	b = fake_buffer(f.c, 0, 64, NULL);
@@ -777,7 +756,7 @@ TEST(commands_hold_buffers)
 	CHECK_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
 	CHECK_EQ(clFinish(f.q), CL_SUCCESS);
 	clReleaseEvent(gate);
-	teardown(&f);
+	test_queue_close(&f);
 	/* The queue's thread lets the command go just after it ended. */
 	for (int i = 0; i < 5000 && !atomic_load(&freed); i++)
 		usleep(1000);
@@ -786,14 +765,14 @@ TEST(commands_hold_buffers)
 
 TEST(images)
 {
-	struct fixture f, other;
+	struct test_queue f, other;
 	size_t o[3] = { 0, 0, 0 }, r[3] = { 1, 1, 1 }, pitch;
 	cl_mem b, foreign;
 	char buf[16];
 	cl_int err;
 
-	REQUIRE(setup(&f));
-	REQUIRE(setup(&other));
+	REQUIRE(test_queue_open(&f));
+	REQUIRE(test_queue_open(&other));
 	b = fake_buffer(f.c, 0, 64, NULL);
 	foreign = fake_buffer(other.c, 0, 64, NULL);
 	CHECK_EQ(clEnqueueReadImage(NULL, b, CL_TRUE, o, r, 0, 0, buf, 0,
@@ -825,8 +804,8 @@ TEST(images)
 				NULL), CL_INVALID_MEM_OBJECT);
 	clReleaseMemObject(b);
 	clReleaseMemObject(foreign);
-	teardown(&other);
-	teardown(&f);
+	test_queue_close(&other);
+	test_queue_close(&f);
 }
 
 TEST(copy_count_query)
