@@ -155,32 +155,14 @@ bool cr_describe_texture(struct cr_session *s, unsigned int k,
 
 bool cr_describe_sampler(struct cr_session *s, unsigned int j, uint32_t clk)
 {
-	/* docs/hardware.md §4.10: CLK addressing mode -> wrap mode. */
-	static const uint8_t wrap[5] = {
-		MDG_WRAP_MODE_CLAMP_TO_EDGE, MDG_WRAP_MODE_CLAMP_TO_EDGE,
-		MDG_WRAP_MODE_CLAMP_TO_BORDER, MDG_WRAP_MODE_REPEAT,
-		MDG_WRAP_MODE_MIRRORED_REPEAT,
-	};
-	bool nearest = clk & SLB_SAMPLER_FILTER_NEAREST;
-	uint8_t w = wrap[((clk & SLB_SAMPLER_ADDRESS_MASK) >> 1) % 5];
-	uint8_t *d;
-
 	if (j >= CR_MAX_IMAGES || !slb_sampler_valid(clk))
 		return false;
 	if (!s->smp_table_va &&
 	    !cr_alloc(s, MDG_SAMPLER_BYTES * CR_MAX_IMAGES, &s->smp_table_va))
 		return false;
-	d = ch_ptr(&s->fh, s->smp_table_va + j * MDG_SAMPLER_BYTES);
-	memset(d, 0, MDG_SAMPLER_BYTES);
-	if (!mdg_set(d, MDG_SAMPLER_MAGNIFY_NEAREST, nearest) ||
-	    !mdg_set(d, MDG_SAMPLER_MINIFY_NEAREST, nearest) ||
-	    !mdg_set(d, MDG_SAMPLER_NORMALIZED_COORDINATES,
-		     clk & SLB_SAMPLER_NORMALIZED) ||
-	    !mdg_set(d, MDG_SAMPLER_MAXIMUM_LOD, 1) ||
-	    !mdg_set(d, MDG_SAMPLER_WRAP_MODE_S, w) ||
-	    !mdg_set(d, MDG_SAMPLER_WRAP_MODE_T, w) ||
-	    !mdg_set(d, MDG_SAMPLER_WRAP_MODE_R, w))
-		return false;
+	/* The launch library's descriptor, as the ICD's launches get it. */
+	sl_sampler_pack(clk, ch_ptr(&s->fh, s->smp_table_va +
+				     j * MDG_SAMPLER_BYTES));
 	if (j + 1 > s->samplers)
 		s->samplers = j + 1;
 	return true;
