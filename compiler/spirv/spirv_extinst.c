@@ -178,20 +178,20 @@ static bool is_half(struct sir_type t)
 	return t.kind == SIR_FLOAT && t.bits == 16;
 }
 
-/* libclc's float function name(float or floatN) called on fv. */
-static sir_id spv_float_call(struct spv_fn *fc, const char *name, sir_id fv)
+sir_id spv_float_call(struct spv_fn *fc, const char *name, sir_id fv)
 {
 	struct sir_type t = fc->f->values[fv].type;
+	char elem = t.bits == 64 ? 'd' : 'f';
 	char mangled[64];
 	int32_t callee;
 	sir_id r;
 
 	if (t.comps == 1)
-		snprintf(mangled, sizeof(mangled), "_Z%zu%sf", strlen(name),
-			 name);
+		snprintf(mangled, sizeof(mangled), "_Z%zu%s%c", strlen(name),
+			 name, elem);
 	else
-		snprintf(mangled, sizeof(mangled), "_Z%zu%sDv%u_f",
-			 strlen(name), name, t.comps);
+		snprintf(mangled, sizeof(mangled), "_Z%zu%sDv%u_%c",
+			 strlen(name), name, t.comps, elem);
 	callee = spv_function_by_name(fc->c, mangled);
 	if (callee < 0)
 		return 0;

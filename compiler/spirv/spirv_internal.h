@@ -247,6 +247,11 @@ bool spv_ext_integer(struct spv_fn *fc, const struct spv_ext *x,
 		     sir_id *out);
 bool spv_ext_vector(struct spv_fn *fc, const struct spv_ext *x, sir_id *out);
 bool spv_ext_memory(struct spv_fn *fc, const struct spv_ext *x, sir_id *out);
+/*
+ * libclc's one-operand function name on fv, a float or a double (or a
+ * vector of them): its result, of fv's type; 0 when the library lacks it.
+ */
+sir_id spv_float_call(struct spv_fn *fc, const char *name, sir_id fv);
 /* spirv_tgamma.c: tgamma of doubles (libclc's is far off). */
 bool spv_ext_tgamma(struct spv_fn *fc, const struct spv_ext *x, sir_id *out);
 /* printf: one SIR_OP_PRINTF (format, then arguments), lowered later. */

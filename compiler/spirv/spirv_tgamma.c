@@ -23,8 +23,6 @@
  * at 4, and sets none for lgamma; test_fp64 measures the whole.
  */
 #include <math.h>
-#include <stdio.h>
-#include <string.h>
 
 #include "spirv_internal.h"
 
@@ -56,22 +54,6 @@ static sir_id op3(struct spv_fn *fc, enum sir_op op, sir_id a, sir_id b,
 {
 	return spv_emit(fc, op, op == SIR_OP_SELECT ? fc->f->values[b].type :
 			f64, (sir_id[]){ a, b, c }, 3);
-}
-
-/* libclc's double function name (scalar) on v; 0 when missing. */
-static sir_id libclc_call(struct spv_fn *fc, const char *name, sir_id v)
-{
-	char mangled[32];
-	int32_t callee;
-	sir_id r;
-
-	snprintf(mangled, sizeof(mangled), "_Z%zu%sd", strlen(name), name);
-	callee = spv_function_by_name(fc->c, mangled);
-	if (callee < 0)
-		return 0;
-	r = spv_emit(fc, SIR_OP_CALL, f64, &v, 1);
-	fc->f->values[r].aux = (uint32_t)callee;
-	return r;
 }
 
 /* A loop-carried value: a phi in the loop's head. */
@@ -179,9 +161,9 @@ static sir_id tgamma_lane(struct spv_fn *fc, sir_id x)
 	start = op3(fc, SIR_OP_SELECT, op2(fc, SIR_OP_FLT, z, c64(fc, 200)), z,
 		    c64(fc, 2.5));
 	z = rising_product(fc, start, &hi, &lo, &scale);
-	if (!(g = libclc_call(fc, "lgamma", z)) ||
-	    !(g = libclc_call(fc, "exp", g)) ||
-	    !(sp = libclc_call(fc, "sinpi", x)))
+	if (!(g = spv_float_call(fc, "lgamma", z)) ||
+	    !(g = spv_float_call(fc, "exp", g)) ||
+	    !(sp = spv_float_call(fc, "sinpi", x)))
 		return 0;
 	/* Γ(v) * scale = g (hi + lo) / d. */
 	r = op2(fc, SIR_OP_FDIV,
