@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: MIT
 # Sleipnir's two commands: `make demo` and `make check` (see README.md);
-# `make bench` and `make conformance` besides.
+# `make bench`, `make conformance`, `make sim` and `make install` besides.
 # Each step installs or builds only what is missing; heavy artifacts are
 # cached under ~/.cache/sleipnir (override with SLEIPNIR_CACHE).
 
 export SLEIPNIR_START := $(shell date +%s)
 
-.PHONY: all setup build check demo bench conformance clean
+.PHONY: all setup build check demo bench conformance sim install clean
 
 all: build
 
@@ -29,6 +29,17 @@ bench: build
 # board, pocl on the host beside them; not part of check (about an hour).
 conformance: build
 	@scripts/conformance.py
+
+# The OpenCL ICD on the simulated Mali (userspace/sim, README.md): the
+# optimised host build's, without sanitizers, so any program can load it
+# through build/release/userspace/icd/sleipnir.icd.
+sim: setup
+	@scripts/build-release.sh userspace/icd/libSleipnirOpenCL.so
+
+# The same ICD for every OpenCL program of this machine: the library under
+# /usr/local and its /etc/OpenCL/vendors/sleipnir.icd (DESTDIR honoured).
+install: sim
+	@meson install -C build/release --no-rebuild --tags opencl
 
 clean:
 	rm -rf build

@@ -10,7 +10,7 @@ HOST_PACKAGES=(
 	build-essential meson ninja-build pkg-config python3 python3-venv
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross linux-libc-dev-arm64-cross
 	libglib2.0-dev libpixman-1-dev libfdt-dev zlib1g-dev flex bison
-	libdrm-dev ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-c-headers opencl-clhpp-headers
+	libdrm-dev ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-c-headers opencl-clhpp-headers clinfo
 	clang-15 llvm-15 llvm-spirv-15 libclc-15 spirv-tools spirv-headers
 	device-tree-compiler kmod cpio xz-utils dpkg-dev rsync perl e2fsprogs
 	libasan8 libubsan1 gnuplot-nox ccache
