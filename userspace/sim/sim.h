@@ -58,6 +58,23 @@ struct sim_sched *sim_device_sched(struct sim_device *dev);
 uint32_t sim_reg_read(struct sim_device *dev, uint32_t offset);
 void sim_reg_write(struct sim_device *dev, uint32_t offset, uint32_t value);
 uint64_t sim_reg_read64(struct sim_device *dev, uint32_t offset_lo);
+/*
+ * Brings the GPU from any state to ready after a job timeout, as the
+ * kernel's sleipnir_mmu_forget_all() + sleipnir_device_reset_hw(): every
+ * AS unbound from its VM, soft reset, power-up, interrupts unmasked.
+ * 0 or a negative errno. Called by the scheduler's watchdog thread with no
+ * job on the GPU and the job and MMU IRQ handlers held off: it must not
+ * wait for the IRQ thread.
+ */
+int sim_device_reset(struct sim_device *dev);
+
+/*
+ * Copies between the simulator and the caller's memory as copy_from_user /
+ * copy_to_user do: 0, or -EFAULT when any byte cannot be reached (the
+ * process does not crash on a bad pointer). sim_intercept.c.
+ */
+int sim_copy_from_user(void *dst, uint64_t user_src, size_t len);
+int sim_copy_to_user(uint64_t user_dst, const void *src, size_t len);
 
 /* --- one open file of the node ------------------------------------------ */
 
@@ -113,6 +130,13 @@ int sim_vm_as_get(struct sim_vm *vm);
 void sim_vm_as_put(struct sim_vm *vm);
 /* The file whose VM is bound to as_nr now, or NULL. */
 struct sim_file *sim_vm_file_of_as(struct sim_device *dev, unsigned int as_nr);
+/*
+ * An MMU fault on as_nr: takes the AS from the VM bound to it and disables
+ * it, as the kernel's MMU interrupt does (sleipnir_as_unassign +
+ * sleipnir_as_disable), so that VM's next job loads a fresh AS. Called on
+ * the IRQ thread.
+ */
+void sim_vm_as_fault(struct sim_device *dev, unsigned int as_nr);
 
 /* --- the scheduler (sim_sched.c), called by the other parts -------------- */
 
@@ -125,6 +149,15 @@ void sim_sched_mmu_irq(struct sim_sched *sched);
 struct sim_file_jobs *sim_sched_file_open(struct sim_sched *sched,
 					  struct sim_file *file);
 void sim_sched_file_close(struct sim_file_jobs *jobs);
+/*
+ * SLEIPNIR_PARAM_JOB_TIMEOUT_DEFAULT_MS (the kernel's
+ * SLEIPNIR_JOB_TIMEOUT_DEFAULT_MS) and _MAX_MS (the kernel's
+ * max_job_timeout_ms module parameter, 60000; here the environment's
+ * SLEIPNIR_SIM_MAX_JOB_TIMEOUT_MS, read at sim_sched_create()), for
+ * GET_PARAM.
+ */
+#define SIM_JOB_TIMEOUT_DEFAULT_MS 500u
+unsigned int sim_sched_max_job_timeout_ms(struct sim_sched *sched);
 /* DRM_IOCTL_SLEIPNIR_SUBMIT, _GET_FAULT and _BO_WAIT. */
 int sim_ioctl_submit(struct sim_file *file, void *arg);
 int sim_ioctl_get_fault(struct sim_file *file, void *arg);

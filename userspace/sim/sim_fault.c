@@ -1,2 +1,166 @@
 /* SPDX-License-Identifier: MIT */
-/* Placeholder: being written (issue 19). */
+/*
+ * Fault records, the MMU interrupt and DRM_IOCTL_SLEIPNIR_GET_FAULT, as
+ * sleipnir.ko's sleipnir_fault.c and the MMU half of sleipnir_mmu.c.
+ *
+ * Each file keeps the first fault since userspace last cleared them and
+ * how many there were; while there is one, SUBMIT on the file fails with
+ * -ECANCELED, and every report bumps a generation that cancels the jobs
+ * the file had queued before it. A failed chain can be reported twice: by
+ * the job interrupt (its JS_STATUS and jc) and, for an MMU fault, by the
+ * MMU interrupt (address and access). The second half completes the record
+ * the first began instead of counting as a fault of its own.
+ *
+ * The kernel's records are spinlocked kernel structures, so the rules are
+ * written again here rather than shared; they are the same rules.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "drm/sleipnir_drm.h"
+#include "sgpu_regs.h"
+#include "sim.h"
+#include "sim_sched_priv.h"
+
+/* AS_FAULTSTATUS: exception type in [7:0], access type in [9:8]. */
+#define AS_FAULT_EXCEPTION(s) ((s) & 0xffu)
+#define AS_FAULT_ACCESS(s) (((s) >> 8) & 0x3u)
+
+static uint32_t as_reg(unsigned int as_nr, uint32_t reg)
+{
+	return MMU_AS_BASE + as_nr * MMU_AS_STRIDE + reg;
+}
+
+/* Whether fault is the half of the report first lacks. */
+static bool fault_completes(const struct sim_fault *first,
+			    const struct sim_fault *fault)
+{
+	if (first->kind != SLEIPNIR_FAULT_MMU ||
+	    fault->kind != SLEIPNIR_FAULT_MMU)
+		return false;
+	return (fault->has_address && !first->has_address) ||
+	       (fault->has_jc && !first->has_jc);
+}
+
+static void fault_merge(struct sim_fault *first, const struct sim_fault *fault)
+{
+	if (fault->has_address && !first->has_address) {
+		first->address = fault->address;
+		first->access = fault->access;
+		first->exception_code = fault->exception_code;
+		first->has_address = true;
+	}
+	if (fault->has_jc && !first->has_jc) {
+		first->jc = fault->jc;
+		first->has_jc = true;
+	}
+}
+
+void sim_fault_record_locked(struct sim_file_jobs *fj,
+			     const struct sim_fault *fault)
+{
+	struct sim_fault_state *state = &fj->faults;
+
+	if (state->count && fault_completes(&state->first, fault)) {
+		fault_merge(&state->first, fault);
+	} else {
+		if (!state->count)
+			state->first = *fault;
+		state->count++;
+	}
+	state->generation++;
+}
+
+/* --- the MMU interrupt ---------------------------------------------------- */
+
+static void mmu_handle_fault(struct sim_sched *sched, unsigned int as_nr)
+{
+	struct sim_device *dev = sched->dev;
+	uint32_t status = sim_reg_read(dev, as_reg(as_nr, AS_FAULTSTATUS));
+	uint64_t addr = sim_reg_read64(dev, as_reg(as_nr, AS_FAULTADDRESS_LO));
+	struct sim_fault fault = {
+		.kind = SLEIPNIR_FAULT_MMU,
+		.exception_code = AS_FAULT_EXCEPTION(status),
+		.access = AS_FAULT_ACCESS(status),
+		.address = addr,
+		.has_address = true,
+	};
+	struct sim_file_jobs *fj;
+
+	/*
+	 * Take the AS away: on hardware a chain stalled on the fault then
+	 * fails, and the file's next chain gets a freshly loaded AS.
+	 */
+	sim_vm_as_fault(dev, as_nr);
+	sim_reg_write(dev, MMU_INT_CLEAR, (1u << as_nr) | (1u << (16 + as_nr)));
+
+	pthread_mutex_lock(&sched->lock);
+	fj = sched->as_owner[as_nr];
+	sched->as_owner[as_nr] = NULL;
+	if (fj)
+		sim_fault_record_locked(fj, &fault);
+	pthread_mutex_unlock(&sched->lock);
+
+	if (!fj)
+		sim_sched_log("MMU fault in unused AS%u at 0x%016llx (status 0x%08x)",
+			      as_nr, (unsigned long long)addr, status);
+	else
+		sim_sched_log("MMU fault in AS%u: access %u at 0x%016llx, status 0x%08x",
+			      as_nr, fault.access, (unsigned long long)addr,
+			      status);
+	if (fj)
+		sim_file_jobs_put(fj);
+}
+
+void sim_sched_mmu_faults(struct sim_sched *sched)
+{
+	uint32_t as_bits = (1u << sched->as_count) - 1;
+	uint32_t mask = as_bits | as_bits << 16;
+	uint32_t status;
+
+	while ((status = sim_reg_read(sched->dev, MMU_INT_RAWSTAT) & mask)) {
+		uint32_t faulty = (status | status >> 16) & as_bits;
+
+		for (unsigned int as_nr = 0; as_nr < sched->as_count; as_nr++)
+			if (faulty & (1u << as_nr))
+				mmu_handle_fault(sched, as_nr);
+	}
+}
+
+void sim_sched_mmu_irq(struct sim_sched *sched)
+{
+	pthread_mutex_lock(&sched->hw_lock);
+	sim_sched_mmu_faults(sched);
+	pthread_mutex_unlock(&sched->hw_lock);
+}
+
+/* --- DRM_IOCTL_SLEIPNIR_GET_FAULT ---------------------------------------- */
+
+int sim_ioctl_get_fault(struct sim_file *file, void *arg)
+{
+	struct drm_sleipnir_get_fault *args = arg;
+	struct sim_file_jobs *fj = file->jobs;
+	struct sim_sched *sched = fj->sched;
+	struct sim_fault first;
+	uint32_t count;
+
+	if (args->flags & ~(uint32_t)SLEIPNIR_GET_FAULT_CLEAR || args->pad)
+		return -EINVAL;
+
+	memset(&first, 0, sizeof(first));
+	pthread_mutex_lock(&sched->lock);
+	count = fj->faults.count;
+	if (count)
+		first = fj->faults.first;
+	if (args->flags & SLEIPNIR_GET_FAULT_CLEAR)
+		fj->faults.count = 0;
+	pthread_mutex_unlock(&sched->lock);
+
+	args->count = count;
+	args->kind = count ? first.kind : SLEIPNIR_FAULT_NONE;
+	args->exception_code = first.exception_code;
+	args->address = first.has_address ? first.address : 0;
+	args->access = first.has_address ? first.access : 0;
+	args->jc = first.has_jc ? first.jc : 0;
+	return 0;
+}

@@ -1,2 +1,775 @@
 /* SPDX-License-Identifier: MIT */
-/* Placeholder: being written (issue 19). */
+/*
+ * The job slots, as sleipnir.ko's drm_sched back end (sleipnir_sched.c)
+ * runs them: a chain goes to the lowest slot whose JS_FEATURES has every
+ * job type it needs; each slot runs one chain at a time; a file's chains
+ * for one slot start in SUBMIT order, each once every fence it depends on
+ * has signalled (fence callbacks, never polling), while slots and files
+ * are independent. Among the files whose next chain is ready, the one
+ * submitted first goes first (drm_sched's FIFO policy).
+ *
+ * A chain is started through the slot's _NEXT registers, on the AS its
+ * file's VM is bound to, with the caches cleaned and invalidated before and
+ * cleaned after. The job interrupt turns its JS_STATUS into the fence's
+ * error (0, -EIO, -EFAULT for MMU faults, -ETIMEDOUT, -ECANCELED) and
+ * records faults (sim_fault.c).
+ *
+ * Timeouts are per chain, counted from its start. A watchdog thread sleeps
+ * until the earliest deadline; a chain that overruns it is soft-stopped,
+ * then hard-stopped, and the GPU is reset: the chains other files had on
+ * the GPU are run again from the start, as drm_sched resubmits them.
+ *
+ * Jobs of a file that faulted are cancelled instead of run (-ECANCELED);
+ * so are those of a closed file, whose running chains close hard-stops.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "drm/sleipnir_drm.h"
+#include "midgard_desc.h"
+#include "sgpu_regs.h"
+#include "sim.h"
+#include "sim_sched_priv.h"
+
+/* JS_CONFIG fields the kernel sets (sleipnir_regs.h). */
+#define JS_CONFIG_START_FLUSH_CLEAN_INV (3u << 8)
+#define JS_CONFIG_END_FLUSH_CLEAN_INV (3u << 12)
+#define JS_CONFIG_THREAD_PRI(n) ((uint32_t)(n) << 16)
+
+/* How long a soft or hard stop may take before the next step. */
+#define STOP_TIMEOUT_NS 100000000ll
+/* The kernel's max_job_timeout_ms default. */
+#define MAX_JOB_TIMEOUT_MS_DEFAULT 60000u
+
+#define REQ_ALL                                                                \
+	(SLEIPNIR_REQ_NULL | SLEIPNIR_REQ_WRITE_VALUE |                        \
+	 SLEIPNIR_REQ_CACHE_FLUSH | SLEIPNIR_REQ_COMPUTE |                     \
+	 SLEIPNIR_REQ_VERTEX | SLEIPNIR_REQ_GEOMETRY | SLEIPNIR_REQ_TILER |    \
+	 SLEIPNIR_REQ_FUSED | SLEIPNIR_REQ_FRAGMENT)
+
+/*
+ * Stand-ins until sim_device.c and sim_vm.c have them (NOTES.md): their
+ * definitions replace these.
+ */
+__attribute__((weak)) int sim_device_reset(struct sim_device *dev)
+{
+	(void)dev;
+	return -ENOSYS;
+}
+
+__attribute__((weak)) void sim_vm_as_fault(struct sim_device *dev,
+					   unsigned int as_nr)
+{
+	(void)dev;
+	(void)as_nr;
+}
+
+/*
+ * What the kernel says in its log. Printed to stderr when the environment
+ * has SLEIPNIR_SIM_LOG set; silent otherwise, as the kernel log is to the
+ * program.
+ */
+void sim_sched_log(const char *fmt, ...)
+{
+	static int enabled = -1;
+	va_list ap;
+
+	if (enabled < 0)
+		enabled = getenv("SLEIPNIR_SIM_LOG") != NULL;
+	if (!enabled)
+		return;
+	va_start(ap, fmt);
+	flockfile(stderr);
+	fputs("sleipnir-sim: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	funlockfile(stderr);
+	va_end(ap);
+}
+
+static uint32_t js_reg(unsigned int js, uint32_t reg)
+{
+	return JOB_SLOT_BASE + js * JOB_SLOT_STRIDE + reg;
+}
+
+static void reg_write64(struct sim_device *dev, uint32_t lo, uint64_t value)
+{
+	sim_reg_write(dev, lo, (uint32_t)value);
+	sim_reg_write(dev, lo + 4, (uint32_t)(value >> 32));
+}
+
+/* --- references ----------------------------------------------------------- */
+
+struct sim_file_jobs *sim_file_jobs_get(struct sim_file_jobs *fj)
+{
+	__atomic_add_fetch(&fj->refs, 1, __ATOMIC_RELAXED);
+	return fj;
+}
+
+void sim_file_jobs_put(struct sim_file_jobs *fj)
+{
+	if (fj && __atomic_sub_fetch(&fj->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		free(fj);
+}
+
+struct sim_job *sim_job_get(struct sim_job *job)
+{
+	__atomic_add_fetch(&job->refs, 1, __ATOMIC_RELAXED);
+	return job;
+}
+
+void sim_job_put(struct sim_job *job)
+{
+	if (!job || __atomic_sub_fetch(&job->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	for (uint32_t i = 0; i < job->bo_count; i++)
+		sim_bo_put(job->bos[i]);
+	free(job->bos);
+	sim_fence_put(job->fence);
+	sim_file_jobs_put(job->fj);
+	free(job);
+}
+
+/* --- slots and queues ------------------------------------------------------ */
+
+int sim_sched_pick_slot(struct sim_sched *sched, uint32_t requirements)
+{
+	uint32_t req = requirements ? requirements : SLEIPNIR_REQ_COMPUTE;
+
+	if (req & ~(uint32_t)REQ_ALL)
+		return -EINVAL;
+	for (unsigned int js = 0; js < sched->js_count; js++)
+		if ((sched->slots[js].features & req) == req)
+			return (int)js;
+	return -EINVAL;
+}
+
+unsigned int sim_sched_max_job_timeout_ms(struct sim_sched *sched)
+{
+	return sched->max_timeout_ms;
+}
+
+static void queue_remove(struct sim_slot *slot, struct sim_job *job)
+{
+	if (job->prev)
+		job->prev->next = job->next;
+	else
+		slot->head = job->next;
+	if (job->next)
+		job->next->prev = job->prev;
+	else
+		slot->tail = job->prev;
+	job->prev = job->next = NULL;
+}
+
+/* The job ends with err; it is signalled from *done after unlocking. */
+static void job_retire_locked(struct sim_job *job, int err,
+			      struct sim_job **done)
+{
+	job->state = SIM_JOB_DONE;
+	job->error = err;
+	job->done_next = *done;
+	*done = job;
+}
+
+/* Signals the jobs that ended and drops the scheduler's references. */
+static void signal_done(struct sim_job *done)
+{
+	while (done) {
+		struct sim_job *next = done->done_next;
+
+		sim_fence_signal(done->fence, done->error);
+		sim_job_put(done);
+		done = next;
+	}
+}
+
+/*
+ * The oldest queued job of the slot that is ready, skipping files whose
+ * earlier job for the slot is still waiting (a file's jobs keep their
+ * order); NULL if none. Removed from the queue.
+ */
+static struct sim_job *pick_locked(struct sim_sched *sched, unsigned int js)
+{
+	struct sim_slot *slot = &sched->slots[js];
+	uint64_t stamp = ++sched->pick_stamp;
+
+	for (struct sim_job *job = slot->head; job; job = job->next) {
+		if (job->fj->blocked_stamp[js] == stamp)
+			continue;
+		if (job->pending_deps) {
+			job->fj->blocked_stamp[js] = stamp;
+			continue;
+		}
+		queue_remove(slot, job);
+		return job;
+	}
+	return NULL;
+}
+
+static void hw_start_locked(struct sim_sched *sched, struct sim_job *job)
+{
+	struct sim_device *dev = sched->dev;
+	unsigned int js = job->js;
+	uint32_t cfg = (uint32_t)job->as_nr | JS_CONFIG_START_FLUSH_CLEAN_INV |
+		       JS_CONFIG_END_FLUSH_CLEAN_INV | JS_CONFIG_THREAD_PRI(8);
+
+	reg_write64(dev, js_reg(js, JS_HEAD_NEXT_LO), job->jc);
+	reg_write64(dev, js_reg(js, JS_AFFINITY_NEXT_LO), sched->affinity);
+	sim_reg_write(dev, js_reg(js, JS_CONFIG_NEXT), cfg);
+	sim_reg_write(dev, js_reg(js, JS_COMMAND_NEXT), JS_COMMAND_START);
+}
+
+/*
+ * The kernel's run_job: a job of a closed or since faulted file is
+ * cancelled; otherwise its VM gets an AS and the chain goes to the GPU.
+ * Returns whether the slot is now busy.
+ */
+static bool run_job_locked(struct sim_sched *sched, struct sim_job *job,
+			   struct sim_job **done)
+{
+	struct sim_file_jobs *fj = job->fj;
+	int as_nr;
+
+	if (fj->closed) {
+		sim_sched_log("js%u: chain at 0x%llx cancelled: its client closed the device",
+			      job->js, (unsigned long long)job->jc);
+		job_retire_locked(job, -ECANCELED, done);
+		return false;
+	}
+	if (fj->faults.generation != job->fault_generation) {
+		sim_sched_log("js%u: chain at 0x%llx cancelled: queued before a fault of its client",
+			      job->js, (unsigned long long)job->jc);
+		job_retire_locked(job, -ECANCELED, done);
+		return false;
+	}
+	as_nr = sim_vm_as_get(fj->vm);
+	if (as_nr < 0) {
+		job_retire_locked(job, as_nr, done);
+		return false;
+	}
+	if (as_nr < SIM_AS_MAX && sched->as_owner[as_nr] != fj) {
+		if (sched->as_owner[as_nr])
+			sim_file_jobs_put(sched->as_owner[as_nr]);
+		sched->as_owner[as_nr] = sim_file_jobs_get(fj);
+	}
+	job->as_nr = as_nr;
+	job->state = SIM_JOB_RUNNING;
+	job->timed_out = false;
+	job->start_ns = sim_now_ns();
+	job->deadline_ns = job->start_ns + (int64_t)job->timeout_ms * 1000000;
+	fj->running++;
+	sched->slots[job->js].job = job;
+	hw_start_locked(sched, job);
+	/* The watchdog has a new deadline. */
+	pthread_cond_broadcast(&sched->cond);
+	return true;
+}
+
+/* Starts what can start on every idle slot. */
+static void run_locked(struct sim_sched *sched, struct sim_job **done)
+{
+	if (sched->resetting)
+		return;
+	for (unsigned int js = 0; js < sched->js_count; js++) {
+		struct sim_slot *slot = &sched->slots[js];
+
+		while (!slot->job) {
+			struct sim_job *job = slot->resubmit;
+
+			if (job)
+				slot->resubmit = NULL;
+			else
+				job = pick_locked(sched, js);
+			if (!job || run_job_locked(sched, job, done))
+				break;
+		}
+	}
+}
+
+/* A fence the job waits for has signalled. */
+static void job_dep_signalled(void *data)
+{
+	struct sim_job *job = data;
+	struct sim_sched *sched = job->sched;
+	struct sim_job *done = NULL;
+
+	pthread_mutex_lock(&sched->lock);
+	if (--job->pending_deps == 0 && job->state == SIM_JOB_QUEUED)
+		run_locked(sched, &done);
+	pthread_mutex_unlock(&sched->lock);
+	signal_done(done);
+	sim_job_put(job);
+}
+
+int sim_sched_push_job(struct sim_job *job, struct sim_fence **deps,
+		       unsigned int ndeps)
+{
+	struct sim_sched *sched = job->sched;
+	struct sim_slot *slot = &sched->slots[job->js];
+	struct sim_job *done = NULL;
+	unsigned int i;
+	int ret = 0;
+
+	/* Held at one until the job is queued. */
+	job->pending_deps = 1;
+	for (i = 0; i < ndeps; i++) {
+		if (sim_fence_status(deps[i]) != 0)
+			continue;
+		pthread_mutex_lock(&sched->lock);
+		job->pending_deps++;
+		pthread_mutex_unlock(&sched->lock);
+		sim_job_get(job);
+		ret = sim_fence_on_signal(deps[i], job_dep_signalled, job);
+		if (ret) {
+			pthread_mutex_lock(&sched->lock);
+			job->pending_deps--;
+			pthread_mutex_unlock(&sched->lock);
+			sim_job_put(job);
+			break;
+		}
+	}
+	for (i = 0; i < ndeps; i++)
+		sim_fence_put(deps[i]);
+	if (ret)
+		return ret;
+
+	pthread_mutex_lock(&sched->lock);
+	sim_job_get(job); /* the scheduler's, dropped when it is signalled */
+	job->state = SIM_JOB_QUEUED;
+	job->prev = slot->tail;
+	if (slot->tail)
+		slot->tail->next = job;
+	else
+		slot->head = job;
+	slot->tail = job;
+	if (--job->pending_deps == 0)
+		run_locked(sched, &done);
+	pthread_mutex_unlock(&sched->lock);
+	signal_done(done);
+	return 0;
+}
+
+/* --- the job interrupt ----------------------------------------------------- */
+
+static void record_job_fault_locked(struct sim_job *job, uint32_t kind,
+				    uint32_t code)
+{
+	struct sim_fault fault = {
+		.kind = kind,
+		.exception_code = code,
+		.jc = job->jc,
+		.has_jc = true,
+	};
+
+	sim_fault_record_locked(job->fj, &fault);
+}
+
+/* The fence error a chain's final JS_STATUS code stands for. */
+static int job_error_locked(struct sim_job *job, uint32_t code)
+{
+	if (code == MDG_EXCEPTION_DONE)
+		return 0;
+	if (code == MDG_EXCEPTION_STOPPED || code == MDG_EXCEPTION_TERMINATED) {
+		if (job->timed_out)
+			return -ETIMEDOUT;
+		if (job->fj->closed) {
+			sim_sched_log("js%u: chain at 0x%llx stopped: its client closed the device",
+				      job->js, (unsigned long long)job->jc);
+			return -ECANCELED;
+		}
+		sim_sched_log("js%u: chain at 0x%llx was stopped (status 0x%02x) though the driver did not ask",
+			      job->js, (unsigned long long)job->jc, code);
+		return -ECANCELED;
+	}
+	sim_sched_log("js%u: chain at 0x%llx failed with status 0x%02x",
+		      job->js, (unsigned long long)job->jc, code);
+	if (code >= SIM_EXC_MMU_FIRST && code <= SIM_EXC_MMU_LAST) {
+		record_job_fault_locked(job, SLEIPNIR_FAULT_MMU, code);
+		return -EFAULT;
+	}
+	record_job_fault_locked(job, SLEIPNIR_FAULT_JOB, code);
+	return -EIO;
+}
+
+/* A chain leaves the GPU: its AS goes back, its file's count drops. */
+static void job_off_gpu_locked(struct sim_sched *sched, struct sim_job *job)
+{
+	sim_vm_as_put(job->fj->vm);
+	job->fj->running--;
+	pthread_cond_broadcast(&sched->cond);
+}
+
+/* The chain on js ended with JS_STATUS code; hw_lock held. */
+static void job_complete(struct sim_sched *sched, unsigned int js,
+			 uint32_t code, struct sim_job **done)
+{
+	struct sim_slot *slot = &sched->slots[js];
+	struct sim_job *job;
+
+	/*
+	 * The MMU interrupt's half of the record (address, access) first,
+	 * so that it is complete when the fence signals: the kernel waits
+	 * for its MMU interrupt thread here; in the simulator the same thread
+	 * handles both.
+	 */
+	if (code >= SIM_EXC_MMU_FIRST && code <= SIM_EXC_MMU_LAST)
+		sim_sched_mmu_faults(sched);
+
+	pthread_mutex_lock(&sched->lock);
+	job = slot->job;
+	slot->job = NULL;
+	if (!job) {
+		pthread_mutex_unlock(&sched->lock);
+		sim_sched_log("js%u: interrupt with no chain (status 0x%02x)",
+			      js, code);
+		return;
+	}
+	job_retire_locked(job, job_error_locked(job, code), done);
+	job_off_gpu_locked(sched, job);
+	run_locked(sched, done);
+	pthread_mutex_unlock(&sched->lock);
+}
+
+static uint32_t job_irq_mask(const struct sim_sched *sched)
+{
+	uint32_t js = (1u << sched->js_count) - 1;
+
+	return js | js << 16;
+}
+
+void sim_sched_job_irq(struct sim_sched *sched)
+{
+	struct sim_device *dev = sched->dev;
+	uint32_t mask = job_irq_mask(sched);
+	struct sim_job *done = NULL;
+	uint32_t status;
+
+	pthread_mutex_lock(&sched->hw_lock);
+	while ((status = sim_reg_read(dev, JOB_INT_RAWSTAT) & mask)) {
+		uint32_t ended = (status | status >> 16) &
+				 ((1u << sched->js_count) - 1);
+
+		sim_reg_write(dev, JOB_INT_CLEAR, status);
+		for (unsigned int js = 0; js < sched->js_count; js++) {
+			uint32_t code = MDG_EXCEPTION_DONE;
+
+			if (!(ended & (1u << js)))
+				continue;
+			if (status & JOB_IRQ_FAILED(js))
+				code = sim_reg_read(dev, js_reg(js, JS_STATUS)) &
+				       0xffu;
+			job_complete(sched, js, code, &done);
+		}
+	}
+	pthread_mutex_unlock(&sched->hw_lock);
+	signal_done(done);
+}
+
+/* The interrupts the kernel's sleipnir_irqs_enable() unmasks for us. */
+static void irqs_enable(struct sim_sched *sched)
+{
+	uint32_t as_bits = (1u << sched->as_count) - 1;
+
+	sim_reg_write(sched->dev, JOB_INT_CLEAR, UINT32_MAX);
+	sim_reg_write(sched->dev, JOB_INT_MASK, job_irq_mask(sched));
+	sim_reg_write(sched->dev, MMU_INT_CLEAR, UINT32_MAX);
+	sim_reg_write(sched->dev, MMU_INT_MASK, as_bits | as_bits << 16);
+}
+
+/* --- timeouts and reset ------------------------------------------------------ */
+
+static void deadline_to_timespec(int64_t ns, struct timespec *ts)
+{
+	ts->tv_sec = (time_t)(ns / 1000000000);
+	ts->tv_nsec = (long)(ns % 1000000000);
+}
+
+/*
+ * Sends cmd to the chain's slot and waits, sched->lock held, for the chain
+ * to leave it. Whether it did.
+ */
+static bool job_stop_locked(struct sim_sched *sched, struct sim_job *job,
+			    uint32_t cmd)
+{
+	struct sim_slot *slot = &sched->slots[job->js];
+	struct timespec ts;
+
+	if (slot->job != job)
+		return true;
+	sim_reg_write(sched->dev, js_reg(job->js, JS_COMMAND), cmd);
+	deadline_to_timespec(sim_deadline_ns(STOP_TIMEOUT_NS), &ts);
+	while (slot->job == job)
+		if (pthread_cond_timedwait(&sched->cond, &sched->lock, &ts))
+			break;
+	return slot->job != job;
+}
+
+/*
+ * Resets the GPU after bad overran its timeout, as the kernel's
+ * sleipnir_job_reset(): the chains are taken off the GPU, the GPU is reset
+ * and brought up, and the chains are run again from the start, except bad,
+ * which ends -ETIMEDOUT.
+ */
+static void job_reset(struct sim_sched *sched, struct sim_job *bad)
+{
+	struct sim_job *done = NULL;
+	int ret;
+
+	pthread_mutex_lock(&sched->hw_lock);
+	pthread_mutex_lock(&sched->lock);
+	sched->resetting = true;
+	for (unsigned int js = 0; js < sched->js_count; js++) {
+		struct sim_slot *slot = &sched->slots[js];
+		struct sim_job *job = slot->job;
+
+		if (!job)
+			continue;
+		slot->job = NULL;
+		job_off_gpu_locked(sched, job);
+		if (job == bad) {
+			job_retire_locked(job, -ETIMEDOUT, &done);
+			continue;
+		}
+		sim_sched_log("js%u: chain at 0x%llx taken off the GPU by the reset; it runs again from the start",
+			      js, (unsigned long long)job->jc);
+		job->state = SIM_JOB_QUEUED;
+		slot->resubmit = job;
+	}
+	for (unsigned int as_nr = 0; as_nr < SIM_AS_MAX; as_nr++) {
+		sim_file_jobs_put(sched->as_owner[as_nr]);
+		sched->as_owner[as_nr] = NULL;
+	}
+	pthread_mutex_unlock(&sched->lock);
+
+	ret = sim_device_reset(sched->dev);
+	if (ret)
+		fprintf(stderr, "sleipnir-sim: GPU reset failed (%s); the GPU may be unusable\n",
+			strerror(-ret));
+	irqs_enable(sched);
+
+	pthread_mutex_lock(&sched->lock);
+	sched->resetting = false;
+	run_locked(sched, &done);
+	pthread_mutex_unlock(&sched->lock);
+	pthread_mutex_unlock(&sched->hw_lock);
+	signal_done(done);
+}
+
+/* A chain overran its timeout: stop it and reset the GPU. */
+static void job_timed_out(struct sim_sched *sched, struct sim_job *job)
+{
+	bool stopped;
+
+	pthread_mutex_lock(&sched->lock);
+	/* It ended, or was run again after a reset, meanwhile. */
+	if (job->state != SIM_JOB_RUNNING || sim_now_ns() < job->deadline_ns) {
+		pthread_mutex_unlock(&sched->lock);
+		return;
+	}
+	sim_sched_log("js%u: chain at 0x%llx overran its %u ms timeout",
+		      job->js, (unsigned long long)job->jc, job->timeout_ms);
+	job->timed_out = true;
+	record_job_fault_locked(job, SLEIPNIR_FAULT_TIMEOUT, 0);
+	stopped = job_stop_locked(sched, job, JS_COMMAND_SOFT_STOP) ||
+		  job_stop_locked(sched, job, JS_COMMAND_HARD_STOP);
+	pthread_mutex_unlock(&sched->lock);
+	if (!stopped)
+		sim_sched_log("js%u: the chain did not stop", job->js);
+	job_reset(sched, job);
+}
+
+/* The running chain with the earliest deadline, or NULL. */
+static struct sim_job *first_deadline_locked(struct sim_sched *sched)
+{
+	struct sim_job *first = NULL;
+
+	for (unsigned int js = 0; js < sched->js_count; js++) {
+		struct sim_job *job = sched->slots[js].job;
+
+		if (job && !job->timed_out &&
+		    (!first || job->deadline_ns < first->deadline_ns))
+			first = job;
+	}
+	return first;
+}
+
+static void *watchdog_main(void *data)
+{
+	struct sim_sched *sched = data;
+
+	pthread_mutex_lock(&sched->lock);
+	while (!sched->stopping) {
+		struct sim_job *job = first_deadline_locked(sched);
+		struct timespec ts;
+
+		if (!job || sched->resetting) {
+			pthread_cond_wait(&sched->cond, &sched->lock);
+			continue;
+		}
+		if (sim_now_ns() < job->deadline_ns) {
+			deadline_to_timespec(job->deadline_ns, &ts);
+			pthread_cond_timedwait(&sched->cond, &sched->lock, &ts);
+			continue;
+		}
+		sim_job_get(job);
+		pthread_mutex_unlock(&sched->lock);
+		job_timed_out(sched, job);
+		sim_job_put(job);
+		pthread_mutex_lock(&sched->lock);
+	}
+	pthread_mutex_unlock(&sched->lock);
+	return NULL;
+}
+
+/* --- files ------------------------------------------------------------------ */
+
+struct sim_file_jobs *sim_sched_file_open(struct sim_sched *sched,
+					  struct sim_file *file)
+{
+	struct sim_file_jobs *fj = calloc(1, sizeof(*fj));
+
+	if (!fj)
+		return NULL;
+	fj->sched = sched;
+	fj->file = file;
+	fj->vm = file->vm;
+	fj->refs = 1;
+	return fj;
+}
+
+/*
+ * As the kernel's sleipnir_sched_close(): the file's chains on the GPU are
+ * hard-stopped and its queued ones cancelled when their turn comes. Unlike
+ * the kernel, which lets the stopped chains hold the VM, this waits until
+ * they have left the GPU, so the caller may free the VM right after.
+ */
+void sim_sched_file_close(struct sim_file_jobs *fj)
+{
+	struct sim_sched *sched;
+	struct sim_job *done = NULL;
+
+	if (!fj)
+		return;
+	sched = fj->sched;
+	pthread_mutex_lock(&sched->lock);
+	fj->closed = true;
+	for (unsigned int js = 0; js < sched->js_count; js++) {
+		struct sim_job *job = sched->slots[js].job;
+
+		if (job && job->fj == fj)
+			sim_reg_write(sched->dev, js_reg(js, JS_COMMAND),
+				      JS_COMMAND_HARD_STOP);
+	}
+	while (fj->running)
+		pthread_cond_wait(&sched->cond, &sched->lock);
+	fj->file = NULL;
+	fj->vm = NULL;
+	/* Queued jobs that are ready now are cancelled at once. */
+	run_locked(sched, &done);
+	pthread_mutex_unlock(&sched->lock);
+	signal_done(done);
+	sim_file_jobs_put(fj);
+}
+
+/* --- the scheduler ------------------------------------------------------------ */
+
+static unsigned int max_timeout_from_env(void)
+{
+	const char *s = getenv("SLEIPNIR_SIM_MAX_JOB_TIMEOUT_MS");
+	char *end;
+	unsigned long v;
+
+	if (!s || !*s)
+		return MAX_JOB_TIMEOUT_MS_DEFAULT;
+	v = strtoul(s, &end, 0);
+	if (*end || v > UINT32_MAX) {
+		fprintf(stderr, "sleipnir-sim: SLEIPNIR_SIM_MAX_JOB_TIMEOUT_MS=%s is not a number of ms; using %u\n",
+			s, MAX_JOB_TIMEOUT_MS_DEFAULT);
+		return MAX_JOB_TIMEOUT_MS_DEFAULT;
+	}
+	/* The kernel's GET_PARAM and SUBMIT treat 0 as 1. */
+	return v ? (unsigned int)v : 1;
+}
+
+/*
+ * The shader cores chains run on, as the kernel's core mask: all of them
+ * with one core group, else those of the first group (the cores below the
+ * second L2 cache's bit).
+ */
+static uint64_t core_affinity(struct sim_device *dev)
+{
+	uint64_t shader = sim_reg_read64(dev, GPU_SHADER_PRESENT_LO);
+	uint64_t l2 = sim_reg_read64(dev, GPU_L2_PRESENT_LO);
+	uint64_t others = l2 & (l2 - 1);
+
+	if (!others)
+		return shader;
+	return shader & ((others & -others) - 1);
+}
+
+struct sim_sched *sim_sched_create(struct sim_device *dev)
+{
+	struct sim_sched *sched = calloc(1, sizeof(*sched));
+	pthread_condattr_t attr;
+	uint32_t js_present, as_present;
+
+	if (!sched)
+		return NULL;
+	sched->dev = dev;
+	sched->max_timeout_ms = max_timeout_from_env();
+	js_present = sim_reg_read(dev, GPU_JS_PRESENT);
+	as_present = sim_reg_read(dev, GPU_AS_PRESENT);
+	sched->js_count = (unsigned int)__builtin_popcount(js_present);
+	if (sched->js_count > SIM_JS_MAX)
+		sched->js_count = SIM_JS_MAX;
+	sched->as_count = (unsigned int)__builtin_popcount(as_present);
+	if (sched->as_count > SIM_AS_MAX)
+		sched->as_count = SIM_AS_MAX;
+	for (unsigned int js = 0; js < sched->js_count; js++)
+		sched->slots[js].features =
+			sim_reg_read(dev, GPU_JS_FEATURES(js));
+	sched->affinity = core_affinity(dev);
+
+	pthread_mutex_init(&sched->lock, NULL);
+	pthread_mutex_init(&sched->hw_lock, NULL);
+	pthread_mutex_init(&sched->submit_lock, NULL);
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&sched->cond, &attr);
+	pthread_condattr_destroy(&attr);
+
+	irqs_enable(sched);
+	if (pthread_create(&sched->watchdog, NULL, watchdog_main, sched)) {
+		sim_sched_destroy(sched);
+		errno = EAGAIN;
+		return NULL;
+	}
+	sched->watchdog_started = true;
+	return sched;
+}
+
+/* With no file open any more: nothing is queued or running. */
+void sim_sched_destroy(struct sim_sched *sched)
+{
+	if (!sched)
+		return;
+	if (sched->watchdog_started) {
+		pthread_mutex_lock(&sched->lock);
+		sched->stopping = true;
+		pthread_cond_broadcast(&sched->cond);
+		pthread_mutex_unlock(&sched->lock);
+		pthread_join(sched->watchdog, NULL);
+	}
+	for (unsigned int as_nr = 0; as_nr < SIM_AS_MAX; as_nr++)
+		sim_file_jobs_put(sched->as_owner[as_nr]);
+	pthread_cond_destroy(&sched->cond);
+	pthread_mutex_destroy(&sched->submit_lock);
+	pthread_mutex_destroy(&sched->hw_lock);
+	pthread_mutex_destroy(&sched->lock);
+	free(sched);
+}
