@@ -1,2 +1,582 @@
 /* SPDX-License-Identifier: MIT */
-/* Placeholder: being written (issue 19). */
+/*
+ * The process's GPU: the model core, the threads that stand in for the
+ * hardware's clock (a worker that runs the model while it has work) and
+ * for the interrupt controller (a thread that runs the handlers while a
+ * line is high), and bring-up as sleipnir.ko does it at probe
+ * (kernel/sleipnir_device.c, sleipnir_gpu.c): soft reset, feature
+ * registers, errata settings, power-up, interrupts.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sgpu_regs.h"
+#include "sim_core.h"
+
+/* How long one sgpu_run() may take before the worker looks around. */
+#define SIM_RUN_BUDGET_NS 5000000ull
+/* Polls of a register that the model updates at once, as the kernel's. */
+#define SIM_POLL_TRIES 1000
+
+/* The kernel's errata table (kernel/sleipnir_models.c), as register bits. */
+#define SC_LS_ALLOW_ATTR_TYPES (1u << 16)
+#define SC_LS_PAUSEBUFFER_DISABLE (1u << 16)
+#define SC_SDC_DISABLE_OQ_DISCARD (1u << 6)
+#define SC_LS_ATTR_CHECK_DISABLE (1u << 18)
+#define SC_ENABLE_TEXGRD_FLAGS (1u << 25)
+#define TC_CLOCK_GATE_OVERRIDE (1u << 0)
+#define JM_MAX_THROTTLE (0x3fu << 3)
+
+struct sim_device {
+	struct sgpu *gpu;
+	struct sim_sched *sched;
+	struct sim_features features;
+
+	pthread_mutex_t lock;           /* the fields below */
+	pthread_cond_t worker_cond;     /* kicked or stopping */
+	pthread_cond_t irq_cond;        /* a line rose or stopping */
+	bool kicked;
+	bool irq_level[SGPU_IRQ_COUNT];
+	bool stopping;
+	pthread_t worker, irq_thread;
+	bool threads_started;
+};
+
+static pthread_mutex_t device_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct sim_device *the_device;
+
+struct sgpu *sim_device_gpu(struct sim_device *dev)
+{
+	return dev->gpu;
+}
+
+struct sim_sched *sim_device_sched(struct sim_device *dev)
+{
+	return dev->sched;
+}
+
+const struct sim_features *sim_device_features(struct sim_device *dev)
+{
+	return &dev->features;
+}
+
+uint64_t sim_va_end(struct sim_device *dev)
+{
+	return 1ull << (dev->features.mmu_features & 0xff);
+}
+
+uint32_t sim_reg_read(struct sim_device *dev, uint32_t offset)
+{
+	return sgpu_mmio_read(dev->gpu, offset);
+}
+
+void sim_reg_write(struct sim_device *dev, uint32_t offset, uint32_t value)
+{
+	sgpu_mmio_write(dev->gpu, offset, value);
+}
+
+uint64_t sim_reg_read64(struct sim_device *dev, uint32_t offset_lo)
+{
+	return sim_reg_read(dev, offset_lo) |
+	       (uint64_t)sim_reg_read(dev, offset_lo + 4) << 32;
+}
+
+/* --- host callbacks (called with the model's lock held) ------------------- */
+
+static void host_set_irq(void *opaque, enum sgpu_irq_line line, bool level)
+{
+	struct sim_device *dev = opaque;
+
+	pthread_mutex_lock(&dev->lock);
+	dev->irq_level[line] = level;
+	if (level)
+		pthread_cond_signal(&dev->irq_cond);
+	pthread_mutex_unlock(&dev->lock);
+}
+
+static uint64_t host_now_ns(void *opaque)
+{
+	struct timespec ts;
+
+	(void)opaque;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void host_kick(void *opaque)
+{
+	struct sim_device *dev = opaque;
+
+	pthread_mutex_lock(&dev->lock);
+	dev->kicked = true;
+	pthread_cond_signal(&dev->worker_cond);
+	pthread_mutex_unlock(&dev->lock);
+}
+
+static bool debug_enabled(void)
+{
+	const char *v = getenv("SLEIPNIR_SIM_DEBUG");
+
+	return v && *v && strcmp(v, "0") != 0;
+}
+
+static void host_guest_error(void *opaque, const char *fmt, va_list ap)
+{
+	(void)opaque;
+	if (!debug_enabled())
+		return;
+	fputs("sleipnir-sim: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+/* --- the threads ------------------------------------------------------------ */
+
+static void *worker_main(void *arg)
+{
+	struct sim_device *dev = arg;
+
+	pthread_mutex_lock(&dev->lock);
+	for (;;) {
+		while (!dev->kicked && !dev->stopping)
+			pthread_cond_wait(&dev->worker_cond, &dev->lock);
+		if (dev->stopping)
+			break;
+		dev->kicked = false;
+		pthread_mutex_unlock(&dev->lock);
+		while (sgpu_run(dev->gpu, SIM_RUN_BUDGET_NS))
+			;
+		pthread_mutex_lock(&dev->lock);
+	}
+	pthread_mutex_unlock(&dev->lock);
+	return NULL;
+}
+
+/* The "gpu" interrupt: report faults, acknowledge everything. */
+static void gpu_irq(struct sim_device *dev)
+{
+	uint32_t stat = sim_reg_read(dev, GPU_INT_STAT);
+
+	if (!stat)
+		return;
+	if ((stat & (GPU_IRQ_FAULT | GPU_IRQ_MULTIPLE_FAULT)) &&
+	    debug_enabled())
+		fprintf(stderr,
+			"sleipnir-sim: GPU fault: status 0x%08x at 0x%016llx\n",
+			sim_reg_read(dev, GPU_FAULT_STATUS),
+			(unsigned long long)sim_reg_read64(dev,
+							   GPU_FAULT_ADDRESS_LO));
+	sim_reg_write(dev, GPU_INT_CLEAR, stat);
+}
+
+static bool any_line_high_locked(struct sim_device *dev)
+{
+	for (int i = 0; i < SGPU_IRQ_COUNT; i++) {
+		if (dev->irq_level[i])
+			return true;
+	}
+	return false;
+}
+
+/*
+ * While a line is high, run its handler; a handler that leaves its line
+ * high (it masked nothing and cleared nothing) is called again after the
+ * others had their turn, as a level-triggered interrupt would be.
+ */
+static void *irq_main(void *arg)
+{
+	struct sim_device *dev = arg;
+	bool level[SGPU_IRQ_COUNT];
+
+	pthread_mutex_lock(&dev->lock);
+	for (;;) {
+		while (!any_line_high_locked(dev) && !dev->stopping)
+			pthread_cond_wait(&dev->irq_cond, &dev->lock);
+		if (dev->stopping)
+			break;
+		memcpy(level, dev->irq_level, sizeof(level));
+		pthread_mutex_unlock(&dev->lock);
+		if (level[SGPU_IRQ_JOB] && dev->sched)
+			sim_sched_job_irq(dev->sched);
+		if (level[SGPU_IRQ_MMU] && dev->sched)
+			sim_sched_mmu_irq(dev->sched);
+		if (level[SGPU_IRQ_GPU])
+			gpu_irq(dev);
+		/* The model's own view decides whether a line is still up. */
+		for (int i = 0; i < SGPU_IRQ_COUNT; i++)
+			level[i] = sgpu_irq_level(dev->gpu, i);
+		pthread_mutex_lock(&dev->lock);
+		memcpy(dev->irq_level, level, sizeof(level));
+		if (any_line_high_locked(dev)) {
+			/* Let the thread that will lower it run. */
+			pthread_mutex_unlock(&dev->lock);
+			sched_yield();
+			pthread_mutex_lock(&dev->lock);
+		}
+	}
+	pthread_mutex_unlock(&dev->lock);
+	return NULL;
+}
+
+/* --- bring-up, as kernel/sleipnir_gpu.c --------------------------------------- */
+
+static bool poll_reg(struct sim_device *dev, uint32_t reg, uint32_t mask,
+		     uint32_t want)
+{
+	for (int i = 0; i < SIM_POLL_TRIES; i++) {
+		if ((sim_reg_read(dev, reg) & mask) == want)
+			return true;
+	}
+	return false;
+}
+
+static int soft_reset(struct sim_device *dev)
+{
+	sim_reg_write(dev, GPU_INT_MASK, 0);
+	sim_reg_write(dev, GPU_INT_CLEAR, GPU_IRQ_RESET_COMPLETED);
+	sim_reg_write(dev, GPU_CMD, GPU_CMD_SOFT_RESET);
+	if (!poll_reg(dev, GPU_INT_RAWSTAT, GPU_IRQ_RESET_COMPLETED,
+		      GPU_IRQ_RESET_COMPLETED)) {
+		fprintf(stderr, "sleipnir-sim: soft reset timed out\n");
+		return -ETIMEDOUT;
+	}
+	/* Every source masked and acknowledged. */
+	sim_reg_write(dev, GPU_INT_CLEAR, GPU_IRQ_ALL);
+	sim_reg_write(dev, JOB_INT_MASK, 0);
+	sim_reg_write(dev, JOB_INT_CLEAR, UINT32_MAX);
+	sim_reg_write(dev, MMU_INT_MASK, 0);
+	sim_reg_write(dev, MMU_INT_CLEAR, UINT32_MAX);
+	return 0;
+}
+
+/* All cores with one core group, else the first group's (the kernel's). */
+static uint64_t core_mask(uint64_t l2_present)
+{
+	uint64_t others = l2_present & (l2_present - 1);
+
+	if (!others)
+		return UINT64_MAX;
+	return (others & -others) - 1;
+}
+
+static int read_features(struct sim_device *dev)
+{
+	struct sim_features *f = &dev->features;
+	unsigned int i, js;
+
+	f->l2_features = sim_reg_read(dev, GPU_L2_FEATURES);
+	f->core_features = sim_reg_read(dev, GPU_CORE_FEATURES);
+	f->tiler_features = sim_reg_read(dev, GPU_TILER_FEATURES);
+	f->mem_features = sim_reg_read(dev, GPU_MEM_FEATURES);
+	f->mmu_features = sim_reg_read(dev, GPU_MMU_FEATURES);
+	f->thread_features = sim_reg_read(dev, GPU_THREAD_FEATURES);
+	f->thread_max_threads = sim_reg_read(dev, GPU_THREAD_MAX_THREADS);
+	f->thread_max_workgroup_size =
+		sim_reg_read(dev, GPU_THREAD_MAX_WORKGROUP_SIZE);
+	f->thread_max_barrier_size =
+		sim_reg_read(dev, GPU_THREAD_MAX_BARRIER_SIZE);
+	f->coherency_features = sim_reg_read(dev, GPU_COHERENCY_FEATURES);
+	for (i = 0; i < 4; i++)
+		f->texture_features[i] =
+			sim_reg_read(dev, GPU_TEXTURE_FEATURES(i));
+	f->as_present = sim_reg_read(dev, GPU_AS_PRESENT);
+	f->js_present = sim_reg_read(dev, GPU_JS_PRESENT);
+	js = (unsigned int)__builtin_popcount(f->js_present);
+	if (js > 16)
+		js = 16;
+	for (i = 0; i < js; i++)
+		f->js_features[i] = sim_reg_read(dev, GPU_JS_FEATURES(i));
+	f->shader_present = sim_reg_read64(dev, GPU_SHADER_PRESENT_LO);
+	f->tiler_present = sim_reg_read64(dev, GPU_TILER_PRESENT_LO);
+	f->l2_present = sim_reg_read64(dev, GPU_L2_PRESENT_LO);
+	f->thread_tls_alloc = sim_reg_read(dev, GPU_THREAD_TLS_ALLOC);
+	f->gpu_id = sim_reg_read(dev, GPU_ID);
+	f->revision = f->gpu_id & 0xffff;
+
+	if (!f->shader_present || !f->l2_present)
+		return -ENODEV;
+	f->core_mask = core_mask(f->l2_present);
+	f->js_count = js;
+	f->as_count = (unsigned int)__builtin_popcount(f->as_present);
+	if (f->as_count > 16)
+		f->as_count = 16;
+	return 0;
+}
+
+/* kernel/sleipnir_models.c's quirks, for the product and revision. */
+static void apply_quirks(struct sim_device *dev)
+{
+	uint16_t product = dev->features.gpu_id >> 16;
+	uint16_t rev = dev->features.revision;
+	uint32_t shader = 0, tiler;
+	bool throttle = false;
+
+	if (product == 0x6956)
+		product = 0x0600;
+	switch (product) {
+	case 0x0600:
+		shader |= SC_LS_PAUSEBUFFER_DISABLE;
+		if (rev == 0x0000 || rev >= 0x0002)
+			shader |= SC_LS_ATTR_CHECK_DISABLE;
+		break;
+	case 0x0620:
+		if (rev == 0x0010)
+			shader |= SC_LS_PAUSEBUFFER_DISABLE |
+				  SC_SDC_DISABLE_OQ_DISCARD;
+		shader |= SC_LS_ATTR_CHECK_DISABLE;
+		break;
+	case 0x0720:
+		shader |= SC_LS_ATTR_CHECK_DISABLE | SC_ENABLE_TEXGRD_FLAGS;
+		break;
+	case 0x0860:
+	case 0x0880:
+		throttle = rev >= 0x2000;
+		/* fall through */
+	case 0x0750:
+	case 0x0820:
+	case 0x0830:
+		shader |= SC_LS_ALLOW_ATTR_TYPES;
+		break;
+	}
+	if (shader)
+		sim_reg_write(dev, GPU_SHADER_CONFIG, shader);
+	tiler = sim_reg_read(dev, GPU_TILER_CONFIG);
+	if (product >= 0x0750)
+		tiler |= TC_CLOCK_GATE_OVERRIDE;
+	sim_reg_write(dev, GPU_TILER_CONFIG, tiler);
+	if (throttle)
+		sim_reg_write(dev, GPU_JM_CONFIG, JM_MAX_THROTTLE);
+}
+
+static void power_unit(struct sim_device *dev, const char *unit,
+		       uint32_t pwron, uint32_t ready, uint32_t mask)
+{
+	sim_reg_write(dev, pwron, mask);
+	if (!poll_reg(dev, ready, mask, mask))
+		fprintf(stderr, "sleipnir-sim: %s power-up timed out\n", unit);
+}
+
+static void power_on(struct sim_device *dev)
+{
+	const struct sim_features *f = &dev->features;
+
+	apply_quirks(dev);
+	power_unit(dev, "L2", GPU_PWRON_BASE + 0x20, GPU_READY_BASE + 0x20,
+		   (uint32_t)(f->l2_present & f->core_mask));
+	power_unit(dev, "shader", GPU_PWRON_BASE, GPU_READY_BASE,
+		   (uint32_t)(f->shader_present & f->core_mask));
+	power_unit(dev, "tiler", GPU_PWRON_BASE + 0x10, GPU_READY_BASE + 0x10,
+		   (uint32_t)f->tiler_present);
+}
+
+static void irqs_enable(struct sim_device *dev)
+{
+	uint32_t js = (1u << dev->features.js_count) - 1;
+	uint32_t as = (1u << dev->features.as_count) - 1;
+
+	sim_reg_write(dev, GPU_INT_CLEAR, GPU_IRQ_ALL);
+	sim_reg_write(dev, GPU_INT_MASK, GPU_IRQ_FAULT | GPU_IRQ_MULTIPLE_FAULT);
+	sim_reg_write(dev, JOB_INT_CLEAR, UINT32_MAX);
+	sim_reg_write(dev, JOB_INT_MASK, js | js << 16);
+	sim_reg_write(dev, MMU_INT_CLEAR, UINT32_MAX);
+	sim_reg_write(dev, MMU_INT_MASK, as | as << 16);
+}
+
+/* The kernel's sleipnir_device_reset_hw(). */
+static int reset_hw(struct sim_device *dev)
+{
+	int ret = soft_reset(dev);
+
+	if (ret)
+		return ret;
+	power_on(dev);
+	irqs_enable(dev);
+	return 0;
+}
+
+int sim_device_reset(struct sim_device *dev)
+{
+	sim_vm_forget_all(dev);
+	return reset_hw(dev);
+}
+
+/* --- creation ----------------------------------------------------------------- */
+
+static unsigned int env_uint(const char *name, unsigned int dflt)
+{
+	const char *v = getenv(name);
+	char *end;
+	unsigned long n;
+
+	if (!v || !*v)
+		return dflt;
+	n = strtoul(v, &end, 0);
+	if (*end || n > 64) {
+		fprintf(stderr, "sleipnir-sim: bad %s=%s, using %u\n", name, v,
+			dflt);
+		return dflt;
+	}
+	return (unsigned int)n;
+}
+
+static void stop_threads(struct sim_device *dev)
+{
+	if (!dev->threads_started)
+		return;
+	pthread_mutex_lock(&dev->lock);
+	dev->stopping = true;
+	pthread_cond_broadcast(&dev->worker_cond);
+	pthread_cond_broadcast(&dev->irq_cond);
+	pthread_mutex_unlock(&dev->lock);
+	pthread_join(dev->worker, NULL);
+	pthread_join(dev->irq_thread, NULL);
+	dev->threads_started = false;
+}
+
+static void device_free(struct sim_device *dev)
+{
+	stop_threads(dev);
+	if (dev->sched)
+		sim_sched_destroy(dev->sched);
+	if (dev->gpu)
+		sgpu_destroy(dev->gpu);
+	pthread_cond_destroy(&dev->irq_cond);
+	pthread_cond_destroy(&dev->worker_cond);
+	pthread_mutex_destroy(&dev->lock);
+	free(dev);
+}
+
+static struct sim_device *device_create(int *err)
+{
+	const char *name = getenv("SLEIPNIR_SIM_GPU");
+	struct sgpu_config cfg = {
+		.revision = 0x2000,
+		.shader_cores = env_uint("SLEIPNIR_SIM_CORES", 4),
+		.shader_threads = 0,
+	};
+	struct sgpu_host host = {
+		.mem_read = sim_ram_read,
+		.mem_write = sim_ram_write,
+		.mem_page = sim_ram_page,
+		.set_irq = host_set_irq,
+		.now_ns = host_now_ns,
+		.kick = host_kick,
+		.guest_error = host_guest_error,
+	};
+	struct sim_device *dev;
+	char msg[128];
+	int product;
+
+	product = sgpu_product_from_name(name && *name ? name : "t860");
+	if (product < 0) {
+		fprintf(stderr, "sleipnir-sim: unknown SLEIPNIR_SIM_GPU=%s "
+			"(t604 ... t880)\n", name);
+		*err = -ENODEV;
+		return NULL;
+	}
+	cfg.product = (enum sgpu_product)product;
+
+	*err = sim_ram_init();
+	if (*err)
+		return NULL;
+	dev = calloc(1, sizeof(*dev));
+	if (!dev) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	pthread_mutex_init(&dev->lock, NULL);
+	pthread_cond_init(&dev->worker_cond, NULL);
+	pthread_cond_init(&dev->irq_cond, NULL);
+	host.opaque = dev;
+	dev->gpu = sgpu_create(&cfg, &host, msg, sizeof(msg));
+	if (!dev->gpu) {
+		fprintf(stderr, "sleipnir-sim: %s\n", msg);
+		*err = -ENODEV;
+		goto fail;
+	}
+	dev->features.timestamp_hz = SGPU_DEFAULT_TIMESTAMP_HZ;
+
+	/* Probe: reset, identify, then the scheduler and the interrupts. */
+	*err = soft_reset(dev);
+	if (*err)
+		goto fail;
+	*err = read_features(dev);
+	if (*err)
+		goto fail;
+	dev->sched = sim_sched_create(dev);
+	if (!dev->sched) {
+		*err = -ENOMEM;
+		goto fail;
+	}
+	if (pthread_create(&dev->worker, NULL, worker_main, dev)) {
+		*err = -EAGAIN;
+		goto fail;
+	}
+	if (pthread_create(&dev->irq_thread, NULL, irq_main, dev)) {
+		pthread_mutex_lock(&dev->lock);
+		dev->stopping = true;
+		pthread_cond_broadcast(&dev->worker_cond);
+		pthread_mutex_unlock(&dev->lock);
+		pthread_join(dev->worker, NULL);
+		*err = -EAGAIN;
+		goto fail;
+	}
+	dev->threads_started = true;
+	*err = reset_hw(dev);
+	if (*err)
+		goto fail;
+	return dev;
+
+fail:
+	device_free(dev);
+	return NULL;
+}
+
+struct sim_device *sim_device_get(void)
+{
+	struct sim_device *dev;
+	int err = 0;
+
+	pthread_mutex_lock(&device_lock);
+	if (!the_device)
+		the_device = device_create(&err);
+	dev = the_device;
+	pthread_mutex_unlock(&device_lock);
+	if (!dev)
+		errno = -err;
+	return dev;
+}
+
+/*
+ * In a fork() child: the parent's threads do not exist here and its GPU
+ * state is the parent's; the child's first open makes a new device. The
+ * old one is left as it is (its locks may be held by threads that are
+ * gone).
+ */
+static struct sim_device *parents_device;   /* kept reachable, unused */
+
+void sim_device_forget(void)
+{
+	pthread_mutex_init(&device_lock, NULL);
+	parents_device = the_device;
+	the_device = NULL;
+}
+
+static void forget_after_fork(void)
+{
+	sim_device_forget();
+	sim_ram_forget();
+	sim_vm_forget();
+	sim_gem_forget();
+}
+
+__attribute__((constructor)) static void sim_device_init(void)
+{
+	pthread_atfork(NULL, NULL, forget_after_fork);
+}

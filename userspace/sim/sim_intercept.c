@@ -1,2 +1,373 @@
 /* SPDX-License-Identifier: MIT */
-/* Placeholder: being written (issue 19). */
+/*
+ * The doors into the simulator. Programs linked with sleipnir_sim_dep have
+ * their (and the static libdrm's) calls of these functions renamed by the
+ * linker's --wrap to __wrap_<name>; the C library's own stay reachable as
+ * __real_<name>. Calls about the simulated node or one of the simulator's
+ * fds are served here, everything else goes on to the C library untouched.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "sim_core.h"
+#include "sim_fd.h"
+
+int __real_open(const char *path, int flags, ...);
+int __real_open64(const char *path, int flags, ...);
+int __real_openat(int dirfd, const char *path, int flags, ...);
+int __real_openat64(int dirfd, const char *path, int flags, ...);
+int __real_close(int fd);
+int __real_ioctl(int fd, unsigned long request, ...);
+void *__real_mmap(void *addr, size_t len, int prot, int flags, int fd,
+		  off_t offset);
+void *__real_mmap64(void *addr, size_t len, int prot, int flags, int fd,
+		    off_t offset);
+int __real_munmap(void *addr, size_t len);
+DIR *__real_opendir(const char *path);
+struct dirent *__real_readdir(DIR *dir);
+struct dirent64 *__real_readdir64(DIR *dir);
+int __real_closedir(DIR *dir);
+
+int __wrap_open(const char *path, int flags, ...);
+int __wrap_open64(const char *path, int flags, ...);
+int __wrap_openat(int dirfd, const char *path, int flags, ...);
+int __wrap_openat64(int dirfd, const char *path, int flags, ...);
+int __wrap_close(int fd);
+int __wrap_ioctl(int fd, unsigned long request, ...);
+void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd,
+		  off_t offset);
+void *__wrap_mmap64(void *addr, size_t len, int prot, int flags, int fd,
+		    off_t offset);
+int __wrap_munmap(void *addr, size_t len);
+DIR *__wrap_opendir(const char *path);
+struct dirent *__wrap_readdir(DIR *dir);
+struct dirent64 *__wrap_readdir64(DIR *dir);
+int __wrap_closedir(DIR *dir);
+
+/* --- copies from and to the caller's memory ------------------------------ */
+
+/*
+ * process_vm_readv/writev on ourselves fail with EFAULT where a plain
+ * memcpy would crash. Where they are not allowed (a seccomp filter), the
+ * copy is made directly.
+ */
+static bool vm_copy_unavailable;
+
+static int vm_copy(void *local, uint64_t remote, size_t len, bool to_user)
+{
+	struct iovec l = { .iov_base = local, .iov_len = len };
+	struct iovec r = { .iov_base = (void *)(uintptr_t)remote,
+			   .iov_len = len };
+	ssize_t n;
+
+	if (!len)
+		return 0;
+	if (remote + len < remote)
+		return -EFAULT;
+	if (!__atomic_load_n(&vm_copy_unavailable, __ATOMIC_RELAXED)) {
+		n = to_user ? process_vm_writev(getpid(), &l, 1, &r, 1, 0) :
+			      process_vm_readv(getpid(), &l, 1, &r, 1, 0);
+		if (n == (ssize_t)len)
+			return 0;
+		if (n >= 0 || errno == EFAULT)
+			return -EFAULT;
+		if (errno != ENOSYS && errno != EPERM)
+			return -EFAULT;
+		__atomic_store_n(&vm_copy_unavailable, true, __ATOMIC_RELAXED);
+	}
+	if (!remote)
+		return -EFAULT;
+	if (to_user)
+		memcpy(r.iov_base, local, len);
+	else
+		memcpy(local, r.iov_base, len);
+	return 0;
+}
+
+int sim_copy_from_user(void *dst, uint64_t user_src, size_t len)
+{
+	return vm_copy(dst, user_src, len, false);
+}
+
+int sim_copy_to_user(uint64_t user_dst, const void *src, size_t len)
+{
+	return vm_copy((void *)src, user_dst, len, true);
+}
+
+/* --- open ------------------------------------------------------------------ */
+
+/* Whether path (relative to dirfd) names the simulated node. */
+static bool is_node(int dirfd, const char *path)
+{
+	char cwd[PATH_MAX], full[PATH_MAX];
+
+	if (!path)
+		return false;
+	if (path[0] == '/')
+		return strcmp(path, SIM_NODE_PATH) == 0;
+	if (dirfd != AT_FDCWD || !getcwd(cwd, sizeof(cwd)))
+		return false;
+	if ((size_t)snprintf(full, sizeof(full), "%s/%s",
+			     strcmp(cwd, "/") ? cwd : "", path) >= sizeof(full))
+		return false;
+	return strcmp(full, SIM_NODE_PATH) == 0;
+}
+
+static int open_node(int flags)
+{
+	int fd = sim_node_open(flags);
+
+	if (fd < 0) {
+		errno = -fd;
+		return -1;
+	}
+	return fd;
+}
+
+static mode_t mode_arg(int flags, va_list ap)
+{
+	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ?
+	       va_arg(ap, mode_t) : 0;
+}
+
+int __wrap_open(const char *path, int flags, ...)
+{
+	va_list ap;
+	mode_t mode;
+
+	va_start(ap, flags);
+	mode = mode_arg(flags, ap);
+	va_end(ap);
+	if (is_node(AT_FDCWD, path))
+		return open_node(flags);
+	return __real_open(path, flags, mode);
+}
+
+int __wrap_open64(const char *path, int flags, ...)
+{
+	va_list ap;
+	mode_t mode;
+
+	va_start(ap, flags);
+	mode = mode_arg(flags, ap);
+	va_end(ap);
+	if (is_node(AT_FDCWD, path))
+		return open_node(flags);
+	return __real_open64(path, flags, mode);
+}
+
+int __wrap_openat(int dirfd, const char *path, int flags, ...)
+{
+	va_list ap;
+	mode_t mode;
+
+	va_start(ap, flags);
+	mode = mode_arg(flags, ap);
+	va_end(ap);
+	if (is_node(dirfd, path))
+		return open_node(flags);
+	return __real_openat(dirfd, path, flags, mode);
+}
+
+int __wrap_openat64(int dirfd, const char *path, int flags, ...)
+{
+	va_list ap;
+	mode_t mode;
+
+	va_start(ap, flags);
+	mode = mode_arg(flags, ap);
+	va_end(ap);
+	if (is_node(dirfd, path))
+		return open_node(flags);
+	return __real_openat64(dirfd, path, flags, mode);
+}
+
+/* --- fds -------------------------------------------------------------------- */
+
+int __wrap_close(int fd)
+{
+	return sim_fd_close(fd);
+}
+
+int __wrap_ioctl(int fd, unsigned long request, ...)
+{
+	va_list ap;
+	void *arg;
+	int ret;
+
+	va_start(ap, request);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (!sim_fd_is_ours(fd))
+		return __real_ioctl(fd, request, arg);
+	ret = sim_fd_ioctl(fd, request, arg);
+	if (ret < 0) {
+		errno = -ret;
+		return -1;
+	}
+	return ret;
+}
+
+static void *do_mmap(void *addr, size_t len, int prot, int flags, int fd,
+		     off_t offset, bool is64)
+{
+	void *ret;
+
+	/* A fixed mapping replaces whatever was there, BO mappings too. */
+	if (flags & MAP_FIXED)
+		sim_gem_cpu_unmapped(addr, len);
+	if (!(flags & MAP_ANONYMOUS) && sim_fd_is_ours(fd))
+		return sim_fd_mmap(fd, addr, len, prot, flags, offset);
+	ret = is64 ? __real_mmap64(addr, len, prot, flags, fd, offset) :
+		     __real_mmap(addr, len, prot, flags, fd, offset);
+	return ret;
+}
+
+void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd,
+		  off_t offset)
+{
+	return do_mmap(addr, len, prot, flags, fd, offset, false);
+}
+
+void *__wrap_mmap64(void *addr, size_t len, int prot, int flags, int fd,
+		    off_t offset)
+{
+	return do_mmap(addr, len, prot, flags, fd, offset, true);
+}
+
+int __wrap_munmap(void *addr, size_t len)
+{
+	int ret = __real_munmap(addr, len);
+
+	if (!ret)
+		sim_gem_cpu_unmapped(addr, len);
+	return ret;
+}
+
+/* --- the directory of nodes ------------------------------------------------ */
+
+/*
+ * opendir(SIM_DRI_DIR) gives a real DIR (of "/", so dirfd() and the like
+ * stay safe to call) that readdir() answers for: ".", ".." and the node.
+ */
+struct sim_dir {
+	DIR *dir;
+	unsigned int next;
+	struct dirent64 ent;
+	struct sim_dir *link;
+};
+
+static pthread_mutex_t dirs_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct sim_dir *dirs;
+
+static struct sim_dir *find_dir_locked(DIR *dir, struct sim_dir ***prev)
+{
+	struct sim_dir **p;
+
+	for (p = &dirs; *p; p = &(*p)->link) {
+		if ((*p)->dir == dir) {
+			if (prev)
+				*prev = p;
+			return *p;
+		}
+	}
+	return NULL;
+}
+
+DIR *__wrap_opendir(const char *path)
+{
+	struct sim_dir *d;
+	char clean[PATH_MAX];
+	size_t n;
+
+	if (!path || strlen(path) >= sizeof(clean))
+		return __real_opendir(path);
+	strcpy(clean, path);
+	n = strlen(clean);
+	while (n > 1 && clean[n - 1] == '/')
+		clean[--n] = 0;
+	if (strcmp(clean, SIM_DRI_DIR) != 0)
+		return __real_opendir(path);
+
+	d = calloc(1, sizeof(*d));
+	if (!d) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	d->dir = __real_opendir("/");
+	if (!d->dir) {
+		free(d);
+		return NULL;
+	}
+	pthread_mutex_lock(&dirs_lock);
+	d->link = dirs;
+	dirs = d;
+	pthread_mutex_unlock(&dirs_lock);
+	return d->dir;
+}
+
+static struct dirent64 *sim_readdir(struct sim_dir *d)
+{
+	static const char *const names[] = { ".", "..", SIM_NODE_NAME };
+	const char *name;
+
+	if (d->next >= sizeof(names) / sizeof(names[0]))
+		return NULL;
+	name = names[d->next++];
+	memset(&d->ent, 0, sizeof(d->ent));
+	d->ent.d_ino = d->next;
+	d->ent.d_off = d->next;
+	d->ent.d_reclen = sizeof(d->ent);
+	d->ent.d_type = d->next == 3 ? DT_CHR : DT_DIR;
+	strcpy(d->ent.d_name, name);
+	return &d->ent;
+}
+
+struct dirent64 *__wrap_readdir64(DIR *dir)
+{
+	struct sim_dir *d;
+
+	pthread_mutex_lock(&dirs_lock);
+	d = find_dir_locked(dir, NULL);
+	pthread_mutex_unlock(&dirs_lock);
+	if (!d)
+		return __real_readdir64(dir);
+	return sim_readdir(d);
+}
+
+struct dirent *__wrap_readdir(DIR *dir)
+{
+	struct sim_dir *d;
+
+	_Static_assert(sizeof(struct dirent) == sizeof(struct dirent64),
+		       "a 64-bit dirent");
+	pthread_mutex_lock(&dirs_lock);
+	d = find_dir_locked(dir, NULL);
+	pthread_mutex_unlock(&dirs_lock);
+	if (!d)
+		return __real_readdir(dir);
+	return (struct dirent *)sim_readdir(d);
+}
+
+int __wrap_closedir(DIR *dir)
+{
+	struct sim_dir *d, **prev = NULL;
+
+	pthread_mutex_lock(&dirs_lock);
+	d = find_dir_locked(dir, &prev);
+	if (d)
+		*prev = d->link;
+	pthread_mutex_unlock(&dirs_lock);
+	free(d);
+	return __real_closedir(dir);
+}
