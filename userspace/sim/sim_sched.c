@@ -639,6 +639,7 @@ struct sim_file_jobs *sim_sched_file_open(struct sim_sched *sched,
 	fj->file = file;
 	fj->vm = file->vm;
 	fj->refs = 1;
+	fj->fence_context = sim_fence_context_alloc(sched->js_count);
 	return fj;
 }
 

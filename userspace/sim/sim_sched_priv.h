@@ -68,6 +68,12 @@ struct sim_file_jobs {
 	struct sim_fault_state faults;
 	/* For picking: this file's head job on slot js was not ready. */
 	uint64_t blocked_stamp[SIM_JS_MAX];
+	/*
+	 * The fence timeline of its jobs on each slot (a drm_sched entity's
+	 * context): they end in SUBMIT order. Numbered under submit_lock.
+	 */
+	uint64_t fence_context;
+	uint64_t fence_seqno[SIM_JS_MAX];
 };
 
 enum sim_job_state {

@@ -230,6 +230,10 @@ static int job_publish(struct sim_job *job,
 	int ret = 0;
 
 	pthread_mutex_lock(&sched->submit_lock);
+	job->fence = sim_fence_new_on(job->fj->fence_context + job->js,
+				      ++job->fj->fence_seqno[job->js]);
+	if (!job->fence)
+		ret = -ENOMEM;
 	for (uint32_t i = 0; i < job->bo_count && !ret; i++)
 		ret = sim_bo_fences_each(sim_bo_fences(job->bos[i]),
 					 refs[i].flags & SLEIPNIR_BO_REF_WRITE,
@@ -331,11 +335,6 @@ int sim_ioctl_submit(struct sim_file *file, void *arg)
 	ret = check_duplicates(job);
 	if (ret)
 		goto out;
-	job->fence = sim_fence_new();
-	if (!job->fence) {
-		ret = -ENOMEM;
-		goto out;
-	}
 	ret = job_publish(job, refs, file, outs, args->out_syncs.count, &d);
 out:
 	deps_free(&d);
