@@ -11,11 +11,14 @@
  * sim_fence_remove_callback() therefore waits for a callback that is
  * running at that moment instead of relying on the lock as the kernel does.
  *
- * Chains and arrays arm their callbacks when they are made (the kernel
- * arms them at the first wait): a chain node waits for one pending fence
- * at a time, the oldest it covers, and moves on when that one signals,
- * so no signal recurses through a long timeline. The chain's prev links
- * are guarded by one lock (chain_lock), taken before any fence's lock.
+ * A chain node is signalled when every fence it covers is. As in the
+ * kernel, it learns so lazily: sim_fence_is_signaled() walks the chain,
+ * and only a node somebody waits for or adds a callback to arms one, on
+ * one pending fence at a time (the newest it covers), moving on when that
+ * one signals; so no signal recurses through a long timeline and a point
+ * nobody waits for costs nothing. Arrays (made by merges, of plain fences)
+ * arm at once. The chain's prev links are guarded by one lock
+ * (chain_lock), taken before any fence's lock.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -58,6 +61,7 @@ struct sim_fence {
 	struct sim_fence *contained;
 	uint64_t prev_seqno;
 	struct sim_fence_cb chain_cb;
+	atomic_bool armed;
 
 	/* SIM_FENCE_ARRAY */
 	struct sim_fence **fences;
@@ -154,6 +158,7 @@ static struct sim_fence *fence_alloc(enum sim_fence_kind kind,
 	pthread_cond_init(&f->cond, &attr);
 	pthread_condattr_destroy(&attr);
 	atomic_init(&f->signaled, false);
+	atomic_init(&f->armed, false);
 	cb_list_init(&f->pending);
 	cb_list_init(&f->running);
 	return f;
@@ -267,6 +272,7 @@ void sim_fence_signal(struct sim_fence *fence, int error)
 }
 
 static struct sim_fence *chain_contained(struct sim_fence *fence);
+static void chain_enable_signaling(struct sim_fence *fence);
 struct sim_fence *sim_fence_chain_walk(struct sim_fence *fence);
 
 /*
@@ -355,6 +361,9 @@ int sim_fence_wait(struct sim_fence *fence, int64_t deadline_ns)
 {
 	int ret = 0;
 
+	if (sim_fence_is_signaled(fence))
+		return 0;
+	chain_enable_signaling(fence);
 	pthread_mutex_lock(&fence->lock);
 	while (!atomic_load(&fence->signaled)) {
 		struct timespec ts;
@@ -382,15 +391,19 @@ int sim_fence_add_callback(struct sim_fence *fence, struct sim_fence_cb *cb,
 	int ret = 0;
 
 	cb->func = func;
+	cb->next = NULL;
+	cb->prev = NULL;
+	if (sim_fence_is_signaled(fence))
+		return -ENOENT;
 	pthread_mutex_lock(&fence->lock);
-	if (atomic_load(&fence->signaled)) {
-		cb->next = NULL;
-		cb->prev = NULL;
+	if (atomic_load(&fence->signaled))
 		ret = -ENOENT;
-	} else {
+	else
 		cb_list_add_tail(&fence->pending, cb);
-	}
 	pthread_mutex_unlock(&fence->lock);
+	/* A chain may find itself done here and call func at once. */
+	if (!ret)
+		chain_enable_signaling(fence);
 	return ret;
 }
 
@@ -530,7 +543,7 @@ static void chain_cb_func(struct sim_fence *fence, struct sim_fence_cb *cb)
 }
 
 /*
- * Waits for the oldest pending fence chain covers, or signals chain when
+ * Waits for the newest pending fence chain covers, or signals chain when
  * none is left. The caller hands over a reference to chain, which the
  * armed callback keeps until chain is signalled.
  */
@@ -550,6 +563,16 @@ static void chain_arm(struct sim_fence *chain)
 	/* As the kernel's chain: no error, whatever the points had. */
 	fence_signal_at(chain, 0, sim_now_ns());
 	sim_fence_put(chain);
+}
+
+static void chain_enable_signaling(struct sim_fence *fence)
+{
+	bool expected = false;
+
+	if (fence->kind != SIM_FENCE_CHAIN || atomic_load(&fence->signaled))
+		return;
+	if (atomic_compare_exchange_strong(&fence->armed, &expected, true))
+		chain_arm(sim_fence_get(fence));
 }
 
 struct sim_fence *sim_fence_chain_new(struct sim_fence *prev,
@@ -575,7 +598,6 @@ struct sim_fence *sim_fence_chain_new(struct sim_fence *prev,
 	chain->prev = sim_fence_get(prev);
 	chain->contained = sim_fence_get(fence);
 	chain->prev_seqno = prev_seqno;
-	chain_arm(sim_fence_get(chain));
 	return chain;
 }
 
