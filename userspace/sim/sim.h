@@ -76,6 +76,14 @@ int sim_device_reset(struct sim_device *dev);
 int sim_copy_from_user(void *dst, uint64_t user_src, size_t len);
 int sim_copy_to_user(uint64_t user_dst, const void *src, size_t len);
 
+/*
+ * The simulated kernel's log, which klogctl() reads (as the uapi tests
+ * read the kernel's): one line per call, printf-style, the kernel's
+ * dev_info/dev_warn/dev_err messages. Also printed on stderr when
+ * SLEIPNIR_SIM_LOG is set. sim_intercept.c.
+ */
+void sim_klog(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* --- one open file of the node ------------------------------------------ */
 
 struct sim_file {

@@ -165,13 +165,15 @@ static void gpu_irq(struct sim_device *dev)
 
 	if (!stat)
 		return;
-	if ((stat & (GPU_IRQ_FAULT | GPU_IRQ_MULTIPLE_FAULT)) &&
-	    debug_enabled())
-		fprintf(stderr,
-			"sleipnir-sim: GPU fault: status 0x%08x at 0x%016llx\n",
-			sim_reg_read(dev, GPU_FAULT_STATUS),
-			(unsigned long long)sim_reg_read64(dev,
-							   GPU_FAULT_ADDRESS_LO));
+	if (stat & (GPU_IRQ_FAULT | GPU_IRQ_MULTIPLE_FAULT)) {
+		uint32_t fault = sim_reg_read(dev, GPU_FAULT_STATUS);
+
+		sim_klog("GPU fault%s: status 0x%08x (exception 0x%02x) at 0x%016llx",
+			 stat & GPU_IRQ_MULTIPLE_FAULT ? "s" : "", fault,
+			 fault & 0xff,
+			 (unsigned long long)sim_reg_read64(dev,
+							    GPU_FAULT_ADDRESS_LO));
+	}
 	sim_reg_write(dev, GPU_INT_CLEAR, stat);
 }
 
@@ -243,7 +245,8 @@ static int soft_reset(struct sim_device *dev)
 	sim_reg_write(dev, GPU_CMD, GPU_CMD_SOFT_RESET);
 	if (!poll_reg(dev, GPU_INT_RAWSTAT, GPU_IRQ_RESET_COMPLETED,
 		      GPU_IRQ_RESET_COMPLETED)) {
-		fprintf(stderr, "sleipnir-sim: soft reset timed out\n");
+		sim_klog("soft reset timed out (rawstat 0x%08x)",
+			 sim_reg_read(dev, GPU_INT_RAWSTAT));
 		return -ETIMEDOUT;
 	}
 	/* Every source masked and acknowledged. */
@@ -265,10 +268,27 @@ static uint64_t core_mask(uint64_t l2_present)
 	return (others & -others) - 1;
 }
 
+/* kernel/sleipnir_models.c's names; "" for a GPU it does not support. */
+static const char *model_name(uint16_t product)
+{
+	switch (product) {
+	case 0x0600: return "T604";
+	case 0x0620: return "T62x";
+	case 0x0720: return "T720";
+	case 0x0750: return "T760";
+	case 0x0820: return "T820";
+	case 0x0830: return "T830";
+	case 0x0860: return "T860";
+	case 0x0880: return "T880";
+	}
+	return "";
+}
+
 static int read_features(struct sim_device *dev)
 {
 	struct sim_features *f = &dev->features;
 	unsigned int i, js;
+	uint16_t product;
 
 	f->l2_features = sim_reg_read(dev, GPU_L2_FEATURES);
 	f->core_features = sim_reg_read(dev, GPU_CORE_FEATURES);
@@ -299,13 +319,32 @@ static int read_features(struct sim_device *dev)
 	f->gpu_id = sim_reg_read(dev, GPU_ID);
 	f->revision = f->gpu_id & 0xffff;
 
-	if (!f->shader_present || !f->l2_present)
+	product = f->gpu_id >> 16 == 0x6956 ? 0x0600 : f->gpu_id >> 16;
+	if (!model_name(product)[0]) {
+		sim_klog("unsupported GPU (GPU_ID 0x%08x)", f->gpu_id);
 		return -ENODEV;
+	}
+	if (!f->shader_present || !f->l2_present) {
+		sim_klog("GPU reports no shader core or no L2 cache");
+		return -ENODEV;
+	}
 	f->core_mask = core_mask(f->l2_present);
 	f->js_count = js;
 	f->as_count = (unsigned int)__builtin_popcount(f->as_present);
 	if (f->as_count > 16)
 		f->as_count = 16;
+
+	sim_klog("Mali-%s (id 0x%x r%up%u), %d shader cores, %d core group(s), %d address spaces, %d job slots",
+		 model_name(product), product,
+		 (f->gpu_id >> 12) & 0xf, (f->gpu_id >> 4) & 0xff,
+		 __builtin_popcountll(f->shader_present),
+		 __builtin_popcountll(f->l2_present),
+		 __builtin_popcount(f->as_present),
+		 __builtin_popcount(f->js_present));
+	sim_klog("features: L2 0x%08x core 0x%08x tiler 0x%08x mem 0x%08x mmu 0x%08x (VA %u bits, PA %u bits)",
+		 f->l2_features, f->core_features, f->tiler_features,
+		 f->mem_features, f->mmu_features, f->mmu_features & 0xff,
+		 (f->mmu_features >> 8) & 0xff);
 	return 0;
 }
 
@@ -359,7 +398,8 @@ static void power_unit(struct sim_device *dev, const char *unit,
 {
 	sim_reg_write(dev, pwron, mask);
 	if (!poll_reg(dev, ready, mask, mask))
-		fprintf(stderr, "sleipnir-sim: %s power-up timed out\n", unit);
+		sim_klog("%s power-up timed out (ready 0x%08x of 0x%08x)", unit,
+			 sim_reg_read(dev, ready), mask);
 }
 
 static void power_on(struct sim_device *dev)

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sim_core.h"
@@ -370,4 +371,129 @@ int __wrap_closedir(DIR *dir)
 	pthread_mutex_unlock(&dirs_lock);
 	free(d);
 	return __real_closedir(dir);
+}
+
+/* --- the kernel log ---------------------------------------------------------- */
+
+/*
+ * The simulated kernel's messages, kept in a ring as the kernel's printk
+ * buffer, and what klogctl() answers for the actions that read it. The
+ * host's own log is not the simulated machine's, so it is not shown.
+ */
+#define KLOG_SIZE (64 * 1024)
+#define SYSLOG_ACTION_CLOSE 0
+#define SYSLOG_ACTION_OPEN 1
+#define SYSLOG_ACTION_READ 2
+#define SYSLOG_ACTION_READ_ALL 3
+#define SYSLOG_ACTION_READ_CLEAR 4
+#define SYSLOG_ACTION_CLEAR 5
+#define SYSLOG_ACTION_SIZE_UNREAD 9
+#define SYSLOG_ACTION_SIZE_BUFFER 10
+
+int __real_klogctl(int type, char *buf, int len);
+int __wrap_klogctl(int type, char *buf, int len);
+
+static pthread_mutex_t klog_lock = PTHREAD_MUTEX_INITIALIZER;
+static char klog_ring[KLOG_SIZE];
+static size_t klog_head;        /* bytes ever written */
+static size_t klog_cleared;     /* klog_head at the last clear */
+
+void sim_klog(const char *fmt, ...)
+{
+	static int to_stderr = -1;
+	char line[512];
+	struct timespec ts;
+	va_list ap;
+	int n, m;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	n = snprintf(line, sizeof(line), "[%5lld.%06ld] sleipnir-sim: ",
+		     (long long)ts.tv_sec, ts.tv_nsec / 1000);
+	va_start(ap, fmt);
+	m = vsnprintf(line + n, sizeof(line) - (size_t)n - 1, fmt, ap);
+	va_end(ap);
+	if (m < 0)
+		return;
+	n += m;
+	if ((size_t)n > sizeof(line) - 2)
+		n = sizeof(line) - 2;
+	line[n++] = '\n';
+	line[n] = 0;
+
+	pthread_mutex_lock(&klog_lock);
+	for (int i = 0; i < n; i++)
+		klog_ring[klog_head++ % KLOG_SIZE] = line[i];
+	pthread_mutex_unlock(&klog_lock);
+
+	if (to_stderr < 0)
+		to_stderr = getenv("SLEIPNIR_SIM_LOG") != NULL;
+	if (to_stderr)
+		fputs(line, stderr);
+}
+
+/* The last up to len bytes since the last clear; their count. */
+static int klog_read_locked(char *buf, int len)
+{
+	size_t have = klog_head - klog_cleared, n, from;
+	char *out;
+
+	if (have > KLOG_SIZE)
+		have = KLOG_SIZE;
+	n = have < (size_t)len ? have : (size_t)len;
+	out = malloc(n ? n : 1);
+	if (!out)
+		return -ENOMEM;
+	from = klog_head - n;
+	for (size_t i = 0; i < n; i++)
+		out[i] = klog_ring[(from + i) % KLOG_SIZE];
+	if (sim_copy_to_user((uintptr_t)buf, out, n)) {
+		free(out);
+		return -EFAULT;
+	}
+	free(out);
+	return (int)n;
+}
+
+int __wrap_klogctl(int type, char *buf, int len)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&klog_lock);
+	switch (type) {
+	case SYSLOG_ACTION_CLOSE:
+	case SYSLOG_ACTION_OPEN:
+		break;
+	case SYSLOG_ACTION_READ:
+	case SYSLOG_ACTION_READ_ALL:
+	case SYSLOG_ACTION_READ_CLEAR:
+		if (!buf || len < 0) {
+			ret = -EINVAL;
+			break;
+		}
+		ret = klog_read_locked(buf, len);
+		if (ret >= 0 && type != SYSLOG_ACTION_READ_ALL)
+			klog_cleared = klog_head;
+		break;
+	case SYSLOG_ACTION_CLEAR:
+		klog_cleared = klog_head;
+		break;
+	case SYSLOG_ACTION_SIZE_UNREAD: {
+		size_t have = klog_head - klog_cleared;
+
+		ret = (int)(have > KLOG_SIZE ? KLOG_SIZE : have);
+		break;
+	}
+	case SYSLOG_ACTION_SIZE_BUFFER:
+		ret = KLOG_SIZE;
+		break;
+	default:
+		pthread_mutex_unlock(&klog_lock);
+		return __real_klogctl(type, buf, len);
+	}
+	pthread_mutex_unlock(&klog_lock);
+	if (ret < 0) {
+		errno = -ret;
+		return -1;
+	}
+	return ret;
 }
