@@ -102,10 +102,10 @@ static void mmu_handle_fault(struct sim_sched *sched, unsigned int as_nr)
 	pthread_mutex_unlock(&sched->lock);
 
 	if (!fj)
-		sim_sched_log("MMU fault in unused AS%u at 0x%016llx (status 0x%08x)",
+		sim_klog("MMU fault in unused AS%u at 0x%016llx (status 0x%08x)",
 			      as_nr, (unsigned long long)addr, status);
 	else
-		sim_sched_log("MMU fault in AS%u: access %u at 0x%016llx, status 0x%08x",
+		sim_klog("MMU fault in AS%u: access %u at 0x%016llx, status 0x%08x",
 			      as_nr, fault.access, (unsigned long long)addr,
 			      status);
 	if (fj)

@@ -23,11 +23,11 @@
  * so are those of a closed file, whose running chains close hard-stops.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "drm/sleipnir_drm.h"
 #include "midgard_desc.h"
@@ -51,45 +51,8 @@
 	 SLEIPNIR_REQ_VERTEX | SLEIPNIR_REQ_GEOMETRY | SLEIPNIR_REQ_TILER |    \
 	 SLEIPNIR_REQ_FUSED | SLEIPNIR_REQ_FRAGMENT)
 
-/*
- * Stand-ins until sim_device.c and sim_vm.c have them (NOTES.md): their
- * definitions replace these.
- */
-__attribute__((weak)) int sim_device_reset(struct sim_device *dev)
-{
-	(void)dev;
-	return -ENOSYS;
-}
-
-__attribute__((weak)) void sim_vm_as_fault(struct sim_device *dev,
-					   unsigned int as_nr)
-{
-	(void)dev;
-	(void)as_nr;
-}
-
-/*
- * What the kernel says in its log. Printed to stderr when the environment
- * has SLEIPNIR_SIM_LOG set; silent otherwise, as the kernel log is to the
- * program.
- */
-void sim_sched_log(const char *fmt, ...)
-{
-	static int enabled = -1;
-	va_list ap;
-
-	if (enabled < 0)
-		enabled = getenv("SLEIPNIR_SIM_LOG") != NULL;
-	if (!enabled)
-		return;
-	va_start(ap, fmt);
-	flockfile(stderr);
-	fputs("sleipnir-sim: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	funlockfile(stderr);
-	va_end(ap);
-}
+/* " of client %d (%s)" in the log, as the kernel names a chain's client. */
+#define CLIENT(job) (job)->fj->pid, (job)->fj->comm
 
 static uint32_t js_reg(unsigned int js, uint32_t reg)
 {
@@ -236,14 +199,14 @@ static bool run_job_locked(struct sim_sched *sched, struct sim_job *job,
 	int as_nr;
 
 	if (fj->closed) {
-		sim_sched_log("js%u: chain at 0x%llx cancelled: its client closed the device",
-			      job->js, (unsigned long long)job->jc);
+		sim_klog("js%u: chain at 0x%llx of client %d (%s) cancelled: its client closed the device",
+			      job->js, (unsigned long long)job->jc, CLIENT(job));
 		job_retire_locked(job, -ECANCELED, done);
 		return false;
 	}
 	if (fj->faults.generation != job->fault_generation) {
-		sim_sched_log("js%u: chain at 0x%llx cancelled: queued before a fault of its client",
-			      job->js, (unsigned long long)job->jc);
+		sim_klog("js%u: chain at 0x%llx of client %d (%s) cancelled: queued before a fault of its client",
+			      job->js, (unsigned long long)job->jc, CLIENT(job));
 		job_retire_locked(job, -ECANCELED, done);
 		return false;
 	}
@@ -378,16 +341,16 @@ static int job_error_locked(struct sim_job *job, uint32_t code)
 		if (job->timed_out)
 			return -ETIMEDOUT;
 		if (job->fj->closed) {
-			sim_sched_log("js%u: chain at 0x%llx stopped: its client closed the device",
-				      job->js, (unsigned long long)job->jc);
+			sim_klog("js%u: chain at 0x%llx of client %d (%s) stopped: its client closed the device",
+				      job->js, (unsigned long long)job->jc, CLIENT(job));
 			return -ECANCELED;
 		}
-		sim_sched_log("js%u: chain at 0x%llx was stopped (status 0x%02x) though the driver did not ask",
-			      job->js, (unsigned long long)job->jc, code);
+		sim_klog("js%u: chain at 0x%llx of client %d (%s) was stopped (status 0x%02x) though the driver did not ask",
+			      job->js, (unsigned long long)job->jc, CLIENT(job), code);
 		return -ECANCELED;
 	}
-	sim_sched_log("js%u: chain at 0x%llx failed with status 0x%02x",
-		      job->js, (unsigned long long)job->jc, code);
+	sim_klog("js%u: chain at 0x%llx of client %d (%s) failed with status 0x%02x",
+		      job->js, (unsigned long long)job->jc, CLIENT(job), code);
 	if (code >= SIM_EXC_MMU_FIRST && code <= SIM_EXC_MMU_LAST) {
 		record_job_fault_locked(job, SLEIPNIR_FAULT_MMU, code);
 		return -EFAULT;
@@ -425,7 +388,7 @@ static void job_complete(struct sim_sched *sched, unsigned int js,
 	slot->job = NULL;
 	if (!job) {
 		pthread_mutex_unlock(&sched->lock);
-		sim_sched_log("js%u: interrupt with no chain (status 0x%02x)",
+		sim_klog("js%u: interrupt with no chain (status 0x%02x)",
 			      js, code);
 		return;
 	}
@@ -535,8 +498,8 @@ static void job_reset(struct sim_sched *sched, struct sim_job *bad)
 			job_retire_locked(job, -ETIMEDOUT, &done);
 			continue;
 		}
-		sim_sched_log("js%u: chain at 0x%llx taken off the GPU by the reset; it runs again from the start",
-			      js, (unsigned long long)job->jc);
+		sim_klog("js%u: chain at 0x%llx of client %d (%s) taken off the GPU by the reset; it runs again from the start",
+			      js, (unsigned long long)job->jc, CLIENT(job));
 		job->state = SIM_JOB_QUEUED;
 		slot->resubmit = job;
 	}
@@ -548,8 +511,8 @@ static void job_reset(struct sim_sched *sched, struct sim_job *bad)
 
 	ret = sim_device_reset(sched->dev);
 	if (ret)
-		fprintf(stderr, "sleipnir-sim: GPU reset failed (%s); the GPU may be unusable\n",
-			strerror(-ret));
+		sim_klog("GPU reset failed (%s); the GPU may be unusable",
+			 strerror(-ret));
 	irqs_enable(sched);
 
 	pthread_mutex_lock(&sched->lock);
@@ -571,15 +534,15 @@ static void job_timed_out(struct sim_sched *sched, struct sim_job *job)
 		pthread_mutex_unlock(&sched->lock);
 		return;
 	}
-	sim_sched_log("js%u: chain at 0x%llx overran its %u ms timeout",
-		      job->js, (unsigned long long)job->jc, job->timeout_ms);
+	sim_klog("js%u: chain at 0x%llx of client %d (%s) overran its %u ms timeout",
+		      job->js, (unsigned long long)job->jc, CLIENT(job), job->timeout_ms);
 	job->timed_out = true;
 	record_job_fault_locked(job, SLEIPNIR_FAULT_TIMEOUT, 0);
 	stopped = job_stop_locked(sched, job, JS_COMMAND_SOFT_STOP) ||
 		  job_stop_locked(sched, job, JS_COMMAND_HARD_STOP);
 	pthread_mutex_unlock(&sched->lock);
 	if (!stopped)
-		sim_sched_log("js%u: the chain did not stop", job->js);
+		sim_klog("js%u: the chain did not stop", job->js);
 	job_reset(sched, job);
 }
 
@@ -639,6 +602,9 @@ struct sim_file_jobs *sim_sched_file_open(struct sim_sched *sched,
 	fj->file = file;
 	fj->vm = file->vm;
 	fj->refs = 1;
+	fj->pid = (int)getpid();
+	snprintf(fj->comm, sizeof(fj->comm), "%s",
+		 program_invocation_short_name);
 	fj->fence_context = sim_fence_context_alloc(sched->js_count);
 	return fj;
 }

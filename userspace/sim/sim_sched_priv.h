@@ -66,6 +66,9 @@ struct sim_file_jobs {
 	/* Its jobs on the GPU (holding an AS); close waits for 0. */
 	unsigned int running;
 	struct sim_fault_state faults;
+	/* Who opened it, for the log (the kernel's vm->pid and comm). */
+	int pid;
+	char comm[16];
 	/* For picking: this file's head job on slot js was not ready. */
 	uint64_t blocked_stamp[SIM_JS_MAX];
 	/*
@@ -138,8 +141,6 @@ struct sim_sched {
 };
 
 /* sim_sched.c */
-void sim_sched_log(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
 int sim_sched_pick_slot(struct sim_sched *sched, uint32_t requirements);
 struct sim_file_jobs *sim_file_jobs_get(struct sim_file_jobs *fj);
 void sim_file_jobs_put(struct sim_file_jobs *fj);

@@ -8,17 +8,12 @@
  * the out-syncs.
  *
  * User arrays are read with process_vm_readv() on the process itself, so
- * an address that is not mapped gives -EFAULT, as copy_from_user() does,
+ * an address that is not mapped gives -EFAULT, as sim_copy_from_user() does,
  * instead of a crash.
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/uio.h>
-#include <unistd.h>
 
 #include "drm/sleipnir_drm.h"
 #include "sim.h"
@@ -27,23 +22,6 @@
 /* Most elements a SUBMIT array may have. */
 #define SUBMIT_MAX_ELEMS 4096
 
-/* copy_from_user(): 0, or -EFAULT when part of the range is not readable. */
-static int copy_from_user(void *dst, uint64_t src, size_t len)
-{
-	struct iovec local = { .iov_base = dst, .iov_len = len };
-	struct iovec remote = { .iov_base = (void *)(uintptr_t)src,
-				.iov_len = len };
-
-	if (!len)
-		return 0;
-	if (src + len < src)
-		return -EFAULT;
-	if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) !=
-	    (ssize_t)len)
-		return -EFAULT;
-	return 0;
-}
-
 /* check_zeroed_user(): 1 if all zero, 0 if not, -EFAULT. */
 static int user_zeroed(uint64_t src, uint64_t len)
 {
@@ -51,7 +29,7 @@ static int user_zeroed(uint64_t src, uint64_t len)
 
 	while (len) {
 		size_t n = len < sizeof(buf) ? (size_t)len : sizeof(buf);
-		int ret = copy_from_user(buf, src, n);
+		int ret = sim_copy_from_user(buf, src, n);
 
 		if (ret)
 			return ret;
@@ -85,7 +63,7 @@ static int copy_array(const struct drm_sleipnir_obj_array *arr,
 	for (uint32_t i = 0; i < arr->count; i++) {
 		uint64_t src = arr->array + (uint64_t)i * arr->stride;
 		size_t n = arr->stride < elem_size ? arr->stride : elem_size;
-		int ret = copy_from_user(buf + i * elem_size, src, n);
+		int ret = sim_copy_from_user(buf + i * elem_size, src, n);
 
 		if (!ret && arr->stride > elem_size) {
 			ret = user_zeroed(src + elem_size,
@@ -251,7 +229,7 @@ static int job_publish(struct sim_job *job,
 	for (uint32_t i = 0; i < job->bo_count; i++)
 		if (sim_bo_fences_add(sim_bo_fences(job->bos[i]), job->fence,
 				      refs[i].flags & SLEIPNIR_BO_REF_WRITE))
-			sim_sched_log("SUBMIT: out of memory for a BO's fence; later jobs will not wait for this one");
+			sim_klog("SUBMIT: out of memory for a BO's fence; later jobs will not wait for this one");
 	pthread_mutex_unlock(&sched->submit_lock);
 
 	/* Checked to exist; one destroyed since is no one's loss. */
