@@ -210,12 +210,13 @@ static void *irq_main(void *arg)
 			sim_sched_mmu_irq(dev->sched);
 		if (level[SGPU_IRQ_GPU])
 			gpu_irq(dev);
-		/* The model's own view decides whether a line is still up. */
-		for (int i = 0; i < SGPU_IRQ_COUNT; i++)
-			level[i] = sgpu_irq_level(dev->gpu, i);
+		/*
+		 * host_set_irq() keeps irq_level as the model's lines are
+		 * (it is called on every change, in order).
+		 */
 		pthread_mutex_lock(&dev->lock);
-		memcpy(dev->irq_level, level, sizeof(level));
-		if (any_line_high_locked(dev)) {
+		if (!memcmp(level, dev->irq_level, sizeof(level)) &&
+		    any_line_high_locked(dev)) {
 			/* Let the thread that will lower it run. */
 			pthread_mutex_unlock(&dev->lock);
 			sched_yield();
