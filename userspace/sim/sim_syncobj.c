@@ -21,6 +21,7 @@
  * the caller's own pointer, as sync_file_ioctl() does.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/sync_file.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -28,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <xf86drm.h>
 
 #include "sim.h"
@@ -441,17 +443,47 @@ static const struct sim_fd_ops syncobj_file_ops = {
 
 /* --- sync_files ------------------------------------------------------------------ */
 
+/*
+ * poll(): the fd is the registry's eventfd, so a count written to it makes
+ * it readable. The sync_file keeps a duplicate of its own to write to when
+ * the fence signals (POLLIN once signalled, as sync_file_poll() says), so
+ * no write can reach a number that was closed and handed out again.
+ */
 struct sim_sync_file {
 	struct sim_fence *fence;
 	char user_name[32];             /* "": named after its fence */
+	int poll_fd;                    /* -1: none */
+	struct sim_fence_cb poll_cb;
+	bool poll_cb_added;
 };
 
 static int sync_file_ioctl(void *obj, unsigned long request, void *arg);
+
+static void sync_file_make_readable(struct sim_sync_file *sf)
+{
+	uint64_t one = 1;
+
+	if (write(sf->poll_fd, &one, sizeof(one)) < 0) {
+		/* Not an eventfd after all: poll() just never says POLLIN. */
+	}
+}
+
+static void sync_file_poll_func(struct sim_fence *fence,
+				struct sim_fence_cb *cb)
+{
+	(void)fence;
+	sync_file_make_readable((struct sim_sync_file *)
+		((char *)cb - offsetof(struct sim_sync_file, poll_cb)));
+}
 
 static void sync_file_release(void *obj)
 {
 	struct sim_sync_file *sf = obj;
 
+	if (sf->poll_cb_added)
+		sim_fence_remove_callback(sf->fence, &sf->poll_cb);
+	if (sf->poll_fd >= 0)
+		close(sf->poll_fd);
 	sim_fence_put(sf->fence);
 	free(sf);
 }
@@ -471,11 +503,23 @@ static int sync_file_install(struct sim_fence *fence, const char *name)
 	if (!sf)
 		return -ENOMEM;
 	sf->fence = sim_fence_get(fence);
+	sf->poll_fd = -1;
 	if (name)
 		snprintf(sf->user_name, sizeof(sf->user_name), "%s", name);
 	fd = sim_fd_install(&sync_file_ops, sf, true);
-	if (fd < 0)
+	if (fd < 0) {
 		sync_file_release(sf);
+		return fd;
+	}
+	/* Not handed out yet: nobody else can have closed fd. */
+	sf->poll_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (sf->poll_fd >= 0) {
+		if (sim_fence_add_callback(fence, &sf->poll_cb,
+					   sync_file_poll_func))
+			sync_file_make_readable(sf);
+		else
+			sf->poll_cb_added = true;
+	}
 	return fd;
 }
 

@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <linux/sync_file.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
@@ -113,6 +114,14 @@ static int sync_file_status(int fd)
 	memset(&info, 0, sizeof(info));
 	ret = sim_fd_ioctl(fd, SYNC_IOC_FILE_INFO, &info);
 	return ret ? ret * 1000 : info.status;
+}
+
+/* poll() of a sync_file: POLLIN once its fence is signalled. */
+static int readable(int fd, int timeout_ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, timeout_ms) == 1 && (p.revents & POLLIN);
 }
 
 static int syncobj_status(struct sim_syncobj_table *t, uint32_t h)
@@ -644,6 +653,7 @@ static void sync_file_ioctls(void)
 	CHECK_EQ(export_sync_file(tab, a, &fda), 0);
 	CHECK_EQ(export_sync_file(tab, b, &fdb), 0);
 	CHECK_EQ(sync_file_status(fda), 0);
+	CHECK(!readable(fda, 0));
 
 	memset(&info, 0, sizeof(info));
 	info.flags = 1;
@@ -685,7 +695,14 @@ static void sync_file_ioctls(void)
 	info.sync_fence_info = 0;
 	CHECK_EQ(sim_fd_ioctl(fdm, SYNC_IOC_FILE_INFO, &info), -EFAULT);
 
-	sim_fence_signal(fb, -EIO);
+	{
+		struct later l = { .attach = false };
+
+		later_start(&l, 20 * MS, fb, -EIO);
+		CHECK(readable(fdb, 5000));
+		later_join(&l);
+	}
+	CHECK(!readable(fdm, 0));
 	info.num_fences = 2;
 	info.sync_fence_info = U64(fi);
 	memset(fi, 0x55, sizeof(fi));
@@ -705,9 +722,18 @@ static void sync_file_ioctls(void)
 	/* num_fences 0: the merged fence's own status, pending still. */
 	CHECK_EQ(sync_file_status(fdm), 0);
 	sim_fence_signal(fa, 0);
+	CHECK(readable(fdm, 0));
 	CHECK_EQ(sync_file_status(fdm), -EIO);
 	CHECK_EQ(sync_file_status(fda), 1);
 	CHECK_EQ(sync_file_status(fdb), -EIO);
+	/* Exported signalled: readable at once. */
+	{
+		int fd;
+
+		CHECK_EQ(export_sync_file(tab, a, &fd), 0);
+		CHECK(readable(fd, 0));
+		sim_fd_close(fd);
+	}
 
 	/* The exported file keeps its fence: resets do not touch it. */
 	{
