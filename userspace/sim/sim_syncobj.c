@@ -845,17 +845,10 @@ static void wait_fence_func(struct sim_fence *fence, struct sim_fence_cb *cb)
 }
 
 /*
- * The absolute CLOCK_MONOTONIC deadline of a wait (drm_timeout_abs_to_
- * jiffies): 0 or a time already past polls once.
- */
-static int64_t wait_deadline(int64_t timeout_nsec)
-{
-	return timeout_nsec;
-}
-
-/*
  * drm_syncobj_array_wait_timeout(): 0, with *idx the first signalled
  * entry when not waiting for all, or -ETIME, -EINVAL, -EFAULT, -ENOMEM.
+ * deadline is the ioctl's timeout_nsec, an absolute CLOCK_MONOTONIC time:
+ * 0 or a time already past polls once (drm_timeout_abs_to_jiffies).
  */
 static int array_wait(struct sim_syncobj **objs, uint64_t user_points,
 		      uint32_t count, uint32_t flags, int64_t deadline,
@@ -1013,7 +1006,7 @@ static int ioctl_wait(struct sim_syncobj_table *t,
 	if (ret)
 		return ret;
 	ret = array_wait(objs, 0, args->count_handles, args->flags,
-			 wait_deadline(args->timeout_nsec), &first);
+			 args->timeout_nsec, &first);
 	array_free(objs, args->count_handles);
 	if (!ret)
 		args->first_signaled = first;
@@ -1037,7 +1030,7 @@ static int ioctl_timeline_wait(struct sim_syncobj_table *t,
 	if (ret)
 		return ret;
 	ret = array_wait(objs, args->points, args->count_handles, args->flags,
-			 wait_deadline(args->timeout_nsec), &first);
+			 args->timeout_nsec, &first);
 	array_free(objs, args->count_handles);
 	if (!ret)
 		args->first_signaled = first;
