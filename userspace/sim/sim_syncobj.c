@@ -360,8 +360,11 @@ static int find_fence(struct sim_syncobj_table *t, uint32_t handle,
 		ret = sim_fence_chain_find_seqno(out, point);
 		if (!ret) {
 			/* Point already signalled: hand out a signalled fence. */
-			if (!*out && !(*out = sim_fence_new_signaled()))
-				ret = -ENOMEM;
+			if (!*out) {
+				*out = sim_fence_new_signaled();
+				if (!*out)
+					ret = -ENOMEM;
+			}
 			goto out;
 		}
 		sim_fence_put(*out);
@@ -874,8 +877,9 @@ static int array_wait(struct sim_syncobj **objs, uint64_t user_points,
 		free(points);
 		return -EFAULT;
 	}
-	if ((size_t)count > KMALLOC_MAX / KERNEL_WAIT_ENTRY_SIZE ||
-	    !(entries = calloc(count, sizeof(*entries)))) {
+	entries = (size_t)count > KMALLOC_MAX / KERNEL_WAIT_ENTRY_SIZE ? NULL :
+		  calloc(count, sizeof(*entries));
+	if (!entries) {
 		free(points);
 		return -ENOMEM;
 	}
@@ -903,7 +907,9 @@ static int array_wait(struct sim_syncobj **objs, uint64_t user_points,
 			ret = -EINVAL;
 			goto cleanup;
 		}
-		if (!f && !(f = sim_fence_new_signaled())) {
+		if (!f)
+			f = sim_fence_new_signaled();
+		if (!f) {
 			ret = -ENOMEM;
 			goto cleanup;
 		}
@@ -1051,12 +1057,11 @@ static int ioctl_reset_or_signal(struct sim_syncobj_table *t,
 	ret = array_find(t, args->handles, args->count_handles, &objs);
 	if (ret)
 		return ret;
-	for (i = 0; i < args->count_handles; i++) {
-		if (!signal) {
+	for (i = 0; !ret && i < args->count_handles; i++) {
+		if (signal)
+			ret = syncobj_signal(objs[i]);
+		else
 			syncobj_replace_fence(objs[i], NULL);
-		} else if ((ret = syncobj_signal(objs[i]))) {
-			break;
-		}
 	}
 	array_free(objs, args->count_handles);
 	return ret;
