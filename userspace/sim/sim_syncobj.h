@@ -22,9 +22,13 @@ void sim_syncobj_table_free(struct sim_syncobj_table *table);
 
 /*
  * Runs a DRM core syncobj ioctl (DRM_IOCTL_SYNCOBJ_CREATE ... _QUERY,
- * TIMELINE_SIGNAL, TRANSFER, FD_TO_HANDLE, HANDLE_TO_FD, and
- * SYNC_IOC_FILE_INFO on the sync_files it exports). Returns 0 or the
- * negative errno; -ENOTTY when request is not a syncobj ioctl.
+ * TIMELINE_SIGNAL, TRANSFER, FD_TO_HANDLE, HANDLE_TO_FD). arg is the
+ * ioctl's struct as drm_ioctl() hands it to a handler: already copied in
+ * (and zero-extended), copied out by the caller; the request is matched
+ * on its type and number only. Returns 0 or the negative errno; -ENOTTY
+ * when request is not a syncobj ioctl. The sync_files it exports are fds
+ * of their own (sim_fd.h) that answer SYNC_IOC_FILE_INFO and
+ * SYNC_IOC_MERGE and poll readable once signalled.
  */
 int sim_syncobj_ioctl(struct sim_syncobj_table *table, unsigned long request,
 		      void *arg);
