@@ -161,11 +161,17 @@ void sim_sched_file_close(struct sim_file_jobs *jobs);
  * SLEIPNIR_PARAM_JOB_TIMEOUT_DEFAULT_MS (the kernel's
  * SLEIPNIR_JOB_TIMEOUT_DEFAULT_MS) and _MAX_MS (the kernel's
  * max_job_timeout_ms module parameter, 60000; here the environment's
- * SLEIPNIR_SIM_MAX_JOB_TIMEOUT_MS, read at sim_sched_create()), for
- * GET_PARAM.
+ * SLEIPNIR_SIM_MAX_JOB_TIMEOUT_MS, read at first use), for GET_PARAM.
  */
 #define SIM_JOB_TIMEOUT_DEFAULT_MS 500u
 unsigned int sim_sched_max_job_timeout_ms(struct sim_sched *sched);
+/*
+ * Writes the max_job_timeout_ms "module parameter" (for a simulated
+ * /sys/module/sleipnir/parameters/max_job_timeout_ms): later SUBMITs and
+ * GET_PARAMs see it; 0 acts as 1, as in the kernel.
+ */
+void sim_sched_set_max_job_timeout_ms(struct sim_sched *sched,
+				      unsigned int ms);
 /* DRM_IOCTL_SLEIPNIR_SUBMIT, _GET_FAULT and _BO_WAIT. */
 int sim_ioctl_submit(struct sim_file *file, void *arg);
 int sim_ioctl_get_fault(struct sim_file *file, void *arg);

@@ -23,6 +23,7 @@
  * so are those of a closed file, whose running chains close hard-stops.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,9 +112,38 @@ int sim_sched_pick_slot(struct sim_sched *sched, uint32_t requirements)
 	return -EINVAL;
 }
 
+/*
+ * The kernel's max_job_timeout_ms module parameter: one per process, as a
+ * module parameter is one per kernel; UINT_MAX until first read from the
+ * environment.
+ */
+static unsigned int max_job_timeout_ms = UINT_MAX;
+
+static unsigned int max_timeout_from_env(void);
+
 unsigned int sim_sched_max_job_timeout_ms(struct sim_sched *sched)
 {
-	return sched->max_timeout_ms;
+	unsigned int ms = __atomic_load_n(&max_job_timeout_ms, __ATOMIC_RELAXED);
+
+	(void)sched;
+	if (ms == UINT_MAX) {
+		unsigned int env = max_timeout_from_env();
+
+		/* Only the first reader's value counts, as a boot parameter. */
+		__atomic_compare_exchange_n(&max_job_timeout_ms, &ms, env, false,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+		ms = __atomic_load_n(&max_job_timeout_ms, __ATOMIC_RELAXED);
+	}
+	/* GET_PARAM and SUBMIT take 0 as 1, as the kernel's max(.., 1). */
+	return ms ? ms : 1;
+}
+
+void sim_sched_set_max_job_timeout_ms(struct sim_sched *sched, unsigned int ms)
+{
+	(void)sched;
+	if (ms == UINT_MAX)
+		ms--;
+	__atomic_store_n(&max_job_timeout_ms, ms, __ATOMIC_RELAXED);
 }
 
 static void queue_remove(struct sim_slot *slot, struct sim_job *job)
@@ -654,13 +684,12 @@ static unsigned int max_timeout_from_env(void)
 	if (!s || !*s)
 		return MAX_JOB_TIMEOUT_MS_DEFAULT;
 	v = strtoul(s, &end, 0);
-	if (*end || v > UINT32_MAX) {
+	if (*end || v >= UINT32_MAX) {
 		fprintf(stderr, "sleipnir-sim: SLEIPNIR_SIM_MAX_JOB_TIMEOUT_MS=%s is not a number of ms; using %u\n",
 			s, MAX_JOB_TIMEOUT_MS_DEFAULT);
 		return MAX_JOB_TIMEOUT_MS_DEFAULT;
 	}
-	/* The kernel's GET_PARAM and SUBMIT treat 0 as 1. */
-	return v ? (unsigned int)v : 1;
+	return (unsigned int)v;
 }
 
 /*
@@ -688,7 +717,7 @@ struct sim_sched *sim_sched_create(struct sim_device *dev)
 	if (!sched)
 		return NULL;
 	sched->dev = dev;
-	sched->max_timeout_ms = max_timeout_from_env();
+	sim_sched_max_job_timeout_ms(sched);
 	js_present = sim_reg_read(dev, GPU_JS_PRESENT);
 	as_present = sim_reg_read(dev, GPU_AS_PRESENT);
 	sched->js_count = (unsigned int)__builtin_popcount(js_present);

@@ -129,7 +129,6 @@ struct sim_sched {
 	unsigned int js_count;
 	unsigned int as_count;
 	uint64_t affinity;           /* JS_AFFINITY of every chain */
-	unsigned int max_timeout_ms; /* constant after create */
 	struct sim_slot slots[SIM_JS_MAX];
 	/* The file each AS was last bound for: whose its faults are. */
 	struct sim_file_jobs *as_owner[SIM_AS_MAX];

@@ -281,8 +281,8 @@ int sim_ioctl_submit(struct sim_file *file, void *arg)
 
 	timeout_ms = args->timeout_ms ? args->timeout_ms
 				      : SIM_JOB_TIMEOUT_DEFAULT_MS;
-	if (timeout_ms > sched->max_timeout_ms)
-		timeout_ms = sched->max_timeout_ms;
+	if (timeout_ms > sim_sched_max_job_timeout_ms(sched))
+		timeout_ms = sim_sched_max_job_timeout_ms(sched);
 
 	job = calloc(1, sizeof(*job));
 	if (!job) {
