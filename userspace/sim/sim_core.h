@@ -114,6 +114,13 @@ void sim_vm_forget(void);
 /* Opens a new file of the node: its fd, or -errno. */
 int sim_node_open(int flags);
 
+/* --- module parameters (sim_param.c) ------------------------------------- */
+
+/* Whether path is one of /sys/module/sleipnir/parameters/ we serve. */
+bool sim_param_path(const char *path);
+/* Opens it: an fd whose read()/write() are the parameter's, or -errno. */
+int sim_param_open(const char *path, int flags);
+
 /* --- the device (sim_device.c) ------------------------------------------ */
 
 void sim_device_forget(void);

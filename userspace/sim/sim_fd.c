@@ -193,6 +193,42 @@ void *sim_fd_mmap(int fd, void *addr, size_t len, int prot, int flags,
 	return ret;
 }
 
+static bool fd_rw(int fd, bool is_read, void *rbuf, const void *wbuf,
+		  size_t len, ssize_t *ret)
+{
+	const struct sim_fd_ops *ops;
+	void *obj;
+	ssize_t n;
+
+	if (!__atomic_load_n(&fd_count, __ATOMIC_RELAXED))
+		return false;
+	obj = sim_fd_get(fd, NULL, &ops);
+	if (!obj)
+		return false;
+	if (is_read ? !ops->read : !ops->write) {
+		sim_fd_put(fd);
+		return false;
+	}
+	n = is_read ? ops->read(obj, rbuf, len) : ops->write(obj, wbuf, len);
+	sim_fd_put(fd);
+	if (n < 0) {
+		errno = (int)-n;
+		n = -1;
+	}
+	*ret = n;
+	return true;
+}
+
+bool sim_fd_read(int fd, void *buf, size_t len, ssize_t *ret)
+{
+	return fd_rw(fd, true, buf, NULL, len, ret);
+}
+
+bool sim_fd_write(int fd, const void *buf, size_t len, ssize_t *ret)
+{
+	return fd_rw(fd, false, NULL, buf, len, ret);
+}
+
 int sim_fd_close(int fd)
 {
 	struct sim_fd_entry *e, *dead = NULL;

@@ -27,6 +27,12 @@ struct sim_fd_ops {
 		      off_t offset);
 	/* The last reference is gone (the fd was closed, no call is running). */
 	void (*release)(void *obj);
+	/*
+	 * Optional. read() / write() of the fd: the count, or a negative
+	 * errno. NULL: the call goes to the real fd (the eventfd) as before.
+	 */
+	ssize_t (*read)(void *obj, void *buf, size_t len);
+	ssize_t (*write)(void *obj, const void *buf, size_t len);
 };
 
 /*
@@ -54,5 +60,12 @@ int sim_fd_ioctl(int fd, unsigned long request, void *arg);
 void *sim_fd_mmap(int fd, void *addr, size_t len, int prot, int flags,
 		  off_t offset);
 int sim_fd_close(int fd);
+/*
+ * read()/write() of fd through its ops: true and *ret (the count, or -1
+ * with errno set) when the fd is ours and has the op; false when the call
+ * is the C library's.
+ */
+bool sim_fd_read(int fd, void *buf, size_t len, ssize_t *ret);
+bool sim_fd_write(int fd, const void *buf, size_t len, ssize_t *ret);
 
 #endif

@@ -34,6 +34,8 @@ void *__real_mmap(void *addr, size_t len, int prot, int flags, int fd,
 void *__real_mmap64(void *addr, size_t len, int prot, int flags, int fd,
 		    off_t offset);
 int __real_munmap(void *addr, size_t len);
+ssize_t __real_read(int fd, void *buf, size_t len);
+ssize_t __real_write(int fd, const void *buf, size_t len);
 DIR *__real_opendir(const char *path);
 struct dirent *__real_readdir(DIR *dir);
 struct dirent64 *__real_readdir64(DIR *dir);
@@ -50,6 +52,8 @@ void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd,
 void *__wrap_mmap64(void *addr, size_t len, int prot, int flags, int fd,
 		    off_t offset);
 int __wrap_munmap(void *addr, size_t len);
+ssize_t __wrap_read(int fd, void *buf, size_t len);
+ssize_t __wrap_write(int fd, const void *buf, size_t len);
 DIR *__wrap_opendir(const char *path);
 struct dirent *__wrap_readdir(DIR *dir);
 struct dirent64 *__wrap_readdir64(DIR *dir);
@@ -107,26 +111,34 @@ int sim_copy_to_user(uint64_t user_dst, const void *src, size_t len)
 
 /* --- open ------------------------------------------------------------------ */
 
-/* Whether path (relative to dirfd) names the simulated node. */
-static bool is_node(int dirfd, const char *path)
+/*
+ * Whether path (relative to dirfd) names the simulated node or one of the
+ * driver's module parameters; full receives its absolute path.
+ */
+static bool is_node(int dirfd, const char *path, char *full, size_t size)
 {
-	char cwd[PATH_MAX], full[PATH_MAX];
+	char cwd[PATH_MAX];
 
 	if (!path)
 		return false;
-	if (path[0] == '/')
-		return strcmp(path, SIM_NODE_PATH) == 0;
-	if (dirfd != AT_FDCWD || !getcwd(cwd, sizeof(cwd)))
-		return false;
-	if ((size_t)snprintf(full, sizeof(full), "%s/%s",
-			     strcmp(cwd, "/") ? cwd : "", path) >= sizeof(full))
-		return false;
-	return strcmp(full, SIM_NODE_PATH) == 0;
+	if (path[0] == '/') {
+		if (strlen(path) >= size)
+			return false;
+		strcpy(full, path);
+	} else {
+		if (dirfd != AT_FDCWD || !getcwd(cwd, sizeof(cwd)))
+			return false;
+		if ((size_t)snprintf(full, size, "%s/%s",
+				     strcmp(cwd, "/") ? cwd : "", path) >= size)
+			return false;
+	}
+	return strcmp(full, SIM_NODE_PATH) == 0 || sim_param_path(full);
 }
 
-static int open_node(int flags)
+static int open_node(const char *full, int flags)
 {
-	int fd = sim_node_open(flags);
+	int fd = sim_param_path(full) ? sim_param_open(full, flags) :
+		 sim_node_open(flags);
 
 	if (fd < 0) {
 		errno = -fd;
@@ -143,53 +155,57 @@ static mode_t mode_arg(int flags, va_list ap)
 
 int __wrap_open(const char *path, int flags, ...)
 {
+	char full[PATH_MAX];
 	va_list ap;
 	mode_t mode;
 
 	va_start(ap, flags);
 	mode = mode_arg(flags, ap);
 	va_end(ap);
-	if (is_node(AT_FDCWD, path))
-		return open_node(flags);
+	if (is_node(AT_FDCWD, path, full, sizeof(full)))
+		return open_node(full, flags);
 	return __real_open(path, flags, mode);
 }
 
 int __wrap_open64(const char *path, int flags, ...)
 {
+	char full[PATH_MAX];
 	va_list ap;
 	mode_t mode;
 
 	va_start(ap, flags);
 	mode = mode_arg(flags, ap);
 	va_end(ap);
-	if (is_node(AT_FDCWD, path))
-		return open_node(flags);
+	if (is_node(AT_FDCWD, path, full, sizeof(full)))
+		return open_node(full, flags);
 	return __real_open64(path, flags, mode);
 }
 
 int __wrap_openat(int dirfd, const char *path, int flags, ...)
 {
+	char full[PATH_MAX];
 	va_list ap;
 	mode_t mode;
 
 	va_start(ap, flags);
 	mode = mode_arg(flags, ap);
 	va_end(ap);
-	if (is_node(dirfd, path))
-		return open_node(flags);
+	if (is_node(dirfd, path, full, sizeof(full)))
+		return open_node(full, flags);
 	return __real_openat(dirfd, path, flags, mode);
 }
 
 int __wrap_openat64(int dirfd, const char *path, int flags, ...)
 {
+	char full[PATH_MAX];
 	va_list ap;
 	mode_t mode;
 
 	va_start(ap, flags);
 	mode = mode_arg(flags, ap);
 	va_end(ap);
-	if (is_node(dirfd, path))
-		return open_node(flags);
+	if (is_node(dirfd, path, full, sizeof(full)))
+		return open_node(full, flags);
 	return __real_openat64(dirfd, path, flags, mode);
 }
 
@@ -253,6 +269,24 @@ int __wrap_munmap(void *addr, size_t len)
 	if (!ret)
 		sim_gem_cpu_unmapped(addr, len);
 	return ret;
+}
+
+ssize_t __wrap_read(int fd, void *buf, size_t len)
+{
+	ssize_t ret;
+
+	if (sim_fd_read(fd, buf, len, &ret))
+		return ret;
+	return __real_read(fd, buf, len);
+}
+
+ssize_t __wrap_write(int fd, const void *buf, size_t len)
+{
+	ssize_t ret;
+
+	if (sim_fd_write(fd, buf, len, &ret))
+		return ret;
+	return __real_write(fd, buf, len);
 }
 
 /* --- the directory of nodes ------------------------------------------------ */
