@@ -71,6 +71,12 @@ static inline off_t sim_ram_offset(uint64_t pa)
 /* Registers [ptr, ptr + size) of the process as GPU-reachable memory. */
 int sim_ram_userptr_add(void *ptr, uint64_t size, uint64_t *pa);
 void sim_ram_userptr_remove(uint64_t pa);
+/*
+ * The process is about to unmap [addr, addr + len): userptr pages there
+ * are moved out of its way first (they stay the BO's, as pinned pages).
+ * True when any was, and the model must then drop its page pointers.
+ */
+bool sim_ram_userptr_unmapping(void *addr, size_t len);
 /* sgpu_host callbacks. */
 bool sim_ram_read(void *opaque, uint64_t pa, void *buf, size_t len);
 bool sim_ram_write(void *opaque, uint64_t pa, const void *buf, size_t len);
@@ -105,6 +111,8 @@ struct sim_vm *sim_vm_create(struct sim_file *file);
 void sim_vm_destroy(struct sim_vm *vm);
 int sim_vm_ioctl_map(struct sim_file *file, void *arg);
 int sim_vm_ioctl_unmap(struct sim_file *file, void *arg);
+/* Makes the model drop every host page pointer it holds (an MMU flush). */
+void sim_vm_drop_page_pointers(struct sim_device *dev);
 /* After a GPU reset: no AS holds a VM any more. */
 void sim_vm_forget_all(struct sim_device *dev);
 void sim_vm_forget(void);

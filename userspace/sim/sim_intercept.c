@@ -235,14 +235,29 @@ int __wrap_ioctl(int fd, unsigned long request, ...)
 	return ret;
 }
 
+/* Userptr pages in the range stay the BO's (sim_ram.c). */
+static void userptr_unmapping(void *addr, size_t len)
+{
+	struct sim_device *dev;
+
+	if (!sim_ram_userptr_unmapping(addr, len))
+		return;
+	/* Only a device that exists can have userptr BOs. */
+	dev = sim_device_get();
+	if (dev)
+		sim_vm_drop_page_pointers(dev);
+}
+
 static void *do_mmap(void *addr, size_t len, int prot, int flags, int fd,
 		     off_t offset, bool is64)
 {
 	void *ret;
 
 	/* A fixed mapping replaces whatever was there, BO mappings too. */
-	if (flags & MAP_FIXED)
+	if (flags & MAP_FIXED) {
+		userptr_unmapping(addr, len);
 		sim_gem_cpu_unmapped(addr, len);
+	}
 	if (!(flags & MAP_ANONYMOUS) && sim_fd_is_ours(fd))
 		return sim_fd_mmap(fd, addr, len, prot, flags, offset);
 	ret = is64 ? __real_mmap64(addr, len, prot, flags, fd, offset) :
@@ -264,7 +279,10 @@ void *__wrap_mmap64(void *addr, size_t len, int prot, int flags, int fd,
 
 int __wrap_munmap(void *addr, size_t len)
 {
-	int ret = __real_munmap(addr, len);
+	int ret;
+
+	userptr_unmapping(addr, len);
+	ret = __real_munmap(addr, len);
 
 	if (!ret)
 		sim_gem_cpu_unmapped(addr, len);

@@ -27,6 +27,7 @@
 
 void *__real_mmap(void *addr, size_t len, int prot, int flags, int fd,
 		  off_t offset);
+int __real_munmap(void *addr, size_t len);
 
 /* Sparse: only pages in use take memory. */
 #define SIM_RAM_SIZE (64ull << 30)
@@ -39,6 +40,7 @@ struct extent {
 struct userptr_range {
 	uint64_t pa, size;
 	uint8_t *ptr;
+	uint8_t **moved;          /* see sim_ram_userptr_unmapping() */
 	struct userptr_range *next;
 };
 
@@ -48,6 +50,7 @@ static uint8_t *ram_map;
 static struct extent *free_list;          /* sorted by start */
 static pthread_rwlock_t userptr_lock = PTHREAD_RWLOCK_INITIALIZER;
 static struct userptr_range *userptrs;    /* sorted by pa */
+static unsigned int userptr_count;
 
 int sim_ram_init(void)
 {
@@ -71,7 +74,7 @@ int sim_ram_init(void)
 		goto err_close;
 	all = malloc(sizeof(*all));
 	if (!all) {
-		munmap(map, SIM_RAM_SIZE);
+		__real_munmap(map, SIM_RAM_SIZE);
 		errno = ENOMEM;
 		goto err_close;
 	}
@@ -198,6 +201,59 @@ void sim_ram_free(uint64_t pa, uint64_t size)
 
 /* --- userptr ranges --------------------------------------------------------- */
 
+/*
+ * The pages stay the BO's until it is freed, as pinned pages do: when the
+ * process unmaps part of a userptr range (munmap(), or a MAP_FIXED mmap
+ * over it), those pages are first moved out of its way with mremap() and
+ * the range remembers each one's new home (moved[i]; NULL while page i is
+ * still where the process put it).
+ */
+/*
+ * Moved pages live in an address range of their own, reserved once, so
+ * that no later munmap() of the process's (of a range it used to own, say)
+ * takes them: slots handed out from a bump pointer and a free stack.
+ */
+#define HOME_SLOTS (1u << 18)             /* 1 GiB */
+static uint8_t *home_base;
+static uint32_t home_next, *home_free, home_free_count;
+
+static void *home_alloc(void)
+{
+	uint32_t slot;
+
+	if (!home_base) {
+		void *p = __real_mmap(NULL, (size_t)HOME_SLOTS * SIM_PAGE,
+				      PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
+				      MAP_NORESERVE, -1, 0);
+
+		if (p == MAP_FAILED)
+			return NULL;
+		home_free = malloc(HOME_SLOTS * sizeof(*home_free));
+		if (!home_free) {
+			__real_munmap(p, (size_t)HOME_SLOTS * SIM_PAGE);
+			return NULL;
+		}
+		home_base = p;
+	}
+	if (home_free_count)
+		slot = home_free[--home_free_count];
+	else if (home_next < HOME_SLOTS)
+		slot = home_next++;
+	else
+		return NULL;
+	return home_base + (size_t)slot * SIM_PAGE;
+}
+
+/* Gives a slot back, reserved and empty again. */
+static void home_free_page(void *page)
+{
+	__real_mmap(page, SIM_PAGE, PROT_NONE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED,
+		    -1, 0);
+	home_free[home_free_count++] =
+		(uint32_t)(((uint8_t *)page - home_base) / SIM_PAGE);
+}
+
 int sim_ram_userptr_add(void *ptr, uint64_t size, uint64_t *pa)
 {
 	struct userptr_range *r = calloc(1, sizeof(*r)), **p, *e;
@@ -222,6 +278,7 @@ int sim_ram_userptr_add(void *ptr, uint64_t size, uint64_t *pa)
 	r->ptr = ptr;
 	r->next = e;
 	*p = r;
+	__atomic_add_fetch(&userptr_count, 1, __ATOMIC_RELAXED);
 	pthread_rwlock_unlock(&userptr_lock);
 	*pa = at;
 	return 0;
@@ -235,46 +292,152 @@ void sim_ram_userptr_remove(uint64_t pa)
 	for (p = &userptrs; (e = *p); p = &e->next) {
 		if (e->pa == pa) {
 			*p = e->next;
-			free(e);
+			__atomic_sub_fetch(&userptr_count, 1, __ATOMIC_RELAXED);
 			break;
 		}
 	}
 	pthread_rwlock_unlock(&userptr_lock);
+	if (!e)
+		return;
+	if (e->moved) {
+		pthread_rwlock_wrlock(&userptr_lock);
+		for (uint64_t i = 0; i < e->size / SIM_PAGE; i++) {
+			if (e->moved[i])
+				home_free_page(e->moved[i]);
+		}
+		pthread_rwlock_unlock(&userptr_lock);
+		free(e->moved);
+	}
+	free(e);
 }
 
-/* The host address of [pa, pa + len) in a userptr range; lock held. */
-static uint8_t *userptr_locked(uint64_t pa, size_t len)
+/* Page i of a range, wherever it lives now; lock held. */
+static uint8_t *userptr_page(const struct userptr_range *e, uint64_t i)
+{
+	if (e->moved && e->moved[i])
+		return e->moved[i];
+	return e->ptr + i * SIM_PAGE;
+}
+
+/* The range holding pa, or NULL; lock held. */
+static struct userptr_range *userptr_find(uint64_t pa)
 {
 	struct userptr_range *e;
 
 	for (e = userptrs; e && e->pa <= pa; e = e->next) {
-		if (pa - e->pa < e->size && len <= e->size - (pa - e->pa))
-			return e->ptr + (pa - e->pa);
+		if (pa - e->pa < e->size)
+			return e;
 	}
 	return NULL;
+}
+
+/* Moves page i of e out of the process's way; lock held for writing. */
+static void userptr_move_page(struct userptr_range *e, uint64_t i)
+{
+	uint8_t *old = e->ptr + i * SIM_PAGE;
+	void *home;
+
+	if (!e->moved) {
+		e->moved = calloc(e->size / SIM_PAGE, sizeof(*e->moved));
+		if (!e->moved)
+			return;   /* the model then gets bus faults there */
+	}
+	if (e->moved[i])
+		return;
+	home = home_alloc();
+	if (!home)
+		return;
+	/* A zero page until the move, in case the page is gone already. */
+	if (__real_mmap(home, SIM_PAGE, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) ==
+	    MAP_FAILED) {
+		home_free[home_free_count++] =
+			(uint32_t)(((uint8_t *)home - home_base) / SIM_PAGE);
+		return;
+	}
+	/*
+	 * MREMAP_DONTUNMAP leaves an empty page behind, so a pointer the
+	 * shader cores still hold hits that rather than a hole until the
+	 * caller's own munmap() removes it.
+	 */
+	if (mremap(old, SIM_PAGE, SIM_PAGE,
+		   MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP,
+		   home) == MAP_FAILED &&
+	    mremap(old, SIM_PAGE, SIM_PAGE, MREMAP_MAYMOVE | MREMAP_FIXED,
+		   home) == MAP_FAILED) {
+		/* Not mapped any more: a zero page stands in for it. */
+	}
+	e->moved[i] = home;
+}
+
+bool sim_ram_userptr_unmapping(void *addr, size_t len)
+{
+	uintptr_t start = (uintptr_t)addr & ~(uintptr_t)(SIM_PAGE - 1);
+	uintptr_t end = (uintptr_t)addr + len;
+	struct userptr_range *e;
+	bool moved = false;
+
+	if (!len || !__atomic_load_n(&userptr_count, __ATOMIC_RELAXED))
+		return false;
+	pthread_rwlock_wrlock(&userptr_lock);
+	for (e = userptrs; e; e = e->next) {
+		uintptr_t lo = (uintptr_t)e->ptr, hi = lo + e->size;
+
+		if (hi <= start || lo >= end)
+			continue;
+		for (uintptr_t a = start > lo ? start : lo; a < end && a < hi;
+		     a += SIM_PAGE) {
+			userptr_move_page(e, (a - lo) / SIM_PAGE);
+			moved = true;
+		}
+	}
+	pthread_rwlock_unlock(&userptr_lock);
+	return moved;
+}
+
+/*
+ * Copies between buf and [pa, pa + len) of a userptr range, page by page:
+ * through process_vm_* where the page is still the process's (it may have
+ * gone another way than munmap), directly where it was moved to us.
+ */
+static bool userptr_copy(uint64_t pa, void *buf, size_t len, bool write)
+{
+	struct userptr_range *e;
+	bool ok = true;
+
+	pthread_rwlock_rdlock(&userptr_lock);
+	e = userptr_find(pa);
+	if (!e || len > e->size - (pa - e->pa))
+		ok = false;
+	while (ok && len) {
+		uint64_t off = pa - e->pa, i = off / SIM_PAGE;
+		size_t n = SIM_PAGE - (off & (SIM_PAGE - 1));
+		uint8_t *p;
+
+		if (n > len)
+			n = len;
+		p = userptr_page(e, i) + (off & (SIM_PAGE - 1));
+		if (e->moved && e->moved[i]) {
+			if (write)
+				memcpy(p, buf, n);
+			else
+				memcpy(buf, p, n);
+		} else {
+			ok = !(write ? sim_copy_to_user((uintptr_t)p, buf, n) :
+				       sim_copy_from_user(buf, (uintptr_t)p, n));
+		}
+		pa += n;
+		buf = (uint8_t *)buf + n;
+		len -= n;
+	}
+	pthread_rwlock_unlock(&userptr_lock);
+	return ok;
 }
 
 static bool in_ram(uint64_t pa, size_t len)
 {
 	return pa >= SIM_RAM_BASE && len <= SIM_RAM_SIZE &&
 	       pa - SIM_RAM_BASE <= SIM_RAM_SIZE - len;
-}
-
-/*
- * The caller's memory may have been unmapped since: reach it through
- * process_vm_*, which fails where a memcpy would crash.
- */
-static bool userptr_copy(uint64_t pa, void *buf, size_t len, bool write)
-{
-	uint8_t *p;
-	bool ok;
-
-	pthread_rwlock_rdlock(&userptr_lock);
-	p = userptr_locked(pa, len);
-	ok = p && !(write ? sim_copy_to_user((uintptr_t)p, buf, len) :
-			    sim_copy_from_user(buf, (uintptr_t)p, len));
-	pthread_rwlock_unlock(&userptr_lock);
-	return ok;
 }
 
 bool sim_ram_read(void *opaque, uint64_t pa, void *buf, size_t len)
@@ -299,6 +462,7 @@ bool sim_ram_write(void *opaque, uint64_t pa, const void *buf, size_t len)
 
 void *sim_ram_page(void *opaque, uint64_t page_pa, bool write)
 {
+	struct userptr_range *e;
 	void *p;
 
 	(void)opaque;
@@ -306,7 +470,8 @@ void *sim_ram_page(void *opaque, uint64_t page_pa, bool write)
 	if (in_ram(page_pa, SIM_PAGE))
 		return ram_map + (page_pa - SIM_RAM_BASE);
 	pthread_rwlock_rdlock(&userptr_lock);
-	p = userptr_locked(page_pa, SIM_PAGE);
+	e = userptr_find(page_pa);
+	p = e ? userptr_page(e, (page_pa - e->pa) / SIM_PAGE) : NULL;
 	pthread_rwlock_unlock(&userptr_lock);
 	return p;
 }
@@ -322,4 +487,5 @@ void sim_ram_forget(void)
 	ram_map = NULL;   /* left mapped: the parent's BOs may be mapped too */
 	free_list = NULL;
 	userptrs = NULL;
+	userptr_count = 0;
 }

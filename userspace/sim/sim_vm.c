@@ -569,3 +569,14 @@ void sim_vm_forget(void)
 	memset(as_vm, 0, sizeof(as_vm));
 	lru_head = lru_tail = NULL;
 }
+
+/*
+ * Any AS command flushes the model's translation caches and with them
+ * every host page pointer its shader cores hold (a new MMU generation).
+ */
+void sim_vm_drop_page_pointers(struct sim_device *dev)
+{
+	pthread_mutex_lock(&as_lock);
+	as_flush(dev, 0, 0, sim_va_end(dev), AS_COMMAND_FLUSH_PT);
+	pthread_mutex_unlock(&as_lock);
+}

@@ -317,6 +317,51 @@ out:
 	munmap(mem, size);
 }
 
+/*
+ * The pages of a userptr BO stay its pages when the process unmaps them
+ * (they are pinned): the GPU still reaches what was written there, and
+ * the process does not crash when the model touches them.
+ */
+static void test_userptr_unmapped(void)
+{
+	const uint64_t size = 4 * PAGE;
+	struct drm_sleipnir_bo_userptr u = { .size = size };
+	uint8_t *mem, want[4 * PAGE];
+	uint64_t va = 0;
+	struct file f;
+
+	mem = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(mem != MAP_FAILED);
+	if (mem == MAP_FAILED)
+		return;
+	if (!file_open(&f)) {
+		CHECK(!"open the node");
+		munmap(mem, size);
+		return;
+	}
+	fill(mem, size, 9);
+	memcpy(want, mem, size);
+	u.user_ptr = (uintptr_t)mem;
+	if (ioctl_err(f.dev, DRM_IOCTL_SLEIPNIR_BO_USERPTR, &u) ||
+	    vm_map(f.dev, u.handle, SLEIPNIR_VM_MAP_AUTO_VA, 0, size, &va) ||
+	    !file_bind(&f)) {
+		CHECK(!"userptr, map and bind");
+		munmap(mem, size);
+		goto out;
+	}
+	/* Half of it, then the rest (and a MAP_FIXED over the first half). */
+	CHECK_EQ(munmap(mem + PAGE, 2 * PAGE), 0);
+	check_reaches(&f, va, want, size, SGPU_ACCESS_READ);
+	CHECK(mmap(mem, PAGE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == mem);
+	memset(mem, 0xee, PAGE);
+	CHECK_EQ(munmap(mem, size), 0);
+	check_reaches(&f, va, want, size, SGPU_ACCESS_WRITE);
+out:
+	file_close(&f);
+}
+
 /* Two files, the same GPU address: each its own BO (separate VMs). */
 static void test_per_file(void)
 {
@@ -363,6 +408,7 @@ int main(void)
 	RUN(test_native_bos);
 	RUN(test_permissions);
 	RUN(test_userptr);
+	RUN(test_userptr_unmapped);
 	RUN(test_per_file);
 	return sim_test_finish();
 }
