@@ -114,26 +114,36 @@ int sim_sched_pick_slot(struct sim_sched *sched, uint32_t requirements)
 
 /*
  * The kernel's max_job_timeout_ms module parameter: one per process, as a
- * module parameter is one per kernel; UINT_MAX until first read from the
- * environment.
+ * module parameter is one per kernel, first read from the environment.
  */
-static unsigned int max_job_timeout_ms = UINT_MAX;
+static unsigned int max_job_timeout_ms;
+static pthread_once_t max_job_timeout_once = PTHREAD_ONCE_INIT;
 
-static unsigned int max_timeout_from_env(void);
+static void max_job_timeout_init(void)
+{
+	const char *s = getenv("SLEIPNIR_SIM_MAX_JOB_TIMEOUT_MS");
+	unsigned int ms = MAX_JOB_TIMEOUT_MS_DEFAULT;
+	unsigned long v;
+	char *end;
+
+	if (s && *s) {
+		v = strtoul(s, &end, 0);
+		if (*end || v > UINT_MAX)
+			fprintf(stderr, "sleipnir-sim: SLEIPNIR_SIM_MAX_JOB_TIMEOUT_MS=%s is not a number of ms; using %u\n",
+				s, ms);
+		else
+			ms = (unsigned int)v;
+	}
+	__atomic_store_n(&max_job_timeout_ms, ms, __ATOMIC_RELAXED);
+}
 
 unsigned int sim_sched_max_job_timeout_ms(struct sim_sched *sched)
 {
-	unsigned int ms = __atomic_load_n(&max_job_timeout_ms, __ATOMIC_RELAXED);
+	unsigned int ms;
 
 	(void)sched;
-	if (ms == UINT_MAX) {
-		unsigned int env = max_timeout_from_env();
-
-		/* Only the first reader's value counts, as a boot parameter. */
-		__atomic_compare_exchange_n(&max_job_timeout_ms, &ms, env, false,
-					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-		ms = __atomic_load_n(&max_job_timeout_ms, __ATOMIC_RELAXED);
-	}
+	pthread_once(&max_job_timeout_once, max_job_timeout_init);
+	ms = __atomic_load_n(&max_job_timeout_ms, __ATOMIC_RELAXED);
 	/* GET_PARAM and SUBMIT take 0 as 1, as the kernel's max(.., 1). */
 	return ms ? ms : 1;
 }
@@ -141,8 +151,7 @@ unsigned int sim_sched_max_job_timeout_ms(struct sim_sched *sched)
 void sim_sched_set_max_job_timeout_ms(struct sim_sched *sched, unsigned int ms)
 {
 	(void)sched;
-	if (ms == UINT_MAX)
-		ms--;
+	pthread_once(&max_job_timeout_once, max_job_timeout_init);
 	__atomic_store_n(&max_job_timeout_ms, ms, __ATOMIC_RELAXED);
 }
 
@@ -675,23 +684,6 @@ void sim_sched_file_close(struct sim_file_jobs *fj)
 
 /* --- the scheduler ------------------------------------------------------------ */
 
-static unsigned int max_timeout_from_env(void)
-{
-	const char *s = getenv("SLEIPNIR_SIM_MAX_JOB_TIMEOUT_MS");
-	char *end;
-	unsigned long v;
-
-	if (!s || !*s)
-		return MAX_JOB_TIMEOUT_MS_DEFAULT;
-	v = strtoul(s, &end, 0);
-	if (*end || v >= UINT32_MAX) {
-		fprintf(stderr, "sleipnir-sim: SLEIPNIR_SIM_MAX_JOB_TIMEOUT_MS=%s is not a number of ms; using %u\n",
-			s, MAX_JOB_TIMEOUT_MS_DEFAULT);
-		return MAX_JOB_TIMEOUT_MS_DEFAULT;
-	}
-	return (unsigned int)v;
-}
-
 /*
  * The shader cores chains run on, as the kernel's core mask: all of them
  * with one core group, else those of the first group (the cores below the
@@ -717,6 +709,7 @@ struct sim_sched *sim_sched_create(struct sim_device *dev)
 	if (!sched)
 		return NULL;
 	sched->dev = dev;
+	/* The knob takes its environment now, as a parameter at module load. */
 	sim_sched_max_job_timeout_ms(sched);
 	js_present = sim_reg_read(dev, GPU_JS_PRESENT);
 	as_present = sim_reg_read(dev, GPU_AS_PRESENT);

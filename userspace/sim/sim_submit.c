@@ -249,7 +249,7 @@ int sim_ioctl_submit(struct sim_file *file, void *arg)
 	struct deps d = { 0 };
 	struct sim_job *job = NULL;
 	unsigned int generation;
-	uint32_t timeout_ms;
+	uint32_t timeout_ms, max_ms;
 	bool faulted;
 	int js, ret;
 
@@ -281,8 +281,9 @@ int sim_ioctl_submit(struct sim_file *file, void *arg)
 
 	timeout_ms = args->timeout_ms ? args->timeout_ms
 				      : SIM_JOB_TIMEOUT_DEFAULT_MS;
-	if (timeout_ms > sim_sched_max_job_timeout_ms(sched))
-		timeout_ms = sim_sched_max_job_timeout_ms(sched);
+	max_ms = sim_sched_max_job_timeout_ms(sched);
+	if (timeout_ms > max_ms)
+		timeout_ms = max_ms;
 
 	job = calloc(1, sizeof(*job));
 	if (!job) {
