@@ -650,9 +650,14 @@ struct sim_file_jobs *sim_sched_file_open(struct sim_sched *sched,
 
 /*
  * As the kernel's sleipnir_sched_close(): the file's chains on the GPU are
- * hard-stopped and its queued ones cancelled when their turn comes. Unlike
- * the kernel, which lets the stopped chains hold the VM, this waits until
- * they have left the GPU, so the caller may free the VM right after.
+ * hard-stopped and its queued ones cancelled (-ECANCELED) when their turn
+ * comes, after their dependencies. Two differences, neither visible in a
+ * fence: the kernel lets the stopped chains hold the VM while this waits
+ * until they have left the GPU (so the caller may free the VM at once);
+ * and the kernel's close also waits until the queued chains have had their
+ * turn (drm_sched_entity_flush), which can take as long as a dependency
+ * does, while this returns, the chains keeping only what they hold
+ * themselves (BOs, fences, this struct).
  */
 void sim_sched_file_close(struct sim_file_jobs *fj)
 {
