@@ -20,6 +20,7 @@
 #include <drm/drm_prime.h>
 #include <drm/sleipnir_drm.h>
 
+#include "sleipnir_common.h"
 #include "sleipnir_debugfs.h"
 #include "sleipnir_device.h"
 #include "sleipnir_drv.h"
@@ -29,22 +30,11 @@
 #include "sleipnir_sched.h"
 #include "sleipnir_submit.h"
 
-#define DRIVER_NAME	"sleipnir"
-#define DRIVER_DESC	"DRM driver for ARM Mali Midgard GPUs"
-#define DRIVER_DATE	"20261121"
-#define DRIVER_MAJOR	0
-#define DRIVER_MINOR	2
-
-unsigned int sleipnir_max_job_timeout_ms = 60000;
+unsigned int sleipnir_max_job_timeout_ms = SLEIPNIR_JOB_TIMEOUT_MAX_MS_DEFAULT;
 module_param_named(max_job_timeout_ms, sleipnir_max_job_timeout_ms, uint,
 		   0644);
 MODULE_PARM_DESC(max_job_timeout_ms,
 		 "Longest time a job chain may run, in ms (default 60000)");
-
-#define SLEIPNIR_CAPS	(SLEIPNIR_CAP_BO | SLEIPNIR_CAP_BO_CPU_CACHED | \
-			 SLEIPNIR_CAP_USERPTR | SLEIPNIR_CAP_PRIME | \
-			 SLEIPNIR_CAP_VM_MAP | SLEIPNIR_CAP_SUBMIT | \
-			 SLEIPNIR_CAP_JOB_TIMEOUT | SLEIPNIR_CAP_GET_FAULT)
 
 /* Parameters that are not a register read at probe. */
 static int sleipnir_derived_param(struct sleipnir_device *sdev, u32 param,
@@ -265,7 +255,7 @@ static void sleipnir_show_fdinfo(struct seq_file *m, struct file *f)
 	struct sleipnir_vm *vm = sfile->vm;
 	unsigned int js;
 
-	seq_printf(m, "drm-driver:\t%s\n", DRIVER_NAME);
+	seq_printf(m, "drm-driver:\t%s\n", SLEIPNIR_DRIVER_NAME);
 	seq_printf(m, "drm-client-id:\t%llu\n", sfile->id);
 	for (js = 0; js < sfile->sdev->js_count; js++)
 		seq_printf(m, "drm-engine-js%u:\t%lld ns\n", js,
@@ -301,11 +291,11 @@ static const struct drm_driver sleipnir_drm_driver = {
 #ifdef CONFIG_DEBUG_FS
 	.debugfs_init		= sleipnir_debugfs_init,
 #endif
-	.name			= DRIVER_NAME,
-	.desc			= DRIVER_DESC,
-	.date			= DRIVER_DATE,
-	.major			= DRIVER_MAJOR,
-	.minor			= DRIVER_MINOR,
+	.name			= SLEIPNIR_DRIVER_NAME,
+	.desc			= SLEIPNIR_DRIVER_DESC,
+	.date			= SLEIPNIR_DRIVER_DATE,
+	.major			= SLEIPNIR_DRIVER_MAJOR,
+	.minor			= SLEIPNIR_DRIVER_MINOR,
 };
 
 static int sleipnir_probe(struct platform_device *pdev)
@@ -368,13 +358,13 @@ static struct platform_driver sleipnir_platform_driver = {
 	.probe		= sleipnir_probe,
 	.remove		= sleipnir_remove,
 	.driver		= {
-		.name		= DRIVER_NAME,
+		.name		= SLEIPNIR_DRIVER_NAME,
 		.of_match_table	= sleipnir_of_match,
 		.pm		= pm_ptr(&sleipnir_pm_ops),
 	},
 };
 module_platform_driver(sleipnir_platform_driver);
 
-MODULE_DESCRIPTION(DRIVER_DESC);
+MODULE_DESCRIPTION(SLEIPNIR_DRIVER_DESC);
 MODULE_LICENSE("GPL");
 MODULE_IMPORT_NS(DMA_BUF);

@@ -10,13 +10,11 @@
 
 #include <drm/gpu_scheduler.h>
 
+#include "sleipnir_common.h"
 #include "sleipnir_regs.h"
 
 struct sleipnir_device;
 struct sleipnir_vm;
-
-/* Timeout of a chain whose SUBMIT does not ask for one. */
-#define SLEIPNIR_JOB_TIMEOUT_DEFAULT_MS	500
 
 /* The max_job_timeout_ms module parameter. */
 extern unsigned int sleipnir_max_job_timeout_ms;

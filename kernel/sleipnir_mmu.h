@@ -14,15 +14,13 @@
 
 #include <drm/drm_mm.h>
 
+#include "sleipnir_common.h"
 #include "sleipnir_fault.h"
 #include "sleipnir_regs.h"
 
 struct drm_device;
 struct drm_file;
 struct sleipnir_device;
-
-/* GPU addresses below this are never mapped, so NULL + offset faults. */
-#define SLEIPNIR_VA_START	SZ_16M
 
 /**
  * struct sleipnir_usage - What one client's jobs used, for fdinfo.
