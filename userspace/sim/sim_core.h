@@ -12,14 +12,17 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <drm/sleipnir_drm.h>
+
 #include "sim.h"
+#include "sleipnir_common.h"
 
 #define SIM_PAGE 4096ull
 #define SIM_SZ_2M (2ull << 20)
 #define SIM_ALIGNED(v, a) (((v) & ((a) - 1)) == 0)
 
 /* As the kernel: GPU addresses below this are never mapped. */
-#define SIM_VA_START (16ull << 20)
+#define SIM_VA_START ((uint64_t)SLEIPNIR_VA_START)
 /* TRANSTAB mode bits and MEMATTR as io-pgtable's ARM_MALI_LPAE sets them. */
 #define SIM_TRANSTAB_MODE 0x7ull         /* table walk, inner read-alloc */
 #define SIM_MEMATTR 0x888d88ull

@@ -24,7 +24,7 @@
 /* Polls of a register that the model updates at once, as the kernel's. */
 #define SIM_POLL_TRIES 1000
 
-/* The kernel's errata table (kernel/sleipnir_models.c), as register bits. */
+/* The register bits of the errata settings (kernel/sleipnir_regs.h). */
 #define SC_LS_ALLOW_ATTR_TYPES (1u << 16)
 #define SC_LS_PAUSEBUFFER_DISABLE (1u << 16)
 #define SC_SDC_DISABLE_OQ_DISCARD (1u << 6)
@@ -269,22 +269,6 @@ static uint64_t core_mask(uint64_t l2_present)
 	return (others & -others) - 1;
 }
 
-/* kernel/sleipnir_models.c's names; "" for a GPU it does not support. */
-static const char *model_name(uint16_t product)
-{
-	switch (product) {
-	case 0x0600: return "T604";
-	case 0x0620: return "T62x";
-	case 0x0720: return "T720";
-	case 0x0750: return "T760";
-	case 0x0820: return "T820";
-	case 0x0830: return "T830";
-	case 0x0860: return "T860";
-	case 0x0880: return "T880";
-	}
-	return "";
-}
-
 static int read_features(struct sim_device *dev)
 {
 	struct sim_features *f = &dev->features;
@@ -320,8 +304,10 @@ static int read_features(struct sim_device *dev)
 	f->gpu_id = sim_reg_read(dev, GPU_ID);
 	f->revision = f->gpu_id & 0xffff;
 
-	product = f->gpu_id >> 16 == 0x6956 ? 0x0600 : f->gpu_id >> 16;
-	if (!model_name(product)[0]) {
+	product = f->gpu_id >> 16;
+	if (product == SLEIPNIR_PRODUCT_T604_RAW)
+		product = SLEIPNIR_PRODUCT_T604;
+	if (!sleipnir_common_model_name(product)) {
 		sim_klog("unsupported GPU (GPU_ID 0x%08x)", f->gpu_id);
 		return -ENODEV;
 	}
@@ -336,7 +322,7 @@ static int read_features(struct sim_device *dev)
 		f->as_count = 16;
 
 	sim_klog("Mali-%s (id 0x%x r%up%u), %d shader cores, %d core group(s), %d address spaces, %d job slots",
-		 model_name(product), product,
+		 sleipnir_common_model_name(product), product,
 		 (f->gpu_id >> 12) & 0xf, (f->gpu_id >> 4) & 0xff,
 		 __builtin_popcountll(f->shader_present),
 		 __builtin_popcountll(f->l2_present),
@@ -349,48 +335,35 @@ static int read_features(struct sim_device *dev)
 	return 0;
 }
 
-/* kernel/sleipnir_models.c's quirks, for the product and revision. */
+/*
+ * The errata settings (kernel/sleipnir_gpu.c), from the quirks the shared
+ * table (kernel/sleipnir_common.h) gives the product and revision.
+ */
 static void apply_quirks(struct sim_device *dev)
 {
 	uint16_t product = dev->features.gpu_id >> 16;
-	uint16_t rev = dev->features.revision;
-	uint32_t shader = 0, tiler;
-	bool throttle = false;
+	uint32_t q, shader = 0, tiler;
 
-	if (product == 0x6956)
-		product = 0x0600;
-	switch (product) {
-	case 0x0600:
+	if (product == SLEIPNIR_PRODUCT_T604_RAW)
+		product = SLEIPNIR_PRODUCT_T604;
+	q = sleipnir_common_model_quirks(product, dev->features.revision);
+	if (q & SLEIPNIR_QUIRK_LS_PAUSEBUFFER_DISABLE)
 		shader |= SC_LS_PAUSEBUFFER_DISABLE;
-		if (rev == 0x0000 || rev >= 0x0002)
-			shader |= SC_LS_ATTR_CHECK_DISABLE;
-		break;
-	case 0x0620:
-		if (rev == 0x0010)
-			shader |= SC_LS_PAUSEBUFFER_DISABLE |
-				  SC_SDC_DISABLE_OQ_DISCARD;
+	if (q & SLEIPNIR_QUIRK_SDC_DISABLE_OQ_DISCARD)
+		shader |= SC_SDC_DISABLE_OQ_DISCARD;
+	if (q & SLEIPNIR_QUIRK_TEXGRD_FLAGS)
+		shader |= SC_ENABLE_TEXGRD_FLAGS;
+	if (q & SLEIPNIR_QUIRK_LS_ATTR_CHECK_DISABLE)
 		shader |= SC_LS_ATTR_CHECK_DISABLE;
-		break;
-	case 0x0720:
-		shader |= SC_LS_ATTR_CHECK_DISABLE | SC_ENABLE_TEXGRD_FLAGS;
-		break;
-	case 0x0860:
-	case 0x0880:
-		throttle = rev >= 0x2000;
-		/* fall through */
-	case 0x0750:
-	case 0x0820:
-	case 0x0830:
+	if (q & SLEIPNIR_QUIRK_LS_ALLOW_ATTR_TYPES)
 		shader |= SC_LS_ALLOW_ATTR_TYPES;
-		break;
-	}
 	if (shader)
 		sim_reg_write(dev, GPU_SHADER_CONFIG, shader);
 	tiler = sim_reg_read(dev, GPU_TILER_CONFIG);
-	if (product >= 0x0750)
+	if (q & SLEIPNIR_QUIRK_TILER_CLOCK_GATE_OVERRIDE)
 		tiler |= TC_CLOCK_GATE_OVERRIDE;
 	sim_reg_write(dev, GPU_TILER_CONFIG, tiler);
-	if (throttle)
+	if (q & SLEIPNIR_QUIRK_JM_MAX_THROTTLE)
 		sim_reg_write(dev, GPU_JM_CONFIG, JM_MAX_THROTTLE);
 }
 

@@ -19,18 +19,6 @@
 #include "sim_core.h"
 #include "sim_fd.h"
 
-/* kernel/sleipnir_drv.c's driver description. */
-#define DRIVER_NAME "sleipnir"
-#define DRIVER_DESC "DRM driver for ARM Mali Midgard GPUs"
-#define DRIVER_DATE "20261121"
-#define DRIVER_MAJOR 0
-#define DRIVER_MINOR 2
-
-#define SLEIPNIR_CAPS (SLEIPNIR_CAP_BO | SLEIPNIR_CAP_BO_CPU_CACHED | \
-		       SLEIPNIR_CAP_USERPTR | SLEIPNIR_CAP_PRIME | \
-		       SLEIPNIR_CAP_VM_MAP | SLEIPNIR_CAP_SUBMIT | \
-		       SLEIPNIR_CAP_JOB_TIMEOUT | SLEIPNIR_CAP_GET_FAULT)
-
 /* Linux 6.1's core ioctl table ends at DRM_IOCTL_MODE_GETFB2 (0xce). */
 #define DRM_CORE_IOCTL_COUNT 0xcf
 #define DRM_COMMAND_END_NR 0xa0
@@ -54,14 +42,14 @@ static int ioctl_version(struct sim_file *file, void *arg)
 	int ret;
 
 	(void)file;
-	v->version_major = DRIVER_MAJOR;
-	v->version_minor = DRIVER_MINOR;
+	v->version_major = SLEIPNIR_DRIVER_MAJOR;
+	v->version_minor = SLEIPNIR_DRIVER_MINOR;
 	v->version_patchlevel = 0;
-	ret = copy_field((uintptr_t)v->name, &v->name_len, DRIVER_NAME);
+	ret = copy_field((uintptr_t)v->name, &v->name_len, SLEIPNIR_DRIVER_NAME);
 	if (!ret)
-		ret = copy_field((uintptr_t)v->date, &v->date_len, DRIVER_DATE);
+		ret = copy_field((uintptr_t)v->date, &v->date_len, SLEIPNIR_DRIVER_DATE);
 	if (!ret)
-		ret = copy_field((uintptr_t)v->desc, &v->desc_len, DRIVER_DESC);
+		ret = copy_field((uintptr_t)v->desc, &v->desc_len, SLEIPNIR_DRIVER_DESC);
 	return ret;
 }
 
@@ -198,7 +186,7 @@ static int get_param(struct sim_file *file, uint32_t param, uint64_t *value)
 		*value = sim_va_end(file->dev);
 		break;
 	case SLEIPNIR_PARAM_JOB_TIMEOUT_DEFAULT_MS:
-		*value = SIM_JOB_TIMEOUT_DEFAULT_MS;
+		*value = SLEIPNIR_JOB_TIMEOUT_DEFAULT_MS;
 		break;
 	case SLEIPNIR_PARAM_JOB_TIMEOUT_MAX_MS: {
 		unsigned int ms = sim_sched_max_job_timeout_ms(
