@@ -158,12 +158,11 @@ struct sim_file_jobs *sim_sched_file_open(struct sim_sched *sched,
 					  struct sim_file *file);
 void sim_sched_file_close(struct sim_file_jobs *jobs);
 /*
- * SLEIPNIR_PARAM_JOB_TIMEOUT_DEFAULT_MS (the kernel's
- * SLEIPNIR_JOB_TIMEOUT_DEFAULT_MS) and _MAX_MS (the kernel's
- * max_job_timeout_ms module parameter, 60000; here the environment's
- * SLEIPNIR_SIM_MAX_JOB_TIMEOUT_MS, read at first use), for GET_PARAM.
+ * SLEIPNIR_PARAM_JOB_TIMEOUT_MAX_MS, for GET_PARAM: the kernel's
+ * max_job_timeout_ms module parameter (default and the default timeout in
+ * kernel/sleipnir_common.h), here from the environment's
+ * SLEIPNIR_SIM_MAX_JOB_TIMEOUT_MS at first use.
  */
-#define SIM_JOB_TIMEOUT_DEFAULT_MS 500u
 unsigned int sim_sched_max_job_timeout_ms(struct sim_sched *sched);
 /*
  * Writes the max_job_timeout_ms "module parameter" (for a simulated

@@ -35,6 +35,7 @@
 #include "sgpu_regs.h"
 #include "sim.h"
 #include "sim_sched_priv.h"
+#include "sleipnir_common.h"
 
 /* JS_CONFIG fields the kernel sets (sleipnir_regs.h). */
 #define JS_CONFIG_START_FLUSH_CLEAN_INV (3u << 8)
@@ -43,8 +44,6 @@
 
 /* How long a soft or hard stop may take before the next step. */
 #define STOP_TIMEOUT_NS 100000000ll
-/* The kernel's max_job_timeout_ms default. */
-#define MAX_JOB_TIMEOUT_MS_DEFAULT 60000u
 
 #define REQ_ALL                                                                \
 	(SLEIPNIR_REQ_NULL | SLEIPNIR_REQ_WRITE_VALUE |                        \
@@ -122,7 +121,7 @@ static pthread_once_t max_job_timeout_once = PTHREAD_ONCE_INIT;
 static void max_job_timeout_init(void)
 {
 	const char *s = getenv("SLEIPNIR_SIM_MAX_JOB_TIMEOUT_MS");
-	unsigned int ms = MAX_JOB_TIMEOUT_MS_DEFAULT;
+	unsigned int ms = SLEIPNIR_JOB_TIMEOUT_MAX_MS_DEFAULT;
 	unsigned long v;
 	char *end;
 

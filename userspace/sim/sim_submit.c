@@ -18,6 +18,7 @@
 #include "drm/sleipnir_drm.h"
 #include "sim.h"
 #include "sim_sched_priv.h"
+#include "sleipnir_common.h"
 
 /* Most elements a SUBMIT array may have. */
 #define SUBMIT_MAX_ELEMS 4096
@@ -280,7 +281,7 @@ int sim_ioctl_submit(struct sim_file *file, void *arg)
 		goto out;
 
 	timeout_ms = args->timeout_ms ? args->timeout_ms
-				      : SIM_JOB_TIMEOUT_DEFAULT_MS;
+				      : SLEIPNIR_JOB_TIMEOUT_DEFAULT_MS;
 	max_ms = sim_sched_max_job_timeout_ms(sched);
 	if (timeout_ms > max_ms)
 		timeout_ms = max_ms;
