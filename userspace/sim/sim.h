@@ -28,6 +28,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "sgpu.h"
 #include "sim_fence.h"
@@ -171,6 +172,13 @@ unsigned int sim_sched_max_job_timeout_ms(struct sim_sched *sched);
  */
 void sim_sched_set_max_job_timeout_ms(struct sim_sched *sched,
 				      unsigned int ms);
+/*
+ * The scheduler's lines of the kernel's debugfs "counters" file
+ * (sim_debugfs.c prints the core's first): "key: value\n" for
+ * jobs_in_flight, jobs_submitted, jobs_done, jobs_failed, jobs_timedout,
+ * gpu_resets and mmu_faults, as kernel/sleipnir_debugfs.c, to out.
+ */
+void sim_sched_debugfs_counters(struct sim_sched *sched, FILE *out);
 /* DRM_IOCTL_SLEIPNIR_SUBMIT, _GET_FAULT and _BO_WAIT. */
 int sim_ioctl_submit(struct sim_file *file, void *arg);
 int sim_ioctl_get_fault(struct sim_file *file, void *arg);

@@ -107,6 +107,8 @@ void *sim_gem_mmap(struct sim_file *file, void *addr, size_t len, int prot,
 /* munmap() (or a MAP_FIXED mmap) took [addr, addr + len) away. */
 void sim_gem_cpu_unmapped(void *addr, size_t len);
 void sim_gem_forget(void);
+/* BOs alive (the kernel's debugfs counter "bos"). */
+int sim_gem_live_bos(void);
 
 /* --- the VM (sim_vm.c) -------------------------------------------------- */
 
@@ -119,11 +121,19 @@ void sim_vm_drop_page_pointers(struct sim_device *dev);
 /* After a GPU reset: no AS holds a VM any more. */
 void sim_vm_forget_all(struct sim_device *dev);
 void sim_vm_forget(void);
+/* VMs, VM_MAP mappings and bound ASes alive (debugfs counters). */
+void sim_vm_counters(int *vms, int *mappings, int *bound);
 
 /* --- the node (sim_ioctl.c) --------------------------------------------- */
 
 /* Opens a new file of the node: its fd, or -errno. */
 int sim_node_open(int flags);
+
+/* --- debugfs (sim_debugfs.c) -------------------------------------------- */
+
+#define SIM_DEBUGFS_DRI "/sys/kernel/debug/dri"
+/* Whether path is the dri folder, whose listing is the one minor "0". */
+bool sim_debugfs_is_dri_dir(const char *path);
 
 /* --- module parameters (sim_param.c) ------------------------------------- */
 

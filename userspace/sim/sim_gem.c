@@ -47,6 +47,13 @@ struct sim_bo {
 };
 
 static pthread_mutex_t offsets_lock = PTHREAD_MUTEX_INITIALIZER;
+/* BOs alive, for the debugfs counters (sim_debugfs.c). */
+static int live_bos;
+
+int sim_gem_live_bos(void)
+{
+	return __atomic_load_n(&live_bos, __ATOMIC_RELAXED);
+}
 static uint64_t next_mmap_offset = MMAP_OFFSET_START;
 
 /* --- references ------------------------------------------------------------ */
@@ -67,6 +74,7 @@ void sim_bo_put(struct sim_bo *bo)
 		sim_ram_free(bo->pa, bo->size);
 	sim_bo_fences_free(bo->fences);
 	free(bo);
+	__atomic_sub_fetch(&live_bos, 1, __ATOMIC_RELAXED);
 }
 
 uint64_t sim_bo_size(const struct sim_bo *bo)
@@ -103,6 +111,7 @@ static struct sim_bo *bo_new(uint64_t size, uint32_t flags)
 	bo->refs = 1;
 	bo->size = size;
 	bo->flags = flags;
+	__atomic_add_fetch(&live_bos, 1, __ATOMIC_RELAXED);
 	return bo;
 }
 
@@ -205,8 +214,7 @@ int sim_gem_ioctl_bo_create(struct sim_file *file, void *arg)
 	/* Big BOs 2 MiB-aligned, so the VM can map them in 2 MiB blocks. */
 	bo->pa = sim_ram_alloc(size, size >= SIM_SZ_2M ? SIM_SZ_2M : SIM_PAGE);
 	if (!bo->pa) {
-		sim_bo_fences_free(bo->fences);
-		free(bo);
+		sim_bo_put(bo);         /* nothing to free in RAM: pa is 0 */
 		return -ENOMEM;
 	}
 	ret = handle_create(file, bo, &args->handle);
@@ -283,8 +291,9 @@ int sim_gem_ioctl_bo_userptr(struct sim_file *file, void *arg)
 	ret = sim_ram_userptr_add((void *)(uintptr_t)args->user_ptr,
 				  args->size, &bo->pa);
 	if (ret) {
-		sim_bo_fences_free(bo->fences);
-		free(bo);
+		/* Not registered: only the struct to free. */
+		bo->flags &= ~SLEIPNIR_BO_USERPTR;
+		sim_bo_put(bo);
 		return ret;
 	}
 	ret = handle_create(file, bo, &args->handle);
@@ -600,4 +609,5 @@ void sim_gem_forget(void)
 	pthread_mutex_init(&offsets_lock, NULL);
 	cpu_maps = NULL;
 	cpu_map_count = 0;
+	live_bos = 0;
 }

@@ -315,10 +315,15 @@ ssize_t __wrap_write(int fd, const void *buf, size_t len)
  */
 struct sim_dir {
 	DIR *dir;
-	unsigned int next;
+	const char *const *names;   /* after "." and ".." */
+	unsigned int count, next;
 	struct dirent64 ent;
 	struct sim_dir *link;
 };
+
+static const char *const node_names[] = { SIM_NODE_NAME };
+/* The DRM minor's debugfs folder (sim_debugfs.c). */
+static const char *const debugfs_names[] = { "0" };
 
 static pthread_mutex_t dirs_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sim_dir *dirs;
@@ -349,13 +354,20 @@ DIR *__wrap_opendir(const char *path)
 	n = strlen(clean);
 	while (n > 1 && clean[n - 1] == '/')
 		clean[--n] = 0;
-	if (strcmp(clean, SIM_DRI_DIR) != 0)
+	if (strcmp(clean, SIM_DRI_DIR) != 0 && !sim_debugfs_is_dri_dir(clean))
 		return __real_opendir(path);
 
 	d = calloc(1, sizeof(*d));
 	if (!d) {
 		errno = ENOMEM;
 		return NULL;
+	}
+	if (!strcmp(clean, SIM_DRI_DIR)) {
+		d->names = node_names;
+		d->count = 1;
+	} else {
+		d->names = debugfs_names;
+		d->count = 1;
 	}
 	d->dir = __real_opendir("/");
 	if (!d->dir) {
@@ -371,18 +383,19 @@ DIR *__wrap_opendir(const char *path)
 
 static struct dirent64 *sim_readdir(struct sim_dir *d)
 {
-	static const char *const names[] = { ".", "..", SIM_NODE_NAME };
 	const char *name;
 
-	if (d->next >= sizeof(names) / sizeof(names[0]))
+	if (d->next >= 2 + d->count)
 		return NULL;
-	name = names[d->next++];
+	name = d->next == 0 ? "." : d->next == 1 ? ".." : d->names[d->next - 2];
+	d->next++;
 	memset(&d->ent, 0, sizeof(d->ent));
 	d->ent.d_ino = d->next;
 	d->ent.d_off = d->next;
 	d->ent.d_reclen = sizeof(d->ent);
-	d->ent.d_type = d->next == 3 ? DT_CHR : DT_DIR;
-	strcpy(d->ent.d_name, name);
+	d->ent.d_type = d->next <= 2 || d->names == debugfs_names ? DT_DIR :
+								     DT_CHR;
+	snprintf(d->ent.d_name, sizeof(d->ent.d_name), "%s", name);
 	return &d->ent;
 }
 

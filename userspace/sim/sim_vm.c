@@ -68,6 +68,15 @@ struct sim_vm {
 static pthread_mutex_t as_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sim_vm *as_vm[16];
 static struct sim_vm *lru_head, *lru_tail;   /* least recently used first */
+/* For the debugfs counters (sim_debugfs.c). */
+static int live_vms, live_mappings, as_bound;
+
+void sim_vm_counters(int *vms, int *mappings, int *bound)
+{
+	*vms = __atomic_load_n(&live_vms, __ATOMIC_RELAXED);
+	*mappings = __atomic_load_n(&live_mappings, __ATOMIC_RELAXED);
+	*bound = __atomic_load_n(&as_bound, __ATOMIC_RELAXED);
+}
 
 /* --- AS commands; as_lock held ------------------------------------------------ */
 
@@ -154,6 +163,7 @@ static void as_unassign(struct sim_vm *vm)
 	as_vm[vm->as] = NULL;
 	vm->as = -1;
 	lru_remove(vm);
+	__atomic_sub_fetch(&as_bound, 1, __ATOMIC_RELAXED);
 }
 
 /* --- AS assignment ---------------------------------------------------------------- */
@@ -193,6 +203,7 @@ int sim_vm_as_get(struct sim_vm *vm)
 	vm->as_users++;
 	as_vm[as] = vm;
 	lru_add_tail(vm);
+	__atomic_add_fetch(&as_bound, 1, __ATOMIC_RELAXED);
 	as_enable(vm->dev, as, vm);
 out:
 	pthread_mutex_unlock(&as_lock);
@@ -381,6 +392,7 @@ struct sim_vm *sim_vm_create(struct sim_file *file)
 		free(vm);
 		return NULL;
 	}
+	__atomic_add_fetch(&live_vms, 1, __ATOMIC_RELAXED);
 	return vm;
 }
 
@@ -403,6 +415,7 @@ void sim_vm_destroy(struct sim_vm *vm)
 		vm->mappings = m->next;
 		sim_bo_put(m->bo);
 		free(m);
+		__atomic_sub_fetch(&live_mappings, 1, __ATOMIC_RELAXED);
 	}
 	while ((p = vm->pt_pages)) {
 		vm->pt_pages = p->next;
@@ -411,6 +424,7 @@ void sim_vm_destroy(struct sim_vm *vm)
 	}
 	pthread_mutex_destroy(&vm->lock);
 	free(vm);
+	__atomic_sub_fetch(&live_vms, 1, __ATOMIC_RELAXED);
 }
 
 /* --- ioctls ------------------------------------------------------------------------------- */
@@ -525,6 +539,7 @@ int sim_vm_ioctl_map(struct sim_file *file, void *arg)
 	m->bo_offset = args->bo_offset;
 	m->next = *pos;
 	*pos = m;
+	__atomic_add_fetch(&live_mappings, 1, __ATOMIC_RELAXED);
 	args->va = va;
 	pthread_mutex_unlock(&vm->lock);
 	return 0;
@@ -559,6 +574,7 @@ int sim_vm_ioctl_unmap(struct sim_file *file, void *arg)
 	/* Only now can the pages go: the GPU no longer reaches them. */
 	sim_bo_put(m->bo);
 	free(m);
+	__atomic_sub_fetch(&live_mappings, 1, __ATOMIC_RELAXED);
 	return 0;
 }
 
@@ -568,6 +584,7 @@ void sim_vm_forget(void)
 	pthread_mutex_init(&as_lock, NULL);
 	memset(as_vm, 0, sizeof(as_vm));
 	lru_head = lru_tail = NULL;
+	live_vms = live_mappings = as_bound = 0;
 }
 
 /*
