@@ -451,7 +451,8 @@ int sim_gem_ioctl_bo_mmap_offset(struct sim_file *file, void *arg)
 	} else {
 		pthread_mutex_lock(&offsets_lock);
 		if (!bo->mmap_offset) {
-			bo->mmap_offset = next_mmap_offset;
+			__atomic_store_n(&bo->mmap_offset, next_mmap_offset,
+					 __ATOMIC_RELAXED);
 			next_mmap_offset += bo->size;
 		}
 		args->offset = bo->mmap_offset;
@@ -486,7 +487,10 @@ void *sim_gem_mmap(struct sim_file *file, void *addr, size_t len, int prot,
 	for (uint32_t i = 0; i < file->num_handles; i++) {
 		struct sim_bo *b = file->handles[i];
 
-		if (b && b->mmap_offset && b->mmap_offset == (uint64_t)offset) {
+		uint64_t at = b ? __atomic_load_n(&b->mmap_offset,
+						  __ATOMIC_RELAXED) : 0;
+
+		if (at && at == (uint64_t)offset) {
 			bo = sim_bo_get(b);
 			break;
 		}
@@ -534,6 +538,11 @@ static void *dmabuf_mmap(void *obj, void *addr, size_t len, int prot,
 	}
 	if (!(flags & MAP_SHARED)) {
 		errno = EINVAL;
+		return MAP_FAILED;
+	}
+	/* drm_gem_prime_mmap() asks the BO, which refuses as for the node. */
+	if (bo->flags & SLEIPNIR_BO_NO_CPU_MAP) {
+		errno = EPERM;
 		return MAP_FAILED;
 	}
 	return map_bo(bo, addr, len, prot, flags, (uint64_t)offset);
