@@ -35,6 +35,8 @@ static struct sim_fd_entry **fd_table;
 static size_t fd_table_len;
 /* Entries alive: lets close() of other fds skip the lock. */
 static unsigned int fd_count;
+/* Of those, entries with read or write ops: read()/write() skip the rest. */
+static unsigned int rw_fd_count;
 
 static struct sim_fd_entry *entry_locked(int fd)
 {
@@ -83,6 +85,8 @@ int sim_fd_install(const struct sim_fd_ops *ops, void *obj, bool cloexec)
 	if (!err) {
 		fd_table[fd] = e;
 		__atomic_add_fetch(&fd_count, 1, __ATOMIC_RELAXED);
+		if (ops->read || ops->write)
+			__atomic_add_fetch(&rw_fd_count, 1, __ATOMIC_RELAXED);
 	}
 	pthread_mutex_unlock(&fd_lock);
 	if (err) {
@@ -118,6 +122,8 @@ static struct sim_fd_entry *put_locked(int fd, struct sim_fd_entry *e)
 		return NULL;
 	fd_table[fd] = NULL;
 	__atomic_sub_fetch(&fd_count, 1, __ATOMIC_RELAXED);
+	if (e->ops->read || e->ops->write)
+		__atomic_sub_fetch(&rw_fd_count, 1, __ATOMIC_RELAXED);
 	/* Under the lock, so the number is not reused before the slot is free. */
 	__real_close(fd);
 	return e;
@@ -200,7 +206,7 @@ static bool fd_rw(int fd, bool is_read, void *rbuf, const void *wbuf,
 	void *obj;
 	ssize_t n;
 
-	if (!__atomic_load_n(&fd_count, __ATOMIC_RELAXED))
+	if (!__atomic_load_n(&rw_fd_count, __ATOMIC_RELAXED))
 		return false;
 	obj = sim_fd_get(fd, NULL, &ops);
 	if (!obj)
@@ -270,6 +276,7 @@ static void forget_after_fork(void)
 	fd_table = NULL;
 	fd_table_len = 0;
 	fd_count = 0;
+	rw_fd_count = 0;
 }
 
 __attribute__((constructor)) static void sim_fd_init(void)

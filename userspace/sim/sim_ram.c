@@ -471,7 +471,22 @@ void *sim_ram_page(void *opaque, uint64_t page_pa, bool write)
 		return ram_map + (page_pa - SIM_RAM_BASE);
 	pthread_rwlock_rdlock(&userptr_lock);
 	e = userptr_find(page_pa);
-	p = e ? userptr_page(e, (page_pa - e->pa) / SIM_PAGE) : NULL;
+	p = NULL;
+	if (e) {
+		uint64_t i = (page_pa - e->pa) / SIM_PAGE;
+		unsigned char resident;
+
+		p = userptr_page(e, i);
+		/*
+		 * A page still in the process's hands may have gone a way
+		 * munmap() did not see (the C library's own free() unmaps
+		 * without it): hand out no pointer to a page that is not
+		 * mapped; the model then uses mem_read/mem_write, which fail
+		 * cleanly.
+		 */
+		if (!(e->moved && e->moved[i]) && mincore(p, SIM_PAGE, &resident))
+			p = NULL;
+	}
 	pthread_rwlock_unlock(&userptr_lock);
 	return p;
 }

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -362,6 +363,53 @@ out:
 	file_close(&f);
 }
 
+/*
+ * Memory of a userptr BO unmapped behind the simulator's back (the C
+ * library's free() unmaps large blocks without calling munmap()): the
+ * model gets no pointer to it and its reads fail cleanly (a bus fault for
+ * a job) instead of crashing the process.
+ */
+static void test_userptr_gone(void)
+{
+	const uint64_t size = 2 * PAGE;
+	struct drm_sleipnir_bo_userptr u = { .size = size };
+	struct sgpu *gpu;
+	uint64_t va = 0, pa = 0;
+	uint8_t *mem, buf[8];
+	struct file f;
+
+	mem = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(mem != MAP_FAILED);
+	if (mem == MAP_FAILED)
+		return;
+	if (!file_open(&f)) {
+		CHECK(!"open the node");
+		munmap(mem, size);
+		return;
+	}
+	fill(mem, size, 10);
+	u.user_ptr = (uintptr_t)mem;
+	if (ioctl_err(f.dev, DRM_IOCTL_SLEIPNIR_BO_USERPTR, &u) ||
+	    vm_map(f.dev, u.handle, SLEIPNIR_VM_MAP_AUTO_VA, 0, size, &va) ||
+	    !file_bind(&f)) {
+		CHECK(!"userptr, map and bind");
+		munmap(mem, size);
+		goto out;
+	}
+	gpu = sim_device_gpu(sim_device_get());
+	CHECK_EQ(sgpu_translate(gpu, (unsigned int)f.as, va, SGPU_ACCESS_READ,
+				&pa), 0);
+	CHECK(sim_ram_page(NULL, pa, false) == mem);
+	/* Unmapped without the wrapped munmap(). */
+	CHECK_EQ(syscall(SYS_munmap, mem, size), 0);
+	CHECK(sim_ram_page(NULL, pa, false) == NULL);
+	CHECK(!sim_ram_read(NULL, pa, buf, sizeof(buf)));
+	CHECK(!sim_ram_write(NULL, pa, buf, sizeof(buf)));
+out:
+	file_close(&f);
+}
+
 /* Two files, the same GPU address: each its own BO (separate VMs). */
 static void test_per_file(void)
 {
@@ -409,6 +457,7 @@ int main(void)
 	RUN(test_permissions);
 	RUN(test_userptr);
 	RUN(test_userptr_unmapped);
+	RUN(test_userptr_gone);
 	RUN(test_per_file);
 	return sim_test_finish();
 }
