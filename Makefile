@@ -6,7 +6,7 @@
 
 export SLEIPNIR_START := $(shell date +%s)
 
-.PHONY: all setup build check demo bench conformance sim install clean
+.PHONY: all setup build check demo bench conformance conformance-sim sim install clean
 
 all: build
 
@@ -26,9 +26,15 @@ bench: build
 	@scripts/bench.sh
 
 # Debian's OpenCL clients (piglit CL, CLBlast, clpeak, PyOpenCL) on the
-# board, pocl on the host beside them; not part of check (about an hour).
+# board and on the host simulator, pocl on the host beside them; not part
+# of check (about an hour).
 conformance: build
 	@scripts/conformance.py
+
+# The same clients on the host simulator alone, against the same expected
+# lists (minutes: no board); the guest's recorded results stay.
+conformance-sim: setup
+	@scripts/conformance.py --sim
 
 # The OpenCL ICD on the simulated Mali (userspace/sim, README.md): the
 # optimised host build's, without sanitizers, so any program can load it

@@ -2,16 +2,21 @@
 # SPDX-License-Identifier: MIT
 """make conformance: Debian's OpenCL clients on Sleipnir, pocl beside them.
 
-    scripts/conformance.py [--suite NAME]... [--no-host] [--no-guest]
+    scripts/conformance.py [--suite NAME]... [--no-host] [--no-guest] [--no-sim]
+    scripts/conformance.py --sim          (the simulator alone: make conformance-sim)
     scripts/conformance.py --quick        (the make check subset)
     scripts/conformance.py --report       (docs/conformance.md again, from
                                            docs/conformance.json)
 
 Each suite (piglit's CL tests, CLBlast's tests, clpeak, the PyOpenCL checks
-of tests/conformance/) runs through tests/conformance/clients.py twice: in
-the guest (tests/board --conformance, Sleipnir) and on the host against pocl
-3.1 (the reference). The guest's results are held against the expected
-lists tests/conformance/<suite>-expected.txt: a line "NAME,RESULT # reason"
+of tests/conformance/) runs through tests/conformance/clients.py three
+times: in the guest (tests/board --conformance, Sleipnir), on the host on
+the simulated Mali (userspace/sim: the same ICD and compiler, built for the
+host, drive the GPU model in each client's process; build/release's ICD,
+`make sim`) and on the host against pocl 3.1 (the reference). The guest's
+and the simulator's results are held against the same expected lists
+tests/conformance/<suite>-expected.txt, and against each other: a line
+"NAME,RESULT # reason"
 says NAME ends with RESULT (fail, crash, timeout or skip) and why. A test
 not listed must pass (or skip); a listed one must give the listed result.
 Any difference (an unexpected failure and an unexpected pass alike) fails
@@ -37,6 +42,13 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import conformance_report  # noqa: E402
 
 OUT = os.path.join(ROOT, "build", "conformance")
+# The simulator's ICD without sanitizers (make sim), which the clients,
+# ordinary programs, can load; the clpeak limits shim built beside it.
+SIM_ICD = os.path.join(ROOT, "build", "release", "userspace", "icd", "sleipnir.icd")
+SIM_LIMITS_SHIM = os.path.join(ROOT, "build", "release", "tests", "sim", "cl_limits.so")
+SIM_TARGETS = ["userspace/icd/libSleipnirOpenCL.so", "tests/sim/cl_limits.so"]
+# Each side's log prefix and its name in docs/conformance.json's "wall".
+SIDES = (("guest", "guest"), ("sim", "sim"), ("host", "pocl"))
 CONF = os.path.join(ROOT, "tests", "conformance")
 START = float(os.environ.get("SLEIPNIR_START", time.time()))
 RECORD = "@@conformance "
@@ -109,10 +121,15 @@ def guest_run(name, args, timeout, log):
     return parse_records(text), p.returncode, time.time() - t0
 
 
-def host_env(piglit_root):
-    vendors = os.path.join(OUT, "host-vendors")
-    os.makedirs(vendors, exist_ok=True)
-    shutil.copy("/etc/OpenCL/vendors/pocl.icd", vendors)
+def host_env(piglit_root, sim=False):
+    """The clients' environment on the host: pocl alone, or with sim the
+    simulator's ICD alone."""
+    if sim:
+        vendors = SIM_ICD
+    else:
+        vendors = os.path.join(OUT, "host-vendors")
+        os.makedirs(vendors, exist_ok=True)
+        shutil.copy("/etc/OpenCL/vendors/pocl.icd", vendors)
     pig = [d for d in os.listdir(os.path.join(piglit_root, "usr", "lib"))
            if os.path.isdir(os.path.join(piglit_root, "usr", "lib", d, "piglit"))][0]
     env = dict(os.environ)
@@ -123,6 +140,12 @@ def host_env(piglit_root):
         "LD_LIBRARY_PATH": os.path.join(piglit_root, "usr", "lib", pig, "piglit", "lib"),
         "POCL_CACHE_DIR": os.path.join(OUT, "pocl-cache"),
     })
+    if sim:
+        # clpeak's capped limits as in the guest (clients.py), and the
+        # simulated driver's messages on stderr, where clients.py looks
+        # for chains that did not complete (the guest reads the kernel log).
+        env["SLEIPNIR_CL_LIMITS_SHIM"] = SIM_LIMITS_SHIM
+        env["SLEIPNIR_SIM_LOG"] = "1"
     return env
 
 
@@ -253,11 +276,12 @@ def record_wall(side, suite, secs, status):
         json.dump({"seconds": round(secs), "status": status}, f)
 
 
-def run_suites(suites, guest, host, piglit_root):
-    """Runs the clients; each leaves build/conformance/{guest,host}-SUITE.log.
+def run_suites(suites, guest, host, sim, piglit_root):
+    """Runs the clients; each leaves build/conformance/{guest,sim,host}-SUITE.log.
 
     Three lanes at once: piglit in one boot, the other clients in a second
-    boot, pocl on the host; the suites inside a lane run one after another."""
+    boot, and the host's: the simulator, then pocl; the suites inside a lane
+    run one after another."""
     def guest_lane(names):
         for s in names:
             argv, timeout = SUITES[s]
@@ -267,20 +291,23 @@ def run_suites(suites, guest, host, piglit_root):
             say(f"guest: {s} done in {secs:.0f} s: {counts(recs)} (board exit {status})")
 
     def host_lane(names):
-        env = host_env(piglit_root)
-        for s in names:
-            argv, _ = SUITES[s]
-            say(f"pocl: {s}")
-            recs, status, secs = host_run(s, argv, env, os.path.join(OUT, f"host-{s}.log"))
-            record_wall("host", s, secs, status)
-            say(f"pocl: {s} done in {secs:.0f} s: {counts(recs)}")
+        for side, key, on in (("sim", "simulator", sim), ("host", "pocl", host)):
+            if not on:
+                continue
+            env = host_env(piglit_root, sim=side == "sim")
+            for s in names:
+                argv, _ = SUITES[s]
+                say(f"{key}: {s}")
+                recs, status, secs = host_run(s, argv, env, os.path.join(OUT, f"{side}-{s}.log"))
+                record_wall(side, s, secs, status)
+                say(f"{key}: {s} done in {secs:.0f} s: {counts(recs)}")
 
     lanes = []
     if guest:
         first = [s for s in suites if s == "piglit"]
         rest = [s for s in suites if s != "piglit"]
         lanes += [threading.Thread(target=guest_lane, args=(l,)) for l in (first, rest) if l]
-    if host:
+    if host or sim:
         lanes.append(threading.Thread(target=host_lane, args=(suites,)))
     for t in lanes:
         t.start()
@@ -290,9 +317,14 @@ def run_suites(suites, guest, host, piglit_root):
 
 def collect():
     """docs/conformance.json and .md from every log in build/conformance/;
-    the guest's results against the expected lists. Returns the problems."""
-    data = {"guest": {}, "host": {}, "wall": {}}
-    for side, key in (("guest", "guest"), ("host", "pocl")):
+    the guest's and the simulator's results against the expected lists.
+    A suite a side did not run here keeps its results from the previous
+    docs/conformance.json (a simulator run leaves the guest's figures
+    alone). Returns the problems."""
+    data = {"guest": {}, "sim": {}, "host": {}, "wall": {}, "runs": {}}
+    now = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    commit = sh("git", "rev-parse", "--short", "HEAD")
+    for side, key in SIDES:
         for s in SUITES:
             log = os.path.join(OUT, f"{side}-{s}.log")
             if not os.path.exists(log):
@@ -309,27 +341,62 @@ def collect():
             wall = os.path.join(OUT, f"wall-{side}-{s}.json")
             if os.path.exists(wall):
                 data["wall"][f"{key} {s}"] = json.load(open(wall))["seconds"]
+            data["runs"][f"{key} {s}"] = f"{now}, commit {commit}"
     # The outputs of what did not pass stay in build/ (for the reasons);
     # the tree keeps names, results, times and figures.
     with open(os.path.join(OUT, "results-full.json"), "w") as f:
         json.dump(data, f, indent=1)
+    fresh = {(side, s) for side, _ in SIDES for s in data[side]}
+    old_path = os.path.join(ROOT, "docs", "conformance.json")
+    old = json.load(open(old_path)) if os.path.exists(old_path) else {}
+    for side, key in SIDES:
+        for s, recs in old.get(side, {}).items():
+            if s in data[side]:
+                continue
+            data[side][s] = recs
+            if f"{key} {s}" in old.get("wall", {}):
+                data["wall"][f"{key} {s}"] = old["wall"][f"{key} {s}"]
+            data["runs"][f"{key} {s}"] = old.get("runs", {}).get(
+                f"{key} {s}", f"{old.get('generated', '?')}, commit {old.get('commit', '?')}")
     problems = []
-    for s, recs in data["guest"].items():
-        path = os.path.join(CONF, f"{s}-expected.txt")
-        tests = [r for r in recs if r.get("role") != "binary"]
-        problems += compare(s, tests, load_expected(path), path, True)
-        if not tests:
-            problems.append(f"{s}: no results from the guest (see build/conformance/guest-{s}.log)")
-    for side in ("guest", "host"):
+    for side in ("guest", "sim"):
+        for s, recs in data[side].items():
+            if (side, s) not in fresh:
+                continue
+            path = os.path.join(CONF, f"{s}-expected.txt")
+            tests = [r for r in recs if r.get("role") != "binary"]
+            if side == "sim":
+                print(f"  the simulator's {s}:")
+            problems += [p if side == "guest" else f"simulator: {p}"
+                         for p in compare(s, tests, load_expected(path), path, True)]
+            if not tests:
+                problems.append(f"{s}: no results from the {side} "
+                                f"(see build/conformance/{side}-{s}.log)")
+    problems += guest_sim_differences(data)
+    for side in ("guest", "sim", "host"):
         for recs in data[side].values():
             for r in recs:
                 r.pop("out", None)
-    data["generated"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    data["commit"] = sh("git", "rev-parse", "--short", "HEAD")
+    data["generated"] = now
+    data["commit"] = commit
     with open(os.path.join(ROOT, "docs", "conformance.json"), "w") as f:
         json.dump(data, f, indent=0, sort_keys=True)
     conformance_report.write(ROOT)
     say("wrote docs/conformance.json and docs/conformance.md")
+    return problems
+
+
+def guest_sim_differences(data):
+    """Where the simulator and the guest, both run, disagree: the same
+    stack on the same GPU model must give the same results (issue 19)."""
+    problems = []
+    for s in sorted(set(data["guest"]) & set(data["sim"])):
+        g = {r["name"]: r["result"] for r in data["guest"][s] if r.get("role") != "binary"}
+        h = {r["name"]: r["result"] for r in data["sim"][s] if r.get("role") != "binary"}
+        for name in sorted(set(g) | set(h)):
+            if g.get(name) != h.get(name):
+                problems.append(f"guest {g.get(name, 'not run')}, simulator "
+                                f"{h.get(name, 'not run')}: {s} {name}")
     return problems
 
 
@@ -338,7 +405,11 @@ def main():
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--suite", action="append", choices=sorted(SUITES))
     parser.add_argument("--no-host", action="store_true", help="leave out the pocl reference")
-    parser.add_argument("--no-guest", action="store_true", help="leave out Sleipnir")
+    parser.add_argument("--no-guest", action="store_true", help="leave out Sleipnir on the board")
+    parser.add_argument("--no-sim", action="store_true",
+                        help="leave out Sleipnir on the host simulator")
+    parser.add_argument("--sim", action="store_true",
+                        help="the simulator alone (--no-guest --no-host): make conformance-sim")
     parser.add_argument("--quick", action="store_true", help="make check's subset")
     parser.add_argument("--collect", action="store_true",
                         help="run nothing: results, documents and verdict from the logs "
@@ -358,19 +429,31 @@ def main():
         return 0
     if args.quick:
         return quick()
+    if args.sim:
+        args.no_guest = args.no_host = True
+        args.no_sim = False
 
     os.makedirs(OUT, exist_ok=True)
     if not args.collect:
         suites = args.suite or list(SUITES)
+        sides = [side for side, off in (("guest", args.no_guest), ("sim", args.no_sim),
+                                        ("host", args.no_host)) if not off]
         if not args.suite:
-            # A full run starts from clean logs.
+            # A full run starts from clean logs (of the sides it runs).
             for f in os.listdir(OUT):
-                if f.endswith(".log") or f.startswith("wall-"):
+                if (f.endswith(".log") or f.startswith("wall-")) and \
+                        any(f.startswith(p) for side in sides
+                            for p in (side + "-", f"wall-{side}-")):
                     os.unlink(os.path.join(OUT, f))
-        piglit_root = sh("scripts/setup-conformance-host.sh") if not args.no_host else None
-        if not args.no_guest:
+        piglit_root = None
+        if "host" in sides or "sim" in sides:
+            piglit_root = sh("scripts/setup-conformance-host.sh")
+        if "sim" in sides:
+            say("building the simulator's ICD (build/release)")
+            sh("scripts/build-release.sh", *SIM_TARGETS)
+        if "guest" in sides:
             link_layer()
-        run_suites(suites, not args.no_guest, not args.no_host, piglit_root)
+        run_suites(suites, "guest" in sides, "host" in sides, "sim" in sides, piglit_root)
 
     problems = collect()
     for p in problems:

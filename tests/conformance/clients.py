@@ -202,15 +202,17 @@ SKIPPED = re.compile(r"(?i)skipped|not supported|no .* support")
 # and finishes; the kernels and the runtime are unchanged. --full leaves the
 # limits alone: every launch completes (no model watchdog, the board's
 # 30 min chain timeout), but a compute test takes hours.
-CL_LIMITS_SHIM = "/opt/sleipnir/lib/cl_limits.so"
+# On the host simulator scripts/conformance.py names the host build's.
+CL_LIMITS_SHIM = os.environ.get("SLEIPNIR_CL_LIMITS_SHIM", "/opt/sleipnir/lib/cl_limits.so")
 CLPEAK_LIMITS = "compute_units=1,work_group=8,mem_alloc=4194304"
 
 
 # sleipnir.ko logs every chain that does not run to its end (a fault, a
 # timeout, a cancellation): clpeak never checks an event's status, so a
 # figure it prints is only worth something when no such line appeared
-# while it ran.
-CHAIN_FAILED = re.compile(r"sleipnir .*: js\d+: chain at 0x[0-9a-f]+ .*"
+# while it ran. The host simulator prints the same lines on stderr
+# ("sleipnir-sim: js0: ...", with SLEIPNIR_SIM_LOG set), into the output.
+CHAIN_FAILED = re.compile(r"sleipnir(?: |-sim: ).*?js\d+: chain at 0x[0-9a-f]+ .*"
                           r"(failed with|overran|cancelled|stopped|not run)")
 
 
@@ -249,6 +251,7 @@ def clpeak(args):
         # Lines carry their time stamp, so new ones are not in before.
         seen = set(before or [])
         lost = [l for l in after or [] if l not in seen] if before is not None else []
+        lost += [l for l in out.splitlines() if CHAIN_FAILED.search(l)]
         figures = []
         section, unit = None, None
         started = False
