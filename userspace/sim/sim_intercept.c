@@ -463,6 +463,26 @@ static char klog_ring[KLOG_SIZE];
 static size_t klog_head;        /* bytes ever written */
 static size_t klog_cleared;     /* klog_head at the last clear */
 
+/*
+ * SLEIPNIR_SIM_KLOG names a file that gets every line too: programs that
+ * read the kernel log but do not contain the simulator (an OpenCL program
+ * whose ICD does) read it there.
+ */
+static int klog_fd = -2;        /* -2: not looked at yet; -1: none */
+
+static void klog_to_file_locked(const char *line, size_t len)
+{
+	if (klog_fd == -2) {
+		const char *path = getenv("SLEIPNIR_SIM_KLOG");
+
+		klog_fd = path && *path ?
+			  __real_open(path, O_WRONLY | O_APPEND | O_CREAT |
+					    O_CLOEXEC, 0644) : -1;
+	}
+	if (klog_fd >= 0 && __real_write(klog_fd, line, len) < 0)
+		klog_fd = -1;
+}
+
 void sim_klog(const char *fmt, ...)
 {
 	static int to_stderr = -1;
@@ -488,6 +508,7 @@ void sim_klog(const char *fmt, ...)
 	pthread_mutex_lock(&klog_lock);
 	for (int i = 0; i < n; i++)
 		klog_ring[klog_head++ % KLOG_SIZE] = line[i];
+	klog_to_file_locked(line, (size_t)n);
 	pthread_mutex_unlock(&klog_lock);
 
 	if (to_stderr < 0)
