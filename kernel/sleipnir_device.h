@@ -25,59 +25,6 @@ struct sleipnir_vm;
 struct workqueue_struct;
 
 /**
- * struct sleipnir_features - What the GPU reports about itself.
- *
- * Read once at probe, after a soft reset. The raw register values are kept
- * as they are exported through DRM_IOCTL_SLEIPNIR_GET_PARAM.
- */
-struct sleipnir_features {
-	/** @gpu_id: GPU_ID register as read. */
-	u32 gpu_id;
-	/** @product: product id, with the T604 oddity folded to 0x0600. */
-	u16 product;
-	/** @revision: GPU_ID[15:0] (major, minor, status). */
-	u16 revision;
-
-	/** @l2_features: L2_FEATURES register. */
-	u32 l2_features;
-	/** @core_features: CORE_FEATURES register. */
-	u32 core_features;
-	/** @tiler_features: TILER_FEATURES register. */
-	u32 tiler_features;
-	/** @mem_features: MEM_FEATURES register. */
-	u32 mem_features;
-	/** @mmu_features: MMU_FEATURES register. */
-	u32 mmu_features;
-	/** @thread_features: THREAD_FEATURES register. */
-	u32 thread_features;
-	/** @thread_max_threads: THREAD_MAX_THREADS register. */
-	u32 thread_max_threads;
-	/** @thread_max_workgroup_size: THREAD_MAX_WORKGROUP_SIZE register. */
-	u32 thread_max_workgroup_size;
-	/** @thread_max_barrier_size: THREAD_MAX_BARRIER_SIZE register. */
-	u32 thread_max_barrier_size;
-	/** @thread_tls_alloc: THREAD_TLS_ALLOC register. */
-	u32 thread_tls_alloc;
-	/** @coherency_features: COHERENCY_FEATURES register. */
-	u32 coherency_features;
-	/** @texture_features: TEXTURE_FEATURES0..3 registers. */
-	u32 texture_features[SLP_TEXTURE_FEATURES_COUNT];
-	/** @js_features: JS_FEATURES of each present slot, 0 for others. */
-	u32 js_features[SLP_JS_COUNT_MAX];
-
-	/** @as_present: bitmap of MMU address spaces. */
-	u32 as_present;
-	/** @js_present: bitmap of job slots. */
-	u32 js_present;
-	/** @shader_present: bitmap of shader cores. */
-	u64 shader_present;
-	/** @tiler_present: bitmap of tilers. */
-	u64 tiler_present;
-	/** @l2_present: bitmap of L2 caches, one per core group. */
-	u64 l2_present;
-};
-
-/**
  * struct sleipnir_slot - One job slot and the scheduler that feeds it.
  *
  * The slot runs one chain at a time (see sleipnir_sched.c for why), so the
@@ -153,7 +100,10 @@ struct sleipnir_device {
 
 	/** @model_name: marketing name, e.g. "T860". */
 	const char *model_name;
-	/** @features: what the GPU reports; constant after probe. */
+	/**
+	 * @features: what the GPU reports (sleipnir_features.h); constant
+	 * after probe.
+	 */
 	struct sleipnir_features features;
 	/** @core_mask: shader cores in use (the first core group). */
 	u64 core_mask;
@@ -230,7 +180,7 @@ static inline void sleipnir_write64(struct sleipnir_device *sdev, u32 reg_lo,
 /* One past the highest GPU virtual address the MMU translates. */
 static inline u64 sleipnir_va_end(struct sleipnir_device *sdev)
 {
-	return BIT_ULL(sdev->features.mmu_features & SLP_MMU_FEATURES_VA_BITS);
+	return sleipnir_features_va_end(&sdev->features);
 }
 
 int sleipnir_device_init(struct sleipnir_device *sdev);

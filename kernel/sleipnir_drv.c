@@ -36,139 +36,26 @@ module_param_named(max_job_timeout_ms, sleipnir_max_job_timeout_ms, uint,
 MODULE_PARM_DESC(max_job_timeout_ms,
 		 "Longest time a job chain may run, in ms (default 60000)");
 
-/* Parameters that are not a register read at probe. */
-static int sleipnir_derived_param(struct sleipnir_device *sdev, u32 param,
-				  u64 *value)
-{
-	const struct sleipnir_features *f = &sdev->features;
-
-	switch (param) {
-	case SLEIPNIR_PARAM_GPU_REVISION:
-		*value = f->revision;
-		break;
-	case SLEIPNIR_PARAM_SHADER_CORE_MASK:
-		*value = f->shader_present & sdev->core_mask;
-		break;
-	case SLEIPNIR_PARAM_SHADER_CORE_COUNT:
-		*value = hweight64(f->shader_present & sdev->core_mask);
-		break;
-	case SLEIPNIR_PARAM_CORE_GROUP_COUNT:
-		*value = hweight64(f->l2_present);
-		break;
-	case SLEIPNIR_PARAM_THREAD_MAX_REGISTERS:
-		*value = f->thread_features & 0xffff;
-		break;
-	case SLEIPNIR_PARAM_L2_SIZE:
-		*value = BIT_ULL((f->l2_features >> 16) & 0xff);
-		break;
-	case SLEIPNIR_PARAM_AS_COUNT:
-		*value = sdev->as_count;
-		break;
-	case SLEIPNIR_PARAM_JS_COUNT:
-		*value = sdev->js_count;
-		break;
-	case SLEIPNIR_PARAM_TIMESTAMP_FREQUENCY:
-		*value = arch_timer_get_cntfrq();
-		break;
-	case SLEIPNIR_PARAM_DRIVER_CAPS:
-		*value = SLEIPNIR_CAPS;
-		break;
-	case SLEIPNIR_PARAM_COHERENT:
-		*value = sdev->coherent;
-		break;
-	case SLEIPNIR_PARAM_VA_START:
-		*value = SLEIPNIR_VA_START;
-		break;
-	case SLEIPNIR_PARAM_VA_END:
-		*value = sleipnir_va_end(sdev);
-		break;
-	case SLEIPNIR_PARAM_JOB_TIMEOUT_DEFAULT_MS:
-		*value = SLEIPNIR_JOB_TIMEOUT_DEFAULT_MS;
-		break;
-	case SLEIPNIR_PARAM_JOB_TIMEOUT_MAX_MS:
-		*value = max(READ_ONCE(sleipnir_max_job_timeout_ms), 1u);
-		break;
-	default:
-		return -EINVAL;
-	}
-	return 0;
-}
-
+/* The values are those of sleipnir_features.h, which the simulator shares. */
 static int sleipnir_ioctl_get_param(struct drm_device *ddev, void *data,
 				    struct drm_file *file)
 {
 	struct sleipnir_device *sdev = to_sleipnir_device(ddev);
-	const struct sleipnir_features *f = &sdev->features;
 	struct drm_sleipnir_get_param *args = data;
-	u32 param = args->param;
+	const struct sleipnir_param_state state = {
+		.core_mask		= sdev->core_mask,
+		.js_count		= sdev->js_count,
+		.as_count		= sdev->as_count,
+		.timestamp_hz		= arch_timer_get_cntfrq(),
+		.max_job_timeout_ms	= READ_ONCE(sleipnir_max_job_timeout_ms),
+		.coherent		= sdev->coherent,
+	};
 
 	if (args->pad)
 		return -EINVAL;
 
-	switch (param) {
-	case SLEIPNIR_PARAM_GPU_ID:
-		args->value = f->gpu_id;
-		break;
-	case SLEIPNIR_PARAM_SHADER_PRESENT:
-		args->value = f->shader_present;
-		break;
-	case SLEIPNIR_PARAM_L2_PRESENT:
-		args->value = f->l2_present;
-		break;
-	case SLEIPNIR_PARAM_AS_PRESENT:
-		args->value = f->as_present;
-		break;
-	case SLEIPNIR_PARAM_JS_PRESENT:
-		args->value = f->js_present;
-		break;
-	case SLEIPNIR_PARAM_TILER_PRESENT:
-		args->value = f->tiler_present;
-		break;
-	case SLEIPNIR_PARAM_L2_FEATURES:
-		args->value = f->l2_features;
-		break;
-	case SLEIPNIR_PARAM_CORE_FEATURES:
-		args->value = f->core_features;
-		break;
-	case SLEIPNIR_PARAM_TILER_FEATURES:
-		args->value = f->tiler_features;
-		break;
-	case SLEIPNIR_PARAM_MEM_FEATURES:
-		args->value = f->mem_features;
-		break;
-	case SLEIPNIR_PARAM_MMU_FEATURES:
-		args->value = f->mmu_features;
-		break;
-	case SLEIPNIR_PARAM_THREAD_FEATURES:
-		args->value = f->thread_features;
-		break;
-	case SLEIPNIR_PARAM_THREAD_MAX_THREADS:
-		args->value = f->thread_max_threads;
-		break;
-	case SLEIPNIR_PARAM_THREAD_MAX_WORKGROUP_SIZE:
-		args->value = f->thread_max_workgroup_size;
-		break;
-	case SLEIPNIR_PARAM_THREAD_MAX_BARRIER_SIZE:
-		args->value = f->thread_max_barrier_size;
-		break;
-	case SLEIPNIR_PARAM_THREAD_TLS_ALLOC:
-		args->value = f->thread_tls_alloc;
-		break;
-	case SLEIPNIR_PARAM_COHERENCY_FEATURES:
-		args->value = f->coherency_features;
-		break;
-	case SLEIPNIR_PARAM_TEXTURE_FEATURES0 ... SLEIPNIR_PARAM_TEXTURE_FEATURES3:
-		args->value =
-			f->texture_features[param - SLEIPNIR_PARAM_TEXTURE_FEATURES0];
-		break;
-	case SLEIPNIR_PARAM_JS_FEATURES0 ... SLEIPNIR_PARAM_JS_FEATURES15:
-		args->value = f->js_features[param - SLEIPNIR_PARAM_JS_FEATURES0];
-		break;
-	default:
-		return sleipnir_derived_param(sdev, param, &args->value);
-	}
-
-	return 0;
+	return sleipnir_param_value(&sdev->features, &state, args->param,
+				    &args->value);
 }
 
 static int sleipnir_open(struct drm_device *ddev, struct drm_file *file)

@@ -16,6 +16,7 @@
 #include "sleipnir_drv.h"
 #include "sleipnir_fault.h"
 #include "sleipnir_mmu.h"
+#include "sleipnir_rules.h"
 
 void sleipnir_fault_state_init(struct sleipnir_fault_state *state)
 {
@@ -41,38 +42,10 @@ bool sleipnir_fault_has_address(struct sleipnir_fault_state *state)
 	bool known;
 
 	spin_lock(&state->lock);
-	known = !state->count || state->first.kind != SLEIPNIR_FAULT_MMU ||
-		state->first.has_address;
+	known = sleipnir_fault_address_known(state->count, &state->first.info);
 	spin_unlock(&state->lock);
 
 	return known;
-}
-
-/* Whether @fault is the other half of the report @first started. */
-static bool sleipnir_fault_completes(const struct sleipnir_fault *first,
-				     const struct sleipnir_fault *fault)
-{
-	if (first->kind != SLEIPNIR_FAULT_MMU ||
-	    fault->kind != SLEIPNIR_FAULT_MMU)
-		return false;
-
-	return (fault->has_address && !first->has_address) ||
-	       (fault->has_jc && !first->has_jc);
-}
-
-static void sleipnir_fault_merge(struct sleipnir_fault *first,
-				 const struct sleipnir_fault *fault)
-{
-	if (fault->has_address && !first->has_address) {
-		first->address = fault->address;
-		first->access = fault->access;
-		first->exception_code = fault->exception_code;
-		first->has_address = true;
-	}
-	if (fault->has_jc && !first->has_jc) {
-		first->jc = fault->jc;
-		first->has_jc = true;
-	}
 }
 
 void sleipnir_fault_record(struct sleipnir_fault_state *state,
@@ -83,8 +56,9 @@ void sleipnir_fault_record(struct sleipnir_fault_state *state,
 	bool merged = false;
 
 	spin_lock(&state->lock);
-	if (state->count && sleipnir_fault_completes(&state->first, fault)) {
-		sleipnir_fault_merge(&state->first, fault);
+	if (state->count &&
+	    sleipnir_fault_completes(&state->first.info, &fault->info)) {
+		sleipnir_fault_merge(&state->first.info, &fault->info);
 		merged = true;
 	} else {
 		if (!state->count)
@@ -98,8 +72,8 @@ void sleipnir_fault_record(struct sleipnir_fault_state *state,
 	if (merged && log->total) {
 		entry = &log->ring[(log->total - 1) % SLEIPNIR_FAULT_LOG_SIZE];
 		if (entry->pid == fault->pid &&
-		    sleipnir_fault_completes(entry, fault)) {
-			sleipnir_fault_merge(entry, fault);
+		    sleipnir_fault_completes(&entry->info, &fault->info)) {
+			sleipnir_fault_merge(&entry->info, &fault->info);
 			spin_unlock(&log->lock);
 			return;
 		}
@@ -113,32 +87,6 @@ void sleipnir_fault_log_init(struct sleipnir_fault_log *log)
 {
 	spin_lock_init(&log->lock);
 	log->total = 0;
-}
-
-const char *sleipnir_fault_kind_name(u32 kind)
-{
-	switch (kind) {
-	case SLEIPNIR_FAULT_JOB:
-		return "job";
-	case SLEIPNIR_FAULT_MMU:
-		return "mmu";
-	case SLEIPNIR_FAULT_TIMEOUT:
-		return "timeout";
-	default:
-		return "none";
-	}
-}
-
-const char *sleipnir_fault_access_name(u32 access)
-{
-	static const char * const names[] = {
-		[SLEIPNIR_ACCESS_ATOMIC] = "atomic",
-		[SLEIPNIR_ACCESS_EXECUTE] = "execute",
-		[SLEIPNIR_ACCESS_READ] = "read",
-		[SLEIPNIR_ACCESS_WRITE] = "write",
-	};
-
-	return access < ARRAY_SIZE(names) ? names[access] : "?";
 }
 
 void sleipnir_fault_log_show(struct sleipnir_fault_log *log,
@@ -161,12 +109,12 @@ void sleipnir_fault_log_show(struct sleipnir_fault_log *log,
 		seq_printf(m, "%lld.%06lld pid %d (%s): %s code 0x%02x jc 0x%llx",
 			   ktime_to_us(f.time) / USEC_PER_SEC,
 			   ktime_to_us(f.time) % USEC_PER_SEC, f.pid, f.comm,
-			   sleipnir_fault_kind_name(f.kind), f.exception_code,
-			   f.jc);
-		if (f.has_address)
+			   sleipnir_fault_kind_name(f.info.kind),
+			   f.info.exception_code, f.info.jc);
+		if (f.info.has_address)
 			seq_printf(m, " %s at 0x%016llx",
-				   sleipnir_fault_access_name(f.access),
-				   f.address);
+				   sleipnir_fault_access_name(f.info.access),
+				   f.info.address);
 		seq_puts(m, "\n");
 	}
 }
@@ -179,9 +127,11 @@ int sleipnir_ioctl_get_fault(struct drm_device *ddev, void *data,
 	struct drm_sleipnir_get_fault *args = data;
 	struct sleipnir_fault first = {};
 	u32 count;
+	int ret;
 
-	if (args->flags & ~SLEIPNIR_GET_FAULT_CLEAR || args->pad)
-		return -EINVAL;
+	ret = sleipnir_check_get_fault(args);
+	if (ret)
+		return ret;
 
 	spin_lock(&state->lock);
 	count = state->count;
@@ -191,12 +141,7 @@ int sleipnir_ioctl_get_fault(struct drm_device *ddev, void *data,
 		state->count = 0;
 	spin_unlock(&state->lock);
 
-	args->count = count;
-	args->kind = count ? first.kind : SLEIPNIR_FAULT_NONE;
-	args->exception_code = first.exception_code;
-	args->address = first.has_address ? first.address : 0;
-	args->access = first.has_address ? first.access : 0;
-	args->jc = first.has_jc ? first.jc : 0;
+	sleipnir_get_fault_report(args, count, &first.info);
 
 	return 0;
 }

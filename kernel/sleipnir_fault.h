@@ -13,6 +13,8 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
+#include "sleipnir_faults.h"
+
 struct drm_device;
 struct drm_file;
 struct seq_file;
@@ -21,20 +23,8 @@ struct seq_file;
  * struct sleipnir_fault - One fault, as userspace and debugfs see it.
  */
 struct sleipnir_fault {
-	/** @kind: enum drm_sleipnir_fault_kind. */
-	u32 kind;
-	/** @exception_code: JS_STATUS or MMU exception code. */
-	u32 exception_code;
-	/** @address: faulting GPU address (MMU faults). */
-	u64 address;
-	/** @jc: the failed chain's first job descriptor. */
-	u64 jc;
-	/** @access: enum drm_sleipnir_fault_access (MMU faults). */
-	u32 access;
-	/** @has_address: @address and @access are known. */
-	bool has_address;
-	/** @has_jc: @jc is known. */
-	bool has_jc;
+	/** @info: what GET_FAULT reports (sleipnir_faults.h). */
+	struct sleipnir_fault_info info;
 	/** @pid: the client's process id. */
 	pid_t pid;
 	/** @comm: the client's command name. */
@@ -83,8 +73,6 @@ void sleipnir_fault_record(struct sleipnir_fault_state *state,
 void sleipnir_fault_log_init(struct sleipnir_fault_log *log);
 void sleipnir_fault_log_show(struct sleipnir_fault_log *log,
 			     struct seq_file *m);
-const char *sleipnir_fault_kind_name(u32 kind);
-const char *sleipnir_fault_access_name(u32 access);
 
 int sleipnir_ioctl_get_fault(struct drm_device *ddev, void *data,
 			     struct drm_file *file);

@@ -25,13 +25,7 @@
 
 #include "sleipnir_device.h"
 #include "sleipnir_gem.h"
-
-#define SLEIPNIR_BO_CREATE_FLAGS	(SLEIPNIR_BO_CPU_CACHED | \
-					 SLEIPNIR_BO_GPU_READ_ONLY | \
-					 SLEIPNIR_BO_GPU_NOEXEC | \
-					 SLEIPNIR_BO_NO_CPU_MAP)
-#define SLEIPNIR_BO_USERPTR_FLAGS	(SLEIPNIR_BO_GPU_READ_ONLY | \
-					 SLEIPNIR_BO_GPU_NOEXEC)
+#include "sleipnir_rules.h"
 
 /* ---- native and imported BOs: shmem objects ---- */
 
@@ -183,12 +177,9 @@ int sleipnir_ioctl_bo_userptr(struct drm_device *ddev, void *data,
 	struct sg_table *sgt;
 	int ret;
 
-	if (!args->user_ptr || !args->size || args->handle ||
-	    !PAGE_ALIGNED(args->user_ptr) || !PAGE_ALIGNED(args->size) ||
-	    args->user_ptr + args->size < args->user_ptr ||
-	    args->size > sleipnir_va_end(sdev) ||
-	    (args->flags & ~SLEIPNIR_BO_USERPTR_FLAGS))
-		return -EINVAL;
+	ret = sleipnir_check_bo_userptr(args, PAGE_SIZE, sleipnir_va_end(sdev));
+	if (ret)
+		return ret;
 	if (!access_ok(u64_to_user_ptr(args->user_ptr), args->size))
 		return -EFAULT;
 	/* More than the machine has can never be pinned. */
@@ -274,10 +265,9 @@ int sleipnir_ioctl_bo_create(struct drm_device *ddev, void *data,
 	struct sleipnir_bo *bo;
 	int ret;
 
-	if ((args->flags & ~SLEIPNIR_BO_CREATE_FLAGS) || args->handle ||
-	    !args->size || args->size > ram ||
-	    args->size > sleipnir_va_end(sdev))
-		return -EINVAL;
+	ret = sleipnir_check_bo_create(args, ram, sleipnir_va_end(sdev));
+	if (ret)
+		return ret;
 
 	shmem = drm_gem_shmem_create(ddev, args->size);
 	if (IS_ERR(shmem))
@@ -349,8 +339,9 @@ int sleipnir_ioctl_bo_wait(struct drm_device *ddev, void *data,
 	struct drm_gem_object *obj;
 	long timeout, ret;
 
-	if (args->flags || args->timeout_ns < 0)
-		return -EINVAL;
+	ret = sleipnir_check_bo_wait(args);
+	if (ret)
+		return ret;
 
 	obj = drm_gem_object_lookup(file, args->handle);
 	if (!obj)
@@ -417,16 +408,16 @@ int sleipnir_ioctl_bo_sync(struct drm_device *ddev, void *data,
 	struct sg_table *sgt;
 	int ret = 0;
 
-	if ((args->op != SLEIPNIR_BO_SYNC_CPU_PREPARE &&
-	     args->op != SLEIPNIR_BO_SYNC_CPU_END) || !args->size)
-		return -EINVAL;
+	ret = sleipnir_check_bo_sync(args);
+	if (ret)
+		return ret;
 
 	obj = drm_gem_object_lookup(file, args->handle);
 	if (!obj)
 		return -ENOENT;
 	bo = to_sleipnir_bo(obj);
 
-	if (args->size > obj->size || args->offset > obj->size - args->size) {
+	if (!sleipnir_range_inside(args->offset, args->size, obj->size)) {
 		ret = -EINVAL;
 		goto out;
 	}

@@ -53,60 +53,20 @@ int sleipnir_gpu_soft_reset(struct sleipnir_device *sdev)
 	return 0;
 }
 
-/*
- * Shader cores to power: all of them with one core group; otherwise only the
- * first group, i.e. the cores below the second L2 cache's bit.
- */
-static u64 sleipnir_gpu_core_mask(struct sleipnir_device *sdev)
+/* Register reads for sleipnir_features_read(), which the simulator shares. */
+static u32 sleipnir_gpu_read_reg(void *sdev, u32 reg)
 {
-	u64 l2 = sdev->features.l2_present;
-	u64 others = l2 & (l2 - 1);
-
-	if (!others)
-		return U64_MAX;
-
-	return (others & -others) - 1;
+	return sleipnir_read(sdev, reg);
 }
 
 int sleipnir_gpu_init_features(struct sleipnir_device *sdev)
 {
 	struct sleipnir_features *f = &sdev->features;
-	unsigned int i, num_js, cores, used;
+	unsigned int cores, used;
 	u16 product;
 
-	f->l2_features = sleipnir_read(sdev, SLP_GPU_L2_FEATURES);
-	f->core_features = sleipnir_read(sdev, SLP_GPU_CORE_FEATURES);
-	f->tiler_features = sleipnir_read(sdev, SLP_GPU_TILER_FEATURES);
-	f->mem_features = sleipnir_read(sdev, SLP_GPU_MEM_FEATURES);
-	f->mmu_features = sleipnir_read(sdev, SLP_GPU_MMU_FEATURES);
-	f->thread_features = sleipnir_read(sdev, SLP_GPU_THREAD_FEATURES);
-	f->thread_max_threads = sleipnir_read(sdev, SLP_GPU_THREAD_MAX_THREADS);
-	f->thread_max_workgroup_size =
-		sleipnir_read(sdev, SLP_GPU_THREAD_MAX_WG_SIZE);
-	f->thread_max_barrier_size =
-		sleipnir_read(sdev, SLP_GPU_THREAD_MAX_BARRIER_SIZE);
-	f->coherency_features = sleipnir_read(sdev, SLP_GPU_COHERENCY_FEATURES);
-	for (i = 0; i < SLP_TEXTURE_FEATURES_COUNT; i++)
-		f->texture_features[i] =
-			sleipnir_read(sdev, SLP_GPU_TEXTURE_FEATURES(i));
-
-	f->as_present = sleipnir_read(sdev, SLP_GPU_AS_PRESENT);
-	f->js_present = sleipnir_read(sdev, SLP_GPU_JS_PRESENT);
-	num_js = min_t(unsigned int, hweight32(f->js_present), SLP_JS_COUNT_MAX);
-	for (i = 0; i < num_js; i++)
-		f->js_features[i] = sleipnir_read(sdev, SLP_GPU_JS_FEATURES(i));
-
-	f->shader_present = sleipnir_read64(sdev, SLP_GPU_SHADER_PRESENT_LO);
-	f->tiler_present = sleipnir_read64(sdev, SLP_GPU_TILER_PRESENT_LO);
-	f->l2_present = sleipnir_read64(sdev, SLP_GPU_L2_PRESENT_LO);
-	f->thread_tls_alloc = sleipnir_read(sdev, SLP_GPU_THREAD_TLS_ALLOC);
-
-	f->gpu_id = sleipnir_read(sdev, SLP_GPU_ID);
-	f->revision = FIELD_GET(SLP_GPU_ID_REVISION, f->gpu_id);
-	product = FIELD_GET(SLP_GPU_ID_PRODUCT, f->gpu_id);
-	if (product == SLP_PRODUCT_T604_RAW)
-		product = SLP_PRODUCT_T604;
-	f->product = product;
+	sleipnir_features_read(f, sleipnir_gpu_read_reg, sdev);
+	product = f->product;
 
 	sdev->model_name = sleipnir_model_name(product);
 	if (!sdev->model_name) {
@@ -121,11 +81,11 @@ int sleipnir_gpu_init_features(struct sleipnir_device *sdev)
 	}
 
 	sdev->quirks = sleipnir_model_quirks(product, f->revision);
-	sdev->core_mask = sleipnir_gpu_core_mask(sdev);
-	sdev->js_count = min_t(unsigned int, hweight32(f->js_present),
-			       SLP_JS_COUNT_MAX);
-	sdev->as_count = min_t(unsigned int, hweight32(f->as_present),
-			       SLP_AS_COUNT_MAX);
+	sdev->core_mask = sleipnir_core_mask(f->l2_present);
+	sdev->js_count = sleipnir_present_count(f->js_present,
+						SLP_JS_COUNT_MAX);
+	sdev->as_count = sleipnir_present_count(f->as_present,
+						SLP_AS_COUNT_MAX);
 	cores = hweight64(f->shader_present);
 	used = hweight64(f->shader_present & sdev->core_mask);
 

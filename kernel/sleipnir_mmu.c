@@ -32,6 +32,7 @@
 #include "sleipnir_drv.h"
 #include "sleipnir_gem.h"
 #include "sleipnir_mmu.h"
+#include "sleipnir_rules.h"
 
 #define SLP_AS_POLL_US		10
 #define SLP_AS_TIMEOUT_US	100000
@@ -426,20 +427,14 @@ static int sleipnir_vm_map_pages(struct sleipnir_vm *vm, u64 iova,
 
 /* ---- ioctls ---- */
 
-#define SLEIPNIR_VM_MAP_FLAGS	(SLEIPNIR_VM_MAP_READ_ONLY | \
-				 SLEIPNIR_VM_MAP_NOEXEC | \
-				 SLEIPNIR_VM_MAP_AUTO_VA)
-
 static int sleipnir_vm_map_prot(struct sleipnir_device *sdev, u32 bo_flags,
 				u32 map_flags)
 {
-	int prot = IOMMU_READ | IOMMU_WRITE;
+	int prot = IOMMU_READ;
 
-	if ((bo_flags & SLEIPNIR_BO_GPU_READ_ONLY) ||
-	    (map_flags & SLEIPNIR_VM_MAP_READ_ONLY))
-		prot &= ~IOMMU_WRITE;
-	if ((bo_flags & SLEIPNIR_BO_GPU_NOEXEC) ||
-	    (map_flags & SLEIPNIR_VM_MAP_NOEXEC))
+	if (sleipnir_vm_map_writable(bo_flags, map_flags))
+		prot |= IOMMU_WRITE;
+	if (!sleipnir_vm_map_executable(bo_flags, map_flags))
 		prot |= IOMMU_NOEXEC;
 	if (sdev->coherent)
 		prot |= IOMMU_CACHE;
@@ -459,24 +454,16 @@ int sleipnir_ioctl_vm_map(struct drm_device *ddev, void *data,
 	struct sg_table *sgt;
 	int ret;
 
-	if (args->flags & ~SLEIPNIR_VM_MAP_FLAGS)
-		return -EINVAL;
-	if (!args->size || !IS_ALIGNED(args->size | args->bo_offset |
-				       args->va, SZ_4K))
-		return -EINVAL;
-	if (auto_va && args->va)
-		return -EINVAL;
-	if (!auto_va && (args->va < SLEIPNIR_VA_START ||
-			 args->va > vm->va_end ||
-			 args->size > vm->va_end - args->va))
-		return -EINVAL;
+	ret = sleipnir_check_vm_map(args, vm->va_end);
+	if (ret)
+		return ret;
 
 	obj = drm_gem_object_lookup(file, args->handle);
 	if (!obj)
 		return -ENOENT;
 
 	ret = -EINVAL;
-	if (args->size > obj->size || args->bo_offset > obj->size - args->size)
+	if (!sleipnir_range_inside(args->bo_offset, args->size, obj->size))
 		goto err_put;
 
 	sgt = sleipnir_bo_get_sgt(to_sleipnir_bo(obj));
@@ -496,8 +483,8 @@ int sleipnir_ioctl_vm_map(struct drm_device *ddev, void *data,
 	mutex_lock(&vm->lock);
 	if (auto_va) {
 		ret = drm_mm_insert_node_in_range(&vm->mm, &m->node, args->size,
-						  args->size >= SZ_2M ?
-						  SZ_2M : SZ_4K, 0,
+						  sleipnir_vm_map_align(args->size),
+						  0,
 						  SLEIPNIR_VA_START, vm->va_end,
 						  DRM_MM_INSERT_LOW);
 	} else {
@@ -546,9 +533,11 @@ int sleipnir_ioctl_vm_unmap(struct drm_device *ddev, void *data,
 	struct sleipnir_mapping *m = NULL;
 	struct drm_mm_node *node;
 
-	if (args->flags || args->pad || !args->size ||
-	    args->va + args->size < args->va)
-		return -EINVAL;
+	int ret;
+
+	ret = sleipnir_check_vm_unmap(args);
+	if (ret)
+		return ret;
 
 	mutex_lock(&vm->lock);
 	drm_mm_for_each_node_in_range(node, &vm->mm, args->va,
@@ -613,11 +602,13 @@ static void sleipnir_mmu_handle_fault(struct sleipnir_device *sdev, int as)
 	u32 status = sleipnir_read(sdev, SLP_AS_FAULTSTATUS(as));
 	u64 addr = sleipnir_read64(sdev, SLP_AS_FAULTADDRESS_LO(as));
 	struct sleipnir_fault fault = {
-		.kind = SLEIPNIR_FAULT_MMU,
-		.exception_code = FIELD_GET(SLP_AS_FAULT_EXCEPTION, status),
-		.access = FIELD_GET(SLP_AS_FAULT_ACCESS, status),
-		.address = addr,
-		.has_address = true,
+		.info = {
+			.kind = SLEIPNIR_FAULT_MMU,
+			.exception_code = sleipnir_as_fault_code(status),
+			.access = sleipnir_as_fault_access(status),
+			.address = addr,
+			.has_address = true,
+		},
 		.time = ktime_get(),
 	};
 	struct sleipnir_vm *vm;
@@ -651,8 +642,8 @@ static void sleipnir_mmu_handle_fault(struct sleipnir_device *sdev, int as)
 	dev_err_ratelimited(sdev->dev,
 			    "MMU fault in AS%d, client %d (%s): %s at 0x%016llx, status 0x%08x (code 0x%02x)\n",
 			    as, vm->pid, vm->comm,
-			    sleipnir_fault_access_name(fault.access), addr,
-			    status, fault.exception_code);
+			    sleipnir_fault_access_name(fault.info.access), addr,
+			    status, fault.info.exception_code);
 	sleipnir_fault_record(&vm->faults, &sdev->faults, &fault);
 	sleipnir_vm_put(vm);
 }

@@ -9,27 +9,25 @@
 
 #include <linux/bits.h>
 
+/*
+ * The identification and feature registers (GPU_ID, the *_FEATURES and
+ * *_PRESENT ones) and the JS_STATUS exception codes are defined in the
+ * headers the host simulator shares, with the code that reads them.
+ */
+#include "sleipnir_faults.h"
+#include "sleipnir_features.h"
+
 /* ---- GPU control block (0x0000-0x0fff, "gpu" interrupt) ---- */
 
-#define SLP_GPU_ID			0x000
+/* GPU_ID fields. */
 #define   SLP_GPU_ID_PRODUCT		GENMASK(31, 16)
 #define   SLP_GPU_ID_MAJOR		GENMASK(15, 12)
 #define   SLP_GPU_ID_MINOR		GENMASK(11, 4)
 #define   SLP_GPU_ID_STATUS		GENMASK(3, 0)
 #define   SLP_GPU_ID_REVISION		GENMASK(15, 0)
-/* The Mali-T604 reports an odd product id; treat it as 0x0600. */
-#define   SLP_PRODUCT_T604_RAW		0x6956
-#define   SLP_PRODUCT_T604		0x0600
-
-#define SLP_GPU_L2_FEATURES		0x004
-#define SLP_GPU_CORE_FEATURES		0x008
-#define SLP_GPU_TILER_FEATURES		0x00c
-#define SLP_GPU_MEM_FEATURES		0x010
-#define SLP_GPU_MMU_FEATURES		0x014
+/* MMU_FEATURES fields. */
 #define   SLP_MMU_FEATURES_VA_BITS	GENMASK(7, 0)
 #define   SLP_MMU_FEATURES_PA_BITS	GENMASK(15, 8)
-#define SLP_GPU_AS_PRESENT		0x018
-#define SLP_GPU_JS_PRESENT		0x01c
 
 /* GPU interrupt registers; bits below. */
 #define SLP_GPU_INT_RAWSTAT		0x020
@@ -65,22 +63,7 @@
 #define SLP_GPU_FAULT_ADDRESS_LO	0x040
 #define SLP_GPU_FAULT_ADDRESS_HI	0x044
 
-#define SLP_GPU_THREAD_MAX_THREADS	0x0a0
-#define SLP_GPU_THREAD_MAX_WG_SIZE	0x0a4
-#define SLP_GPU_THREAD_MAX_BARRIER_SIZE	0x0a8
-#define SLP_GPU_THREAD_FEATURES		0x0ac
-#define SLP_GPU_TEXTURE_FEATURES(n)	(0x0b0 + 4 * (n))
-#define   SLP_TEXTURE_FEATURES_COUNT	4
-#define SLP_GPU_JS_FEATURES(n)		(0x0c0 + 4 * (n))
-#define   SLP_JS_COUNT_MAX		16
-
-/* Per-unit power control: presence, ready, power on/off, in transition. */
-#define SLP_GPU_SHADER_PRESENT_LO	0x100
-#define SLP_GPU_SHADER_PRESENT_HI	0x104
-#define SLP_GPU_TILER_PRESENT_LO	0x110
-#define SLP_GPU_TILER_PRESENT_HI	0x114
-#define SLP_GPU_L2_PRESENT_LO		0x120
-#define SLP_GPU_L2_PRESENT_HI		0x124
+/* Per-unit power control: ready, power on/off, in transition. */
 #define SLP_GPU_SHADER_READY_LO		0x140
 #define SLP_GPU_TILER_READY_LO		0x150
 #define SLP_GPU_L2_READY_LO		0x160
@@ -93,9 +76,6 @@
 #define SLP_GPU_SHADER_PWRTRANS_LO	0x200
 #define SLP_GPU_TILER_PWRTRANS_LO	0x210
 #define SLP_GPU_L2_PWRTRANS_LO		0x220
-
-#define SLP_GPU_COHERENCY_FEATURES	0x300
-#define SLP_GPU_THREAD_TLS_ALLOC	0x310
 
 /* Implementation-specific configuration, written by the errata code. */
 #define SLP_GPU_JM_CONFIG		0xf00
@@ -146,14 +126,6 @@
 #define   SLP_JS_CMD_SOFT_STOP		0x02
 #define   SLP_JS_CMD_HARD_STOP		0x03
 
-/* JS_STATUS exception codes the driver tells apart. */
-#define   SLP_EXC_DONE			0x01
-#define   SLP_EXC_STOPPED		0x03
-#define   SLP_EXC_TERMINATED		0x04
-/* Translation, permission, bus, access-flag and address-size faults. */
-#define   SLP_EXC_MMU_FIRST		0xc0
-#define   SLP_EXC_MMU_LAST		0xef
-
 /* ---- MMU block (0x2000-0x2fff, "mmu" interrupt) ---- */
 
 #define SLP_MMU_INT_RAWSTAT		0x2000
@@ -166,7 +138,6 @@
 
 #define SLP_AS_BASE			0x2400
 #define SLP_AS_STRIDE			0x40
-#define SLP_AS_COUNT_MAX		16
 #define SLP_AS_REG(n, off)		(SLP_AS_BASE + SLP_AS_STRIDE * (n) + (off))
 #define SLP_AS_TRANSTAB_LO(n)		SLP_AS_REG(n, 0x00)
 #define SLP_AS_TRANSTAB_HI(n)		SLP_AS_REG(n, 0x04)
@@ -179,9 +150,8 @@
 #define   SLP_AS_CMD_LOCK		0x02
 #define   SLP_AS_CMD_FLUSH_PT		0x04
 #define   SLP_AS_CMD_FLUSH_MEM		0x05
+/* Exception type and access type: sleipnir_as_fault_code()/_access(). */
 #define SLP_AS_FAULTSTATUS(n)		SLP_AS_REG(n, 0x1c)
-#define   SLP_AS_FAULT_EXCEPTION	GENMASK(7, 0)
-#define   SLP_AS_FAULT_ACCESS		GENMASK(9, 8)
 #define SLP_AS_FAULTADDRESS_LO(n)	SLP_AS_REG(n, 0x20)
 #define SLP_AS_FAULTADDRESS_HI(n)	SLP_AS_REG(n, 0x24)
 #define SLP_AS_STATUS(n)		SLP_AS_REG(n, 0x28)

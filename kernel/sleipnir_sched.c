@@ -204,10 +204,12 @@ static void sleipnir_job_record_fault(struct sleipnir_device *sdev,
 {
 	struct sleipnir_vm *vm = job->vm;
 	struct sleipnir_fault fault = {
-		.kind = kind,
-		.exception_code = code,
-		.jc = job->jc,
-		.has_jc = true,
+		.info = {
+			.kind = kind,
+			.exception_code = code,
+			.jc = job->jc,
+			.has_jc = true,
+		},
 		.pid = vm->pid,
 		.time = ktime_get(),
 	};
@@ -229,43 +231,46 @@ static void sleipnir_job_wait_fault_address(struct sleipnir_fault_state *state)
 			  SLEIPNIR_FAULT_ADDRESS_WAIT_US, false, state);
 }
 
-/* The fence error a chain's final JS_STATUS code stands for. */
+/*
+ * The fence error a chain's final JS_STATUS code stands for, and the fault it
+ * records (sleipnir_faults.h, which the simulator shares).
+ */
 static int sleipnir_job_error(struct sleipnir_device *sdev,
 			      struct sleipnir_job *job, u32 code)
 {
-	if (code == SLP_EXC_DONE)
-		return 0;
+	int err = sleipnir_job_fence_error(code, job->timed_out);
+	u32 kind = sleipnir_job_fault_kind(code);
 
-	if (code == SLP_EXC_STOPPED || code == SLP_EXC_TERMINATED) {
+	if (code == SLP_EXC_DONE)
+		return err;
+
+	if (sleipnir_exc_is_stop(code)) {
 		/* The timeout said so when it stopped the chain. */
 		if (job->timed_out)
-			return -ETIMEDOUT;
+			return err;
 		if (READ_ONCE(job->vm->closed)) {
 			dev_info_ratelimited(sdev->dev,
 					     "js%u: chain at 0x%llx of client %d (%s) stopped: its client closed the device\n",
 					     job->js, job->jc, job->vm->pid,
 					     job->vm->comm);
-			return -ECANCELED;
+			return err;
 		}
 		/* Only a timeout or a close stops chains: say who else did. */
 		dev_warn_ratelimited(sdev->dev,
 				     "js%u: chain at 0x%llx of client %d (%s) was stopped (status 0x%02x) though the driver did not ask\n",
 				     job->js, job->jc, job->vm->pid,
 				     job->vm->comm, code);
-		return -ECANCELED;
+		return err;
 	}
 
 	dev_err_ratelimited(sdev->dev,
 			    "js%u: chain at 0x%llx of client %d (%s) failed with status 0x%02x\n",
 			    job->js, job->jc, job->vm->pid, job->vm->comm,
 			    code);
-	if (code >= SLP_EXC_MMU_FIRST && code <= SLP_EXC_MMU_LAST) {
-		sleipnir_job_record_fault(sdev, job, SLEIPNIR_FAULT_MMU, code);
+	sleipnir_job_record_fault(sdev, job, kind, code);
+	if (kind == SLEIPNIR_FAULT_MMU)
 		sleipnir_job_wait_fault_address(&job->vm->faults);
-		return -EFAULT;
-	}
-	sleipnir_job_record_fault(sdev, job, SLEIPNIR_FAULT_JOB, code);
-	return -EIO;
+	return err;
 }
 
 /* The chain on @js ended with JS_STATUS @code. */
@@ -354,8 +359,8 @@ static irqreturn_t sleipnir_job_irq_thread(int irq, void *data)
 		for_each_set_bit(js, &ended, sdev->js_count) {
 			code = SLP_EXC_DONE;
 			if (status & SLP_JOB_IRQ_FAILED(js))
-				code = sleipnir_read(sdev, SLP_JS_STATUS(js)) &
-				       SLP_FAULT_STATUS_EXCEPTION;
+				code = sleipnir_read(sdev, SLP_JS_STATUS(js));
+			code = sleipnir_exception_code(code);
 			sleipnir_job_complete(sdev, js, code);
 		}
 	}

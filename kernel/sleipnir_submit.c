@@ -25,16 +25,8 @@
 #include "sleipnir_fault.h"
 #include "sleipnir_job.h"
 #include "sleipnir_mmu.h"
+#include "sleipnir_rules.h"
 #include "sleipnir_submit.h"
-
-/* Most elements a SUBMIT array may have. */
-#define SLEIPNIR_SUBMIT_MAX_ELEMS	4096
-
-#define SLEIPNIR_REQ_ALL	(SLEIPNIR_REQ_NULL | SLEIPNIR_REQ_WRITE_VALUE | \
-				 SLEIPNIR_REQ_CACHE_FLUSH | \
-				 SLEIPNIR_REQ_COMPUTE | SLEIPNIR_REQ_VERTEX | \
-				 SLEIPNIR_REQ_GEOMETRY | SLEIPNIR_REQ_TILER | \
-				 SLEIPNIR_REQ_FUSED | SLEIPNIR_REQ_FRAGMENT)
 
 /* ---- job lifetime ---- */
 
@@ -72,10 +64,9 @@ static int sleipnir_copy_array(const struct drm_sleipnir_obj_array *arr,
 	int ret;
 
 	*out = NULL;
-	if (!arr->count)
-		return 0;
-	if (!arr->stride || arr->count > SLEIPNIR_SUBMIT_MAX_ELEMS)
-		return -EINVAL;
+	ret = sleipnir_check_obj_array(arr);
+	if (ret || !arr->count)
+		return ret;
 
 	buf = kvmalloc_array(arr->count, elem_size, GFP_KERNEL);
 	if (!buf)
@@ -93,21 +84,6 @@ static int sleipnir_copy_array(const struct drm_sleipnir_obj_array *arr,
 	}
 
 	*out = buf;
-	return 0;
-}
-
-static int sleipnir_check_sync_ops(const struct drm_sleipnir_sync_op *ops,
-				   u32 count)
-{
-	u32 i;
-
-	for (i = 0; i < count; i++) {
-		bool timeline = ops[i].flags & SLEIPNIR_SYNC_OP_TIMELINE;
-
-		if (ops[i].flags & ~SLEIPNIR_SYNC_OP_TIMELINE ||
-		    timeline != !!ops[i].point)
-			return -EINVAL;
-	}
 	return 0;
 }
 
@@ -170,11 +146,11 @@ static int sleipnir_lookup_bos(struct drm_file *file,
 			       u32 count, struct sleipnir_job *job)
 {
 	u32 i;
+	int ret;
 
-	for (i = 0; i < count; i++) {
-		if (refs[i].flags & ~SLEIPNIR_BO_REF_WRITE)
-			return -EINVAL;
-	}
+	ret = sleipnir_check_bo_refs(refs, count);
+	if (ret)
+		return ret;
 
 	job->bos = kvcalloc(count, sizeof(*job->bos), GFP_KERNEL);
 	if (count && !job->bos)
@@ -187,21 +163,6 @@ static int sleipnir_lookup_bos(struct drm_file *file,
 		job->bo_count++;
 	}
 	return 0;
-}
-
-static int sleipnir_pick_slot(struct sleipnir_device *sdev, u32 requirements)
-{
-	u32 req = requirements ?: SLEIPNIR_REQ_COMPUTE;
-	unsigned int js;
-
-	if (req & ~SLEIPNIR_REQ_ALL)
-		return -EINVAL;
-
-	for (js = 0; js < sdev->js_count; js++) {
-		if ((sdev->features.js_features[js] & req) == req)
-			return js;
-	}
-	return -EINVAL;
 }
 
 static int sleipnir_add_in_syncs(struct drm_file *file,
@@ -277,9 +238,11 @@ int sleipnir_ioctl_submit(struct drm_device *ddev, void *data,
 	int js, ret, fault_generation;
 	u32 timeout_ms, i;
 
-	if (!args->jc || !IS_ALIGNED(args->jc, 64) || args->flags || args->pad)
-		return -EINVAL;
-	js = sleipnir_pick_slot(sdev, args->requirements);
+	ret = sleipnir_check_submit(args);
+	if (ret)
+		return ret;
+	js = sleipnir_pick_slot(sdev->features.js_features, sdev->js_count,
+				args->requirements);
 	if (js < 0)
 		return js;
 	/* Generation first: a fault after this cancels the job in run_job. */
@@ -304,8 +267,8 @@ int sleipnir_ioctl_submit(struct drm_device *ddev, void *data,
 	if (ret)
 		goto out_free;
 
-	timeout_ms = args->timeout_ms ?: SLEIPNIR_JOB_TIMEOUT_DEFAULT_MS;
-	timeout_ms = min(timeout_ms, max(sleipnir_max_job_timeout_ms, 1u));
+	timeout_ms = sleipnir_job_timeout_ms(args->timeout_ms,
+					     READ_ONCE(sleipnir_max_job_timeout_ms));
 
 	job = kzalloc(sizeof(*job), GFP_KERNEL);
 	if (!job) {
