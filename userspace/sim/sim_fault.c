@@ -93,6 +93,7 @@ static void mmu_handle_fault(struct sim_sched *sched, unsigned int as_nr)
 	 */
 	sim_vm_as_fault(dev, as_nr);
 	sim_reg_write(dev, MMU_INT_CLEAR, (1u << as_nr) | (1u << (16 + as_nr)));
+	__atomic_add_fetch(&sched->counters.mmu_faults, 1, __ATOMIC_RELAXED);
 
 	pthread_mutex_lock(&sched->lock);
 	fj = sched->as_owner[as_nr];

@@ -54,6 +54,9 @@
 /* " of client %d (%s)" in the log, as the kernel names a chain's client. */
 #define CLIENT(job) (job)->fj->pid, (job)->fj->comm
 
+#define COUNT(sched, name, n)                                                 \
+	__atomic_add_fetch(&(sched)->counters.name, (n), __ATOMIC_RELAXED)
+
 static uint32_t js_reg(unsigned int js, uint32_t reg)
 {
 	return JOB_SLOT_BASE + js * JOB_SLOT_STRIDE + reg;
@@ -94,6 +97,7 @@ void sim_job_put(struct sim_job *job)
 	free(job->bos);
 	sim_fence_put(job->fence);
 	sim_file_jobs_put(job->fj);
+	COUNT(job->sched, jobs_in_flight, -1);
 	free(job);
 }
 
@@ -431,6 +435,10 @@ static void job_complete(struct sim_sched *sched, unsigned int js,
 		return;
 	}
 	job_retire_locked(job, job_error_locked(job, code), done);
+	if (job->error)
+		COUNT(sched, jobs_failed, 1);
+	else
+		COUNT(sched, jobs_done, 1);
 	job_off_gpu_locked(sched, job);
 	run_locked(sched, done);
 	pthread_mutex_unlock(&sched->lock);
@@ -521,6 +529,7 @@ static void job_reset(struct sim_sched *sched, struct sim_job *bad)
 	struct sim_job *done = NULL;
 	int ret;
 
+	COUNT(sched, gpu_resets, 1);
 	pthread_mutex_lock(&sched->hw_lock);
 	pthread_mutex_lock(&sched->lock);
 	sched->resetting = true;
@@ -574,6 +583,7 @@ static void job_timed_out(struct sim_sched *sched, struct sim_job *job)
 	}
 	sim_klog("js%u: chain at 0x%llx of client %d (%s) overran its %u ms timeout",
 		      job->js, (unsigned long long)job->jc, CLIENT(job), job->timeout_ms);
+	COUNT(sched, jobs_timedout, 1);
 	job->timed_out = true;
 	record_job_fault_locked(job, SLEIPNIR_FAULT_TIMEOUT, 0);
 	stopped = job_stop_locked(sched, job, JS_COMMAND_SOFT_STOP) ||
@@ -765,4 +775,28 @@ void sim_sched_destroy(struct sim_sched *sched)
 	pthread_mutex_destroy(&sched->hw_lock);
 	pthread_mutex_destroy(&sched->lock);
 	free(sched);
+}
+
+/* The kernel's sleipnir_debugfs_counters(), the scheduler's lines. */
+void sim_sched_debugfs_counters(struct sim_sched *sched, FILE *out)
+{
+	struct sim_sched_counters c;
+
+#define READ(name) (c.name = __atomic_load_n(&sched->counters.name, \
+					     __ATOMIC_RELAXED))
+	READ(jobs_in_flight);
+	READ(jobs_submitted);
+	READ(jobs_done);
+	READ(jobs_failed);
+	READ(jobs_timedout);
+	READ(gpu_resets);
+	READ(mmu_faults);
+#undef READ
+	fprintf(out, "jobs_in_flight: %d\n", c.jobs_in_flight);
+	fprintf(out, "jobs_submitted: %lld\n", (long long)c.jobs_submitted);
+	fprintf(out, "jobs_done: %lld\n", (long long)c.jobs_done);
+	fprintf(out, "jobs_failed: %lld\n", (long long)c.jobs_failed);
+	fprintf(out, "jobs_timedout: %lld\n", (long long)c.jobs_timedout);
+	fprintf(out, "gpu_resets: %lld\n", (long long)c.gpu_resets);
+	fprintf(out, "mmu_faults: %lld\n", (long long)c.mmu_faults);
 }

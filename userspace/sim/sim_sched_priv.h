@@ -118,8 +118,20 @@ struct sim_slot {
 	struct sim_job *head, *tail; /* queued, in SUBMIT order */
 };
 
+/* The kernel's debugfs counters the scheduler keeps (all atomic). */
+struct sim_sched_counters {
+	int jobs_in_flight;          /* made by SUBMIT, not yet freed */
+	int64_t jobs_submitted;
+	int64_t jobs_done;           /* ended on the GPU without error */
+	int64_t jobs_failed;         /* ended on the GPU with one */
+	int64_t jobs_timedout;
+	int64_t gpu_resets;
+	int64_t mmu_faults;
+};
+
 struct sim_sched {
 	struct sim_device *dev;
+	struct sim_sched_counters counters;
 	pthread_mutex_t lock;
 	/* Broadcast when a slot's job changes, a file's running count drops
 	 * or a job starts (CLOCK_MONOTONIC). */

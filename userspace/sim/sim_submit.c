@@ -232,6 +232,8 @@ static int job_publish(struct sim_job *job,
 				      refs[i].flags & SLEIPNIR_BO_REF_WRITE))
 			sim_klog("SUBMIT: out of memory for a BO's fence; later jobs will not wait for this one");
 	pthread_mutex_unlock(&sched->submit_lock);
+	__atomic_add_fetch(&sched->counters.jobs_submitted, 1,
+			   __ATOMIC_RELAXED);
 
 	/* Checked to exist; one destroyed since is no one's loss. */
 	for (uint32_t i = 0; i < out_count; i++)
@@ -293,6 +295,9 @@ int sim_ioctl_submit(struct sim_file *file, void *arg)
 	}
 	job->refs = 1;
 	job->sched = sched;
+	/* As the kernel: from here until the job is freed. */
+	__atomic_add_fetch(&sched->counters.jobs_in_flight, 1,
+			   __ATOMIC_RELAXED);
 	job->fj = sim_file_jobs_get(fj);
 	job->jc = args->jc;
 	job->js = (unsigned int)js;
