@@ -16,6 +16,8 @@
 
 #include "sim.h"
 #include "sleipnir_common.h"
+#include "sleipnir_features.h"
+#include "sleipnir_rules.h"
 
 #define SIM_PAGE 4096ull
 #define SIM_SZ_2M (2ull << 20)
@@ -27,22 +29,15 @@
 #define SIM_TRANSTAB_MODE 0x7ull         /* table walk, inner read-alloc */
 #define SIM_MEMATTR 0x888d88ull
 
-/* What the GPU reports about itself, read after the soft reset at probe. */
+/*
+ * What the GPU reports about itself, read after the soft reset at probe,
+ * and what the driver derives from it: the kernel's own struct and rules
+ * (kernel/sleipnir_features.h). derived.max_job_timeout_ms is unused: the
+ * scheduler keeps that knob (sim_sched_max_job_timeout_ms).
+ */
 struct sim_features {
-	uint32_t gpu_id;
-	uint16_t revision;
-	uint32_t l2_features, core_features, tiler_features, mem_features;
-	uint32_t mmu_features, thread_features, thread_max_threads;
-	uint32_t thread_max_workgroup_size, thread_max_barrier_size;
-	uint32_t thread_tls_alloc, coherency_features;
-	uint32_t texture_features[4];
-	uint32_t js_features[16];
-	uint32_t as_present, js_present;
-	uint64_t shader_present, tiler_present, l2_present;
-	/* Derived as the kernel derives them. */
-	uint64_t core_mask;
-	unsigned int js_count, as_count;
-	uint32_t timestamp_hz;
+	struct sleipnir_features hw;
+	struct sleipnir_param_state derived;
 };
 
 const struct sim_features *sim_device_features(struct sim_device *dev);

@@ -68,7 +68,7 @@ const struct sim_features *sim_device_features(struct sim_device *dev)
 
 uint64_t sim_va_end(struct sim_device *dev)
 {
-	return 1ull << (dev->features.mmu_features & 0xff);
+	return sleipnir_features_va_end(&dev->features.hw);
 }
 
 uint32_t sim_reg_read(struct sim_device *dev, uint32_t offset)
@@ -259,54 +259,21 @@ static int soft_reset(struct sim_device *dev)
 	return 0;
 }
 
-/* All cores with one core group, else the first group's (the kernel's). */
-static uint64_t core_mask(uint64_t l2_present)
+/* Register reads for the kernel's sleipnir_features_read(). */
+static uint32_t read_reg(void *dev, uint32_t offset)
 {
-	uint64_t others = l2_present & (l2_present - 1);
-
-	if (!others)
-		return UINT64_MAX;
-	return (others & -others) - 1;
+	return sim_reg_read(dev, offset);
 }
 
+/* The kernel's sleipnir_gpu_init_features(), with its shared parts. */
 static int read_features(struct sim_device *dev)
 {
-	struct sim_features *f = &dev->features;
-	unsigned int i, js;
+	struct sleipnir_features *f = &dev->features.hw;
+	struct sleipnir_param_state *d = &dev->features.derived;
 	uint16_t product;
 
-	f->l2_features = sim_reg_read(dev, GPU_L2_FEATURES);
-	f->core_features = sim_reg_read(dev, GPU_CORE_FEATURES);
-	f->tiler_features = sim_reg_read(dev, GPU_TILER_FEATURES);
-	f->mem_features = sim_reg_read(dev, GPU_MEM_FEATURES);
-	f->mmu_features = sim_reg_read(dev, GPU_MMU_FEATURES);
-	f->thread_features = sim_reg_read(dev, GPU_THREAD_FEATURES);
-	f->thread_max_threads = sim_reg_read(dev, GPU_THREAD_MAX_THREADS);
-	f->thread_max_workgroup_size =
-		sim_reg_read(dev, GPU_THREAD_MAX_WORKGROUP_SIZE);
-	f->thread_max_barrier_size =
-		sim_reg_read(dev, GPU_THREAD_MAX_BARRIER_SIZE);
-	f->coherency_features = sim_reg_read(dev, GPU_COHERENCY_FEATURES);
-	for (i = 0; i < 4; i++)
-		f->texture_features[i] =
-			sim_reg_read(dev, GPU_TEXTURE_FEATURES(i));
-	f->as_present = sim_reg_read(dev, GPU_AS_PRESENT);
-	f->js_present = sim_reg_read(dev, GPU_JS_PRESENT);
-	js = (unsigned int)__builtin_popcount(f->js_present);
-	if (js > 16)
-		js = 16;
-	for (i = 0; i < js; i++)
-		f->js_features[i] = sim_reg_read(dev, GPU_JS_FEATURES(i));
-	f->shader_present = sim_reg_read64(dev, GPU_SHADER_PRESENT_LO);
-	f->tiler_present = sim_reg_read64(dev, GPU_TILER_PRESENT_LO);
-	f->l2_present = sim_reg_read64(dev, GPU_L2_PRESENT_LO);
-	f->thread_tls_alloc = sim_reg_read(dev, GPU_THREAD_TLS_ALLOC);
-	f->gpu_id = sim_reg_read(dev, GPU_ID);
-	f->revision = f->gpu_id & 0xffff;
-
-	product = f->gpu_id >> 16;
-	if (product == SLEIPNIR_PRODUCT_T604_RAW)
-		product = SLEIPNIR_PRODUCT_T604;
+	sleipnir_features_read(f, read_reg, dev);
+	product = f->product;
 	if (!sleipnir_common_model_name(product)) {
 		sim_klog("unsupported GPU (GPU_ID 0x%08x)", f->gpu_id);
 		return -ENODEV;
@@ -315,11 +282,9 @@ static int read_features(struct sim_device *dev)
 		sim_klog("GPU reports no shader core or no L2 cache");
 		return -ENODEV;
 	}
-	f->core_mask = core_mask(f->l2_present);
-	f->js_count = js;
-	f->as_count = (unsigned int)__builtin_popcount(f->as_present);
-	if (f->as_count > 16)
-		f->as_count = 16;
+	d->core_mask = sleipnir_core_mask(f->l2_present);
+	d->js_count = sleipnir_present_count(f->js_present, SLP_JS_COUNT_MAX);
+	d->as_count = sleipnir_present_count(f->as_present, SLP_AS_COUNT_MAX);
 
 	sim_klog("Mali-%s (id 0x%x r%up%u), %d shader cores, %d core group(s), %d address spaces, %d job slots",
 		 sleipnir_common_model_name(product), product,
@@ -330,8 +295,9 @@ static int read_features(struct sim_device *dev)
 		 __builtin_popcount(f->js_present));
 	sim_klog("features: L2 0x%08x core 0x%08x tiler 0x%08x mem 0x%08x mmu 0x%08x (VA %u bits, PA %u bits)",
 		 f->l2_features, f->core_features, f->tiler_features,
-		 f->mem_features, f->mmu_features, f->mmu_features & 0xff,
-		 (f->mmu_features >> 8) & 0xff);
+		 f->mem_features, f->mmu_features,
+		 sleipnir_va_bits(f->mmu_features),
+		 sleipnir_pa_bits(f->mmu_features));
 	return 0;
 }
 
@@ -341,12 +307,10 @@ static int read_features(struct sim_device *dev)
  */
 static void apply_quirks(struct sim_device *dev)
 {
-	uint16_t product = dev->features.gpu_id >> 16;
+	const struct sleipnir_features *f = &dev->features.hw;
 	uint32_t q, shader = 0, tiler;
 
-	if (product == SLEIPNIR_PRODUCT_T604_RAW)
-		product = SLEIPNIR_PRODUCT_T604;
-	q = sleipnir_common_model_quirks(product, dev->features.revision);
+	q = sleipnir_common_model_quirks(f->product, f->revision);
 	if (q & SLEIPNIR_QUIRK_LS_PAUSEBUFFER_DISABLE)
 		shader |= SC_LS_PAUSEBUFFER_DISABLE;
 	if (q & SLEIPNIR_QUIRK_SDC_DISABLE_OQ_DISCARD)
@@ -378,21 +342,22 @@ static void power_unit(struct sim_device *dev, const char *unit,
 
 static void power_on(struct sim_device *dev)
 {
-	const struct sim_features *f = &dev->features;
+	const struct sleipnir_features *f = &dev->features.hw;
+	uint64_t core_mask = dev->features.derived.core_mask;
 
 	apply_quirks(dev);
 	power_unit(dev, "L2", GPU_PWRON_BASE + 0x20, GPU_READY_BASE + 0x20,
-		   (uint32_t)(f->l2_present & f->core_mask));
+		   (uint32_t)(f->l2_present & core_mask));
 	power_unit(dev, "shader", GPU_PWRON_BASE, GPU_READY_BASE,
-		   (uint32_t)(f->shader_present & f->core_mask));
+		   (uint32_t)(f->shader_present & core_mask));
 	power_unit(dev, "tiler", GPU_PWRON_BASE + 0x10, GPU_READY_BASE + 0x10,
 		   (uint32_t)f->tiler_present);
 }
 
 static void irqs_enable(struct sim_device *dev)
 {
-	uint32_t js = (1u << dev->features.js_count) - 1;
-	uint32_t as = (1u << dev->features.as_count) - 1;
+	uint32_t js = (1u << dev->features.derived.js_count) - 1;
+	uint32_t as = (1u << dev->features.derived.as_count) - 1;
 
 	sim_reg_write(dev, GPU_INT_CLEAR, GPU_IRQ_ALL);
 	sim_reg_write(dev, GPU_INT_MASK, GPU_IRQ_FAULT | GPU_IRQ_MULTIPLE_FAULT);
@@ -514,7 +479,9 @@ static struct sim_device *device_create(int *err)
 		*err = -ENODEV;
 		goto fail;
 	}
-	dev->features.timestamp_hz = SGPU_DEFAULT_TIMESTAMP_HZ;
+	dev->features.derived.timestamp_hz = SGPU_DEFAULT_TIMESTAMP_HZ;
+	/* The board's GPU node is not dma-coherent (dts/README.md). */
+	dev->features.derived.coherent = false;
 
 	/* Probe: reset, identify, then the scheduler and the interrupts. */
 	*err = soft_reset(dev);

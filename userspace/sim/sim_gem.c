@@ -30,9 +30,6 @@
 void *__real_mmap(void *addr, size_t len, int prot, int flags, int fd,
 		  off_t offset);
 
-#define BO_CREATE_FLAGS (SLEIPNIR_BO_CPU_CACHED | SLEIPNIR_BO_GPU_READ_ONLY | \
-			 SLEIPNIR_BO_GPU_NOEXEC | SLEIPNIR_BO_NO_CPU_MAP)
-#define BO_USERPTR_FLAGS (SLEIPNIR_BO_GPU_READ_ONLY | SLEIPNIR_BO_GPU_NOEXEC)
 /* DRM's first fake mmap offset on 64-bit systems (DRM_FILE_PAGE_OFFSET). */
 #define MMAP_OFFSET_START (1ull << 32)
 
@@ -203,9 +200,10 @@ int sim_gem_ioctl_bo_create(struct sim_file *file, void *arg)
 	uint64_t size;
 	int ret;
 
-	if ((args->flags & ~BO_CREATE_FLAGS) || args->handle || !args->size ||
-	    args->size > sim_ram_size() || args->size > sim_va_end(file->dev))
-		return -EINVAL;
+	ret = sleipnir_check_bo_create(args, sim_ram_size(),
+				       sim_va_end(file->dev));
+	if (ret)
+		return ret;
 	size = (args->size + SIM_PAGE - 1) & ~(SIM_PAGE - 1);
 
 	bo = bo_new(size, args->flags);
@@ -266,13 +264,9 @@ int sim_gem_ioctl_bo_userptr(struct sim_file *file, void *arg)
 	struct sim_bo *bo;
 	int ret;
 
-	if (!args->user_ptr || !args->size || args->handle ||
-	    !SIM_ALIGNED(args->user_ptr, SIM_PAGE) ||
-	    !SIM_ALIGNED(args->size, SIM_PAGE) ||
-	    args->user_ptr + args->size < args->user_ptr ||
-	    args->size > sim_va_end(file->dev) ||
-	    (args->flags & ~BO_USERPTR_FLAGS))
-		return -EINVAL;
+	ret = sleipnir_check_bo_userptr(args, SIM_PAGE, sim_va_end(file->dev));
+	if (ret)
+		return ret;
 	/* access_ok(): the range must be user addresses (47 bits). */
 	if (args->user_ptr + args->size > (1ull << 47))
 		return -EFAULT;
@@ -323,13 +317,13 @@ int sim_gem_ioctl_bo_sync(struct sim_file *file, void *arg)
 	struct sim_bo *bo;
 	int ret = 0;
 
-	if ((args->op != SLEIPNIR_BO_SYNC_CPU_PREPARE &&
-	     args->op != SLEIPNIR_BO_SYNC_CPU_END) || !args->size)
-		return -EINVAL;
+	ret = sleipnir_check_bo_sync(args);
+	if (ret)
+		return ret;
 	bo = sim_bo_lookup(file, args->handle);
 	if (!bo)
 		return -ENOENT;
-	if (args->size > bo->size || args->offset > bo->size - args->size)
+	if (!sleipnir_range_inside(args->offset, args->size, bo->size))
 		ret = -EINVAL;
 	sim_bo_put(bo);
 	return ret;

@@ -81,136 +81,21 @@ static int ioctl_syncobj(struct sim_file *file, unsigned long cmd, void *arg)
 
 /* --- GET_PARAM ---------------------------------------------------------------- */
 
-static int get_param(struct sim_file *file, uint32_t param, uint64_t *value)
+/* The kernel's values (kernel/sleipnir_features.h). */
+static int get_param(struct sim_file *file, uint32_t param, __u64 *value)
 {
 	const struct sim_features *f = sim_device_features(file->dev);
+	struct sleipnir_param_state state = f->derived;
 
-	switch (param) {
-	case SLEIPNIR_PARAM_GPU_ID:
-		*value = f->gpu_id;
-		break;
-	case SLEIPNIR_PARAM_SHADER_PRESENT:
-		*value = f->shader_present;
-		break;
-	case SLEIPNIR_PARAM_L2_PRESENT:
-		*value = f->l2_present;
-		break;
-	case SLEIPNIR_PARAM_AS_PRESENT:
-		*value = f->as_present;
-		break;
-	case SLEIPNIR_PARAM_JS_PRESENT:
-		*value = f->js_present;
-		break;
-	case SLEIPNIR_PARAM_TILER_PRESENT:
-		*value = f->tiler_present;
-		break;
-	case SLEIPNIR_PARAM_L2_FEATURES:
-		*value = f->l2_features;
-		break;
-	case SLEIPNIR_PARAM_CORE_FEATURES:
-		*value = f->core_features;
-		break;
-	case SLEIPNIR_PARAM_TILER_FEATURES:
-		*value = f->tiler_features;
-		break;
-	case SLEIPNIR_PARAM_MEM_FEATURES:
-		*value = f->mem_features;
-		break;
-	case SLEIPNIR_PARAM_MMU_FEATURES:
-		*value = f->mmu_features;
-		break;
-	case SLEIPNIR_PARAM_THREAD_FEATURES:
-		*value = f->thread_features;
-		break;
-	case SLEIPNIR_PARAM_THREAD_MAX_THREADS:
-		*value = f->thread_max_threads;
-		break;
-	case SLEIPNIR_PARAM_THREAD_MAX_WORKGROUP_SIZE:
-		*value = f->thread_max_workgroup_size;
-		break;
-	case SLEIPNIR_PARAM_THREAD_MAX_BARRIER_SIZE:
-		*value = f->thread_max_barrier_size;
-		break;
-	case SLEIPNIR_PARAM_THREAD_TLS_ALLOC:
-		*value = f->thread_tls_alloc;
-		break;
-	case SLEIPNIR_PARAM_COHERENCY_FEATURES:
-		*value = f->coherency_features;
-		break;
-	case SLEIPNIR_PARAM_TEXTURE_FEATURES0:
-	case SLEIPNIR_PARAM_TEXTURE_FEATURES1:
-	case SLEIPNIR_PARAM_TEXTURE_FEATURES2:
-	case SLEIPNIR_PARAM_TEXTURE_FEATURES3:
-		*value = f->texture_features[param -
-					     SLEIPNIR_PARAM_TEXTURE_FEATURES0];
-		break;
-	case SLEIPNIR_PARAM_GPU_REVISION:
-		*value = f->revision;
-		break;
-	case SLEIPNIR_PARAM_SHADER_CORE_MASK:
-		*value = f->shader_present & f->core_mask;
-		break;
-	case SLEIPNIR_PARAM_SHADER_CORE_COUNT:
-		*value = (uint64_t)__builtin_popcountll(f->shader_present &
-							f->core_mask);
-		break;
-	case SLEIPNIR_PARAM_CORE_GROUP_COUNT:
-		*value = (uint64_t)__builtin_popcountll(f->l2_present);
-		break;
-	case SLEIPNIR_PARAM_THREAD_MAX_REGISTERS:
-		*value = f->thread_features & 0xffff;
-		break;
-	case SLEIPNIR_PARAM_L2_SIZE:
-		*value = 1ull << ((f->l2_features >> 16) & 0xff);
-		break;
-	case SLEIPNIR_PARAM_AS_COUNT:
-		*value = f->as_count;
-		break;
-	case SLEIPNIR_PARAM_JS_COUNT:
-		*value = f->js_count;
-		break;
-	case SLEIPNIR_PARAM_TIMESTAMP_FREQUENCY:
-		*value = f->timestamp_hz;
-		break;
-	case SLEIPNIR_PARAM_DRIVER_CAPS:
-		*value = SLEIPNIR_CAPS;
-		break;
-	case SLEIPNIR_PARAM_COHERENT:
-		/* The board's GPU node is not dma-coherent (dts/README.md). */
-		*value = 0;
-		break;
-	case SLEIPNIR_PARAM_VA_START:
-		*value = SIM_VA_START;
-		break;
-	case SLEIPNIR_PARAM_VA_END:
-		*value = sim_va_end(file->dev);
-		break;
-	case SLEIPNIR_PARAM_JOB_TIMEOUT_DEFAULT_MS:
-		*value = SLEIPNIR_JOB_TIMEOUT_DEFAULT_MS;
-		break;
-	case SLEIPNIR_PARAM_JOB_TIMEOUT_MAX_MS: {
-		unsigned int ms = sim_sched_max_job_timeout_ms(
-			sim_device_sched(file->dev));
-
-		*value = ms ? ms : 1;
-		break;
-	}
-	default:
-		if (param >= SLEIPNIR_PARAM_JS_FEATURES0 &&
-		    param <= SLEIPNIR_PARAM_JS_FEATURES15) {
-			*value = f->js_features[param -
-						SLEIPNIR_PARAM_JS_FEATURES0];
-			break;
-		}
-		return -EINVAL;
-	}
-	return 0;
+	state.max_job_timeout_ms =
+		sim_sched_max_job_timeout_ms(sim_device_sched(file->dev));
+	return sleipnir_param_value(&f->hw, &state, param, value);
 }
 
 static int ioctl_get_param(struct sim_file *file, void *arg)
 {
 	struct drm_sleipnir_get_param *args = arg;
-	uint64_t value;
+	__u64 value;
 	int ret;
 
 	if (args->pad)

@@ -34,9 +34,6 @@
 #define AS_REG(as, reg) (MMU_AS_BASE + MMU_AS_STRIDE * (as) + (reg))
 #define LOCK_REGION_MIN_SHIFT 15
 
-#define VM_MAP_FLAGS (SLEIPNIR_VM_MAP_READ_ONLY | SLEIPNIR_VM_MAP_NOEXEC | \
-		      SLEIPNIR_VM_MAP_AUTO_VA)
-
 struct sim_mapping {
 	uint64_t va, size;
 	struct sim_bo *bo;
@@ -170,7 +167,7 @@ static void as_unassign(struct sim_vm *vm)
 
 int sim_vm_as_get(struct sim_vm *vm)
 {
-	unsigned int count = sim_device_features(vm->dev)->as_count;
+	unsigned int count = sim_device_features(vm->dev)->derived.as_count;
 	struct sim_vm *victim;
 	int as = -EBUSY;
 
@@ -478,22 +475,15 @@ int sim_vm_ioctl_map(struct sim_file *file, void *arg)
 	uint64_t va, bits;
 	int ret;
 
-	if (args->flags & ~VM_MAP_FLAGS)
-		return -EINVAL;
-	if (!args->size ||
-	    !SIM_ALIGNED(args->size | args->bo_offset | args->va, SIM_PAGE))
-		return -EINVAL;
-	if (auto_va && args->va)
-		return -EINVAL;
-	if (!auto_va && (args->va < SIM_VA_START || args->va > vm->va_end ||
-			 args->size > vm->va_end - args->va))
-		return -EINVAL;
+	ret = sleipnir_check_vm_map(args, vm->va_end);
+	if (ret)
+		return ret;
 
 	bo = sim_bo_lookup(file, args->handle);
 	if (!bo)
 		return -ENOENT;
-	if (args->size > sim_bo_size(bo) ||
-	    args->bo_offset > sim_bo_size(bo) - args->size) {
+	if (!sleipnir_range_inside(args->bo_offset, args->size,
+				   sim_bo_size(bo))) {
 		sim_bo_put(bo);
 		return -EINVAL;
 	}
@@ -504,18 +494,16 @@ int sim_vm_ioctl_map(struct sim_file *file, void *arg)
 	}
 
 	bo_flags = sim_bo_flags(bo);
-	bits = PTE_TYPE_LEAF | PTE_READ | PTE_WRITE | PTE_SH_OS;
-	if ((bo_flags & SLEIPNIR_BO_GPU_READ_ONLY) ||
-	    (args->flags & SLEIPNIR_VM_MAP_READ_ONLY))
-		bits &= ~PTE_WRITE;
-	if ((bo_flags & SLEIPNIR_BO_GPU_NOEXEC) ||
-	    (args->flags & SLEIPNIR_VM_MAP_NOEXEC))
+	bits = PTE_TYPE_LEAF | PTE_READ | PTE_SH_OS;
+	if (sleipnir_vm_map_writable(bo_flags, args->flags))
+		bits |= PTE_WRITE;
+	if (!sleipnir_vm_map_executable(bo_flags, args->flags))
 		bits |= PTE_XN;
 
 	pthread_mutex_lock(&vm->lock);
 	if (auto_va) {
 		va = find_free_va(vm, args->size,
-				  args->size >= SIM_SZ_2M ? SIM_SZ_2M : SIM_PAGE);
+				  sleipnir_vm_map_align(args->size));
 		ret = va ? 0 : -ENOSPC;
 	} else {
 		va = args->va;
@@ -550,10 +538,10 @@ int sim_vm_ioctl_unmap(struct sim_file *file, void *arg)
 	struct drm_sleipnir_vm_unmap *args = arg;
 	struct sim_vm *vm = file->vm;
 	struct sim_mapping **p, *m;
+	int ret = sleipnir_check_vm_unmap(args);
 
-	if (args->flags || args->pad || !args->size ||
-	    args->va + args->size < args->va)
-		return -EINVAL;
+	if (ret)
+		return ret;
 
 	pthread_mutex_lock(&vm->lock);
 	/* The first mapping that overlaps the range must be exactly it. */
