@@ -341,7 +341,8 @@ def collect():
             wall = os.path.join(OUT, f"wall-{side}-{s}.json")
             if os.path.exists(wall):
                 data["wall"][f"{key} {s}"] = json.load(open(wall))["seconds"]
-            data["runs"][f"{key} {s}"] = f"{now}, commit {commit}"
+            ran = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(os.path.getmtime(log)))
+            data["runs"][f"{key} {s}"] = f"{ran}, commit {commit}"
     # The outputs of what did not pass stay in build/ (for the reasons);
     # the tree keeps names, results, times and figures.
     with open(os.path.join(OUT, "results-full.json"), "w") as f:
