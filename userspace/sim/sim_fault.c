@@ -22,47 +22,18 @@
 #include "sim.h"
 #include "sim_sched_priv.h"
 
-/* AS_FAULTSTATUS: exception type in [7:0], access type in [9:8]. */
-#define AS_FAULT_EXCEPTION(s) ((s) & 0xffu)
-#define AS_FAULT_ACCESS(s) (((s) >> 8) & 0x3u)
-
 static uint32_t as_reg(unsigned int as_nr, uint32_t reg)
 {
 	return MMU_AS_BASE + as_nr * MMU_AS_STRIDE + reg;
 }
 
-/* Whether fault is the half of the report first lacks. */
-static bool fault_completes(const struct sim_fault *first,
-			    const struct sim_fault *fault)
-{
-	if (first->kind != SLEIPNIR_FAULT_MMU ||
-	    fault->kind != SLEIPNIR_FAULT_MMU)
-		return false;
-	return (fault->has_address && !first->has_address) ||
-	       (fault->has_jc && !first->has_jc);
-}
-
-static void fault_merge(struct sim_fault *first, const struct sim_fault *fault)
-{
-	if (fault->has_address && !first->has_address) {
-		first->address = fault->address;
-		first->access = fault->access;
-		first->exception_code = fault->exception_code;
-		first->has_address = true;
-	}
-	if (fault->has_jc && !first->has_jc) {
-		first->jc = fault->jc;
-		first->has_jc = true;
-	}
-}
-
 void sim_fault_record_locked(struct sim_file_jobs *fj,
-			     const struct sim_fault *fault)
+			     const struct sleipnir_fault_info *fault)
 {
 	struct sim_fault_state *state = &fj->faults;
 
-	if (state->count && fault_completes(&state->first, fault)) {
-		fault_merge(&state->first, fault);
+	if (state->count && sleipnir_fault_completes(&state->first, fault)) {
+		sleipnir_fault_merge(&state->first, fault);
 	} else {
 		if (!state->count)
 			state->first = *fault;
@@ -78,10 +49,10 @@ static void mmu_handle_fault(struct sim_sched *sched, unsigned int as_nr)
 	struct sim_device *dev = sched->dev;
 	uint32_t status = sim_reg_read(dev, as_reg(as_nr, AS_FAULTSTATUS));
 	uint64_t addr = sim_reg_read64(dev, as_reg(as_nr, AS_FAULTADDRESS_LO));
-	struct sim_fault fault = {
+	struct sleipnir_fault_info fault = {
 		.kind = SLEIPNIR_FAULT_MMU,
-		.exception_code = AS_FAULT_EXCEPTION(status),
-		.access = AS_FAULT_ACCESS(status),
+		.exception_code = sleipnir_as_fault_code(status),
+		.access = sleipnir_as_fault_access(status),
 		.address = addr,
 		.has_address = true,
 	};
@@ -106,9 +77,11 @@ static void mmu_handle_fault(struct sim_sched *sched, unsigned int as_nr)
 		sim_klog("MMU fault in unused AS%u at 0x%016llx (status 0x%08x)",
 			      as_nr, (unsigned long long)addr, status);
 	else
-		sim_klog("MMU fault in AS%u: access %u at 0x%016llx, status 0x%08x",
-			      as_nr, fault.access, (unsigned long long)addr,
-			      status);
+		sim_klog("MMU fault in AS%u, client %d (%s): %s at 0x%016llx, status 0x%08x (code 0x%02x)",
+			 as_nr, fj->pid, fj->comm,
+			 sleipnir_fault_access_name(fault.access),
+			 (unsigned long long)addr, status,
+			 fault.exception_code);
 	if (fj)
 		sim_file_jobs_put(fj);
 }
@@ -142,11 +115,12 @@ int sim_ioctl_get_fault(struct sim_file *file, void *arg)
 	struct drm_sleipnir_get_fault *args = arg;
 	struct sim_file_jobs *fj = file->jobs;
 	struct sim_sched *sched = fj->sched;
-	struct sim_fault first;
+	struct sleipnir_fault_info first;
 	uint32_t count;
+	int ret = sleipnir_check_get_fault(args);
 
-	if (args->flags & ~(uint32_t)SLEIPNIR_GET_FAULT_CLEAR || args->pad)
-		return -EINVAL;
+	if (ret)
+		return ret;
 
 	memset(&first, 0, sizeof(first));
 	pthread_mutex_lock(&sched->lock);
@@ -157,11 +131,6 @@ int sim_ioctl_get_fault(struct sim_file *file, void *arg)
 		fj->faults.count = 0;
 	pthread_mutex_unlock(&sched->lock);
 
-	args->count = count;
-	args->kind = count ? first.kind : SLEIPNIR_FAULT_NONE;
-	args->exception_code = first.exception_code;
-	args->address = first.has_address ? first.address : 0;
-	args->access = first.has_address ? first.access : 0;
-	args->jc = first.has_jc ? first.jc : 0;
+	sleipnir_get_fault_report(args, count, &first);
 	return 0;
 }

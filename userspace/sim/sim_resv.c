@@ -157,8 +157,9 @@ int sim_ioctl_bo_wait(struct sim_file *file, void *arg)
 	struct sim_bo *bo;
 	int ret;
 
-	if (args->flags || args->timeout_ns < 0)
-		return -EINVAL;
+	ret = sleipnir_check_bo_wait(args);
+	if (ret)
+		return ret;
 	bo = sim_bo_lookup(file, args->handle);
 	if (!bo)
 		return -ENOENT;

@@ -45,12 +45,6 @@
 /* How long a soft or hard stop may take before the next step. */
 #define STOP_TIMEOUT_NS 100000000ll
 
-#define REQ_ALL                                                                \
-	(SLEIPNIR_REQ_NULL | SLEIPNIR_REQ_WRITE_VALUE |                        \
-	 SLEIPNIR_REQ_CACHE_FLUSH | SLEIPNIR_REQ_COMPUTE |                     \
-	 SLEIPNIR_REQ_VERTEX | SLEIPNIR_REQ_GEOMETRY | SLEIPNIR_REQ_TILER |    \
-	 SLEIPNIR_REQ_FUSED | SLEIPNIR_REQ_FRAGMENT)
-
 /* " of client %d (%s)" in the log, as the kernel names a chain's client. */
 #define CLIENT(job) (job)->fj->pid, (job)->fj->comm
 
@@ -105,14 +99,8 @@ void sim_job_put(struct sim_job *job)
 
 int sim_sched_pick_slot(struct sim_sched *sched, uint32_t requirements)
 {
-	uint32_t req = requirements ? requirements : SLEIPNIR_REQ_COMPUTE;
-
-	if (req & ~(uint32_t)REQ_ALL)
-		return -EINVAL;
-	for (unsigned int js = 0; js < sched->js_count; js++)
-		if ((sched->slots[js].features & req) == req)
-			return (int)js;
-	return -EINVAL;
+	return sleipnir_pick_slot(sched->js_features, sched->js_count,
+				  requirements);
 }
 
 /*
@@ -364,7 +352,7 @@ int sim_sched_push_job(struct sim_job *job, struct sim_fence **deps,
 static void record_job_fault_locked(struct sim_job *job, uint32_t kind,
 				    uint32_t code)
 {
-	struct sim_fault fault = {
+	struct sleipnir_fault_info fault = {
 		.kind = kind,
 		.exception_code = code,
 		.jc = job->jc,
@@ -374,31 +362,33 @@ static void record_job_fault_locked(struct sim_job *job, uint32_t kind,
 	sim_fault_record_locked(job->fj, &fault);
 }
 
-/* The fence error a chain's final JS_STATUS code stands for. */
+/*
+ * The fence error a chain's final JS_STATUS code stands for, and the fault
+ * it records: the kernel's rules (kernel/sleipnir_faults.h).
+ */
 static int job_error_locked(struct sim_job *job, uint32_t code)
 {
-	if (code == MDG_EXCEPTION_DONE)
-		return 0;
-	if (code == MDG_EXCEPTION_STOPPED || code == MDG_EXCEPTION_TERMINATED) {
+	int err = sleipnir_job_fence_error(code, job->timed_out);
+	uint32_t kind = sleipnir_job_fault_kind(code);
+
+	if (code == SLP_EXC_DONE)
+		return err;
+	if (sleipnir_exc_is_stop(code)) {
 		if (job->timed_out)
-			return -ETIMEDOUT;
+			return err;
 		if (job->fj->closed) {
 			sim_klog("js%u: chain at 0x%llx of client %d (%s) stopped: its client closed the device",
 				      job->js, (unsigned long long)job->jc, CLIENT(job));
-			return -ECANCELED;
+			return err;
 		}
 		sim_klog("js%u: chain at 0x%llx of client %d (%s) was stopped (status 0x%02x) though the driver did not ask",
 			      job->js, (unsigned long long)job->jc, CLIENT(job), code);
-		return -ECANCELED;
+		return err;
 	}
 	sim_klog("js%u: chain at 0x%llx of client %d (%s) failed with status 0x%02x",
 		      job->js, (unsigned long long)job->jc, CLIENT(job), code);
-	if (code >= SIM_EXC_MMU_FIRST && code <= SIM_EXC_MMU_LAST) {
-		record_job_fault_locked(job, SLEIPNIR_FAULT_MMU, code);
-		return -EFAULT;
-	}
-	record_job_fault_locked(job, SLEIPNIR_FAULT_JOB, code);
-	return -EIO;
+	record_job_fault_locked(job, kind, code);
+	return err;
 }
 
 /* A chain leaves the GPU: its AS goes back, its file's count drops. */
@@ -422,7 +412,7 @@ static void job_complete(struct sim_sched *sched, unsigned int js,
 	 * for its MMU interrupt thread here; in the simulator the same thread
 	 * handles both.
 	 */
-	if (code >= SIM_EXC_MMU_FIRST && code <= SIM_EXC_MMU_LAST)
+	if (sleipnir_exc_is_mmu(code))
 		sim_sched_mmu_faults(sched);
 
 	pthread_mutex_lock(&sched->lock);
@@ -465,13 +455,13 @@ void sim_sched_job_irq(struct sim_sched *sched)
 
 		sim_reg_write(dev, JOB_INT_CLEAR, status);
 		for (unsigned int js = 0; js < sched->js_count; js++) {
-			uint32_t code = MDG_EXCEPTION_DONE;
+			uint32_t code = SLP_EXC_DONE;
 
 			if (!(ended & (1u << js)))
 				continue;
 			if (status & JOB_IRQ_FAILED(js))
-				code = sim_reg_read(dev, js_reg(js, JS_STATUS)) &
-				       0xffu;
+				code = sleipnir_exception_code(
+					sim_reg_read(dev, js_reg(js, JS_STATUS)));
 			job_complete(sched, js, code, &done);
 		}
 	}
@@ -698,45 +688,32 @@ void sim_sched_file_close(struct sim_file_jobs *fj)
 
 /* --- the scheduler ------------------------------------------------------------ */
 
-/*
- * The shader cores chains run on, as the kernel's core mask: all of them
- * with one core group, else those of the first group (the cores below the
- * second L2 cache's bit).
- */
-static uint64_t core_affinity(struct sim_device *dev)
+/* Register reads for the kernel's sleipnir_features_read(). */
+static uint32_t read_reg(void *dev, uint32_t offset)
 {
-	uint64_t shader = sim_reg_read64(dev, GPU_SHADER_PRESENT_LO);
-	uint64_t l2 = sim_reg_read64(dev, GPU_L2_PRESENT_LO);
-	uint64_t others = l2 & (l2 - 1);
-
-	if (!others)
-		return shader;
-	return shader & ((others & -others) - 1);
+	return sim_reg_read(dev, offset);
 }
 
 struct sim_sched *sim_sched_create(struct sim_device *dev)
 {
 	struct sim_sched *sched = calloc(1, sizeof(*sched));
+	struct sleipnir_features f = { 0 };
 	pthread_condattr_t attr;
-	uint32_t js_present, as_present;
 
 	if (!sched)
 		return NULL;
 	sched->dev = dev;
 	/* The knob takes its environment now, as a parameter at module load. */
 	sim_sched_max_job_timeout_ms(sched);
-	js_present = sim_reg_read(dev, GPU_JS_PRESENT);
-	as_present = sim_reg_read(dev, GPU_AS_PRESENT);
-	sched->js_count = (unsigned int)__builtin_popcount(js_present);
-	if (sched->js_count > SIM_JS_MAX)
-		sched->js_count = SIM_JS_MAX;
-	sched->as_count = (unsigned int)__builtin_popcount(as_present);
-	if (sched->as_count > SIM_AS_MAX)
-		sched->as_count = SIM_AS_MAX;
-	for (unsigned int js = 0; js < sched->js_count; js++)
-		sched->slots[js].features =
-			sim_reg_read(dev, GPU_JS_FEATURES(js));
-	sched->affinity = core_affinity(dev);
+	/*
+	 * The slots, address spaces and shader cores in use, read and derived
+	 * as the kernel does at probe (kernel/sleipnir_features.h).
+	 */
+	sleipnir_features_read(&f, read_reg, dev);
+	sched->js_count = sleipnir_present_count(f.js_present, SIM_JS_MAX);
+	sched->as_count = sleipnir_present_count(f.as_present, SIM_AS_MAX);
+	memcpy(sched->js_features, f.js_features, sizeof(sched->js_features));
+	sched->affinity = f.shader_present & sleipnir_core_mask(f.l2_present);
 
 	pthread_mutex_init(&sched->lock, NULL);
 	pthread_mutex_init(&sched->hw_lock, NULL);

@@ -26,30 +26,19 @@
 #include <stdint.h>
 
 #include "sim.h"
+#include "sleipnir_faults.h"
+#include "sleipnir_features.h"
+#include "sleipnir_rules.h"
 
 /* As many job slots and address spaces as the register map has. */
 #define SIM_JS_MAX 16
 #define SIM_AS_MAX 16
 
-/* JS_STATUS codes of MMU faults (the kernel's SLP_EXC_MMU_FIRST/LAST). */
-#define SIM_EXC_MMU_FIRST 0xc0
-#define SIM_EXC_MMU_LAST 0xef
-
-/* One fault, as GET_FAULT reports it (the kernel's struct sleipnir_fault). */
-struct sim_fault {
-	uint32_t kind;               /* enum drm_sleipnir_fault_kind */
-	uint32_t exception_code;
-	uint64_t address;
-	uint64_t jc;
-	uint32_t access;             /* enum drm_sleipnir_fault_access */
-	bool has_address;            /* address and access are known */
-	bool has_jc;
-};
-
 /* A file's faults since the last clear (the kernel's sleipnir_fault_state). */
 struct sim_fault_state {
 	uint32_t count;              /* the file is faulted while > 0 */
-	struct sim_fault first;      /* completed by later halves */
+	/* The first, as GET_FAULT reports it; completed by later halves. */
+	struct sleipnir_fault_info first;
 	/* Bumped by every report: older jobs are cancelled, not run. */
 	unsigned int generation;
 };
@@ -111,7 +100,6 @@ struct sim_job {
 };
 
 struct sim_slot {
-	uint32_t features;           /* JS_FEATURES */
 	struct sim_job *job;         /* on the GPU */
 	/* Taken off the GPU by a reset: runs again first. */
 	struct sim_job *resubmit;
@@ -141,6 +129,7 @@ struct sim_sched {
 	unsigned int js_count;
 	unsigned int as_count;
 	uint64_t affinity;           /* JS_AFFINITY of every chain */
+	uint32_t js_features[SIM_JS_MAX];
 	struct sim_slot slots[SIM_JS_MAX];
 	/* The file each AS was last bound for: whose its faults are. */
 	struct sim_file_jobs *as_owner[SIM_AS_MAX];
@@ -168,7 +157,7 @@ int sim_sched_push_job(struct sim_job *job, struct sim_fence **deps,
 
 /* sim_fault.c; the _locked ones with sched->lock held. */
 void sim_fault_record_locked(struct sim_file_jobs *fj,
-			     const struct sim_fault *fault);
+			     const struct sleipnir_fault_info *fault);
 /* Handles every pending MMU fault; hw_lock held, sched->lock not. */
 void sim_sched_mmu_faults(struct sim_sched *sched);
 

@@ -20,9 +20,6 @@
 #include "sim_sched_priv.h"
 #include "sleipnir_common.h"
 
-/* Most elements a SUBMIT array may have. */
-#define SUBMIT_MAX_ELEMS 4096
-
 /* check_zeroed_user(): 1 if all zero, 0 if not, -EFAULT. */
 static int user_zeroed(uint64_t src, uint64_t len)
 {
@@ -52,12 +49,12 @@ static int copy_array(const struct drm_sleipnir_obj_array *arr,
 		      size_t elem_size, void **out)
 {
 	uint8_t *buf;
+	int ret;
 
 	*out = NULL;
-	if (!arr->count)
-		return 0;
-	if (!arr->stride || arr->count > SUBMIT_MAX_ELEMS)
-		return -EINVAL;
+	ret = sleipnir_check_obj_array(arr);
+	if (ret || !arr->count)
+		return ret;
 	buf = calloc(arr->count, elem_size);
 	if (!buf)
 		return -ENOMEM;
@@ -83,28 +80,14 @@ static int copy_array(const struct drm_sleipnir_obj_array *arr,
 	return 0;
 }
 
-static int check_sync_ops(const struct drm_sleipnir_sync_op *ops,
-			  uint32_t count)
-{
-	for (uint32_t i = 0; i < count; i++) {
-		bool timeline = ops[i].flags & SLEIPNIR_SYNC_OP_TIMELINE;
-
-		if (ops[i].flags & ~(uint32_t)SLEIPNIR_SYNC_OP_TIMELINE ||
-		    timeline != !!ops[i].point)
-			return -EINVAL;
-	}
-	return 0;
-}
-
 static int lookup_bos(struct sim_file *file,
 		      const struct drm_sleipnir_bo_ref *refs, uint32_t count,
 		      struct sim_job *job)
 {
-	for (uint32_t i = 0; i < count; i++)
-		if (refs[i].flags & ~(uint32_t)SLEIPNIR_BO_REF_WRITE)
-			return -EINVAL;
-	if (!count)
-		return 0;
+	int ret = sleipnir_check_bo_refs(refs, count);
+
+	if (ret || !count)
+		return ret;
 	job->bos = calloc(count, sizeof(*job->bos));
 	if (!job->bos)
 		return -ENOMEM;
@@ -252,12 +235,13 @@ int sim_ioctl_submit(struct sim_file *file, void *arg)
 	struct deps d = { 0 };
 	struct sim_job *job = NULL;
 	unsigned int generation;
-	uint32_t timeout_ms, max_ms;
+	uint32_t timeout_ms;
 	bool faulted;
 	int js, ret;
 
-	if (!args->jc || args->jc % 64 || args->flags || args->pad)
-		return -EINVAL;
+	ret = sleipnir_check_submit(args);
+	if (ret)
+		return ret;
 	js = sim_sched_pick_slot(sched, args->requirements);
 	if (js < 0)
 		return js;
@@ -276,17 +260,14 @@ int sim_ioctl_submit(struct sim_file *file, void *arg)
 	if (!ret)
 		ret = copy_array(&args->bos, sizeof(*refs), (void **)&refs);
 	if (!ret)
-		ret = check_sync_ops(ins, args->in_syncs.count);
+		ret = sleipnir_check_sync_ops(ins, args->in_syncs.count);
 	if (!ret)
-		ret = check_sync_ops(outs, args->out_syncs.count);
+		ret = sleipnir_check_sync_ops(outs, args->out_syncs.count);
 	if (ret)
 		goto out;
 
-	timeout_ms = args->timeout_ms ? args->timeout_ms
-				      : SLEIPNIR_JOB_TIMEOUT_DEFAULT_MS;
-	max_ms = sim_sched_max_job_timeout_ms(sched);
-	if (timeout_ms > max_ms)
-		timeout_ms = max_ms;
+	timeout_ms = sleipnir_job_timeout_ms(args->timeout_ms,
+					     sim_sched_max_job_timeout_ms(sched));
 
 	job = calloc(1, sizeof(*job));
 	if (!job) {
