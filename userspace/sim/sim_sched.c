@@ -712,6 +712,8 @@ struct sim_sched *sim_sched_create(struct sim_device *dev)
 	sleipnir_features_read(&f, read_reg, dev);
 	sched->js_count = sleipnir_present_count(f.js_present, SIM_JS_MAX);
 	sched->as_count = sleipnir_present_count(f.as_present, SIM_AS_MAX);
+	_Static_assert(sizeof(sched->js_features) == sizeof(f.js_features),
+		       "one JS_FEATURES word per slot the kernel knows");
 	memcpy(sched->js_features, f.js_features, sizeof(sched->js_features));
 	sched->affinity = f.shader_present & sleipnir_core_mask(f.l2_present);
 
