@@ -116,30 +116,18 @@ int sleipnir_gpu_init_features(struct sleipnir_device *sdev)
 static void sleipnir_gpu_apply_quirks(struct sleipnir_device *sdev)
 {
 	u32 q = sdev->quirks;
-	u32 shader = 0, tiler;
+	u32 shader = sleipnir_quirk_shader_config(q), tiler;
 
-	if (q & SLEIPNIR_QUIRK_LS_PAUSEBUFFER_DISABLE)
-		shader |= SLP_SC_LS_PAUSEBUFFER_DISABLE;
-	if (q & SLEIPNIR_QUIRK_SDC_DISABLE_OQ_DISCARD)
-		shader |= SLP_SC_SDC_DISABLE_OQ_DISCARD;
-	if (q & SLEIPNIR_QUIRK_TEXGRD_FLAGS)
-		shader |= SLP_SC_ENABLE_TEXGRD_FLAGS;
-	if (q & SLEIPNIR_QUIRK_LS_ATTR_CHECK_DISABLE)
-		shader |= SLP_SC_LS_ATTR_CHECK_DISABLE;
-	if (q & SLEIPNIR_QUIRK_LS_ALLOW_ATTR_TYPES)
-		shader |= SLP_SC_LS_ALLOW_ATTR_TYPES;
 	if (shader)
 		sleipnir_write(sdev, SLP_GPU_SHADER_CONFIG, shader);
 
 	tiler = sleipnir_read(sdev, SLP_GPU_TILER_CONFIG);
-	if (q & SLEIPNIR_QUIRK_TILER_CLOCK_GATE_OVERRIDE)
-		tiler |= SLP_TC_CLOCK_GATE_OVERRIDE;
-	sleipnir_write(sdev, SLP_GPU_TILER_CONFIG, tiler);
+	sleipnir_write(sdev, SLP_GPU_TILER_CONFIG,
+		       sleipnir_quirk_tiler_config(tiler, q));
 
 	if (q & SLEIPNIR_QUIRK_JM_MAX_THROTTLE)
 		sleipnir_write(sdev, SLP_GPU_JM_CONFIG,
-			       FIELD_PREP(SLP_JM_THROTTLE_LIMIT,
-					  FIELD_MAX(SLP_JM_THROTTLE_LIMIT)));
+			       SLP_JM_CONFIG_MAX_THROTTLE);
 }
 
 /*

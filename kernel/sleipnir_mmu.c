@@ -77,20 +77,12 @@ static int sleipnir_as_command(struct sleipnir_device *sdev, int as, u32 cmd)
 	return 0;
 }
 
-/*
- * LOCK takes a naturally aligned power-of-two region: its log2 size minus
- * one goes in LOCKADDR's low bits, at least the 32 KiB minimum.
- */
+/* LOCK takes a naturally aligned region (sleipnir_as_lockaddr()). */
 static int sleipnir_as_lock_region(struct sleipnir_device *sdev, int as,
 				   u64 iova, u64 size)
 {
-	u64 end = iova + size - 1;
-	unsigned int width;
-
-	width = max_t(unsigned int, fls64(iova ^ end),
-		      SLP_AS_LOCK_REGION_MIN_SHIFT);
-	iova &= ~(BIT_ULL(width) - 1);
-	sleipnir_write64(sdev, SLP_AS_LOCKADDR_LO(as), iova | (width - 1));
+	sleipnir_write64(sdev, SLP_AS_LOCKADDR_LO(as),
+			 sleipnir_as_lockaddr(iova, size));
 
 	return sleipnir_as_command(sdev, as, SLP_AS_CMD_LOCK);
 }
@@ -569,9 +561,7 @@ int sleipnir_ioctl_vm_unmap(struct drm_device *ddev, void *data,
 
 static u32 sleipnir_mmu_irq_mask(struct sleipnir_device *sdev)
 {
-	u32 as = GENMASK(sdev->as_count - 1, 0);
-
-	return as | (as << 16);
+	return sleipnir_unit_irq_mask(sdev->as_count);
 }
 
 void sleipnir_mmu_irq_enable(struct sleipnir_device *sdev)
@@ -657,8 +647,7 @@ static irqreturn_t sleipnir_mmu_irq_thread(int irq, void *data)
 	int as;
 
 	while ((status = sleipnir_read(sdev, SLP_MMU_INT_RAWSTAT) & mask)) {
-		faulty = (status | (status >> 16)) &
-			 GENMASK(sdev->as_count - 1, 0);
+		faulty = sleipnir_irq_units(status, sdev->as_count);
 		for_each_set_bit(as, &faulty, sdev->as_count)
 			sleipnir_mmu_handle_fault(sdev, as);
 	}

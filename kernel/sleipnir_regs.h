@@ -11,11 +11,13 @@
 
 /*
  * The identification and feature registers (GPU_ID, the *_FEATURES and
- * *_PRESENT ones) and the JS_STATUS exception codes are defined in the
- * headers the host simulator shares, with the code that reads them.
+ * *_PRESENT ones), the JS_STATUS exception codes and the fields of the
+ * configuration registers the driver programs are defined in the headers
+ * the host simulator shares, with the code that reads or computes them.
  */
 #include "sleipnir_faults.h"
 #include "sleipnir_features.h"
+#include "sleipnir_hwcfg.h"
 
 /* ---- GPU control block (0x0000-0x0fff, "gpu" interrupt) ---- */
 
@@ -79,15 +81,8 @@
 
 /* Implementation-specific configuration, written by the errata code. */
 #define SLP_GPU_JM_CONFIG		0xf00
-#define   SLP_JM_THROTTLE_LIMIT		GENMASK(8, 3)
 #define SLP_GPU_SHADER_CONFIG		0xf04
-#define   SLP_SC_SDC_DISABLE_OQ_DISCARD	BIT(6)
-#define   SLP_SC_LS_PAUSEBUFFER_DISABLE	BIT(16)
-#define   SLP_SC_LS_ALLOW_ATTR_TYPES	BIT(16)
-#define   SLP_SC_LS_ATTR_CHECK_DISABLE	BIT(18)
-#define   SLP_SC_ENABLE_TEXGRD_FLAGS	BIT(25)
 #define SLP_GPU_TILER_CONFIG		0xf08
-#define   SLP_TC_CLOCK_GATE_OVERRIDE	BIT(0)
 
 /* ---- Job control block (0x1000-0x1fff, "job" interrupt) ---- */
 
@@ -113,13 +108,6 @@
 #define SLP_JS_AFFINITY_NEXT_HI(n)	SLP_JS_REG(n, 0x54)
 #define SLP_JS_CONFIG_NEXT(n)		SLP_JS_REG(n, 0x58)
 #define SLP_JS_COMMAND_NEXT(n)		SLP_JS_REG(n, 0x60)
-
-/* JS_CONFIG(_NEXT): address space in [3:0], cache flushes, priority. */
-#define   SLP_JS_CONFIG_AS		GENMASK(3, 0)
-#define   SLP_JS_CONFIG_START_FLUSH_CLEAN_INV	(3u << 8)
-#define   SLP_JS_CONFIG_START_MMU	BIT(10)
-#define   SLP_JS_CONFIG_END_FLUSH_CLEAN_INV	(3u << 12)
-#define   SLP_JS_CONFIG_THREAD_PRI	GENMASK(19, 16)
 
 /* JS_COMMAND(_NEXT) values. */
 #define   SLP_JS_CMD_START		0x01
@@ -156,7 +144,5 @@
 #define SLP_AS_FAULTADDRESS_HI(n)	SLP_AS_REG(n, 0x24)
 #define SLP_AS_STATUS(n)		SLP_AS_REG(n, 0x28)
 #define   SLP_AS_STATUS_ACTIVE		BIT(0)
-/* Smallest region LOCK can cover: 32 KiB. */
-#define   SLP_AS_LOCK_REGION_MIN_SHIFT	15
 
 #endif /* __SLEIPNIR_REGS_H__ */

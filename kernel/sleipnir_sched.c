@@ -112,17 +112,11 @@ static void sleipnir_job_hw_start(struct sleipnir_device *sdev,
 				  struct sleipnir_job *job, int as)
 {
 	u32 js = job->js;
-	u32 cfg;
-
-	cfg = FIELD_PREP(SLP_JS_CONFIG_AS, as) |
-	      SLP_JS_CONFIG_START_FLUSH_CLEAN_INV |
-	      SLP_JS_CONFIG_END_FLUSH_CLEAN_INV |
-	      FIELD_PREP(SLP_JS_CONFIG_THREAD_PRI, 8);
 
 	sleipnir_write64(sdev, SLP_JS_HEAD_NEXT_LO(js), job->jc);
 	sleipnir_write64(sdev, SLP_JS_AFFINITY_NEXT_LO(js),
 			 sdev->features.shader_present & sdev->core_mask);
-	sleipnir_write(sdev, SLP_JS_CONFIG_NEXT(js), cfg);
+	sleipnir_write(sdev, SLP_JS_CONFIG_NEXT(js), sleipnir_js_config(as));
 	sleipnir_write(sdev, SLP_JS_COMMAND_NEXT(js), SLP_JS_CMD_START);
 }
 
@@ -316,9 +310,7 @@ static void sleipnir_job_complete(struct sleipnir_device *sdev, u32 js,
 
 static u32 sleipnir_job_irq_mask(struct sleipnir_device *sdev)
 {
-	u32 js = GENMASK(sdev->js_count - 1, 0);
-
-	return js | (js << 16);
+	return sleipnir_unit_irq_mask(sdev->js_count);
 }
 
 void sleipnir_job_irq_enable(struct sleipnir_device *sdev)
@@ -354,8 +346,7 @@ static irqreturn_t sleipnir_job_irq_thread(int irq, void *data)
 
 	while ((status = sleipnir_read(sdev, SLP_JOB_INT_RAWSTAT) & mask)) {
 		sleipnir_write(sdev, SLP_JOB_INT_CLEAR, status);
-		ended = (status | (status >> 16)) &
-			GENMASK(sdev->js_count - 1, 0);
+		ended = sleipnir_irq_units(status, sdev->js_count);
 		for_each_set_bit(js, &ended, sdev->js_count) {
 			code = SLP_EXC_DONE;
 			if (status & SLP_JOB_IRQ_FAILED(js))
