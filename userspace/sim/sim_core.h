@@ -101,6 +101,9 @@ void *sim_gem_mmap(struct sim_file *file, void *addr, size_t len, int prot,
 		   int flags, off_t offset);
 /* munmap() (or a MAP_FIXED mmap) took [addr, addr + len) away. */
 void sim_gem_cpu_unmapped(void *addr, size_t len);
+/* mremap() moved [old, old + old_len) to [new, new + new_len). */
+void sim_gem_cpu_remapped(void *old_addr, size_t old_len, void *new_addr,
+			  size_t new_len, bool keep_old);
 void sim_gem_forget(void);
 /* BOs alive (the kernel's debugfs counter "bos"). */
 int sim_gem_live_bos(void);

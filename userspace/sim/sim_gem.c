@@ -427,6 +427,55 @@ void sim_gem_cpu_unmapped(void *addr, size_t len)
 	}
 }
 
+void sim_gem_cpu_remapped(void *old_addr, size_t old_len, void *new_addr,
+			  size_t new_len, bool keep_old)
+{
+	uintptr_t old = (uintptr_t)old_addr, now = (uintptr_t)new_addr;
+	uintptr_t old_end = old + ((old_len + SIM_PAGE - 1) & ~(SIM_PAGE - 1));
+	uintptr_t new_end = now + ((new_len + SIM_PAGE - 1) & ~(SIM_PAGE - 1));
+	struct cpu_map *m, *moved = NULL, *n;
+
+	if (!__atomic_load_n(&cpu_map_count, __ATOMIC_RELAXED))
+		return;
+	pthread_mutex_lock(&cpu_maps_lock);
+	for (m = cpu_maps; m; m = m->next) {
+		uintptr_t start, end;
+
+		if (m->end <= old || m->start >= old_end)
+			continue;
+		/* The part of m inside the old range, where it is now. */
+		start = (m->start > old ? m->start : old) - old + now;
+		end = (m->end < old_end ? m->end : old_end) - old + now;
+		if (end > new_end)
+			end = new_end;
+		if (start >= end)
+			continue;
+		n = malloc(sizeof(*n));
+		if (!n)
+			continue;   /* the BO is then freed early; never late */
+		n->start = start;
+		n->end = end;
+		n->bo = sim_bo_get(m->bo);
+		n->next = moved;
+		moved = n;
+	}
+	pthread_mutex_unlock(&cpu_maps_lock);
+	/*
+	 * The old range is gone unless MREMAP_DONTUNMAP kept it; dropped
+	 * before the new entries go in, as both may overlap (in place).
+	 */
+	if (!keep_old)
+		sim_gem_cpu_unmapped(old_addr, old_len);
+	pthread_mutex_lock(&cpu_maps_lock);
+	while ((n = moved)) {
+		moved = n->next;
+		n->next = cpu_maps;
+		cpu_maps = n;
+		__atomic_add_fetch(&cpu_map_count, 1, __ATOMIC_RELAXED);
+	}
+	pthread_mutex_unlock(&cpu_maps_lock);
+}
+
 /* --- BO_MMAP_OFFSET and mmap() of the node ---------------------------------------- */
 
 int sim_gem_ioctl_bo_mmap_offset(struct sim_file *file, void *arg)

@@ -34,6 +34,7 @@ void *__real_mmap(void *addr, size_t len, int prot, int flags, int fd,
 void *__real_mmap64(void *addr, size_t len, int prot, int flags, int fd,
 		    off_t offset);
 int __real_munmap(void *addr, size_t len);
+void *__real_mremap(void *old, size_t old_len, size_t new_len, int flags, ...);
 ssize_t __real_read(int fd, void *buf, size_t len);
 ssize_t __real_write(int fd, const void *buf, size_t len);
 DIR *__real_opendir(const char *path);
@@ -52,6 +53,7 @@ void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd,
 void *__wrap_mmap64(void *addr, size_t len, int prot, int flags, int fd,
 		    off_t offset);
 int __wrap_munmap(void *addr, size_t len);
+void *__wrap_mremap(void *old, size_t old_len, size_t new_len, int flags, ...);
 ssize_t __wrap_read(int fd, void *buf, size_t len);
 ssize_t __wrap_write(int fd, const void *buf, size_t len);
 DIR *__wrap_opendir(const char *path);
@@ -286,6 +288,32 @@ int __wrap_munmap(void *addr, size_t len)
 
 	if (!ret)
 		sim_gem_cpu_unmapped(addr, len);
+	return ret;
+}
+
+/*
+ * A BO mapping moved or resized keeps its BO alive where it now is; what a
+ * fixed destination replaces is unmapped first. Userptr pages that move
+ * with the process's memory are left to mem_page()'s check.
+ */
+void *__wrap_mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
+{
+	void *dest = NULL, *ret;
+	va_list ap;
+
+	if (flags & MREMAP_FIXED) {
+		va_start(ap, flags);
+		dest = va_arg(ap, void *);
+		va_end(ap);
+		userptr_unmapping(dest, new_len);
+		sim_gem_cpu_unmapped(dest, new_len);
+		ret = __real_mremap(old, old_len, new_len, flags, dest);
+	} else {
+		ret = __real_mremap(old, old_len, new_len, flags);
+	}
+	if (ret != MAP_FAILED)
+		sim_gem_cpu_remapped(old, old_len, ret, new_len,
+				     flags & MREMAP_DONTUNMAP);
 	return ret;
 }
 

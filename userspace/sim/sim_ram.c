@@ -28,6 +28,8 @@
 void *__real_mmap(void *addr, size_t len, int prot, int flags, int fd,
 		  off_t offset);
 int __real_munmap(void *addr, size_t len);
+/* Our own remaps must not come back through the wrapped mremap(). */
+void *__real_mremap(void *old, size_t old_len, size_t new_len, int flags, ...);
 
 /* Sparse: only pages in use take memory. */
 #define SIM_RAM_SIZE (64ull << 30)
@@ -360,10 +362,11 @@ static void userptr_move_page(struct userptr_range *e, uint64_t i)
 	 * shader cores still hold hits that rather than a hole until the
 	 * caller's own munmap() removes it.
 	 */
-	if (mremap(old, SIM_PAGE, SIM_PAGE,
+	if (__real_mremap(old, SIM_PAGE, SIM_PAGE,
 		   MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP,
 		   home) == MAP_FAILED &&
-	    mremap(old, SIM_PAGE, SIM_PAGE, MREMAP_MAYMOVE | MREMAP_FIXED,
+	    __real_mremap(old, SIM_PAGE, SIM_PAGE,
+			  MREMAP_MAYMOVE | MREMAP_FIXED,
 		   home) == MAP_FAILED) {
 		/* Not mapped any more: a zero page stands in for it. */
 	}

@@ -410,6 +410,63 @@ out:
 	file_close(&f);
 }
 
+/*
+ * A CPU mapping of a BO moved with mremap() still holds its BO, where it
+ * now is: the BO's pages are not given to another BO when its handle is
+ * closed and the old address is reused, and unmapping the new address
+ * frees it.
+ */
+static void test_cpu_map_mremap(void)
+{
+	struct drm_gem_close close_args = { 0 };
+	uint8_t *a, *moved, *hole, want[2 * PAGE];
+	int bos_before;
+	uint32_t h, h2;
+	struct file f;
+
+	if (!file_open(&f)) {
+		CHECK(!"open the node");
+		return;
+	}
+	bos_before = sim_gem_live_bos();
+	h = bo_create(f.dev, 2 * PAGE, 0);
+	a = h ? bo_mmap(f.dev, h, 2 * PAGE) : NULL;
+	hole = mmap(NULL, 2 * PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+		    -1, 0);
+	CHECK(a && hole != MAP_FAILED);
+	if (!a || hole == MAP_FAILED)
+		goto out;
+	fill(a, 2 * PAGE, 21);
+	memcpy(want, a, sizeof(want));
+	moved = mremap(a, 2 * PAGE, 2 * PAGE, MREMAP_MAYMOVE | MREMAP_FIXED,
+		       hole);
+	CHECK(moved == hole);
+	close_args.handle = h;
+	CHECK_EQ(ioctl_err(f.dev, DRM_IOCTL_GEM_CLOSE, &close_args), 0);
+	/* Something else at the old address, then gone: not the BO's map. */
+	CHECK(mmap(a, 2 * PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS |
+		   MAP_FIXED, -1, 0) == a);
+	munmap(a, 2 * PAGE);
+	CHECK_EQ(sim_gem_live_bos(), bos_before + 1);
+	/* A new BO must not get the moved mapping's pages. */
+	h2 = bo_create(f.dev, 2 * PAGE, 0);
+	if (h2) {
+		uint8_t *b = bo_mmap(f.dev, h2, 2 * PAGE);
+
+		if (b) {
+			fill(b, 2 * PAGE, 22);
+			munmap(b, 2 * PAGE);
+		}
+		close_args.handle = h2;
+		ioctl_err(f.dev, DRM_IOCTL_GEM_CLOSE, &close_args);
+	}
+	CHECK(!memcmp(moved, want, sizeof(want)));
+	munmap(moved, 2 * PAGE);
+	CHECK_EQ(sim_gem_live_bos(), bos_before);
+out:
+	file_close(&f);
+}
+
 /* Two files, the same GPU address: each its own BO (separate VMs). */
 static void test_per_file(void)
 {
@@ -458,6 +515,7 @@ int main(void)
 	RUN(test_userptr);
 	RUN(test_userptr_unmapped);
 	RUN(test_userptr_gone);
+	RUN(test_cpu_map_mremap);
 	RUN(test_per_file);
 	return sim_test_finish();
 }
