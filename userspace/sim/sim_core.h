@@ -17,6 +17,7 @@
 #include "sim.h"
 #include "sleipnir_common.h"
 #include "sleipnir_features.h"
+#include "sleipnir_hwcfg.h"
 #include "sleipnir_rules.h"
 
 #define SIM_PAGE 4096ull

@@ -24,15 +24,6 @@
 /* Polls of a register that the model updates at once, as the kernel's. */
 #define SIM_POLL_TRIES 1000
 
-/* The register bits of the errata settings (kernel/sleipnir_regs.h). */
-#define SC_LS_ALLOW_ATTR_TYPES (1u << 16)
-#define SC_LS_PAUSEBUFFER_DISABLE (1u << 16)
-#define SC_SDC_DISABLE_OQ_DISCARD (1u << 6)
-#define SC_LS_ATTR_CHECK_DISABLE (1u << 18)
-#define SC_ENABLE_TEXGRD_FLAGS (1u << 25)
-#define TC_CLOCK_GATE_OVERRIDE (1u << 0)
-#define JM_MAX_THROTTLE (0x3fu << 3)
-
 struct sim_device {
 	struct sgpu *gpu;
 	struct sim_sched *sched;
@@ -303,32 +294,23 @@ static int read_features(struct sim_device *dev)
 
 /*
  * The errata settings (kernel/sleipnir_gpu.c), from the quirks the shared
- * table (kernel/sleipnir_common.h) gives the product and revision.
+ * table (kernel/sleipnir_common.h) gives the product and revision, as the
+ * register values kernel/sleipnir_hwcfg.h makes of them.
  */
 static void apply_quirks(struct sim_device *dev)
 {
 	const struct sleipnir_features *f = &dev->features.hw;
-	uint32_t q, shader = 0, tiler;
+	uint32_t q, shader, tiler;
 
 	q = sleipnir_common_model_quirks(f->product, f->revision);
-	if (q & SLEIPNIR_QUIRK_LS_PAUSEBUFFER_DISABLE)
-		shader |= SC_LS_PAUSEBUFFER_DISABLE;
-	if (q & SLEIPNIR_QUIRK_SDC_DISABLE_OQ_DISCARD)
-		shader |= SC_SDC_DISABLE_OQ_DISCARD;
-	if (q & SLEIPNIR_QUIRK_TEXGRD_FLAGS)
-		shader |= SC_ENABLE_TEXGRD_FLAGS;
-	if (q & SLEIPNIR_QUIRK_LS_ATTR_CHECK_DISABLE)
-		shader |= SC_LS_ATTR_CHECK_DISABLE;
-	if (q & SLEIPNIR_QUIRK_LS_ALLOW_ATTR_TYPES)
-		shader |= SC_LS_ALLOW_ATTR_TYPES;
+	shader = sleipnir_quirk_shader_config(q);
 	if (shader)
 		sim_reg_write(dev, GPU_SHADER_CONFIG, shader);
 	tiler = sim_reg_read(dev, GPU_TILER_CONFIG);
-	if (q & SLEIPNIR_QUIRK_TILER_CLOCK_GATE_OVERRIDE)
-		tiler |= TC_CLOCK_GATE_OVERRIDE;
-	sim_reg_write(dev, GPU_TILER_CONFIG, tiler);
+	sim_reg_write(dev, GPU_TILER_CONFIG,
+		      sleipnir_quirk_tiler_config(tiler, q));
 	if (q & SLEIPNIR_QUIRK_JM_MAX_THROTTLE)
-		sim_reg_write(dev, GPU_JM_CONFIG, JM_MAX_THROTTLE);
+		sim_reg_write(dev, GPU_JM_CONFIG, SLP_JM_CONFIG_MAX_THROTTLE);
 }
 
 static void power_unit(struct sim_device *dev, const char *unit,
@@ -356,15 +338,14 @@ static void power_on(struct sim_device *dev)
 
 static void irqs_enable(struct sim_device *dev)
 {
-	uint32_t js = (1u << dev->features.derived.js_count) - 1;
-	uint32_t as = (1u << dev->features.derived.as_count) - 1;
+	const struct sleipnir_param_state *d = &dev->features.derived;
 
 	sim_reg_write(dev, GPU_INT_CLEAR, GPU_IRQ_ALL);
 	sim_reg_write(dev, GPU_INT_MASK, GPU_IRQ_FAULT | GPU_IRQ_MULTIPLE_FAULT);
 	sim_reg_write(dev, JOB_INT_CLEAR, UINT32_MAX);
-	sim_reg_write(dev, JOB_INT_MASK, js | js << 16);
+	sim_reg_write(dev, JOB_INT_MASK, sleipnir_unit_irq_mask(d->js_count));
 	sim_reg_write(dev, MMU_INT_CLEAR, UINT32_MAX);
-	sim_reg_write(dev, MMU_INT_MASK, as | as << 16);
+	sim_reg_write(dev, MMU_INT_MASK, sleipnir_unit_irq_mask(d->as_count));
 }
 
 /* The kernel's sleipnir_device_reset_hw(). */

@@ -88,12 +88,11 @@ static void mmu_handle_fault(struct sim_sched *sched, unsigned int as_nr)
 
 void sim_sched_mmu_faults(struct sim_sched *sched)
 {
-	uint32_t as_bits = (1u << sched->as_count) - 1;
-	uint32_t mask = as_bits | as_bits << 16;
+	uint32_t mask = sleipnir_unit_irq_mask(sched->as_count);
 	uint32_t status;
 
 	while ((status = sim_reg_read(sched->dev, MMU_INT_RAWSTAT) & mask)) {
-		uint32_t faulty = (status | status >> 16) & as_bits;
+		uint32_t faulty = sleipnir_irq_units(status, sched->as_count);
 
 		for (unsigned int as_nr = 0; as_nr < sched->as_count; as_nr++)
 			if (faulty & (1u << as_nr))

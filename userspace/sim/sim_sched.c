@@ -37,11 +37,6 @@
 #include "sim_sched_priv.h"
 #include "sleipnir_common.h"
 
-/* JS_CONFIG fields the kernel sets (sleipnir_regs.h). */
-#define JS_CONFIG_START_FLUSH_CLEAN_INV (3u << 8)
-#define JS_CONFIG_END_FLUSH_CLEAN_INV (3u << 12)
-#define JS_CONFIG_THREAD_PRI(n) ((uint32_t)(n) << 16)
-
 /* How long a soft or hard stop may take before the next step. */
 #define STOP_TIMEOUT_NS 100000000ll
 
@@ -208,12 +203,11 @@ static void hw_start_locked(struct sim_sched *sched, struct sim_job *job)
 {
 	struct sim_device *dev = sched->dev;
 	unsigned int js = job->js;
-	uint32_t cfg = (uint32_t)job->as_nr | JS_CONFIG_START_FLUSH_CLEAN_INV |
-		       JS_CONFIG_END_FLUSH_CLEAN_INV | JS_CONFIG_THREAD_PRI(8);
 
 	reg_write64(dev, js_reg(js, JS_HEAD_NEXT_LO), job->jc);
 	reg_write64(dev, js_reg(js, JS_AFFINITY_NEXT_LO), sched->affinity);
-	sim_reg_write(dev, js_reg(js, JS_CONFIG_NEXT), cfg);
+	sim_reg_write(dev, js_reg(js, JS_CONFIG_NEXT),
+		      sleipnir_js_config((unsigned int)job->as_nr));
 	sim_reg_write(dev, js_reg(js, JS_COMMAND_NEXT), JS_COMMAND_START);
 }
 
@@ -436,9 +430,7 @@ static void job_complete(struct sim_sched *sched, unsigned int js,
 
 static uint32_t job_irq_mask(const struct sim_sched *sched)
 {
-	uint32_t js = (1u << sched->js_count) - 1;
-
-	return js | js << 16;
+	return sleipnir_unit_irq_mask(sched->js_count);
 }
 
 void sim_sched_job_irq(struct sim_sched *sched)
@@ -450,8 +442,7 @@ void sim_sched_job_irq(struct sim_sched *sched)
 
 	pthread_mutex_lock(&sched->hw_lock);
 	while ((status = sim_reg_read(dev, JOB_INT_RAWSTAT) & mask)) {
-		uint32_t ended = (status | status >> 16) &
-				 ((1u << sched->js_count) - 1);
+		uint32_t ended = sleipnir_irq_units(status, sched->js_count);
 
 		sim_reg_write(dev, JOB_INT_CLEAR, status);
 		for (unsigned int js = 0; js < sched->js_count; js++) {
@@ -472,12 +463,11 @@ void sim_sched_job_irq(struct sim_sched *sched)
 /* The interrupts the kernel's sleipnir_irqs_enable() unmasks for us. */
 static void irqs_enable(struct sim_sched *sched)
 {
-	uint32_t as_bits = (1u << sched->as_count) - 1;
-
 	sim_reg_write(sched->dev, JOB_INT_CLEAR, UINT32_MAX);
 	sim_reg_write(sched->dev, JOB_INT_MASK, job_irq_mask(sched));
 	sim_reg_write(sched->dev, MMU_INT_CLEAR, UINT32_MAX);
-	sim_reg_write(sched->dev, MMU_INT_MASK, as_bits | as_bits << 16);
+	sim_reg_write(sched->dev, MMU_INT_MASK,
+		      sleipnir_unit_irq_mask(sched->as_count));
 }
 
 /* --- timeouts and reset ------------------------------------------------------ */

@@ -28,6 +28,7 @@
 #include "sim.h"
 #include "sleipnir_faults.h"
 #include "sleipnir_features.h"
+#include "sleipnir_hwcfg.h"
 #include "sleipnir_rules.h"
 
 /* As many job slots and address spaces as the register map has. */

@@ -32,7 +32,6 @@
 #define PTE_ADDR_MASK 0x0000fffffffff000ull
 
 #define AS_REG(as, reg) (MMU_AS_BASE + MMU_AS_STRIDE * (as) + (reg))
-#define LOCK_REGION_MIN_SHIFT 15
 
 struct sim_mapping {
 	uint64_t va, size;
@@ -94,22 +93,11 @@ static void as_command(struct sim_device *dev, int as, uint32_t cmd)
 	sim_reg_write(dev, AS_REG(as, AS_COMMAND), cmd);
 }
 
-static unsigned int fls64(uint64_t v)
-{
-	return v ? 64 - (unsigned int)__builtin_clzll(v) : 0;
-}
-
 /* LOCK a naturally aligned region covering the range, then cmd. */
 static void as_flush(struct sim_device *dev, int as, uint64_t iova,
 		     uint64_t size, uint32_t cmd)
 {
-	uint64_t end = iova + size - 1;
-	unsigned int width = fls64(iova ^ end);
-
-	if (width < LOCK_REGION_MIN_SHIFT)
-		width = LOCK_REGION_MIN_SHIFT;
-	iova &= ~((1ull << width) - 1);
-	as_write64(dev, as, AS_LOCKADDR_LO, iova | (width - 1));
+	as_write64(dev, as, AS_LOCKADDR_LO, sleipnir_as_lockaddr(iova, size));
 	as_command(dev, as, AS_COMMAND_LOCK);
 	as_command(dev, as, cmd);
 }
