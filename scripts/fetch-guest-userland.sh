@@ -13,14 +13,15 @@ set -euo pipefail
 # llvm-spirv; dash is /bin/sh; busybox-static gives the chroot the small tools
 # (ls, cat, od, modprobe...) Debian's coreutils would otherwise bring.
 # libelf1 and libxxhash0 are the compiler's shared libraries inside our ICD.
+# dpkg (with libc-bin's ldconfig, which dpkg wants on PATH) installs make
+# deb's packages in the guest as on a board (tests/guest/deb-install.sh); the
+# image carries a dpkg database that lists every package below as installed.
 SEEDS=(
 	clang-15 llvm-15 llvm-spirv-15 libclc-15 ocl-icd-libopencl1 clinfo libdrm2
-	libelf1 libxxhash0 dash busybox-static
+	libelf1 libxxhash0 dash busybox-static dpkg libc-bin
 )
-# Hard dependencies that only matter to a system dpkg manages: nothing in the
-# image is ever installed or removed (dash depends on dpkg for dpkg-divert in
-# its maintainer scripts, which never run here).
-SKIP=(dpkg)
+# Packages neither taken nor walked through (none at present).
+SKIP=()
 
 # arm64 as the only architecture makes unqualified names mean arm64 and lets
 # Architecture: all packages resolve their dependencies to arm64 too. The
@@ -115,8 +116,19 @@ if [ ! -e "$dir/.done" ]; then
 	(cd "$work/debs" && apt-get "${APT_ARM64[@]}" download -qq "${pinned[@]}") >/dev/null ||
 		die "apt-get download failed"
 	root="$work/root"
+	# dpkg's database, as if apt had installed them: each package's control
+	# fields marked installed, and its file list (dpkg -X prints the paths
+	# it unpacks), so the guest's dpkg -i checks our packages' Depends
+	# against what is really here.
+	db="$root/var/lib/dpkg"
+	mkdir -p "$db/info" "$db/updates" "$db/triggers" "$db/alternatives" "$root/var/log"
+	: >"$db/available"
 	for deb in "$work"/debs/*.deb; do
-		dpkg-deb -x "$deb" "$root"
+		name=$(dpkg-deb -f "$deb" Package)
+		[ "$(dpkg-deb -f "$deb" Multi-Arch)" = same ] && name="$name:arm64"
+		dpkg-deb -X "$deb" "$root" |
+			sed -e 's|^\./$|/.|' -e 's|^\.||' -e 's|\(.\)/$|\1|' >"$db/info/$name.list"
+		{ dpkg-deb -f "$deb" | sed '1a Status: install ok installed'; echo; } >>"$db/status"
 	done
 	rm -rf "$work/debs"
 

@@ -22,12 +22,14 @@ driver=sleipnir
 userland=0
 clcache=0
 conformance=0
+rwuserland=0
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	sleipnir.driver=*) driver=${arg#sleipnir.driver=} ;;
 	sleipnir.userland=*) userland=${arg#sleipnir.userland=} ;;
 	sleipnir.clcache=*) clcache=${arg#sleipnir.clcache=} ;;
 	sleipnir.conformance=*) conformance=${arg#sleipnir.conformance=} ;;
+	sleipnir.rwuserland=*) rwuserland=${arg#sleipnir.rwuserland=} ;;
 	esac
 done
 
@@ -85,6 +87,18 @@ mount_userland() {
 			mount -t ext4 -o ro "$ldisk" /lower/conformance &&
 			mount -t overlay overlay -o lowerdir=/lower/conformance:/lower/base $debian ||
 			{ echo "board: cannot mount the conformance layer ($ldisk)"; return 1; }
+	elif [ "$rwuserland" = 1 ]; then
+		# tests/board --writable-userland: the image under a tmpfs upper
+		# layer, so dpkg can install packages (tests/guest/deb-install.sh);
+		# what is written there is gone at power-off.
+		modprobe overlay || { echo "board: modprobe overlay failed"; return 1; }
+		mkdir -p /lower/base /upper
+		mount -t ext4 -o ro "$udisk" /lower/base &&
+			mount -t tmpfs tmpfs /upper &&
+			mkdir -p /upper/data /upper/work &&
+			mount -t overlay overlay \
+				-o lowerdir=/lower/base,upperdir=/upper/data,workdir=/upper/work $debian ||
+			{ echo "board: cannot mount the writable userland ($udisk)"; return 1; }
 	else
 		mount -t ext4 -o ro "$udisk" $debian || { echo "board: cannot mount the userland ($udisk)"; return 1; }
 	fi
