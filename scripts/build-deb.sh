@@ -41,8 +41,8 @@ export SOURCE_DATE_EPOCH=$(git log -1 --format=%ct 2>/dev/null || date +%s)
 eval "$(dpkg-architecture -aarm64 -s 2>/dev/null)"
 export DEB_HOST_ARCH DEB_HOST_MULTIARCH DEB_HOST_GNU_TYPE
 
-rm -rf $stage $out
-mkdir -p $stage $out
+rm -rf $stage
+mkdir -p $stage
 maintainer=$(sed -n 's/^Maintainer: //p' $pkgdir/control)
 changelog=$stage/changelog
 {
@@ -112,12 +112,22 @@ finish() {
 	dpkg-deb --root-owner-group -Zxz --build $root $out >/dev/null
 }
 
-say "packaging sleipnir $version (arm64)"
 stage_tag sleipnir-opencl-icd opencl
 stage_tag sleipnir-tools tools
 stage_tag sleipnir-dev devel
 stage_tag sleipnir-firmware firmware
 stage_dkms
+# The same trees, packaging and changelog make the same packages: kept.
+key=$(cd $stage && { find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum
+	sha256sum "$SLEIPNIR_ROOT"/$pkgdir/* "$SLEIPNIR_ROOT"/packaging/dkms/* "$SLEIPNIR_ROOT/$0"; } |
+	sha256sum | cut -c1-16)
+if [ "$(cat $out/.key 2>/dev/null)" = "$key" ]; then
+	say "packages up to date: $(cd $out && echo *.deb)"
+	exit 0
+fi
+rm -rf $out
+mkdir -p $out
+say "packaging sleipnir $version (arm64)"
 for pkg in sleipnir-opencl-icd sleipnir-tools sleipnir-dev sleipnir-dkms sleipnir-firmware; do
 	if [ $pkg = sleipnir-firmware ] &&
 		[ -z "$(find $stage/$pkg -type f 2>/dev/null | head -1)" ]; then
@@ -126,4 +136,5 @@ for pkg in sleipnir-opencl-icd sleipnir-tools sleipnir-dev sleipnir-dkms sleipni
 	fi
 	finish $pkg
 done
+echo "$key" >$out/.key
 say "packages: $(cd $out && echo *.deb)"

@@ -16,9 +16,10 @@ set -euo pipefail
 # dpkg (with libc-bin's ldconfig, which dpkg wants on PATH) installs make
 # deb's packages in the guest as on a board (tests/guest/deb-install.sh); the
 # image carries a dpkg database that lists every package below as installed.
+# libdrm-dev has the drm.h that sleipnir-dev's <drm/sleipnir_drm.h> includes.
 SEEDS=(
 	clang-15 llvm-15 llvm-spirv-15 libclc-15 ocl-icd-libopencl1 clinfo libdrm2
-	libelf1 libxxhash0 dash busybox-static dpkg libc-bin
+	libelf1 libxxhash0 dash busybox-static dpkg libc-bin libdrm-dev
 )
 # Packages neither taken nor walked through (none at present).
 SKIP=()
