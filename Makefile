@@ -6,7 +6,7 @@
 
 export SLEIPNIR_START := $(shell date +%s)
 
-.PHONY: all setup build check demo bench conformance conformance-sim sim install clean
+.PHONY: all setup build check demo bench conformance conformance-sim sim install deb clean
 
 all: build
 
@@ -46,6 +46,11 @@ sim: setup
 # /usr/local and its /etc/OpenCL/vendors/sleipnir.icd (DESTDIR honoured).
 install: sim
 	@meson install -C build/release --no-rebuild --tags opencl
+
+# Debian packages for arm64 boards in build/deb/ (docs/boards.md):
+# sleipnir-dkms, sleipnir-opencl-icd, sleipnir-tools, sleipnir-dev.
+deb: build
+	@scripts/build-deb.sh
 
 clean:
 	rm -rf build
