@@ -79,6 +79,12 @@ finish() {
 	install -m 644 $pkgdir/copyright $doc/copyright
 	# A native version (no Debian revision): changelog.gz, as policy says.
 	gzip -9n <$changelog >$doc/changelog.gz
+	# Files in /etc are the admin's to edit: dpkg keeps their changes.
+	if [ -d $root/etc ]; then
+		(cd $root && find etc -type f -printf '/%p\n' | LC_ALL=C sort) >$root/DEBIAN/conffiles
+	fi
+	# meson installs shared objects executable; Debian's are not.
+	find $root/usr/lib -name '*.so*' -type f -exec chmod 644 {} + 2>/dev/null || true
 	for script in postinst prerm triggers; do
 		f=$pkgdir/$pkg.$script
 		[ -e "$f" ] || continue
