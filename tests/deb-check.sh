@@ -1,21 +1,36 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The deb-install suite: make deb's packages (scripts/build-deb.sh), the
-# sleipnir-dkms package built into sleipnir.ko by Debian's dkms for the guest
-# kernel (tests/dkms-build.sh, checked against make build's module), then one
-# board boot that loads that module and installs and uses the other packages
-# with dpkg (tests/guest/deb-install.sh). Needs make build.
+# sleipnir-dkms package built into sleipnir.ko by Debian's dkms for each guest
+# kernel (tests/dkms-build.sh, checked against make build's module for it),
+# then one board boot (the default kernel) that loads dkms's module and
+# installs and uses the other packages with dpkg (tests/guest/deb-install.sh).
+# Needs make build.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 cd "$SLEIPNIR_ROOT"
 
 scripts/build-deb.sh
-# The guest kernel's headers: beside the kernel make build linked for the
+# A guest kernel's headers: beside the kernel make build linked for the
 # board (asking apt again costs seconds).
-vmlinuz=$(readlink -f build/board/vmlinuz) || die "no build/board/vmlinuz: run make build"
-kcache=${vmlinuz%/root/boot/*}
-kdir=$kcache/root/usr/src/linux-headers-$(cat "$kcache/abi")
+headers_of() {
+	local vmlinuz kcache
+	[ -e "$1" ] || die "no $1: run make build"
+	vmlinuz=$(readlink -f "$1")
+	kcache=${vmlinuz%/root/boot/*}
+	echo "$kcache/root/usr/src/linux-headers-$(cat "$kcache/abi")"
+}
+kdir=$(headers_of build/board/vmlinuz)
 ko=$(tests/dkms-build.sh "$kdir" kernel/sleipnir.ko)
+# The other guest kernels make build sets up (build/board/vmlinuz-SERIES,
+# their module in build/kmod-SERIES): dkms builds the package for each
+# too, and the result must match that module's sources.
+for v in build/board/vmlinuz-*; do
+	[ -e "$v" ] || continue
+	series=${v##*/vmlinuz-}
+	kdir=$(headers_of "$v")
+	tests/dkms-build.sh "$kdir" build/kmod-$series/kernel/sleipnir.ko >/dev/null
+done
 
 guest=$(mktemp -d "${TMPDIR:-/tmp}/sleipnir-deb-check.XXXXXX")
 trap 'rm -rf "$guest"' EXIT
