@@ -125,7 +125,7 @@ stage_tag sleipnir-firmware firmware
 stage_dkms
 # The same trees, packaging and changelog make the same packages: kept.
 key=$(cd $stage && { find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum
-	sha256sum "$SLEIPNIR_ROOT"/$pkgdir/* "$SLEIPNIR_ROOT"/packaging/dkms/* "$SLEIPNIR_ROOT/$0"; } |
+	sha256sum "$SLEIPNIR_ROOT"/$pkgdir/* "$SLEIPNIR_ROOT"/packaging/dkms/* "$SLEIPNIR_ROOT/scripts/build-deb.sh"; } |
 	sha256sum | cut -c1-16)
 if [ "$(cat $out/.key 2>/dev/null)" = "$key" ]; then
 	say "packages up to date: $(cd $out && echo *.deb)"
