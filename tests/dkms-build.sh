@@ -15,7 +15,7 @@
 # reports the module built for that kernel, its vermagic names it, and its
 # srcversion (modpost's checksum of the sources) equals REFERENCE_KO's when
 # given (make build's kernel/sleipnir.ko, built from this tree). A result for
-# the same package and headers is reused.
+# the same module sources and headers is reused.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 cd "$SLEIPNIR_ROOT"
@@ -40,7 +40,14 @@ kver=$(sed -n 's/^override KERNELRELEASE = //p' "$kdir/.kernelvariables" 2>/dev/
 [ -n "$kver" ] || kver=$(cat "$kdir/include/config/kernel.release")
 
 out=build/dkms/$kver
-key=$({ sha256sum "$deb" | cut -d' ' -f1; echo "$kdir"; sha256sum "$0"; } | sha256sum | cut -c1-16)
+# Keyed by what DKMS reads (the source tree's names and contents, not the
+# package's dates), the headers and this script.
+key=$({
+	dpkg-deb --fsys-tarfile "$deb" | tar -t | grep '^\./usr/src/'
+	dpkg-deb --fsys-tarfile "$deb" | tar -xO --wildcards './usr/src/*'
+	echo "$kdir"
+	cat "$SLEIPNIR_ROOT/tests/dkms-build.sh"
+} | sha256sum | cut -c1-16)
 if [ "$(cat "$out/key" 2>/dev/null)" != "$key" ] || [ ! -e "$out/sleipnir.ko" ]; then
 	say "dkms: building sleipnir $version for $kver"
 	rm -rf "$out"
