@@ -25,17 +25,12 @@ SEEDS=(
 UNPACK_ONLY=(piglit libegl1 libglvnd0)
 # The OpenCL implementation PyOpenCL asks for (pocl-opencl-icd |
 # mesa-opencl-icd | opencl-icd) is Sleipnir's own ICD, which the guest reads
-# from /opt/sleipnir; dpkg is left out of the userland on purpose.
+# from /opt/sleipnir. (dpkg is in the userland itself.)
 PROVIDED="Package: sleipnir-opencl-icd
 Status: install ok installed
 Version: 1
 Architecture: arm64
 Provides: opencl-icd
-
-Package: dpkg
-Status: install ok installed
-Version: 9999
-Architecture: arm64
 "
 
 APT_ARM64=(
