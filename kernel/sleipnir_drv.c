@@ -28,6 +28,7 @@
 #include "sleipnir_gem.h"
 #include "sleipnir_mmu.h"
 #include "sleipnir_sched.h"
+#include "sleipnir_selftest.h"
 #include "sleipnir_submit.h"
 
 unsigned int sleipnir_max_job_timeout_ms = SLEIPNIR_JOB_TIMEOUT_MAX_MS_DEFAULT;
@@ -201,6 +202,9 @@ static int sleipnir_probe(struct platform_device *pdev)
 	ret = sleipnir_device_init(sdev);
 	if (ret)
 		return ret;
+
+	/* Before clients can submit: the test owns a job slot meanwhile. */
+	sleipnir_selftest_run(sdev);
 
 	ret = drm_dev_register(&sdev->ddev, 0);
 	if (ret) {
