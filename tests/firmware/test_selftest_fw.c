@@ -34,17 +34,22 @@ static uint8_t file[SLEIPNIR_FW_HEADER_BYTES + SLEIPNIR_SELFTEST_MAX_CODE];
 static size_t file_size;
 static struct fake_host fh;
 
-static bool load_file(void)
+static bool load(const char *path, uint8_t *buf, size_t cap, size_t *size)
 {
-	FILE *f = fopen(SELFTEST_FW, "rb");
+	FILE *f = fopen(path, "rb");
 
 	if (!f) {
-		printf("  cannot open %s\n", SELFTEST_FW);
+		printf("  cannot open %s\n", path);
 		return false;
 	}
-	file_size = fread(file, 1, sizeof(file), f);
+	*size = fread(buf, 1, cap, f);
 	fclose(f);
-	return file_size > 0;
+	return *size > 0;
+}
+
+static bool load_file(void)
+{
+	return load(SELFTEST_FW, file, sizeof(file), &file_size);
 }
 
 static int parse(const uint8_t *data, size_t size,
@@ -217,11 +222,15 @@ TEST(job_matches_the_packers)
 }
 
 /*
- * Runs the driver's job on the model; returns what sleipnir_selftest_check()
- * says, after checking every word against a reference computed here.
+ * Runs the driver's job on the model (hard-stopped after timeout_ms, 0:
+ * never); returns what sleipnir_selftest_check() says. With reference, a
+ * job that ended DONE also has every word checked against the pattern
+ * computed here.
  */
-static int run_on_model(const struct sleipnir_selftest_fw *fw,
-			uint32_t tamper_multiplier, uint32_t *js_status)
+static int run_on_model_for(const struct sleipnir_selftest_fw *fw,
+			    uint32_t tamper_multiplier, uint32_t *js_status,
+			    unsigned int timeout_ms, bool *hard_stopped,
+			    bool reference)
 {
 	uint32_t threads = fw->group_size * fw->group_count, got, want;
 	struct ch_result res;
@@ -235,10 +244,11 @@ static int run_on_model(const struct sleipnir_selftest_fw *fw,
 	/* A GPU that computed with another multiplier, for the negative case. */
 	if (tamper_multiplier)
 		put32(mem + SLEIPNIR_SELFTEST_UNIFORMS + 12, tamper_multiplier);
-	ch_run_chain(&fh, ST_VA + SLEIPNIR_SELFTEST_JOB, 0, &res, 0);
+	ch_run_chain(&fh, ST_VA + SLEIPNIR_SELFTEST_JOB, 0, &res, timeout_ms);
 	*js_status = res.js_status;
+	*hard_stopped = res.hard_stopped;
 	bad = sleipnir_selftest_check(mem, fw, &got, &want);
-	if (!tamper_multiplier && res.js_status == 1) {
+	if (reference && res.js_status == 1) {
 		const uint8_t *out = mem + SLEIPNIR_SELFTEST_OUT;
 
 		for (uint32_t i = 0; i < threads; i++)
@@ -250,6 +260,17 @@ static int run_on_model(const struct sleipnir_selftest_fw *fw,
 					     fw->seed));
 	}
 	CHECK(fh_fini(&fh));
+	return bad;
+}
+
+static int run_on_model(const struct sleipnir_selftest_fw *fw,
+			uint32_t tamper_multiplier, uint32_t *js_status)
+{
+	bool stopped = false;
+	int bad = run_on_model_for(fw, tamper_multiplier, js_status, 0,
+				   &stopped, !tamper_multiplier);
+
+	CHECK(!stopped);
 	return bad;
 }
 
@@ -297,6 +318,42 @@ TEST(a_wrong_result_is_caught)
 	/* Word 0 is the seed whatever the multiplier; word 1 differs. */
 	CHECK_EQ(run_on_model(&fw, fw.multiplier + 2, &status), 1);
 	CHECK_EQ(status, 1);
+}
+
+/* A file built from tests/firmware/selftest-NAME.s, run on the model. */
+static int run_bad_file(const char *path, uint32_t *status, bool *stopped)
+{
+	static uint8_t bad[sizeof(file)];
+	struct sleipnir_selftest_fw fw;
+	char why[160] = "";
+	size_t size = 0;
+
+	if (!load(path, bad, sizeof(bad), &size))
+		return -3;
+	/* They are well-formed files: only running them shows the fault. */
+	if (parse(bad, size, &fw, why, sizeof(why))) {
+		printf("  %s: %s\n", path, why);
+		return -4;
+	}
+	return run_on_model_for(&fw, 0, status, 500, stopped, false);
+}
+
+TEST(failing_selftests_fail_on_the_model)
+{
+	uint32_t status = 0;
+	bool stopped = false;
+
+	/* The seed left out: word 0 is 0, not the seed. */
+	CHECK_EQ(run_bad_file(SELFTEST_WRONG, &status, &stopped), 0);
+	CHECK_EQ(status, 1);
+	CHECK(!stopped);
+	/* A store to address 0: a translation fault, nothing written. */
+	CHECK_EQ(run_bad_file(SELFTEST_FAULT, &status, &stopped), 0);
+	CHECK(status >= 0xc0 && status <= 0xc7);
+	CHECK(!stopped);
+	/* An endless loop: stopped by the timeout, nothing written. */
+	CHECK_EQ(run_bad_file(SELFTEST_ENDLESS, &status, &stopped), 0);
+	CHECK(stopped);
 }
 
 /* A damaged copy of the file: @edit changes it, then its CRC is fixed. */
@@ -394,6 +451,7 @@ int main(void)
 	RUN(model_runs_the_selftest);
 	RUN(model_runs_other_grids_and_patterns);
 	RUN(a_wrong_result_is_caught);
+	RUN(failing_selftests_fail_on_the_model);
 	RUN(damaged_files_are_rejected);
 	return check_summary();
 }
