@@ -8,8 +8,12 @@
 #  3. reloaded with damaged copies (bad magic, truncated, a flipped code
 #     byte): each is rejected with its reason, the render node comes back,
 #     and the device works after the last;
-#  4. with selftest=0: skipped as disabled;
-#  5. the real file back: passed again.
+#  4. reloaded with well-formed files whose shader is wrong (tests/firmware:
+#     the seed left out, a store to address 0, an endless loop): "FAILED"
+#     with the word, the fault status or the timeout; the device is still
+#     registered, and works after the endless one was stopped;
+#  5. with selftest=0: skipped as disabled;
+#  6. the real file back: passed again.
 # The kernel log must stay clean throughout (tests/board checks it too).
 # Usage: sleipnir-selftest.sh [STRESS_SUBMITS]
 stress_submits=${1:-40}
@@ -17,6 +21,7 @@ node=/dev/dri/renderD128
 fwdir=/lib/firmware/sleipnir
 fw=$fwdir/midgard-selftest.bin
 saved=/tmp/midgard-selftest.bin
+bad=/opt/sleipnir/share/sleipnir/test-firmware
 . "$(dirname "$0")/check.sh"
 
 SPLAT='Oops|BUG:|kernel BUG|WARNING:|cut here|KASAN|UBSAN|lockdep|Unable to handle kernel|Call trace:|refcount_t:'
@@ -110,12 +115,25 @@ else
 fi
 device_works damaged
 
-# 4. Disabled.
+# 4. Shaders that fail.
+cp $bad/selftest-wrong.bin $fw
+reload wrong
+expect_line wrong 'self-test FAILED: word 0 is 0x00000000, expected 0x600dcafe'
+cp $bad/selftest-fault.bin $fw
+reload fault
+expect_line fault 'self-test FAILED: the job ended with status 0xc[0-7]'
+expect_line fault 'MMU fault in AS[0-9]+, client [0-9]+ \(selftest\)'
+cp $bad/selftest-endless.bin $fw
+reload endless
+expect_line endless 'self-test FAILED: the job did not end within [0-9]+ ms'
+device_works endless
+
+# 5. Disabled.
 cp $saved $fw
 reload disabled selftest=0
 expect_line disabled 'self-test skipped: disabled'
 
-# 5. The real file again.
+# 6. The real file again.
 reload restored
 expect_line restored 'self-test passed: [0-9]+ threads'
 
