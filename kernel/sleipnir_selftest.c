@@ -39,6 +39,7 @@
 #include <drm/sleipnir_drm.h>
 
 #include "sleipnir_device.h"
+#include "sleipnir_fault.h"
 #include "sleipnir_mmu.h"
 #include "sleipnir_rules.h"
 #include "sleipnir_sched.h"
@@ -58,6 +59,8 @@ MODULE_FIRMWARE(SLEIPNIR_SELFTEST_FW_NAME);
 #define SLEIPNIR_SELFTEST_TIMEOUT_MS	5000
 #define SLEIPNIR_SELFTEST_POLL_US	50
 #define SLEIPNIR_SELFTEST_STOP_US	100000
+/* How long a job that faulted waits for the MMU interrupt's report. */
+#define SLEIPNIR_SELFTEST_FAULT_WAIT_US	20000
 
 /**
  * struct sleipnir_selftest - The self-test's GPU memory and address space.
@@ -151,6 +154,7 @@ static int sleipnir_selftest_run_chain(struct sleipnir_selftest *st, u32 js,
 {
 	struct sleipnir_device *sdev = st->sdev;
 	ktime_t start;
+	bool done;
 	u32 raw;
 	int as, ret;
 
@@ -180,6 +184,15 @@ static int sleipnir_selftest_run_chain(struct sleipnir_selftest *st, u32 js,
 		if (raw & SLP_JOB_IRQ_FAILED(js))
 			ret = sleipnir_exception_code(sleipnir_read(sdev,
 								    SLP_JS_STATUS(js)));
+		/*
+		 * The MMU interrupt reports the fault against the VM holding
+		 * the AS: let it find ours before the test releases it.
+		 */
+		if (sleipnir_job_fault_kind(ret) == SLEIPNIR_FAULT_MMU)
+			read_poll_timeout(sleipnir_fault_pending, done,
+					  done, 100,
+					  SLEIPNIR_SELFTEST_FAULT_WAIT_US, false,
+					  &st->vm->faults);
 	} else {
 		sleipnir_write(sdev, SLP_JS_COMMAND(js), SLP_JS_CMD_HARD_STOP);
 		if (read_poll_timeout(sleipnir_selftest_rawstat, raw, raw,
@@ -284,7 +297,11 @@ void sleipnir_selftest_run(struct sleipnir_device *sdev)
 		return;
 	}
 
-	ret = firmware_request_nowarn(&file, SLEIPNIR_SELFTEST_FW_NAME,
+	/*
+	 * Quiet when the file is missing, and straight from the filesystem:
+	 * never the sysfs fallback, which could hold probe for a minute.
+	 */
+	ret = request_firmware_direct(&file, SLEIPNIR_SELFTEST_FW_NAME,
 				      sdev->dev);
 	if (ret) {
 		dev_info(sdev->dev, "self-test skipped: no firmware %s (%d)\n",
