@@ -146,8 +146,9 @@ static u32 sleipnir_selftest_rawstat(struct sleipnir_device *sdev, u32 js)
 
 /*
  * Runs the chain on slot @js with the job interrupt masked and waits for
- * its end. Return: its JS_STATUS exception code, or -ETIMEDOUT (the chain
- * was stopped, and the GPU reset if it would not stop).
+ * its end. Return: its JS_STATUS exception code, -ETIMEDOUT (the chain
+ * was stopped, and the GPU reset if it would not stop), or the error of
+ * loading the address space.
  */
 static int sleipnir_selftest_run_chain(struct sleipnir_selftest *st, u32 js,
 				       u64 *elapsed_us)
@@ -247,6 +248,12 @@ static void sleipnir_selftest_execute(struct sleipnir_device *sdev,
 	}
 
 	ret = sleipnir_selftest_run_chain(&st, js, &elapsed_us);
+	if (ret < 0 && ret != -ETIMEDOUT) {
+		dev_warn(sdev->dev,
+			 "self-test skipped: no GPU address space for it (%d)\n",
+			 ret);
+		goto out;
+	}
 	if (ret == -ETIMEDOUT) {
 		dev_warn(sdev->dev,
 			 "self-test FAILED: the job did not end within %u ms\n",
