@@ -303,7 +303,8 @@ def check_soc_overlay(c, out, linux, name, dtbo):
 
 def qemu_dump(qemu, out, product):
     dtb = os.path.join(out, f"qemu-virt-{product}.dtb")
-    res = run([qemu, "-M", f"virt,gpu={product},dumpdtb={dtb}",
+    # A fixed -seed: /chosen's rng-seed and kaslr-seed then match run to run.
+    res = run([qemu, "-M", f"virt,gpu={product},dumpdtb={dtb}", "-seed", "1",
                "-cpu", "cortex-a53", "-m", "512M", "-nographic", "-nodefaults"],
               timeout=60)
     return dtb, res
@@ -444,10 +445,18 @@ def main():
         c.check(f"Linux's binding accepts {os.path.basename(dtb)}",
                 any("gpu@" in m for m in matched) and not errors,
                 f"matched {sorted(matched)}; " + "; ".join(errors))
-    # QEMU's whole tree under every schema dt-schema ships, ours included.
-    for dtb, (matched, errors) in validate(virt, schema).items():
-        c.check(f"dt-validate (all schemas) {os.path.basename(dtb)}", not errors,
-                "; ".join(errors))
+    # QEMU's whole tree under every schema dt-schema ships, ours included:
+    # the GPU adds no complaint to those stock virt already draws (QEMU's
+    # platform-bus node has one).
+    if virt:
+        plain = os.path.join(out, "qemu-virt-none.dtb")
+        full = validate([plain] + virt, schema)
+        stock = set(full[plain][1])
+        for dtb in virt:
+            new = [e for e in full[dtb][1] if e not in stock]
+            c.check(f"dt-validate (all schemas) {os.path.basename(dtb)}: "
+                    f"nothing beyond stock virt's {len(stock)}", not new,
+                    "; ".join(new))
 
     # Negative controls: the same validation must catch broken nodes.
     good = []
