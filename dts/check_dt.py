@@ -60,6 +60,7 @@ class Checks:
     def __init__(self):
         self.passed = 0
         self.failed = 0
+        self.failures = []
 
     def check(self, name, ok, detail=""):
         if ok:
@@ -67,6 +68,7 @@ class Checks:
             print(f"ok    {name}")
         else:
             self.failed += 1
+            self.failures.append(name)
             print(f"FAIL  {name}" + (f": {detail}" if detail else ""))
         return ok
 
@@ -471,6 +473,9 @@ def main():
     for what, dtb in bad:
         c.check(f"dt-validate rejects {what}", bool(caught[dtb][1]))
 
+    # Again at the end, where make check's excerpt of the output looks.
+    for name in c.failures:
+        print(f"failed: {name}")
     print(f"device-tree: {c.passed} passed, {c.failed} failed")
     return 1 if c.failed else 0
 

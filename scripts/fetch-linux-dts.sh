@@ -4,7 +4,7 @@
 # scripts/fetch-linux-source.sh) and keeps only what dts/check.sh needs to
 # check our overlays against real boards: the device trees of the Rockchip
 # (arm64, arm) and Exynos (arm) boards, the dt-bindings headers they
-# include, and the upstream Mali Midgard binding. About 20 MB in the cache;
+# include, and the upstream Mali Midgard binding. About 8 MB in the cache;
 # offline once fetched. Prints the cache folder on stdout.
 # SLEIPNIR_LINUX_SOURCE_DEB=PATH uses that .deb instead of downloading one.
 set -euo pipefail
