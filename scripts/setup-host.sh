@@ -15,6 +15,8 @@ HOST_PACKAGES=(
 	device-tree-compiler kmod cpio xz-utils dpkg-dev rsync perl e2fsprogs
 	libasan8 libubsan1 gnuplot-nox ccache
 	libelf-dev libxxhash-dev
+	# pahole: the 6.12 guest kernel's modules carry BTF (kernel/README.md)
+	dwarves
 )
 ARM64_PACKAGES=(
 	libdrm-dev:arm64 ocl-icd-opencl-dev:arm64 libc6-dev:arm64
