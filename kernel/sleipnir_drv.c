@@ -152,16 +152,14 @@ void sleipnir_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 	sleipnir_compat_fdinfo_memory(p, file);
 }
 
+/*
+ * DRM_GEM_FOPS follows the kernel: 6.12's DRM core refuses to open a file
+ * whose operations lack FOP_UNSIGNED_OFFSET (GEM mmap offsets are above
+ * 2^63), which it sets there.
+ */
 static const struct file_operations sleipnir_fops = {
 	.owner		= THIS_MODULE,
-	.open		= drm_open,
-	.release	= drm_release,
-	.unlocked_ioctl	= drm_ioctl,
-	.compat_ioctl	= drm_compat_ioctl,
-	.poll		= drm_poll,
-	.read		= drm_read,
-	.llseek		= noop_llseek,
-	.mmap		= drm_gem_mmap,
+	DRM_GEM_FOPS,
 	SLEIPNIR_COMPAT_FOPS_SHOW_FDINFO,
 };
 

@@ -23,13 +23,15 @@ modules: sources
 	$(KMAKE) M=$(KTREE) modules
 	$(KMAKE) M=$(KTREE)/tests/kmod modules
 
-# The copy holds only what Kbuild reads; rsync keeps the objects (excluded,
-# so never deleted) and the timestamps of unchanged files, so a rebuild
-# compiles only what changed.
+# The copy holds only the sources Kbuild reads (not the 6.1 build's
+# generated *.mod.c); rsync keeps the objects (excluded, so never deleted)
+# and the timestamps of unchanged files, so a rebuild compiles only what
+# changed.
 sources:
 ifneq ($(KTREE),$(CURDIR))
 	@mkdir -p $(KTREE)
-	@rsync -aR --delete --include='*/' --include=Kbuild --include='*.[ch]' \
+	@rsync -aR --delete --exclude='*.mod.c' --include='*/' --include=Kbuild \
+		--include='*.[ch]' \
 		--exclude='*' --prune-empty-dirs Kbuild kernel uapi tests/kmod $(KTREE)/
 endif
 
