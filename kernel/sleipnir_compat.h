@@ -31,10 +31,10 @@
 /* ---- drm_sched ---- */
 
 /*
- * Creates a scheduler. 6.12's schedulers have one run queue per priority,
- * which the caller must ask for (num_rqs; none means no entity can use
- * it), and run their jobs from a workqueue drm_sched allocates when given
- * none; 6.1's have a fixed set of run queues and a kthread.
+ * Creates a scheduler. 6.12's schedulers have as many run queues as the
+ * caller asks for (num_rqs: one per priority, as 6.1 always has) and run
+ * their jobs from a workqueue drm_sched allocates when given none; 6.1's
+ * have a fixed array of run queues and a kthread.
  */
 static inline int
 sleipnir_compat_sched_init(struct drm_gpu_scheduler *sched,
