@@ -48,7 +48,7 @@ install: sim
 	@meson install -C build/release --no-rebuild --tags opencl
 
 # Debian packages for arm64 boards in build/deb/ (docs/boards.md):
-# sleipnir-dkms, sleipnir-opencl-icd, sleipnir-tools, sleipnir-dev.
+# sleipnir-dkms, -firmware, -opencl-icd, -tools, -dev.
 deb: build
 	@scripts/build-deb.sh
 
