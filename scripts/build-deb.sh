@@ -25,10 +25,24 @@ pkgdir=packaging/debian
 tools=build/host-tools.ini
 [ -e $tools ] || die "$tools is missing: run make build first"
 
+# What dpkg-gencontrol and dpkg-shlibdeps build for: arm64 (Debian's names).
+eval "$(dpkg-architecture -aarm64 -s 2>/dev/null)"
+export DEB_HOST_ARCH DEB_HOST_MULTIARCH DEB_HOST_GNU_TYPE
+# Debian's hardening flags for arm64 (dpkg-buildflags, as a package build
+# gets them; -g and -O2 come from meson's buildtype).
+flags=$(DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --export=sh |
+	sed -n 's/^export \(CPPFLAGS\|CFLAGS\|LDFLAGS\)="\(.*\)"$/\1=\2/p' |
+	sed 's/ *-g -O2//')
+cflags="$(echo "$flags" | sed -n 's/^CPPFLAGS=//p') $(echo "$flags" | sed -n 's/^CFLAGS=//p')"
+ldflags=$(echo "$flags" | sed -n 's/^LDFLAGS=//p')
+
 say "building the packages' tree (aarch64, prefix /usr)"
-if [ ! -e $bdir/build.ninja ]; then
+if [ ! -e $bdir/build.ninja ] || [ "$(cat $bdir/.buildflags 2>/dev/null)" != "$flags" ]; then
+	rm -rf $bdir
 	meson setup $bdir --cross-file meson/aarch64-linux-gnu.ini \
-		--native-file $tools --prefix /usr --libdir lib/aarch64-linux-gnu >/dev/null
+		--native-file $tools --prefix /usr --libdir lib/aarch64-linux-gnu \
+		-Dc_args="$cflags" -Dc_link_args="$ldflags" >/dev/null
+	echo "$flags" >$bdir/.buildflags
 fi
 ninja -C $bdir >build/deb-aarch64.log 2>&1 || { cat build/deb-aarch64.log; die "package build failed"; }
 
@@ -37,10 +51,6 @@ version=$(meson introspect --projectinfo $bdir |
 # Dates in the packages come from the last commit, so the same tree makes
 # the same files.
 export SOURCE_DATE_EPOCH=$(git log -1 --format=%ct 2>/dev/null || date +%s)
-# What dpkg-gencontrol and dpkg-shlibdeps build for: arm64 (Debian's names).
-eval "$(dpkg-architecture -aarm64 -s 2>/dev/null)"
-export DEB_HOST_ARCH DEB_HOST_MULTIARCH DEB_HOST_GNU_TYPE
-
 rm -rf $stage
 mkdir -p $stage
 maintainer=$(sed -n 's/^Maintainer: //p' $pkgdir/control)
@@ -52,10 +62,22 @@ changelog=$stage/changelog
 	printf ' -- %s  %s\n' "$maintainer" "$(date -R -u -d "@$SOURCE_DATE_EPOCH")"
 } >$changelog
 
-# stage_tag PKG TAG: what meson installs under TAG, stripped, into PKG's tree.
+# stage_tag PKG TAG: what meson installs under TAG into PKG's tree, its ELF
+# files stripped as dh_strip does (symbols, and the .comment and .note
+# sections; a shared object's unneeded symbols too).
 stage_tag() {
-	meson install -C $bdir --no-rebuild --quiet --strip --tags "$2" \
+	local f
+	meson install -C $bdir --no-rebuild --quiet --tags "$2" \
 		--destdir "$SLEIPNIR_ROOT/$stage/$1" >/dev/null
+	[ -d $stage/$1 ] || return 0
+	while IFS= read -r -d '' f; do
+		[ "$(head -c4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ] || continue
+		case "$f" in
+		*.so | *.so.*) aarch64-linux-gnu-strip --remove-section=.comment \
+			--remove-section=.note --strip-unneeded "$f" ;;
+		*) aarch64-linux-gnu-strip --remove-section=.comment --remove-section=.note "$f" ;;
+		esac
+	done < <(find $stage/$1 -type f -print0)
 }
 
 # stage_dkms: the module's source as DKMS wants it. Every kernel/*.c *.h
