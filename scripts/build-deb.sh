@@ -101,6 +101,13 @@ finish() {
 	install -m 644 $pkgdir/copyright $doc/copyright
 	# A native version (no Debian revision): changelog.gz, as policy says.
 	gzip -9n <$changelog >$doc/changelog.gz
+	# The manual page of each program it carries (packaging/man).
+	for f in $root/usr/bin/*; do
+		[ -e "$f" ] || continue
+		[ -e packaging/man/${f##*/}.1 ] || die "no manual page packaging/man/${f##*/}.1"
+		mkdir -p $root/usr/share/man/man1
+		gzip -9n <packaging/man/${f##*/}.1 >$root/usr/share/man/man1/${f##*/}.1.gz
+	done
 	# Files in /etc are the admin's to edit: dpkg keeps their changes.
 	if [ -d $root/etc ]; then
 		(cd $root && find etc -type f -printf '/%p\n' | LC_ALL=C sort) >$root/DEBIAN/conffiles
@@ -147,7 +154,8 @@ stage_tag sleipnir-firmware firmware
 stage_dkms
 # The same trees, packaging and changelog make the same packages: kept.
 key=$(cd $stage && { find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum
-	sha256sum "$SLEIPNIR_ROOT"/$pkgdir/* "$SLEIPNIR_ROOT"/packaging/dkms/* "$SLEIPNIR_ROOT/scripts/build-deb.sh"; } |
+	sha256sum "$SLEIPNIR_ROOT"/$pkgdir/* "$SLEIPNIR_ROOT"/packaging/dkms/* \
+		"$SLEIPNIR_ROOT"/packaging/man/* "$SLEIPNIR_ROOT/scripts/build-deb.sh"; } |
 	sha256sum | cut -c1-16)
 if [ "$(cat $out/.key 2>/dev/null)" = "$key" ]; then
 	say "packages up to date: $(cd $out && echo *.deb)"
