@@ -36,15 +36,28 @@ flags=$(DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --export=sh |
 cflags="$(echo "$flags" | sed -n 's/^CPPFLAGS=//p') $(echo "$flags" | sed -n 's/^CFLAGS=//p')"
 ldflags=$(echo "$flags" | sed -n 's/^LDFLAGS=//p')
 
+# Shared libraries, not the board's static links (meson_options.txt).
+setup=(--cross-file meson/aarch64-linux-gnu.ini --native-file $tools
+	--prefix /usr --libdir lib/aarch64-linux-gnu -Dguest_static=false
+	-Dc_args="$cflags" -Dc_link_args="$ldflags")
+
 say "building the packages' tree (aarch64, prefix /usr)"
-if [ ! -e $bdir/build.ninja ] || [ "$(cat $bdir/.buildflags 2>/dev/null)" != "$flags" ]; then
+if [ ! -e $bdir/build.ninja ] || [ "$(cat $bdir/.setup 2>/dev/null)" != "${setup[*]}" ]; then
 	rm -rf $bdir
-	meson setup $bdir --cross-file meson/aarch64-linux-gnu.ini \
-		--native-file $tools --prefix /usr --libdir lib/aarch64-linux-gnu \
-		-Dc_args="$cflags" -Dc_link_args="$ldflags" >/dev/null
-	echo "$flags" >$bdir/.buildflags
+	meson setup $bdir "${setup[@]}" >/dev/null
+	echo "${setup[*]}" >$bdir/.setup
 fi
-ninja -C $bdir >build/deb-aarch64.log 2>&1 || { cat build/deb-aarch64.log; die "package build failed"; }
+# Only what the packages carry: the tests' programs link -static, which
+# this build's shared libraries do not allow.
+packaged_tags='opencl tools devel firmware'
+targets=($(meson introspect --install-plan $bdir | python3 -c '
+import json, os, sys
+tags, bdir = sys.argv[1].split(), os.path.realpath(sys.argv[2])
+for src, info in json.load(sys.stdin).get("targets", {}).items():
+    if info.get("tag") in tags:
+        print(os.path.relpath(src, bdir))' "$packaged_tags" $bdir))
+ninja -C $bdir "${targets[@]}" >build/deb-aarch64.log 2>&1 ||
+	{ cat build/deb-aarch64.log; die "package build failed"; }
 
 version=$(meson introspect --projectinfo $bdir |
 	python3 -c 'import json, sys; print(json.load(sys.stdin)["version"])')
@@ -123,8 +136,7 @@ finish() {
 	# The shared libraries the ELF files need, with the versions their
 	# symbols ask for (the arm64 libraries scripts/setup-host.sh installs).
 	local elfs=()
-	# Dynamically linked ELF files only: sleipnir-cc and sleipnir-info are
-	# static, as the board's initramfs (no loader) wants them.
+	# Dynamically linked ELF files only (a static one needs nothing).
 	while IFS= read -r -d '' f; do
 		[ "$(head -c4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ] &&
 			aarch64-linux-gnu-readelf -l "$f" 2>/dev/null | grep -q 'Requesting program interpreter\|DYNAMIC' &&
