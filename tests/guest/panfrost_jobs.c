@@ -9,7 +9,8 @@
  * Usage: panfrost_jobs [/dev/dri/renderDxxx]
  *   Without an argument the first render node whose driver is "panfrost" is
  *   used. Environment:
- *     SLEIPNIR_EXPECT_PROD=0x...  expected GPU_PROD_ID (default 0x860)
+ *     SLEIPNIR_EXPECT_GPU=PRODUCT[:CORES]  the GPU the board emulates
+ *       (board_gpu.h; tests/board sets it from --gpu, default t860:4)
  *
  * Error numbers asserted below are the ones the Linux 6.1 source returns
  * (drivers/gpu/drm/panfrost/panfrost_drv.c, drm_gem.c, drm_syncobj.c).
@@ -30,6 +31,7 @@
 #include <xf86drm.h>
 #include <drm/panfrost_drm.h>
 
+#include "board_gpu.h"
 #include "check.h"
 #include "clock.h"
 #include "le.h"
@@ -557,13 +559,12 @@ TEST(get_param)
 #undef P
 	};
 	uint64_t v[DRM_PANFROST_PARAM_AFBC_FEATURES + 1] = { 0 };
-	uint64_t expect_prod = 0x860, value;
-	const char *env = getenv("SLEIPNIR_EXPECT_PROD");
+	uint64_t value;
 	struct drm_panfrost_get_param gp;
+	struct board_gpu gpu;
 
 	NEED_DEVICE();
-	if (env && *env)
-		expect_prod = strtoull(env, NULL, 0);
+	REQUIRE(board_gpu_expected(&gpu));
 
 	for (size_t i = 0; i < sizeof(params) / sizeof(params[0]); i++) {
 		int err = get_param(g_fd, params[i].param, &value);
@@ -574,10 +575,17 @@ TEST(get_param)
 		       (unsigned long long)value);
 	}
 
-	CHECK_EQ(v[DRM_PANFROST_PARAM_GPU_PROD_ID], expect_prod);
-	CHECK(v[DRM_PANFROST_PARAM_SHADER_PRESENT] != 0);
+	/*
+	 * The product and revision of the board's GPU; panfrost passes the
+	 * present masks through whole, though it powers only the first core
+	 * group ("using only 1st core group" in dmesg on a T628 MP6).
+	 */
+	CHECK_EQ(v[DRM_PANFROST_PARAM_GPU_PROD_ID], gpu.product);
+	CHECK_EQ(v[DRM_PANFROST_PARAM_GPU_REVISION], gpu.revision);
+	CHECK_EQ(v[DRM_PANFROST_PARAM_SHADER_PRESENT], gpu.shader_present);
+	CHECK_EQ(v[DRM_PANFROST_PARAM_L2_PRESENT], gpu.l2_present);
+	CHECK_EQ(v[DRM_PANFROST_PARAM_MEM_FEATURES], gpu.mem_features);
 	CHECK(v[DRM_PANFROST_PARAM_TILER_PRESENT] != 0);
-	CHECK(v[DRM_PANFROST_PARAM_L2_PRESENT] != 0);
 	CHECK_EQ(v[DRM_PANFROST_PARAM_JS_PRESENT], 7);
 	CHECK_EQ(v[DRM_PANFROST_PARAM_AS_PRESENT], 0xff);
 	/* panfrost computes this as hweight64(L2_PRESENT). */
