@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/klog.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -622,6 +623,52 @@ TEST(get_param)
 	gp.param = DRM_PANFROST_PARAM_GPU_PROD_ID;
 	gp.pad = 1;
 	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_GET_PARAM, &gp), -EINVAL);
+}
+
+/*
+ * panfrost's probe log for the board's GPU: its model name for the product
+ * (panfrost_gpu.c's table, where 0x620 is "t620" and 0x750 "t760"), the
+ * revision fields, the present masks, and on a GPU of several core groups
+ * that it powers only the first (4 of a T628 MP6's 6 cores).
+ */
+TEST(probe_log)
+{
+	static const struct { uint32_t product; const char *name; } names[] = {
+		{ 0x860, "t860" }, { 0x750, "t760" }, { 0x620, "t620" },
+	};
+	struct board_gpu gpu;
+	char want[128], *log;
+	const char *name = NULL;
+	int size, n;
+
+	REQUIRE(board_gpu_expected(&gpu));
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].product == gpu.product)
+			name = names[i].name;
+	REQUIRE(name);
+	size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	REQUIRE(size > 0);
+	log = malloc((size_t)size + 1);
+	REQUIRE(log);
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, size);
+	CHECK(n > 0);
+	log[n > 0 ? n : 0] = 0;
+
+	snprintf(want, sizeof(want),
+		 "mali-%s id 0x%x major 0x%x minor 0x%x status 0x%x", name,
+		 gpu.product, gpu.revision >> 12, (gpu.revision >> 4) & 0xff,
+		 gpu.revision & 0xf);
+	CHECK(strstr(log, want) != NULL);
+	if (!strstr(log, want))
+		printf("  no \"%s\" in the kernel log\n", want);
+	snprintf(want, sizeof(want), "shader_present=0x%llx l2_present=0x%llx",
+		 (unsigned long long)gpu.shader_present,
+		 (unsigned long long)gpu.l2_present);
+	CHECK(strstr(log, want) != NULL);
+	snprintf(want, sizeof(want), "using only 1st core group (%d cores from %d)",
+		 __builtin_popcountll(gpu.first_group), (int)gpu.cores);
+	CHECK((strstr(log, want) != NULL) == (gpu.l2_present != 1));
+	free(log);
 }
 
 TEST(bo_create_mmap)
@@ -1291,6 +1338,7 @@ int main(int argc, char **argv)
 	RUN(open_device);
 	RUN(version);
 	RUN(get_param);
+	RUN(probe_log);
 	RUN(bo_create_mmap);
 	RUN(null_job);
 	RUN(write_value_chain);
