@@ -113,8 +113,8 @@ int sleipnir_gpu_init_features(struct sleipnir_device *sdev)
 			 sleipnir_quirk_tiler_config(0, sdev->quirks),
 			 sdev->quirks & SLEIPNIR_QUIRK_JM_MAX_THROTTLE ?
 			 SLP_JM_CONFIG_MAX_THROTTLE : 0,
-			 sleipnir_js_config(0, sdev->quirks) &
-			 ~sleipnir_js_config(0, 0));
+			 sleipnir_js_config_quirks(0, sdev->quirks) &
+			 ~sleipnir_js_config(0));
 
 	return 0;
 }

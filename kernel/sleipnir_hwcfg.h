@@ -70,15 +70,22 @@ static inline __u32 sleipnir_quirk_tiler_config(__u32 tiler, __u32 quirks)
 /*
  * The JS_CONFIG of every chain: its VM's address space, the caches cleaned
  * and invalidated before it and cleaned after it (so CPU and GPU see each
- * other's writes), middle thread priority, and START_MMU on the GPUs whose
- * quirks ask for it.
+ * other's writes), middle thread priority.
  */
-static inline __u32 sleipnir_js_config(unsigned int as, __u32 quirks)
+static inline __u32 sleipnir_js_config(unsigned int as)
 {
-	__u32 cfg = (as & SLP_JS_CONFIG_AS) |
-		    SLP_JS_CONFIG_START_FLUSH_CLEAN_INV |
-		    SLP_JS_CONFIG_END_FLUSH_CLEAN_INV |
-		    8u << SLP_JS_CONFIG_THREAD_PRI_SHIFT;
+	return (as & SLP_JS_CONFIG_AS) | SLP_JS_CONFIG_START_FLUSH_CLEAN_INV |
+	       SLP_JS_CONFIG_END_FLUSH_CLEAN_INV |
+	       8u << SLP_JS_CONFIG_THREAD_PRI_SHIFT;
+}
+
+/*
+ * sleipnir_js_config() with what the GPU's errata settings (@quirks) add:
+ * START_MMU on T60x/T62x/T72x. What a chain is started with.
+ */
+static inline __u32 sleipnir_js_config_quirks(unsigned int as, __u32 quirks)
+{
+	__u32 cfg = sleipnir_js_config(as);
 
 	if (quirks & SLEIPNIR_QUIRK_JS_START_MMU)
 		cfg |= SLP_JS_CONFIG_START_MMU;

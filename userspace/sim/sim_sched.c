@@ -207,8 +207,8 @@ static void hw_start_locked(struct sim_sched *sched, struct sim_job *job)
 	reg_write64(dev, js_reg(js, JS_HEAD_NEXT_LO), job->jc);
 	reg_write64(dev, js_reg(js, JS_AFFINITY_NEXT_LO), sched->affinity);
 	sim_reg_write(dev, js_reg(js, JS_CONFIG_NEXT),
-		      sleipnir_js_config((unsigned int)job->as_nr,
-					 sched->quirks));
+		      sleipnir_js_config_quirks((unsigned int)job->as_nr,
+						sched->quirks));
 	sim_reg_write(dev, js_reg(js, JS_COMMAND_NEXT), JS_COMMAND_START);
 }
 

@@ -310,10 +310,12 @@ static void test_hwcfg(void)
 	CHECK_EQ(sleipnir_quirk_shader_config(0), 0);
 	CHECK_EQ(SLP_JM_CONFIG_MAX_THROTTLE, 0x1f8);
 	/* AS 2, clean+invalidate before, clean after, priority 8. */
-	CHECK_EQ(sleipnir_js_config(2, 0), 0x00083302);
+	CHECK_EQ(sleipnir_js_config(2), 0x00083302);
+	CHECK_EQ(sleipnir_js_config_quirks(2, 0), 0x00083302);
 	/* The same with START_MMU (bit 10), as T60x/T62x/T72x need. */
-	CHECK_EQ(sleipnir_js_config(2, SLEIPNIR_QUIRK_JS_START_MMU), 0x00083702);
-	CHECK_EQ(sleipnir_js_config(2, SLEIPNIR_QUIRK_JM_MAX_THROTTLE),
+	CHECK_EQ(sleipnir_js_config_quirks(2, SLEIPNIR_QUIRK_JS_START_MMU),
+		 0x00083702);
+	CHECK_EQ(sleipnir_js_config_quirks(2, SLEIPNIR_QUIRK_JM_MAX_THROTTLE),
 		 0x00083302);
 	CHECK_EQ(sleipnir_unit_irq_mask(3), 0x00070007);
 	CHECK(sleipnir_unit_irq_mask(16) == 0xffffffffu);
