@@ -42,10 +42,12 @@ setup=(--cross-file meson/aarch64-linux-gnu.ini --native-file $tools
 	-Dc_args="$cflags" -Dc_link_args="$ldflags")
 
 say "building the packages' tree (aarch64, prefix /usr)"
-if [ ! -e $bdir/build.ninja ] || [ "$(cat $bdir/.setup 2>/dev/null)" != "${setup[*]}" ]; then
+# Set up again when the options or the host tools it runs change.
+stamp="${setup[*]} $(cat $tools)"
+if [ ! -e $bdir/build.ninja ] || [ "$(cat $bdir/.setup 2>/dev/null)" != "$stamp" ]; then
 	rm -rf $bdir
 	meson setup $bdir "${setup[@]}" >/dev/null
-	echo "${setup[*]}" >$bdir/.setup
+	echo "$stamp" >$bdir/.setup
 fi
 # Only what the packages carry: the tests' programs link -static, which
 # this build's shared libraries do not allow.
