@@ -20,8 +20,9 @@ ninja -C $build/host >$build/host.log 2>&1 || { cat $build/host.log; die "host b
 say "cross-building guest programs (aarch64)"
 # The host tools the cross build runs, by the native file's [binaries].
 tools=$build/host-tools.ini
-printf "[binaries]\nsleipnir-cc = '%s'\n" \
-	"$SLEIPNIR_ROOT/$build/host/compiler/tools/sleipnir-cc" >$tools.new
+printf "[binaries]\nsleipnir-cc = '%s'\nsleipnir-as = '%s'\n" \
+	"$SLEIPNIR_ROOT/$build/host/compiler/tools/sleipnir-cc" \
+	"$SLEIPNIR_ROOT/$build/host/midgard/sleipnir-as" >$tools.new
 cmp -s $tools.new $tools || mv $tools.new $tools
 rm -f $tools.new
 if [ ! -e $build/aarch64/build.ninja ] ||

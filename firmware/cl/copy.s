@@ -1,0 +1,93 @@
+; SPDX-License-Identifier: MIT
+;
+; sl_copy: clEnqueueCopyBuffer and clEnqueueCopyBufferRect on the GPU
+; (userspace/icd/icd_builtin.c launches it; firmware/cl/README.md has the
+; ABI). One work-item per 64 destination bytes of one row: global id x is
+; the block in the row, y the row, z the slice. Blocks start 16-aligned,
+; so a block wholly inside the row, whose source is 4-aligned too (the
+; load/store unit's rule for 128-bit accesses), moves as four 128-bit
+; loads and stores; the partial blocks at each end of a row, and every
+; block when source and destination disagree modulo 4, move byte by byte.
+; Copies never overlap (OpenCL 1.2 5.2.2), so the order of work-items is
+; free.
+;
+; Pushed arguments (no sysvals: the runtime launches without an offset):
+;   r23 = { dst, src, width, dst_row_pitch }   (dst, src: first byte)
+;   r22 = { dst_slice_pitch, src_row_pitch, src_slice_pitch, 0 }
+; Work registers:
+;   r0 = { a: the block's first byte, lo, hi: the bytes of it in the row,
+;          delta: source minus destination address }
+;   r1 = { d: the row's first byte, s: the source row's, e: the row's end,
+;          scratch }
+ldst
+	mov r0.xyz, global_id.xyzx
+alu
+	vmul.imul.i32 r1.x, r0.yyyy, r23.wwww        ; y * dst_row_pitch
+	smul.imul.i32 r1.y, r0.y, r22.y              ; y * src_row_pitch
+alu
+	vmul.imul.i32 r1.z, r0.zzzz, r22.xxxx        ; z * dst_slice_pitch
+	smul.imul.i32 r1.w, r0.z, r22.z              ; z * src_slice_pitch
+alu
+	vmul.imul.i32 r0.x, r0.xxxx, #64             ; the block's offset
+	sadd.iadd.i32 r1.x, r1.x, r1.z
+	vadd.iadd.i32 r1.y, r1.yyyy, r1.wwww
+alu
+	sadd.iadd.i32 r1.x, r1.x, r23.x              ; d
+	vadd.iadd.i32 r1.y, r1.yyyy, r23.yyyy        ; s
+alu
+	sadd.iand.i32 r1.w, r1.x, #-16               ; the row's first block
+	vadd.iadd.i32 r1.z, r1.xxxx, r23.zzzz        ; e = d + width
+	smul.iadd.i32 r0.x, r1.w, r0.x               ; a
+alu
+	vmul.isub.i32 r0.w, r1.yyyy, r1.xxxx         ; delta = s - d
+	sadd.umax.i32 r0.y, r0.x, r1.x               ; lo = max(a, d)
+	vadd.iadd.i32 r1.w, r0.xxxx, #64             ; a + 64
+	smul.umin.i32 r0.z, r1.w, r1.z               ; hi = min(a + 64, e)
+alu
+	smul.ule.i32 r31.w, r0.z, r0.y               ; past the row's end
+	br.true done
+alu
+	vmul.ieq.i32 r1.x, r0.yyyy, r0.xxxx          ; starts at the block
+	sadd.ieq.i32 r1.y, r0.z, r1.w                ; ends with it
+	vadd.iand.i32 r1.z, r0.wwww, #3              ; source misaligned
+	smul.iand.i32 r1.x, r1.x, r1.y
+alu
+	sadd.ieq.i32 r1.z, r1.z, #0
+	smul.iand.i32 r31.w, r1.x, r1.z
+	br.true whole
+bytes:
+alu
+	vmul.imov.i32 r26.x, r0.yyyy                 ; destination byte
+	sadd.iadd.i32 r26.y, r0.y, r0.w              ; source byte
+ldst
+	ld.u8 r27.x, [r26.y]
+ldst
+	st.u8 r27.xxxx, [r26.x]
+alu
+	sadd.iadd.i32 r0.y, r0.y, #1
+	smul.ult.i32 r31.w, r0.y, r0.z
+	br.true bytes
+alu
+	br done
+whole:
+alu
+	vmul.imov.i32 r26.x, r0.xxxx
+	sadd.iadd.i32 r26.y, r0.x, r0.w
+ldst
+	ld.128 r27.xyzw, [r26.y]
+ldst
+	st.128 r27.xyzw, [r26.x]
+ldst
+	ld.128 r27.xyzw, [r26.y + 16]
+ldst
+	st.128 r27.xyzw, [r26.x + 16]
+ldst
+	ld.128 r27.xyzw, [r26.y + 32]
+ldst
+	st.128 r27.xyzw, [r26.x + 32]
+ldst
+	ld.128 r27.xyzw, [r26.y + 48]
+ldst
+	st.128 r27.xyzw, [r26.x + 48]
+done:
+alu
