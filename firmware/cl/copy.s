@@ -6,8 +6,10 @@
 ; the block in the row, y the row, z the slice. Blocks start 16-aligned,
 ; so a block wholly inside the row, whose source is 4-aligned too (the
 ; load/store unit's rule for 128-bit accesses), moves as four 128-bit
-; loads and stores; the partial blocks at each end of a row, and every
-; block when source and destination disagree modulo 4, move byte by byte.
+; loads and stores. The partial blocks at each end of a row go 16 bytes
+; at a time: 16 whole bytes with a 4-aligned source as one 128-bit load
+; and store, the others byte by byte (so all bytes, when source and
+; destination disagree modulo 4).
 ; Copies never overlap (OpenCL 1.2 5.2.2), so the order of work-items is
 ; free.
 ;
@@ -18,7 +20,9 @@
 ;   r0 = { a: the block's first byte, lo, hi: the bytes of it in the row,
 ;          delta: source minus destination address }
 ;   r1 = { d: the row's first byte, s: the source row's, e: the row's end,
-;          scratch }
+;          scratch }; then, in a partial block, { q: the 16 bytes at hand,
+;          the next byte, the end of q's bytes, scratch }
+;   r2 = { the source is 4-aligned, scratch, scratch, scratch }
 ldst
 	mov r0.xyz, global_id.xyzx
 alu
@@ -49,26 +53,55 @@ alu
 alu
 	vmul.ieq.i32 r1.x, r0.yyyy, r0.xxxx          ; starts at the block
 	sadd.ieq.i32 r1.y, r0.z, r1.w                ; ends with it
-	vadd.iand.i32 r1.z, r0.wwww, #3              ; source misaligned
+	vadd.iand.i32 r1.z, r0.wwww, #3
 	smul.iand.i32 r1.x, r1.x, r1.y
 alu
-	sadd.ieq.i32 r1.z, r1.z, #0
-	smul.iand.i32 r31.w, r1.x, r1.z
+	sadd.ieq.i32 r2.x, r1.z, #0                  ; source 4-aligned too
+	smul.iand.i32 r31.w, r1.x, r2.x
 	br.true whole
+alu
+	sadd.iand.i32 r1.x, r0.y, #-16               ; q: lo's 16 bytes
+quad:
+alu
+	sadd.umax.i32 r1.y, r1.x, r0.y               ; from max(q, lo)
+	vadd.iadd.i32 r2.y, r1.xxxx, #16
+	smul.umin.i32 r1.z, r2.y, r0.z               ; to min(q + 16, hi)
+alu
+	vmul.ieq.i32 r2.z, r1.yyyy, r1.xxxx          ; all 16 bytes
+	sadd.ieq.i32 r2.w, r1.z, r2.y
+	smul.iand.i32 r2.z, r2.z, r2.w
+alu
+	smul.iand.i32 r31.w, r2.z, r2.x              ; and the source aligned
+	br.true vector
 bytes:
 alu
-	vmul.imov.i32 r26.x, r0.yyyy                 ; destination byte
-	sadd.iadd.i32 r26.y, r0.y, r0.w              ; source byte
+	vmul.imov.i32 r26.x, r1.yyyy                 ; destination byte
+	sadd.iadd.i32 r26.y, r1.y, r0.w              ; source byte
 ldst
 	ld.u8 r27.x, [r26.y]
 ldst
 	st.u8 r27.xxxx, [r26.x]
 alu
-	sadd.iadd.i32 r0.y, r0.y, #1
-	smul.ult.i32 r31.w, r0.y, r0.z
+	sadd.iadd.i32 r1.y, r1.y, #1
+	smul.ult.i32 r31.w, r1.y, r1.z
 	br.true bytes
+next:
+alu
+	sadd.iadd.i32 r1.x, r1.x, #16
+	smul.ult.i32 r31.w, r1.x, r0.z
+	br.true quad
 alu
 	br done
+vector:
+alu
+	vmul.imov.i32 r26.x, r1.xxxx
+	sadd.iadd.i32 r26.y, r1.x, r0.w
+ldst
+	ld.128 r27.xyzw, [r26.y]
+ldst
+	st.128 r27.xyzw, [r26.x]
+alu
+	br next
 whole:
 alu
 	vmul.imov.i32 r26.x, r0.xxxx

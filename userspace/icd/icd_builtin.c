@@ -42,7 +42,7 @@ struct builtin_arg {
 /* A built-in kernel: its code file and its launch ABI. */
 struct builtin_kernel {
 	const char *name, *file;
-	uint32_t work_regs;          /* r0-r1 */
+	uint32_t work_regs;          /* r0 up */
 	uint32_t uniform_bytes, push_vec4;
 	bool needs_ubo;              /* reads the image as UBO 0 */
 	unsigned int num_args;
@@ -62,7 +62,7 @@ static const struct builtin_kernel kernels[NUM_KERNELS] = {
 		},
 	},
 	[KERNEL_COPY] = {
-		"sl_copy", "cl-copy.bin", 2, 32, 2, false, 7, {
+		"sl_copy", "cl-copy.bin", 3, 32, 2, false, 7, {
 			{ "dst", "uchar*", SLB_ARG_GLOBAL, 0, 4 },
 			{ "src", "uchar*", SLB_ARG_GLOBAL, 4, 4 },
 			{ "width", "uint", SLB_ARG_VALUE, 8, 4 },
