@@ -2,16 +2,24 @@
 ;
 ; sl_copy: clEnqueueCopyBuffer and clEnqueueCopyBufferRect on the GPU
 ; (userspace/icd/icd_builtin.c launches it; firmware/cl/README.md has the
-; ABI). One work-item per 64 destination bytes of one row: global id x is
-; the block in the row, y the row, z the slice. Blocks start 16-aligned,
-; so a block wholly inside the row, whose source is 4-aligned too (the
-; load/store unit's rule for 128-bit accesses), moves as four 128-bit
-; loads and stores. The partial blocks at each end of a row go 16 bytes
-; at a time: 16 whole bytes with a 4-aligned source as one 128-bit load
-; and store, the others byte by byte (so all bytes, when source and
-; destination disagree modulo 4).
-; Copies never overlap (OpenCL 1.2 5.2.2), so the order of work-items is
-; free.
+; ABI). One work-item per 256 destination bytes of one row: global id x
+; is the block in the row, y the row, z the slice. Blocks start
+; 16-aligned, so a block wholly inside the row, whose source is 4-aligned
+; too (the load/store unit's rule for 128-bit accesses), moves as sixteen
+; 128-bit loads and stores. The partial blocks at each end of a row go 16
+; bytes at a time: 16 whole bytes with a 4-aligned source as one 128-bit
+; load and store, the others byte by byte (so all bytes, when source and
+; destination disagree modulo 4). Copies never overlap (OpenCL 1.2
+; 5.2.2), so the order of work-items is free.
+;
+; Load/store addresses and store data can only be in r26/r27, and ALU
+; reads of r26 read the bundle's constants: addresses are made in work
+; registers and copied to r26 just before use; data goes through r27, a
+; load and its store in bundles of their own. The 128-bit accesses name
+; a 32-bit index (zero.x.u32, not the default zero.x.u64): the model's
+; lockstep engine runs only such plain accesses on its fast path. In an ALU bundle the second
+; stage (VADD, SMUL, VLUT, the branch) may use the first's (VMUL, SADD)
+; results; the units of one stage are independent (docs/hardware.md 5.2).
 ;
 ; Pushed arguments (no sysvals: the runtime launches without an offset):
 ;   r23 = { dst, src, width, dst_row_pitch }   (dst, src: first byte)
@@ -20,9 +28,9 @@
 ;   r0 = { a: the block's first byte, lo, hi: the bytes of it in the row,
 ;          delta: source minus destination address }
 ;   r1 = { d: the row's first byte, s: the source row's, e: the row's end,
-;          scratch }; then, in a partial block, { q: the 16 bytes at hand,
+;          a + 256 }; then, in a partial block, { q: the 16 bytes at hand,
 ;          the next byte, the end of q's bytes, scratch }
-;   r2 = { the source is 4-aligned, scratch, scratch, scratch }
+;   r2 = { the source is 4-aligned, q + 16, scratch, scratch }
 ldst
 	mov r0.xyz, global_id.xyzx
 alu
@@ -32,7 +40,7 @@ alu
 	vmul.imul.i32 r1.z, r0.zzzz, r22.xxxx        ; z * dst_slice_pitch
 	smul.imul.i32 r1.w, r0.z, r22.z              ; z * src_slice_pitch
 alu
-	vmul.imul.i32 r0.x, r0.xxxx, #64             ; the block's offset
+	vmul.imul.i32 r0.x, r0.xxxx, #256            ; the block's offset
 	sadd.iadd.i32 r1.x, r1.x, r1.z
 	vadd.iadd.i32 r1.y, r1.yyyy, r1.wwww
 alu
@@ -43,10 +51,10 @@ alu
 	vadd.iadd.i32 r1.z, r1.xxxx, r23.zzzz        ; e = d + width
 	smul.iadd.i32 r0.x, r1.w, r0.x               ; a
 alu
-	vmul.isub.i32 r0.w, r1.yyyy, r1.xxxx         ; delta = s - d
+	vmul.iadd.i32 r1.w, r0.xxxx, #256            ; a + 256
 	sadd.umax.i32 r0.y, r0.x, r1.x               ; lo = max(a, d)
-	vadd.iadd.i32 r1.w, r0.xxxx, #64             ; a + 64
-	smul.umin.i32 r0.z, r1.w, r1.z               ; hi = min(a + 64, e)
+	vadd.isub.i32 r0.w, r1.yyyy, r1.xxxx         ; delta = s - d
+	smul.umin.i32 r0.z, r1.w, r1.z               ; hi = min(a + 256, e)
 alu
 	smul.ule.i32 r31.w, r0.z, r0.y               ; past the row's end
 	br.true done
@@ -63,8 +71,8 @@ alu
 	sadd.iand.i32 r1.x, r0.y, #-16               ; q: lo's 16 bytes
 quad:
 alu
+	vmul.iadd.i32 r2.y, r1.xxxx, #16
 	sadd.umax.i32 r1.y, r1.x, r0.y               ; from max(q, lo)
-	vadd.iadd.i32 r2.y, r1.xxxx, #16
 	smul.umin.i32 r1.z, r2.y, r0.z               ; to min(q + 16, hi)
 alu
 	vmul.ieq.i32 r2.z, r1.yyyy, r1.xxxx          ; all 16 bytes
@@ -97,9 +105,9 @@ alu
 	vmul.imov.i32 r26.x, r1.xxxx
 	sadd.iadd.i32 r26.y, r1.x, r0.w
 ldst
-	ld.128 r27.xyzw, [r26.y]
+	ld.128 r27.xyzw, [r26.y + zero.x.u32]
 ldst
-	st.128 r27.xyzw, [r26.x]
+	st.128 r27.xyzw, [r26.x + zero.x.u32]
 alu
 	br next
 whole:
@@ -107,20 +115,68 @@ alu
 	vmul.imov.i32 r26.x, r0.xxxx
 	sadd.iadd.i32 r26.y, r0.x, r0.w
 ldst
-	ld.128 r27.xyzw, [r26.y]
+	ld.128 r27.xyzw, [r26.y + zero.x.u32]
 ldst
-	st.128 r27.xyzw, [r26.x]
+	st.128 r27.xyzw, [r26.x + zero.x.u32]
 ldst
-	ld.128 r27.xyzw, [r26.y + 16]
+	ld.128 r27.xyzw, [r26.y + zero.x.u32 + 16]
 ldst
-	st.128 r27.xyzw, [r26.x + 16]
+	st.128 r27.xyzw, [r26.x + zero.x.u32 + 16]
 ldst
-	ld.128 r27.xyzw, [r26.y + 32]
+	ld.128 r27.xyzw, [r26.y + zero.x.u32 + 32]
 ldst
-	st.128 r27.xyzw, [r26.x + 32]
+	st.128 r27.xyzw, [r26.x + zero.x.u32 + 32]
 ldst
-	ld.128 r27.xyzw, [r26.y + 48]
+	ld.128 r27.xyzw, [r26.y + zero.x.u32 + 48]
 ldst
-	st.128 r27.xyzw, [r26.x + 48]
+	st.128 r27.xyzw, [r26.x + zero.x.u32 + 48]
+ldst
+	ld.128 r27.xyzw, [r26.y + zero.x.u32 + 64]
+ldst
+	st.128 r27.xyzw, [r26.x + zero.x.u32 + 64]
+ldst
+	ld.128 r27.xyzw, [r26.y + zero.x.u32 + 80]
+ldst
+	st.128 r27.xyzw, [r26.x + zero.x.u32 + 80]
+ldst
+	ld.128 r27.xyzw, [r26.y + zero.x.u32 + 96]
+ldst
+	st.128 r27.xyzw, [r26.x + zero.x.u32 + 96]
+ldst
+	ld.128 r27.xyzw, [r26.y + zero.x.u32 + 112]
+ldst
+	st.128 r27.xyzw, [r26.x + zero.x.u32 + 112]
+ldst
+	ld.128 r27.xyzw, [r26.y + zero.x.u32 + 128]
+ldst
+	st.128 r27.xyzw, [r26.x + zero.x.u32 + 128]
+ldst
+	ld.128 r27.xyzw, [r26.y + zero.x.u32 + 144]
+ldst
+	st.128 r27.xyzw, [r26.x + zero.x.u32 + 144]
+ldst
+	ld.128 r27.xyzw, [r26.y + zero.x.u32 + 160]
+ldst
+	st.128 r27.xyzw, [r26.x + zero.x.u32 + 160]
+ldst
+	ld.128 r27.xyzw, [r26.y + zero.x.u32 + 176]
+ldst
+	st.128 r27.xyzw, [r26.x + zero.x.u32 + 176]
+ldst
+	ld.128 r27.xyzw, [r26.y + zero.x.u32 + 192]
+ldst
+	st.128 r27.xyzw, [r26.x + zero.x.u32 + 192]
+ldst
+	ld.128 r27.xyzw, [r26.y + zero.x.u32 + 208]
+ldst
+	st.128 r27.xyzw, [r26.x + zero.x.u32 + 208]
+ldst
+	ld.128 r27.xyzw, [r26.y + zero.x.u32 + 224]
+ldst
+	st.128 r27.xyzw, [r26.x + zero.x.u32 + 224]
+ldst
+	ld.128 r27.xyzw, [r26.y + zero.x.u32 + 240]
+ldst
+	st.128 r27.xyzw, [r26.x + zero.x.u32 + 240]
 done:
 alu

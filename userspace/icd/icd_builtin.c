@@ -26,7 +26,7 @@
 #endif
 
 /* Bytes one work-item of either kernel covers (firmware/cl/fill.s, copy.s). */
-#define BLOCK_BYTES 64u
+#define BLOCK_BYTES 256u
 /* Work-items of a group along x: blocks of a row run side by side. */
 #define GROUP_ITEMS 64u
 /* The fill kernel's pattern table: 128 bytes, any pattern repeated. */
@@ -53,7 +53,7 @@ enum { KERNEL_FILL, KERNEL_COPY, NUM_KERNELS };
 
 static const struct builtin_kernel kernels[NUM_KERNELS] = {
 	[KERNEL_FILL] = {
-		"sl_fill", "cl-fill.bin", 2, 16 + PATTERN_TABLE, 1, true, 4, {
+		"sl_fill", "cl-fill.bin", 3, 16 + PATTERN_TABLE, 9, true, 4, {
 			{ "base", "uchar*", SLB_ARG_GLOBAL, 0, 4 },
 			{ "head", "uint", SLB_ARG_VALUE, 4, 4 },
 			{ "end", "uint", SLB_ARG_VALUE, 8, 4 },
