@@ -6,20 +6,21 @@
 ; is the block in the row, y the row, z the slice. Blocks start
 ; 16-aligned, so a block wholly inside the row, whose source is 4-aligned
 ; too (the load/store unit's rule for 128-bit accesses), moves as sixteen
-; 128-bit loads and stores. The partial blocks at each end of a row go 16
-; bytes at a time: 16 whole bytes with a 4-aligned source as one 128-bit
-; load and store, the others byte by byte (so all bytes, when source and
-; destination disagree modulo 4). Copies never overlap (OpenCL 1.2
+; 128-bit loads and stores. The other blocks go 16 bytes at a time: 16
+; whole bytes as one 128-bit load and store when the source is 4-aligned,
+; else as the five aligned words that hold them, shifted together; the
+; bytes at the ends of a row one by one. Copies never overlap (OpenCL 1.2
 ; 5.2.2), so the order of work-items is free.
 ;
 ; Load/store addresses and store data can only be in r26/r27, and ALU
 ; reads of r26 read the bundle's constants: addresses are made in work
 ; registers and copied to r26 just before use; data goes through r27, a
-; load and its store in bundles of their own. The 128-bit accesses name
-; a 32-bit index (zero.x.u32, not the default zero.x.u64): the model's
-; lockstep engine runs only such plain accesses on its fast path. In an ALU bundle the second
-; stage (VADD, SMUL, VLUT, the branch) may use the first's (VMUL, SADD)
-; results; the units of one stage are independent (docs/hardware.md 5.2).
+; load and its store in bundles of their own. The 128-bit accesses name a
+; 32-bit index (zero.x.u32, not the default zero.x.u64): the model's
+; lockstep engine runs only such plain accesses on its fast path. In an
+; ALU bundle the second stage (VADD, SMUL, VLUT, the branch) may use the
+; first's (VMUL, SADD) results; the units of one stage are independent
+; (docs/hardware.md 5.2).
 ;
 ; Pushed arguments (no sysvals: the runtime launches without an offset):
 ;   r23 = { dst, src, width, dst_row_pitch }   (dst, src: first byte)
@@ -30,7 +31,9 @@
 ;   r1 = { d: the row's first byte, s: the source row's, e: the row's end,
 ;          a + 256 }; then, in a partial block, { q: the 16 bytes at hand,
 ;          the next byte, the end of q's bytes, scratch }
-;   r2 = { the source is 4-aligned, q + 16, scratch, scratch }
+;   r2 = { the source is 4-aligned, q + 16, s, t: the shifts for a source
+;          k bytes past 4-alignment, 8 k and 32 - 8 k }
+;   r3 = the source's aligned words (r27 too, before a store)
 ldst
 	mov r0.xyz, global_id.xyzx
 alu
@@ -68,19 +71,47 @@ alu
 	smul.iand.i32 r31.w, r1.x, r2.x
 	br.true whole
 alu
+	vmul.iand.i32 r2.z, r0.wwww, #3              ; k: source past 4-alignment
 	sadd.iand.i32 r1.x, r0.y, #-16               ; q: lo's 16 bytes
+	vadd.ishl.i32 r2.z, r2.zzzz, #3              ; s = 8 k
+alu
+	sadd.isub.i32 r2.w, r26.x, r2.z              ; t = 32 - s
+	const 32
 quad:
 alu
 	vmul.iadd.i32 r2.y, r1.xxxx, #16
 	sadd.umax.i32 r1.y, r1.x, r0.y               ; from max(q, lo)
 	smul.umin.i32 r1.z, r2.y, r0.z               ; to min(q + 16, hi)
 alu
-	vmul.ieq.i32 r2.z, r1.yyyy, r1.xxxx          ; all 16 bytes
-	sadd.ieq.i32 r2.w, r1.z, r2.y
-	smul.iand.i32 r2.z, r2.z, r2.w
+	sadd.isub.i32 r1.w, r1.z, r1.y
+	smul.ine.i32 r31.w, r1.w, #16                ; not all 16 bytes
+	br.true bytes
 alu
-	smul.iand.i32 r31.w, r2.z, r2.x              ; and the source aligned
-	br.true vector
+	smul.imov.i32 r31.w, r2.x
+	br.true vector                               ; the source 4-aligned
+; 16 bytes from a source k bytes past 4-alignment: the five aligned words
+; w0..w4 that hold them, out[i] = w[i] >> s | w[i + 1] << t (little
+; endian). w0 and w4 hold the first and last byte wanted, so the loads
+; stay in their pages.
+alu
+	vmul.imov.i32 r26.x, r1.xxxx
+	sadd.iadd.i32 r1.w, r1.x, r0.w
+	smul.iand.i32 r26.y, r1.w, #-4
+ldst
+	ld.128 r3.xyzw, [r26.y + zero.x.u32]
+	ld.32 r1.w, [r26.y + zero.x.u32 + 16].xxxx
+alu
+	vmul.imov.i32 r27.xyz, r3.yzww               ; w1 w2 w3
+	sadd.imov.i32 r27.w, r1.w                    ; w4
+	vadd.ilsr.i32 r3.xyzw, r3.xyzw, r2.zzzz
+alu
+	vadd.ishl.i32 r27.xyzw, r27.xyzw, r2.wwww
+alu
+	vmul.ior.i32 r27.xyzw, r27.xyzw, r3.xyzw
+ldst
+	st.128 r27.xyzw, [r26.x + zero.x.u32]
+alu
+	br next
 bytes:
 alu
 	vmul.imov.i32 r26.x, r1.yyyy                 ; destination byte

@@ -62,7 +62,7 @@ static const struct builtin_kernel kernels[NUM_KERNELS] = {
 		},
 	},
 	[KERNEL_COPY] = {
-		"sl_copy", "cl-copy.bin", 3, 32, 2, false, 7, {
+		"sl_copy", "cl-copy.bin", 4, 32, 2, false, 7, {
 			{ "dst", "uchar*", SLB_ARG_GLOBAL, 0, 4 },
 			{ "src", "uchar*", SLB_ARG_GLOBAL, 4, 4 },
 			{ "width", "uint", SLB_ARG_VALUE, 8, 4 },
