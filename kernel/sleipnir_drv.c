@@ -8,7 +8,6 @@
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/pm_runtime.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
 
 #include <asm/arch_timer.h>
@@ -18,9 +17,11 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_ioctl.h>
 #include <drm/drm_prime.h>
+#include <drm/drm_print.h>
 #include <drm/sleipnir_drm.h>
 
 #include "sleipnir_common.h"
+#include "sleipnir_compat.h"
 #include "sleipnir_debugfs.h"
 #include "sleipnir_device.h"
 #include "sleipnir_drv.h"
@@ -28,6 +29,7 @@
 #include "sleipnir_gem.h"
 #include "sleipnir_mmu.h"
 #include "sleipnir_sched.h"
+#include "sleipnir_selftest.h"
 #include "sleipnir_submit.h"
 
 unsigned int sleipnir_max_job_timeout_ms = SLEIPNIR_JOB_TIMEOUT_MAX_MS_DEFAULT;
@@ -134,32 +136,32 @@ static const struct drm_ioctl_desc sleipnir_ioctls[] = {
 			  DRM_RENDER_ALLOW),
 };
 
-/* fdinfo: the client's id and the time its chains spent on each slot. */
-static void sleipnir_show_fdinfo(struct seq_file *m, struct file *f)
+/*
+ * fdinfo: the client's id, the time its chains spent on each slot and, where
+ * the DRM core sums them up (sleipnir_compat.h), its BOs' sizes.
+ */
+void sleipnir_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 {
-	struct drm_file *file = f->private_data;
 	struct sleipnir_file *sfile = file->driver_priv;
 	struct sleipnir_vm *vm = sfile->vm;
 	unsigned int js;
 
-	seq_printf(m, "drm-driver:\t%s\n", SLEIPNIR_DRIVER_NAME);
-	seq_printf(m, "drm-client-id:\t%llu\n", sfile->id);
+	sleipnir_compat_fdinfo_ids(p, file, sfile->id);
 	for (js = 0; js < sfile->sdev->js_count; js++)
-		seq_printf(m, "drm-engine-js%u:\t%lld ns\n", js,
+		drm_printf(p, "drm-engine-js%u:\t%lld ns\n", js,
 			   atomic64_read(&vm->usage.busy_ns[js]));
+	sleipnir_compat_fdinfo_memory(p, file);
 }
 
+/*
+ * DRM_GEM_FOPS follows the kernel: 6.12's DRM core refuses to open a file
+ * whose operations lack FOP_UNSIGNED_OFFSET (GEM mmap offsets are above
+ * 2^63), which it sets there.
+ */
 static const struct file_operations sleipnir_fops = {
 	.owner		= THIS_MODULE,
-	.open		= drm_open,
-	.release	= drm_release,
-	.unlocked_ioctl	= drm_ioctl,
-	.compat_ioctl	= drm_compat_ioctl,
-	.poll		= drm_poll,
-	.read		= drm_read,
-	.llseek		= noop_llseek,
-	.mmap		= drm_gem_mmap,
-	.show_fdinfo	= sleipnir_show_fdinfo,
+	DRM_GEM_FOPS,
+	SLEIPNIR_COMPAT_FOPS_SHOW_FDINFO,
 };
 
 static const struct drm_driver sleipnir_drm_driver = {
@@ -174,7 +176,7 @@ static const struct drm_driver sleipnir_drm_driver = {
 	.prime_handle_to_fd	= drm_gem_prime_handle_to_fd,
 	.prime_fd_to_handle	= drm_gem_prime_fd_to_handle,
 	.gem_prime_import_sg_table = sleipnir_gem_prime_import_sg_table,
-	.gem_prime_mmap		= drm_gem_prime_mmap,
+	SLEIPNIR_COMPAT_DRM_DRIVER_OPS,
 #ifdef CONFIG_DEBUG_FS
 	.debugfs_init		= sleipnir_debugfs_init,
 #endif
@@ -202,6 +204,9 @@ static int sleipnir_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
+	/* Before clients can submit: the test owns a job slot meanwhile. */
+	sleipnir_selftest_run(sdev);
+
 	ret = drm_dev_register(&sdev->ddev, 0);
 	if (ret) {
 		sleipnir_device_fini(sdev);
@@ -216,14 +221,12 @@ static int sleipnir_probe(struct platform_device *pdev)
  * Module unload cannot happen while a file is open (the files hold the
  * module); unbinding the device with clients open is not supported.
  */
-static int sleipnir_remove(struct platform_device *pdev)
+static void sleipnir_remove(struct platform_device *pdev)
 {
 	struct sleipnir_device *sdev = platform_get_drvdata(pdev);
 
 	drm_dev_unregister(&sdev->ddev);
 	sleipnir_device_fini(sdev);
-
-	return 0;
 }
 
 /* The Midgard compatibles of the upstream arm,mali-midgard binding. */
@@ -243,7 +246,7 @@ MODULE_DEVICE_TABLE(of, sleipnir_of_match);
 
 static struct platform_driver sleipnir_platform_driver = {
 	.probe		= sleipnir_probe,
-	.remove		= sleipnir_remove,
+	SLEIPNIR_COMPAT_PLATFORM_REMOVE(sleipnir_remove),
 	.driver		= {
 		.name		= SLEIPNIR_DRIVER_NAME,
 		.of_match_table	= sleipnir_of_match,

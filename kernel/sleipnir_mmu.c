@@ -358,10 +358,9 @@ static void sleipnir_vm_unmap_pages(struct sleipnir_vm *vm, u64 iova, u64 size)
 	}
 }
 
-/* Maps @size bytes of @sgt, from byte @offset, at @iova. */
-static int sleipnir_vm_map_pages(struct sleipnir_vm *vm, u64 iova,
-				 struct sg_table *sgt, u64 offset, u64 size,
-				 int prot)
+/* Maps @size bytes of @sgt, from byte @offset, at @iova; under vm->lock. */
+int sleipnir_vm_map_pages(struct sleipnir_vm *vm, u64 iova,
+			  struct sg_table *sgt, u64 offset, u64 size, int prot)
 {
 	struct io_pgtable_ops *ops = vm->pgtbl_ops;
 	u64 start = iova, left = size;

@@ -20,6 +20,7 @@
 
 struct drm_device;
 struct drm_file;
+struct sg_table;
 struct sleipnir_device;
 
 /**
@@ -90,6 +91,8 @@ static inline struct sleipnir_vm *sleipnir_vm_get(struct sleipnir_vm *vm)
 	return vm;
 }
 
+int sleipnir_vm_map_pages(struct sleipnir_vm *vm, u64 iova,
+			  struct sg_table *sgt, u64 offset, u64 size, int prot);
 int sleipnir_mmu_as_get(struct sleipnir_device *sdev, struct sleipnir_vm *vm);
 void sleipnir_mmu_as_put(struct sleipnir_device *sdev, struct sleipnir_vm *vm);
 void sleipnir_mmu_forget_all(struct sleipnir_device *sdev);

@@ -28,13 +28,13 @@
 #include <linux/dma-fence.h>
 #include <linux/interrupt.h>
 #include <linux/iopoll.h>
-#include <linux/kthread.h>
 #include <linux/platform_device.h>
 #include <linux/pm_runtime.h>
 #include <linux/slab.h>
 
 #include <drm/sleipnir_drm.h>
 
+#include "sleipnir_compat.h"
 #include "sleipnir_device.h"
 #include "sleipnir_drv.h"
 #include "sleipnir_fault.h"
@@ -444,7 +444,7 @@ static void sleipnir_job_reset(struct sleipnir_device *sdev,
 	for (js = 0; js < sdev->js_count; js++)
 		drm_sched_resubmit_jobs(&sdev->slots[js].sched);
 	for (js = 0; js < sdev->js_count; js++)
-		drm_sched_start(&sdev->slots[js].sched, true);
+		sleipnir_compat_sched_start(&sdev->slots[js].sched);
 
 	pm_runtime_mark_last_busy(sdev->dev);
 	pm_runtime_put_autosuspend(sdev->dev);
@@ -563,7 +563,7 @@ void sleipnir_sched_pause(struct sleipnir_device *sdev)
 	unsigned int js;
 
 	for (js = 0; js < sdev->js_count; js++)
-		kthread_park(sdev->slots[js].sched.thread);
+		sleipnir_compat_sched_pause(&sdev->slots[js].sched);
 }
 
 void sleipnir_sched_unpause(struct sleipnir_device *sdev)
@@ -571,7 +571,7 @@ void sleipnir_sched_unpause(struct sleipnir_device *sdev)
 	unsigned int js;
 
 	for (js = 0; js < sdev->js_count; js++)
-		kthread_unpark(sdev->slots[js].sched.thread);
+		sleipnir_compat_sched_unpause(&sdev->slots[js].sched);
 }
 
 int sleipnir_sched_init(struct sleipnir_device *sdev)
@@ -611,7 +611,7 @@ int sleipnir_sched_init(struct sleipnir_device *sdev)
 		snprintf(slot->name, sizeof(slot->name), "js%u", js);
 		slot->fence_context = dma_fence_context_alloc(1);
 		args.name = slot->name;
-		ret = drm_sched_init(&slot->sched, &args);
+		ret = sleipnir_compat_sched_init(&slot->sched, &args);
 		if (ret) {
 			dev_err(sdev->dev, "failed to create scheduler %s: %d\n",
 				slot->name, ret);

@@ -20,6 +20,7 @@
 #include <drm/drm_syncobj.h>
 #include <drm/sleipnir_drm.h>
 
+#include "sleipnir_compat.h"
 #include "sleipnir_device.h"
 #include "sleipnir_drv.h"
 #include "sleipnir_fault.h"
@@ -292,7 +293,8 @@ int sleipnir_ioctl_submit(struct drm_device *ddev, void *data,
 	if (ret)
 		goto out_put_job;
 
-	ret = drm_sched_job_init(&job->base, &sfile->entities[js], sfile);
+	ret = sleipnir_compat_sched_job_init(&job->base, &sfile->entities[js],
+					     sfile, file);
 	if (ret)
 		goto out_put_job;
 

@@ -4,11 +4,14 @@
 # (drm, drm_shmem_helper, gpu-sched, panfrost and what they depend on), the
 # modules that mount the Debian userland image (virtio-mmio, virtio-blk, ext4),
 # our sleipnir.ko, and our aarch64 programs staged by `meson install`.
+# TEST_KMOD_DIR, when given, holds the board's test modules (tests/kmod) built
+# for this kernel; they replace the staged ones in /opt/sleipnir/kmod.
 # Usage: build-initramfs.sh KERNEL_CACHE_DIR SLEIPNIR_KO GUEST_STAGE_DIR OUTPUT
+#                           [TEST_KMOD_DIR]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kcache=$1 ko=$2 stage=$3 out=$4
+kcache=$1 ko=$2 stage=$3 out=$4 test_kmods=${5:-}
 abi=$(cat "$kcache/abi")
 kroot="$kcache/root"
 kmods="$kroot/lib/modules/$abi"
@@ -20,18 +23,28 @@ mkdir -p "$root/bin" "$root/lib/modules/$abi/extra" "$root/opt/sleipnir" "$root/
 cp "$kroot/bin/busybox" "$root/bin/busybox"
 install -m 755 "$SLEIPNIR_ROOT/scripts/guest-init.sh" "$root/init"
 
-# Copy a module and, recursively, the modules it depends on.
+# Copy a module and, recursively, the modules it depends on. Debian's 6.12
+# ships its modules xz-compressed, which busybox's insmod and modprobe
+# cannot load: they go into the image decompressed, as NAME.ko.
 declare -A copied=()
 copy_module() {
-	local name=$1 path dep
+	local name=$1 path dest dep
 	[ -n "${copied[$name]:-}" ] && return 0
 	copied[$name]=1
 	path=$(find "$kmods/kernel" -name "$name.ko" -o -name "$name.ko.xz" | head -1)
-	[ -n "$path" ] || path=$(find "$kmods/kernel" -name "${name//_/-}.ko" | head -1)
+	[ -n "$path" ] ||
+		path=$(find "$kmods/kernel" -name "${name//_/-}.ko" -o -name "${name//_/-}.ko.xz" | head -1)
 	[ -n "$path" ] || die "guest module $name not found"
-	mkdir -p "$root/$(dirname "${path#$kroot/}")"
-	cp "$path" "$root/${path#$kroot/}"
-	for dep in $(modinfo -F depends "$path" | tr ',' ' '); do
+	dest="$root/${path#$kroot/}"
+	mkdir -p "$(dirname "$dest")"
+	case "$path" in
+	*.ko.xz)
+		dest=${dest%.xz}
+		xz -dc "$path" >"$dest"
+		;;
+	*) cp "$path" "$dest" ;;
+	esac
+	for dep in $(modinfo -F depends "$dest" | tr ',' ' '); do
 		copy_module "$dep"
 	done
 }
@@ -55,6 +68,10 @@ depmod -b "$root" "$abi"
 
 if [ -d "$stage" ]; then
 	cp -a "$stage/." "$root/"
+fi
+if [ -n "$test_kmods" ]; then
+	mkdir -p "$root/opt/sleipnir/kmod"
+	cp "$test_kmods"/*.ko "$root/opt/sleipnir/kmod/"
 fi
 
 mkdir -p "$(dirname "$out")"

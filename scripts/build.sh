@@ -55,4 +55,19 @@ install -m 755 tests/guest/*.sh $build/stage/opt/sleipnir/bin/ 2>/dev/null || tr
 
 say "assembling the board image"
 scripts/build-initramfs.sh "$kcache" kernel/sleipnir.ko $build/stage $board/initramfs.cpio.gz
+
+# The other guest kernels (tests/board run --kernel SERIES): the module and
+# the test modules built in build/kmod-SERIES/ (scripts/kbuild.mk), and
+# build/board/vmlinuz-SERIES and initramfs-SERIES.cpio.gz beside 6.1's.
+for series in $SLEIPNIR_KERNEL_SERIES; do
+	[ "$series" = "$SLEIPNIR_KERNEL_DEFAULT" ] && continue
+	kc=$(scripts/fetch-guest-kernel.sh "$series")
+	say "building sleipnir.ko against Debian's $(cat "$kc/abi") headers"
+	make -s -f scripts/kbuild.mk KSERIES="$series" KCACHE="$kc" modules \
+		>$build/kbuild-$series.log 2>&1 ||
+		{ cat $build/kbuild-$series.log; die "kernel module build for $series failed"; }
+	ln -sfn "$kc/root/boot/vmlinuz-$(cat "$kc/abi")" $board/vmlinuz-$series
+	scripts/build-initramfs.sh "$kc" $build/kmod-$series/kernel/sleipnir.ko $build/stage \
+		$board/initramfs-$series.cpio.gz $build/kmod-$series/tests/kmod
+done
 say "build done"

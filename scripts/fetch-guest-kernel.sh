@@ -1,15 +1,25 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Downloads Debian's arm64 kernel, its headers, the host-side kbuild scripts and
-# busybox-static:arm64, and unpacks them (never installs them) into the cache.
-# Prints the cache folder on stdout.
+# Downloads one series of Debian's arm64 kernel (6.1, the default, or 6.12:
+# SLEIPNIR_KERNEL_SERIES in lib.sh), its headers, the host-side kbuild
+# scripts and busybox-static:arm64, and unpacks them (never installs them)
+# into the cache, a folder per kernel version. Prints that folder on stdout.
+# Usage: fetch-guest-kernel.sh [SERIES]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-image_pkg=$(apt-cache depends "$SLEIPNIR_KERNEL_META:arm64" 2>/dev/null |
+series=${1:-$SLEIPNIR_KERNEL_DEFAULT}
+meta=$(kernel_meta "$series") ||
+	die "unknown kernel series '$series' (known: $SLEIPNIR_KERNEL_SERIES)"
+image_pkg=$(apt-cache depends "$meta:arm64" 2>/dev/null |
 	sed -n 's/^ *Depends: \(linux-image-[0-9][^:]*-arm64\)\(:arm64\)\?$/\1/p' | head -1)
-[ -n "$image_pkg" ] || die "cannot resolve $SLEIPNIR_KERNEL_META:arm64 through apt"
+[ -n "$image_pkg" ] || die "cannot resolve $meta:arm64 through apt"
 abi=${image_pkg#linux-image-}
+# The headers name their kbuild package (linux-kbuild-6.1 for 6.1, one per
+# upload for 6.12: linux-kbuild-6.12.NN+deb12); it runs on the host.
+kbuild_pkg=$(apt-cache depends "linux-headers-$abi:arm64" 2>/dev/null |
+	sed -n 's/^ *Depends: \(linux-kbuild-[^:]*\)\(:arm64\)\?$/\1/p' | head -1)
+[ -n "$kbuild_pkg" ] || die "cannot resolve the kbuild package of linux-headers-$abi through apt"
 kver_pkg=$(apt-cache policy "$image_pkg:arm64" | sed -n 's/^ *Candidate: //p')
 dir="$SLEIPNIR_CACHE/guest-kernel-$abi-$kver_pkg"
 
@@ -21,7 +31,7 @@ if [ ! -e "$dir/.done" ]; then
 	chmod 777 "$dir/debs"
 	(cd "$dir/debs" && apt-get download -qq \
 		"$image_pkg:arm64" "linux-headers-$abi:arm64" "linux-headers-$common-common" \
-		linux-kbuild-6.1 busybox-static:arm64) >/dev/null ||
+		"$kbuild_pkg" busybox-static:arm64) >/dev/null ||
 		die "apt-get download failed"
 	for deb in "$dir"/debs/*.deb; do
 		dpkg-deb -x "$deb" "$dir/root"

@@ -6,9 +6,21 @@ SLEIPNIR_CACHE=${SLEIPNIR_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sleipnir}
 SLEIPNIR_START=${SLEIPNIR_START:-$(date +%s)}
 export SLEIPNIR_ROOT SLEIPNIR_CACHE SLEIPNIR_START
 
-# The one place the guest kernel's Debian package is pinned: the metapackage
-# resolves to a concrete ABI (6.1.0-NN) through apt at set-up time.
+# The one place the guest kernels' Debian packages are pinned: each series'
+# metapackage resolves to a concrete ABI (6.1.0-NN, 6.12.NN+deb12) through
+# apt at set-up time. 6.1 is bookworm's own kernel and the board's default;
+# 6.12 comes from bookworm-security (the backported LTS).
+SLEIPNIR_KERNEL_SERIES="6.1 6.12"
+SLEIPNIR_KERNEL_DEFAULT=6.1
 SLEIPNIR_KERNEL_META=linux-image-arm64
+# kernel_meta SERIES : the metapackage naming that series' arm64 kernel.
+kernel_meta() {
+	case "$1" in
+	6.1) echo "$SLEIPNIR_KERNEL_META" ;;
+	6.12) echo linux-image-6.12-arm64 ;;
+	*) return 1 ;;
+	esac
+}
 # Debian's QEMU 7.2 source package.
 SLEIPNIR_QEMU_SRCPKG=qemu
 

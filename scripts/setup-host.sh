@@ -15,6 +15,10 @@ HOST_PACKAGES=(
 	device-tree-compiler kmod cpio xz-utils dpkg-dev rsync perl e2fsprogs
 	libasan8 libubsan1 gnuplot-nox ccache
 	libelf-dev libxxhash-dev
+	# dts/: the binding and the device trees checked with dt-schema.
+	dt-schema python3-libfdt
+	# pahole: the 6.12 guest kernel's modules carry BTF (kernel/README.md)
+	dwarves
 )
 ARM64_PACKAGES=(
 	libdrm-dev:arm64 ocl-icd-opencl-dev:arm64 libc6-dev:arm64

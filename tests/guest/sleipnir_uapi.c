@@ -610,6 +610,7 @@ int main(int argc, char **argv)
 	run_submit_tests();
 	run_compute_tests();
 	run_fault_tests();
+	run_fdinfo_tests();
 
 	if (g_dev)
 		sl_drm_close(g_dev);

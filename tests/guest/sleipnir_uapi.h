@@ -14,6 +14,7 @@
  *                           timeout tests use, code in no-execute memory
  *   sleipnir_uapi_fault.c   GET_FAULT, MMU faults, job timeouts (hangs),
  *                           closing a busy file
+ *   sleipnir_uapi_fdinfo.c  fdinfo's usage stats, on 6.1 and 6.12
  *
  * The device, BOs, syncobjs and SUBMIT go through userspace/drm (sl_drm.h)
  * and the fixtures of sleipnir_fixture.h; the helpers below that name an
@@ -263,5 +264,6 @@ void run_vm_tests(void);
 void run_submit_tests(void);
 void run_compute_tests(void);
 void run_fault_tests(void);
+void run_fdinfo_tests(void);
 
 #endif
