@@ -80,49 +80,50 @@ static bool cpu_copies(void)
 }
 
 /* Every pattern size OpenCL allows, at offsets and sizes that are
- * multiples of it, in a buffer whose other bytes must not change. */
+ * multiples of it, each case in a region of its own of one buffer whose
+ * other bytes must not change: one write, the fills with no wait between
+ * them (one chain on the GPU), one read per pattern size. */
 TEST(fill_every_pattern)
 {
-	enum { N = 1024 };
+	enum { REGION = 1024, CASES = 7 * 6 };
 	static const size_t units[] = { 0, 1, 2, 3, 5, 7, 8 };
-	uint8_t *ref = malloc(N), pat[128];
-	cl_mem buf = cl_api_buffer(CL_MEM_READ_WRITE, N, NULL);
+	const size_t n = REGION * CASES;
+	uint8_t *ref = malloc(n), pat[128];
+	cl_mem buf = cl_api_buffer(CL_MEM_READ_WRITE, n, NULL);
 	unsigned int seed = 1;
 
 	REQUIRE(ref && buf);
 	for (size_t p = 1; p <= 128; p *= 2) {
+		size_t c = 0;
+		char what[64];
+
+		noise(ref, n, seed++);
+		CHECK_ERR(clEnqueueWriteBuffer(api.queue, buf, CL_FALSE, 0, n,
+					       ref, 0, NULL, NULL),
+			  CL_SUCCESS);
 		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 			for (size_t j = 1; j < sizeof(units) / sizeof(units[0]);
-			     j++) {
-				size_t off = units[i] * p, size = units[j] * p;
-				char what[96];
-
+			     j++, c++) {
 				/* Offsets past 16 bytes as well. */
-				off += (i & 1) ? 3 * p : 0;
-				if (off + size > N)
+				size_t off = units[i] * p + ((i & 1) ? 3 * p : 0);
+				size_t size = units[j] * p;
+
+				if (off + size > REGION)
 					continue;
-				noise(ref, N, seed);
+				off += c * REGION;
 				noise(pat, p, seed++ * 7);
-				CHECK_ERR(clEnqueueWriteBuffer(api.queue, buf,
-							       CL_FALSE, 0, N,
-							       ref, 0, NULL,
-							       NULL),
-					  CL_SUCCESS);
 				CHECK_ERR(clEnqueueFillBuffer(api.queue, buf,
 							      pat, p, off,
 							      size, 0, NULL,
 							      NULL),
 					  CL_SUCCESS);
-				for (size_t b = 0; b < size; b++)
-					ref[off + b] = pat[b % p];
-				snprintf(what, sizeof(what),
-					 "pattern %zu at %zu, %zu bytes", p,
-					 off, size);
-				if (!same(api.queue, buf, ref, N, what,
-					  __LINE__))
-					goto out;
+				for (size_t k = 0; k < size; k++)
+					ref[off + k] = pat[k % p];
 			}
 		}
+		snprintf(what, sizeof(what), "fills of a %zu-byte pattern", p);
+		if (!same(api.queue, buf, ref, n, what, __LINE__))
+			break;
 	}
 	/* Big, with a head and tail: 1 MiB + 36 bytes at 12, pattern 4. */
 	{
@@ -145,54 +146,58 @@ TEST(fill_every_pattern)
 		clReleaseMemObject(b);
 		free(r);
 	}
-out:
 	clReleaseMemObject(buf);
 	free(ref);
 }
 
-/* Source and destination at every alignment modulo 16 against each
- * other, sizes around the kernel's 16- and 64-byte blocks. */
+/* Source and destination at every alignment class modulo 4 and 16 of
+ * each and of their distance, sizes around the kernel's 16-byte steps
+ * and 256-byte blocks; each case into a region of its own, one read per
+ * size. */
 TEST(copy_every_alignment)
 {
-	enum { N = 512 };
-	static const size_t sizes[] = { 1, 15, 17, 64, 65, 300 };
-	/* Every class modulo 4 and 16 of each side and of their distance. */
+	enum { N = 1024, REGION = 1024 };
+	static const size_t sizes[] = { 1, 15, 17, 64, 65, 300, 531 };
 	static const size_t src_at[] = { 0, 1, 2, 3, 4, 7, 8, 13, 16 };
 	static const size_t dst_at[] = { 0, 1, 2, 3, 5, 8, 12, 15 };
-	uint8_t *src = malloc(N), *ref = malloc(N);
+	const size_t cases = sizeof(src_at) / sizeof(*src_at) *
+			     (sizeof(dst_at) / sizeof(*dst_at));
+	uint8_t *src = malloc(N), *ref = malloc(REGION * cases);
 	cl_mem a = cl_api_buffer(CL_MEM_READ_WRITE, N, NULL);
-	cl_mem b = cl_api_buffer(CL_MEM_READ_WRITE, N, NULL);
+	cl_mem b = cl_api_buffer(CL_MEM_READ_WRITE, REGION * cases, NULL);
 
 	REQUIRE(src && ref && a && b);
 	noise(src, N, 5);
 	CHECK_ERR(clEnqueueWriteBuffer(api.queue, a, CL_TRUE, 0, N, src, 0,
 				       NULL, NULL),
 		  CL_SUCCESS);
-	for (size_t i = 0; i < sizeof(src_at) / sizeof(*src_at); i++)
-		for (size_t j = 0; j < sizeof(dst_at) / sizeof(*dst_at); j++)
-			for (size_t k = 0; k < sizeof(sizes) / sizeof(*sizes);
-			     k++) {
-				size_t so = src_at[i], dof = dst_at[j];
-				size_t size = sizes[k];
-				char what[80];
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(*sizes); k++) {
+		size_t c = 0;
+		char what[48];
 
-				noise(ref, N, (unsigned int)(so * 31 + dof));
-				CHECK_ERR(clEnqueueWriteBuffer(
-						  api.queue, b, CL_FALSE, 0, N,
-						  ref, 0, NULL, NULL),
-					  CL_SUCCESS);
+		noise(ref, REGION * cases, (unsigned int)k + 60);
+		CHECK_ERR(clEnqueueWriteBuffer(api.queue, b, CL_FALSE, 0,
+					       REGION * cases, ref, 0, NULL,
+					       NULL),
+			  CL_SUCCESS);
+		for (size_t i = 0; i < sizeof(src_at) / sizeof(*src_at); i++)
+			for (size_t j = 0; j < sizeof(dst_at) / sizeof(*dst_at);
+			     j++, c++) {
+				size_t dof = c * REGION + dst_at[j];
+
 				CHECK_ERR(clEnqueueCopyBuffer(api.queue, a, b,
-							      so, dof, size, 0,
+							      src_at[i], dof,
+							      sizes[k], 0,
 							      NULL, NULL),
 					  CL_SUCCESS);
-				memcpy(ref + dof, src + so, size);
-				snprintf(what, sizeof(what),
-					 "copy %zu bytes from %zu to %zu", size,
-					 so, dof);
-				if (!same(api.queue, b, ref, N, what, __LINE__))
-					goto out;
+				memcpy(ref + dof, src + src_at[i], sizes[k]);
 			}
-out:
+		/* The region of a wrong byte says which case: region c is
+		 * source offset src_at[c / 8], destination dst_at[c % 8]. */
+		snprintf(what, sizeof(what), "copies of %zu bytes", sizes[k]);
+		if (!same(api.queue, b, ref, REGION * cases, what, __LINE__))
+			break;
+	}
 	clReleaseMemObject(a);
 	clReleaseMemObject(b);
 	free(src);
