@@ -443,6 +443,53 @@ TEST(copy_into_read_only)
 	clReleaseMemObject(b);
 }
 
+/* Sub-buffers: the GPU addresses are their windows' (§5.2.1), filled and
+ * copied between two windows of one buffer and into the parent. */
+TEST(sub_buffer_windows)
+{
+	size_t align = api.base_align ? api.base_align : 128;
+	size_t n = 4 * align + 1000;
+	uint8_t *ref = malloc(n), *src = malloc(n);
+	cl_mem parent = cl_api_buffer(CL_MEM_READ_WRITE, n, NULL);
+	cl_buffer_region r1 = { align, 2 * align };
+	cl_buffer_region r2 = { 4 * align, 600 };
+	cl_mem s1 = NULL, s2 = NULL;
+	cl_uchar pat[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	cl_int err = 1;
+
+	REQUIRE(ref && src && parent);
+	s1 = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &r1,
+			       &err);
+	s2 = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &r2,
+			       &err);
+	REQUIRE(s1 && s2);
+	noise(src, n, 33);
+	memcpy(ref, src, n);
+	CHECK_ERR(clEnqueueWriteBuffer(api.queue, parent, CL_FALSE, 0, n, src,
+				       0, NULL, NULL),
+		  CL_SUCCESS);
+	/* s1 bytes 5.. to s2 at 3, s2 filled at 40, s2 to the parent's 17. */
+	CHECK_ERR(clEnqueueCopyBuffer(api.queue, s1, s2, 5, 3, 200, 0, NULL,
+				      NULL),
+		  CL_SUCCESS);
+	memmove(ref + r2.origin + 3, ref + r1.origin + 5, 200);
+	CHECK_ERR(clEnqueueFillBuffer(api.queue, s2, pat, 8, 40, 64, 0, NULL,
+				      NULL),
+		  CL_SUCCESS);
+	for (size_t i = 0; i < 64; i++)
+		ref[r2.origin + 40 + i] = pat[i % 8];
+	CHECK_ERR(clEnqueueCopyBuffer(api.queue, s2, parent, 0, 17, 200, 0,
+				      NULL, NULL),
+		  CL_SUCCESS);
+	memmove(ref + 17, ref + r2.origin, 200);
+	same(api.queue, parent, ref, n, "sub-buffer copies", __LINE__);
+	clReleaseMemObject(s1);
+	clReleaseMemObject(s2);
+	clReleaseMemObject(parent);
+	free(ref);
+	free(src);
+}
+
 /* A copy held back by a user event in an out-of-order queue runs only
  * after it; a failed one fails the copy and leaves the bytes. */
 TEST(copy_waits_for_its_list)
@@ -597,6 +644,7 @@ void cl_api_gpu_copy_tests(void)
 	API_RUN(copy_rect_pitches);
 	API_RUN(copies_between_kernels_without_waits);
 	API_RUN(copy_into_read_only);
+	API_RUN(sub_buffer_windows);
 	API_RUN(copy_waits_for_its_list);
 	API_RUN(fills_and_copies_run_on_the_gpu);
 	API_RUN(chain_time_gpu_against_cpu);
