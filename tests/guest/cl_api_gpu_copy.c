@@ -7,9 +7,9 @@
  * done here on the CPU (spec §5.2.2, §5.2.3): every pattern size at
  * offsets and sizes at the pattern's granularity, copies at every byte
  * alignment of source and destination and sizes around the 16- and
- * 64-byte blocks, rectangles with pitches in 2D and 3D, copies between
+ * 256-byte blocks, rectangles with pitches in 2D and 3D, copies between
  * kernels with no wait in between, a few MiB, read-only destinations,
- * wait lists; the overlap errors unchanged. That the GPU did the work:
+ * sub-buffers, wait lists; the overlap errors unchanged. That the GPU did the work:
  * the runtime's count of bytes it copied on the CPU
  * (CL_DEVICE_SLEIPNIR_BYTES_COPIED) stays put, unless the environment
  * asks for CPU copies (SLEIPNIR_CL_CPU_COPIES=1), which also gives the
