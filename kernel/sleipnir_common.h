@@ -63,6 +63,11 @@ enum sleipnir_quirk {
 	SLEIPNIR_QUIRK_TILER_CLOCK_GATE_OVERRIDE = 1u << 5,
 	/** @SLEIPNIR_QUIRK_JM_MAX_THROTTLE: JM_CONFIG throttle at maximum. */
 	SLEIPNIR_QUIRK_JM_MAX_THROTTLE		= 1u << 6,
+	/**
+	 * @SLEIPNIR_QUIRK_JS_START_MMU: JS_CONFIG bit 10 on every chain (MMU
+	 * TLB invalidation hazard, erratum 10649 of T60x/T62x/T72x).
+	 */
+	SLEIPNIR_QUIRK_JS_START_MMU		= 1u << 7,
 };
 
 /**
@@ -102,13 +107,20 @@ struct sleipnir_quirk_entry {
 
 #define SLEIPNIR_Q(name)	SLEIPNIR_QUIRK_##name
 
-/* A GPU gets the quirks of every entry that matches it. */
+/*
+ * A GPU gets the quirks of every entry that matches it. A revision is
+ * major and minor with any status (GPU_ID[3:0]): r0p1 is 0x0010..0x001f.
+ */
 static const struct sleipnir_quirk_entry sleipnir_quirk_table[] = {
 	/* Early parts: the load/store pause buffer misbehaves. */
 	{ 0x0600, 0x0000, 0xffff, SLEIPNIR_Q(LS_PAUSEBUFFER_DISABLE) },
-	{ 0x0620, 0x0010, 0x0010,
+	{ 0x0620, 0x0010, 0x001f,
 	  SLEIPNIR_Q(LS_PAUSEBUFFER_DISABLE) |
 	  SLEIPNIR_Q(SDC_DISABLE_OQ_DISCARD) },
+	/* Before T76x, the MMU must be updated as each chain starts. */
+	{ 0x0600, 0x0000, 0xffff, SLEIPNIR_Q(JS_START_MMU) },
+	{ 0x0620, 0x0000, 0xffff, SLEIPNIR_Q(JS_START_MMU) },
+	{ 0x0720, 0x0000, 0xffff, SLEIPNIR_Q(JS_START_MMU) },
 	/* Attribute checks: off before T76x (but T604 r0p0-01), typed after. */
 	{ 0x0600, 0x0000, 0x0000, SLEIPNIR_Q(LS_ATTR_CHECK_DISABLE) },
 	{ 0x0600, 0x0002, 0xffff, SLEIPNIR_Q(LS_ATTR_CHECK_DISABLE) },

@@ -105,6 +105,16 @@ int sleipnir_gpu_init_features(struct sleipnir_device *sdev)
 	if (used != cores)
 		dev_info(sdev->dev, "using the first core group only (%u of %u shader cores)\n",
 			 used, cores);
+	if (sdev->quirks)
+		dev_info(sdev->dev,
+			 "errata settings 0x%x: SHADER_CONFIG 0x%08x, TILER_CONFIG |= 0x%x, JM_CONFIG 0x%08x, JS_CONFIG |= 0x%x\n",
+			 sdev->quirks,
+			 sleipnir_quirk_shader_config(sdev->quirks),
+			 sleipnir_quirk_tiler_config(0, sdev->quirks),
+			 sdev->quirks & SLEIPNIR_QUIRK_JM_MAX_THROTTLE ?
+			 SLP_JM_CONFIG_MAX_THROTTLE : 0,
+			 sleipnir_js_config_quirks(0, sdev->quirks) &
+			 ~sleipnir_js_config(0));
 
 	return 0;
 }

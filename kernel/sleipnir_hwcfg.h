@@ -80,6 +80,19 @@ static inline __u32 sleipnir_js_config(unsigned int as)
 }
 
 /*
+ * sleipnir_js_config() with what the GPU's errata settings (@quirks) add:
+ * START_MMU on T60x/T62x/T72x. What a chain is started with.
+ */
+static inline __u32 sleipnir_js_config_quirks(unsigned int as, __u32 quirks)
+{
+	__u32 cfg = sleipnir_js_config(as);
+
+	if (quirks & SLEIPNIR_QUIRK_JS_START_MMU)
+		cfg |= SLP_JS_CONFIG_START_MMU;
+	return cfg;
+}
+
+/*
  * JOB_INT_* and MMU_INT_* have bit n (done, page fault) and bit 16 + n
  * (failed, other fault) for slot or address space n: the mask of the
  * @count units in use (at most 16).

@@ -116,7 +116,8 @@ static void sleipnir_job_hw_start(struct sleipnir_device *sdev,
 	sleipnir_write64(sdev, SLP_JS_HEAD_NEXT_LO(js), job->jc);
 	sleipnir_write64(sdev, SLP_JS_AFFINITY_NEXT_LO(js),
 			 sdev->features.shader_present & sdev->core_mask);
-	sleipnir_write(sdev, SLP_JS_CONFIG_NEXT(js), sleipnir_js_config(as));
+	sleipnir_write(sdev, SLP_JS_CONFIG_NEXT(js),
+		       sleipnir_js_config_quirks(as, sdev->quirks));
 	sleipnir_write(sdev, SLP_JS_COMMAND_NEXT(js), SLP_JS_CMD_START);
 }
 

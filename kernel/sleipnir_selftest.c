@@ -172,7 +172,8 @@ static int sleipnir_selftest_run_chain(struct sleipnir_selftest *st, u32 js,
 			 SLEIPNIR_SELFTEST_VA + SLEIPNIR_SELFTEST_JOB);
 	sleipnir_write64(sdev, SLP_JS_AFFINITY_NEXT_LO(js),
 			 sdev->features.shader_present & sdev->core_mask);
-	sleipnir_write(sdev, SLP_JS_CONFIG_NEXT(js), sleipnir_js_config(as));
+	sleipnir_write(sdev, SLP_JS_CONFIG_NEXT(js),
+		       sleipnir_js_config_quirks(as, sdev->quirks));
 	sleipnir_write(sdev, SLP_JS_COMMAND_NEXT(js), SLP_JS_CMD_START);
 
 	ret = read_poll_timeout(sleipnir_selftest_rawstat, raw, raw,

@@ -27,6 +27,9 @@
 #include "sleipnir_gpu.h"
 #include "trace.h"
 
+/* The "revision" property's default: the product's usual board's. */
+#define SLEIPNIR_GPU_PRODUCT_REVISION UINT32_MAX
+
 /* Work done per sgpu_run() call before the worker checks for quit. */
 #define WORKER_SLICE_NS (5 * 1000 * 1000)
 /* How long the worker waits before polling a slot that is still busy. */
@@ -292,6 +295,7 @@ static void sleipnir_gpu_realize(DeviceState *dev, Error **errp)
 {
     SleipnirGPUState *s = SLEIPNIR_GPU(dev);
     char err[256] = "";
+    uint32_t revision;
     int product;
 
     if (!s->dma_mr) {
@@ -312,10 +316,18 @@ static void sleipnir_gpu_realize(DeviceState *dev, Error **errp)
         return;
     }
     sleipnir_gpu_check_frequency(s);
+    revision = s->revision;
+    if (revision == SLEIPNIR_GPU_PRODUCT_REVISION) {
+        revision = sgpu_product_revision(product);
+    } else if (revision > 0xffff) {
+        error_setg(errp, TYPE_SLEIPNIR_GPU ": revision must be 0..0xffff "
+                   "(GPU_ID[15:0]), not 0x%x", s->revision);
+        return;
+    }
 
     struct sgpu_config config = {
         .product = product,
-        .revision = s->revision,
+        .revision = revision,
         .shader_cores = s->shader_cores,
         .test_hang_jobs = s->test_hang_jobs,
         .timestamp_hz = s->timestamp_frequency,
@@ -389,8 +401,9 @@ static const VMStateDescription vmstate_sleipnir_gpu = {
 
 static Property sleipnir_gpu_properties[] = {
     DEFINE_PROP_STRING("product", SleipnirGPUState, product),
-    /* r2p0, as on RK3399. */
-    DEFINE_PROP_UINT32("revision", SleipnirGPUState, revision, 0x2000),
+    /* The product's usual board's (T860 r2p0 as on RK3399, T760 r0p0). */
+    DEFINE_PROP_UINT32("revision", SleipnirGPUState, revision,
+                       SLEIPNIR_GPU_PRODUCT_REVISION),
     DEFINE_PROP_UINT32("shader-cores", SleipnirGPUState, shader_cores, 4),
     DEFINE_PROP_BOOL("test-hang-jobs", SleipnirGPUState, test_hang_jobs,
                      false),

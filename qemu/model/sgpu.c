@@ -171,6 +171,8 @@ struct sgpu *sgpu_create(const struct sgpu_config *config,
 	gpu->host = *host;
 	gpu->product = info;
 	gpu->shader_present = (1ull << cores) - 1;
+	gpu->l2_present = sgpu_product_l2_present(info, cores);
+	gpu->mem_features = sgpu_product_mem_features(info, gpu->l2_present);
 
 	pthread_mutex_init(&gpu->lock, NULL);
 	pthread_mutex_init(&gpu->run_lock, NULL);

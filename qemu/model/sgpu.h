@@ -165,6 +165,13 @@ struct sgpu;
 int sgpu_product_from_name(const char *name);
 
 /*
+ * The GPU_ID revision (sgpu_config.revision) the product's usual board
+ * reports: T860 r2p0 (RK3399), T760 r0p0 (RK3288), T628 r1p0 (Exynos 5422);
+ * r2p0 for the others, which no board here stands for.
+ */
+uint16_t sgpu_product_revision(enum sgpu_product product);
+
+/*
  * Creates a model in its power-on reset state. Returns NULL and fills err
  * (if given) when the configuration is invalid.
  */

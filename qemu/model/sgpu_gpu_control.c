@@ -14,8 +14,10 @@ enum { PWR_SHADER, PWR_TILER, PWR_L2 };
 
 static uint64_t present_mask(struct sgpu *gpu, unsigned int domain)
 {
-	/* One tiler, one L2 (see sgpu_products.c). */
-	return domain == PWR_SHADER ? gpu->shader_present : 1;
+	/* One tiler; an L2 per core group (see sgpu_products.c). */
+	if (domain == PWR_SHADER)
+		return gpu->shader_present;
+	return domain == PWR_L2 ? gpu->l2_present : 1;
 }
 
 void sgpu_gpu_control_reset(struct sgpu *gpu)
@@ -94,7 +96,7 @@ uint32_t sgpu_gpu_control_read(struct sgpu *gpu, uint32_t offset)
 	case GPU_TILER_FEATURES:
 		return info->tiler_features;
 	case GPU_MEM_FEATURES:
-		return info->mem_features;
+		return gpu->mem_features;
 	case GPU_MMU_FEATURES:
 		return info->mmu_features;
 	case GPU_AS_PRESENT:
@@ -164,8 +166,11 @@ uint32_t sgpu_gpu_control_read(struct sgpu *gpu, uint32_t offset)
 	case GPU_SHADER_PRESENT_HI:
 		return hi(gpu->shader_present);
 	case GPU_TILER_PRESENT_LO:
-	case GPU_L2_PRESENT_LO:
 		return 1;
+	case GPU_L2_PRESENT_LO:
+		return lo(gpu->l2_present);
+	case GPU_L2_PRESENT_HI:
+		return hi(gpu->l2_present);
 	case GPU_COHERENCY_FEATURES:
 		return info->coherency_features;
 	case GPU_THREAD_TLS_ALLOC:

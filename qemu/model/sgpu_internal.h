@@ -45,6 +45,14 @@ struct sgpu_product_info {
 	bool v4;                      /* T60x/T62x/T720: HW_FEATURE_V4 */
 	unsigned int max_cores;
 	unsigned int default_cores;
+	/*
+	 * Shader cores behind each L2 cache: a larger configuration is split
+	 * into core groups of this many (T60x/T62x); 0: one group, however
+	 * many cores.
+	 */
+	unsigned int core_group_size;
+	/* GPU_ID[15:0] of the product's usual board (sgpu_product_revision). */
+	uint16_t revision;
 	uint32_t l2_features;
 	uint32_t core_features;
 	uint32_t tiler_features;
@@ -57,6 +65,12 @@ struct sgpu_product_info {
 };
 
 const struct sgpu_product_info *sgpu_product_info(enum sgpu_product product);
+/* L2_PRESENT of @info with @cores shader cores (cores 0..cores-1). */
+uint64_t sgpu_product_l2_present(const struct sgpu_product_info *info,
+				 unsigned int cores);
+/* MEM_FEATURES of @info with the core groups of @l2_present. */
+uint32_t sgpu_product_mem_features(const struct sgpu_product_info *info,
+				   uint64_t l2_present);
 
 struct sgpu_tlb_entry {
 	uint64_t vpage;   /* VA >> 12 */
@@ -135,6 +149,10 @@ struct sgpu {
 	struct sgpu_host host;
 	const struct sgpu_product_info *product;
 	uint64_t shader_present;
+	/* A bit at the first core of each core group (sgpu_products.c). */
+	uint64_t l2_present;
+	/* The product's MEM_FEATURES for this core-group layout. */
+	uint32_t mem_features;
 
 	pthread_mutex_t lock;
 	/* Signalled on stop commands and resets, to wake a waiting runner. */

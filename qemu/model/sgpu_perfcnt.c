@@ -8,10 +8,13 @@
  *  - V5 (T760, T8xx): JM, tiler, one block per L2 slice (MEM_FEATURES
  *    [11:8] + 1, here 1), then one block per shader core up to the highest
  *    set bit of SHADER_PRESENT.
- *  - V4 (T60x, T62x, T720): 8 blocks per core group (one group here):
- *    shader cores 0-3, tiler, MMU/L2, an unused block, JM. This order is
- *    kbase's V4 layout as far as it can be told (external, not in the
- *    panfrost sources); panfrost itself only copies the buffer out.
+ *  - V4 (T60x, T62x, T720): 8 blocks per core group (popcount of
+ *    L2_PRESENT, as panfrost sizes the buffer): the group's shader cores
+ *    0-3, tiler, MMU/L2, an unused block, JM. This order is kbase's V4
+ *    layout as far as it can be told (external, not in the panfrost
+ *    sources); panfrost itself only copies the buffer out. There is one
+ *    tiler and one job manager, so only the first group's tiler and JM
+ *    blocks are filled (inferred); every group has its own L2 block.
  * Within a block, counters 0-3 are a header: 0/1 the sample timestamp
  * (low/high: the system timestamp, as GPU_TIMESTAMP reads it), 2 the
  * block's enable mask, 3 reserved. Each bit i of a *_EN register enables
@@ -31,6 +34,7 @@
 
 #define COUNTERS_PER_BLOCK 64
 #define BLOCK_BYTES (COUNTERS_PER_BLOCK * 4)
+/* V5's most (JM, tiler, L2, 16 cores); V4's 8 per group take fewer. */
 #define MAX_BLOCKS (2 + 1 + SGPU_MAX_CORES)
 
 enum { EN_JM, EN_SHADER, EN_TILER, EN_MMU_L2 };
@@ -213,12 +217,33 @@ void sgpu_perfcnt_sample(struct sgpu *gpu)
 
 	memset(buf, 0, sizeof(buf));
 	if (gpu->product->v4) {
-		nblocks = 8;
-		for (unsigned int core = 0; core < 4 && core < ncores; core++)
-			fill_core(gpu, buf + core * BLOCK_BYTES, ts, core);
-		put_header(buf + 4 * BLOCK_BYTES, ts, gpu->prfcnt_en[EN_TILER]);
-		put_header(buf + 5 * BLOCK_BYTES, ts, gpu->prfcnt_en[EN_MMU_L2]);
-		fill_jm(gpu, buf + 7 * BLOCK_BYTES, now, ts);
+		uint64_t groups = gpu->l2_present;
+
+		/* 8 blocks per core group; the group's cores from its L2's
+		 * bit up to the next group's. */
+		nblocks = 0;
+		while (groups) {
+			unsigned int first = (unsigned int)__builtin_ctzll(groups);
+			uint8_t *group = buf + nblocks * BLOCK_BYTES;
+
+			groups &= groups - 1;
+			for (unsigned int i = 0; i < 4 && first + i < ncores; i++) {
+				if (groups && first + i >=
+				    (unsigned int)__builtin_ctzll(groups))
+					break;
+				fill_core(gpu, group + i * BLOCK_BYTES, ts,
+					  first + i);
+			}
+			put_header(group + 5 * BLOCK_BYTES, ts,
+				   gpu->prfcnt_en[EN_MMU_L2]);
+			if (nblocks == 0) {
+				/* One tiler and one JM: the first group's. */
+				put_header(group + 4 * BLOCK_BYTES, ts,
+					   gpu->prfcnt_en[EN_TILER]);
+				fill_jm(gpu, group + 7 * BLOCK_BYTES, now, ts);
+			}
+			nblocks += 8;
+		}
 	} else {
 		unsigned int l2_slices = ((gpu->product->mem_features >> 8) & 0xF) + 1;
 

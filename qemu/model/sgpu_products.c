@@ -28,6 +28,23 @@
  *    7 tiler, 8 fused, 9 fragment). Panfrost only passes them through.
  *  - COHERENCY_FEATURES 0x1: ACE-Lite, as RK3399's bus offers; panfrost
  *    decides coherency from the device tree, not from this register.
+ *
+ * Core groups: T60x/T62x put at most 4 shader cores behind an L2 cache; a
+ * larger part is several core groups, each with its own L2. Exynos 5422's
+ * T628 MP6 is two, 4 + 2 cores (kbase and ARM's OpenCL driver report two
+ * groups there, external; panfrost prints "using only 1st core group (4
+ * cores from 6)"). L2_PRESENT has a bit at the first core of each group,
+ * the layout from which both panfrost (panfrost_get_core_mask) and kbase
+ * derive a group's cores: 6 cores read SHADER_PRESENT 0x3F, L2_PRESENT
+ * 0x11. MEM_FEATURES bit 0 (core groups L2-coherent) is then clear, since
+ * kbase counts a single group when it is set. T720 and the V5 parts keep
+ * one L2 whatever their core count.
+ *
+ * Revisions: what the boards the stack targets report, T860 r2p0 (RK3399
+ * boot logs), T760 r0p0 (RK3288's "Mali-T76x MP4 r0p0 0x0750" in
+ * Rockchip's libmali selection scripts; the later RK3288W has r1p0),
+ * T628 r1p0 (Exynos 5422). Others read r2p0 as before: no board here
+ * stands for them.
  */
 #include <string.h>
 
@@ -36,10 +53,11 @@
 #define MIDGARD_TEXTURE_FEATURES { 0x00FE001Eu, 0x0000FFFFu, 0x9F81FFFFu, 0 }
 #define MIDGARD_JS_FEATURES { 0x20Eu, 0x1FEu, 0x07Eu }
 
-#define PRODUCT(nm, id, is_v4, maxc, defc, l2)                                 \
+#define PRODUCT(nm, id, is_v4, maxc, defc, group, rev, l2)                     \
 	{                                                                      \
 		.name = nm, .product_id = id, .v4 = is_v4, .max_cores = maxc,  \
-		.default_cores = defc, .l2_features = l2,                      \
+		.default_cores = defc, .core_group_size = group,               \
+		.revision = rev, .l2_features = l2,                            \
 		.core_features = 0, .tiler_features = 0x809,                   \
 		.mem_features = 0x1, .mmu_features = 0x2830,                   \
 		.thread_features = 0x0A040400u,                                \
@@ -55,19 +73,47 @@
  * rewrites to 0x0600; T760 really is 0x0750.
  */
 static const struct sgpu_product_info products[SGPU_PRODUCT_COUNT] = {
-	[SGPU_T604] = PRODUCT("t604", 0x6956, true, 4, 4, 0x07110206),
-	[SGPU_T628] = PRODUCT("t628", 0x0620, true, 8, 4, 0x07110206),
-	[SGPU_T720] = PRODUCT("t720", 0x0720, true, 8, 4, 0x07110206),
-	[SGPU_T760] = PRODUCT("t760", 0x0750, false, 16, 4, 0x07120206),
-	[SGPU_T820] = PRODUCT("t820", 0x0820, false, 4, 2, 0x07110206),
-	[SGPU_T830] = PRODUCT("t830", 0x0830, false, 4, 2, 0x07110206),
-	[SGPU_T860] = PRODUCT("t860", 0x0860, false, 16, 4, 0x07120206),
-	[SGPU_T880] = PRODUCT("t880", 0x0880, false, 16, 4, 0x07120206),
+	[SGPU_T604] = PRODUCT("t604", 0x6956, true, 4, 4, 4, 0x2000, 0x07110206),
+	[SGPU_T628] = PRODUCT("t628", 0x0620, true, 8, 4, 4, 0x1000, 0x07110206),
+	[SGPU_T720] = PRODUCT("t720", 0x0720, true, 8, 4, 0, 0x2000, 0x07110206),
+	[SGPU_T760] = PRODUCT("t760", 0x0750, false, 16, 4, 0, 0x0000, 0x07120206),
+	[SGPU_T820] = PRODUCT("t820", 0x0820, false, 4, 2, 0, 0x2000, 0x07110206),
+	[SGPU_T830] = PRODUCT("t830", 0x0830, false, 4, 2, 0, 0x2000, 0x07110206),
+	[SGPU_T860] = PRODUCT("t860", 0x0860, false, 16, 4, 0, 0x2000, 0x07120206),
+	[SGPU_T880] = PRODUCT("t880", 0x0880, false, 16, 4, 0, 0x2000, 0x07120206),
 };
 
 const struct sgpu_product_info *sgpu_product_info(enum sgpu_product product)
 {
 	return &products[product];
+}
+
+uint16_t sgpu_product_revision(enum sgpu_product product)
+{
+	if ((unsigned int)product >= SGPU_PRODUCT_COUNT)
+		return 0;
+	return products[product].revision;
+}
+
+uint64_t sgpu_product_l2_present(const struct sgpu_product_info *info,
+				 unsigned int cores)
+{
+	unsigned int size = info->core_group_size;
+	uint64_t l2 = 1;
+
+	if (!size)
+		return l2;
+	for (unsigned int first = size; first < cores; first += size)
+		l2 |= 1ull << first;
+	return l2;
+}
+
+uint32_t sgpu_product_mem_features(const struct sgpu_product_info *info,
+				   uint64_t l2_present)
+{
+	if (l2_present & (l2_present - 1))
+		return info->mem_features & ~1u;
+	return info->mem_features;
 }
 
 int sgpu_product_from_name(const char *name)

@@ -128,8 +128,12 @@ TEST(device_matches_get_param)
 {
 	uint64_t wg = gpu_param(SLEIPNIR_PARAM_THREAD_MAX_WORKGROUP_SIZE);
 	uint64_t freq = gpu_param(SLEIPNIR_PARAM_TIMESTAMP_FREQUENCY);
+	/* The cores and L2s of the core group(s) the driver uses; each L2's
+	 * bit sits at its group's first core. */
+	uint64_t in_use = gpu_param(SLEIPNIR_PARAM_SHADER_CORE_MASK);
 	uint64_t l2 = gpu_param(SLEIPNIR_PARAM_L2_SIZE) *
-		      (uint64_t)__builtin_popcountll(gpu_param(SLEIPNIR_PARAM_L2_PRESENT));
+		      (uint64_t)__builtin_popcountll(gpu_param(SLEIPNIR_PARAM_L2_PRESENT) &
+						     in_use);
 	uint64_t va_top = gpu_param(SLEIPNIR_PARAM_VA_END);
 	uint64_t global, alloc, quarter;
 	struct sysinfo si;
@@ -140,7 +144,8 @@ TEST(device_matches_get_param)
 
 	REQUIRE(device);
 	QUERY(CL_DEVICE_MAX_COMPUTE_UNITS, u);
-	CHECK_EQ(u, __builtin_popcountll(gpu_param(SLEIPNIR_PARAM_SHADER_PRESENT)));
+	CHECK_EQ(u, gpu_param(SLEIPNIR_PARAM_SHADER_CORE_COUNT));
+	CHECK_EQ(u, __builtin_popcountll(in_use));
 	QUERY(CL_DEVICE_MAX_WORK_GROUP_SIZE, sz);
 	CHECK_EQ(sz, wg);
 	QUERY(CL_DEVICE_MAX_WORK_ITEM_SIZES, sizes);
@@ -167,11 +172,24 @@ TEST(device_matches_get_param)
 	CHECK_EQ(ul, alloc < global ? alloc : global);
 
 	QUERY(CL_DEVICE_NAME, name);
-	if ((gpu_param(SLEIPNIR_PARAM_GPU_ID) >> 16) == 0x860)
-		CHECK(strncmp(name, "Mali-T860 MP", 12) == 0);
-	printf("  device: %s, %u cores, %zu work-items, %llu MiB global\n",
-	       name, (unsigned int)__builtin_popcountll(
-		       gpu_param(SLEIPNIR_PARAM_SHADER_PRESENT)),
+	{
+		/* The part's name: all its cores, used or not. */
+		static const struct { uint64_t id; const char *name; } parts[] = {
+			{ 0x860, "Mali-T860" }, { 0x750, "Mali-T760" },
+			{ 0x620, "Mali-T62x" },
+		};
+		char want[64];
+
+		for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+			if ((gpu_param(SLEIPNIR_PARAM_GPU_ID) >> 16) != parts[i].id)
+				continue;
+			snprintf(want, sizeof(want), "%s MP%d", parts[i].name,
+				 __builtin_popcountll(gpu_param(SLEIPNIR_PARAM_SHADER_PRESENT)));
+			CHECK(strcmp(name, want) == 0);
+		}
+	}
+	printf("  device: %s, %u cores in use, %zu work-items, %llu MiB global\n",
+	       name, (unsigned int)__builtin_popcountll(in_use),
 	       (size_t)wg, (unsigned long long)(global >> 20));
 }
 

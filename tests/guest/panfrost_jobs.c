@@ -9,7 +9,8 @@
  * Usage: panfrost_jobs [/dev/dri/renderDxxx]
  *   Without an argument the first render node whose driver is "panfrost" is
  *   used. Environment:
- *     SLEIPNIR_EXPECT_PROD=0x...  expected GPU_PROD_ID (default 0x860)
+ *     SLEIPNIR_EXPECT_GPU=PRODUCT[:CORES]  the GPU the board emulates
+ *       (board_gpu.h; tests/board sets it from --gpu, default t860:4)
  *
  * Error numbers asserted below are the ones the Linux 6.1 source returns
  * (drivers/gpu/drm/panfrost/panfrost_drv.c, drm_gem.c, drm_syncobj.c).
@@ -23,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/klog.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,6 +32,7 @@
 #include <xf86drm.h>
 #include <drm/panfrost_drm.h>
 
+#include "board_gpu.h"
 #include "check.h"
 #include "clock.h"
 #include "le.h"
@@ -557,13 +560,12 @@ TEST(get_param)
 #undef P
 	};
 	uint64_t v[DRM_PANFROST_PARAM_AFBC_FEATURES + 1] = { 0 };
-	uint64_t expect_prod = 0x860, value;
-	const char *env = getenv("SLEIPNIR_EXPECT_PROD");
+	uint64_t value;
 	struct drm_panfrost_get_param gp;
+	struct board_gpu gpu;
 
 	NEED_DEVICE();
-	if (env && *env)
-		expect_prod = strtoull(env, NULL, 0);
+	REQUIRE(board_gpu_expected(&gpu));
 
 	for (size_t i = 0; i < sizeof(params) / sizeof(params[0]); i++) {
 		int err = get_param(g_fd, params[i].param, &value);
@@ -574,10 +576,17 @@ TEST(get_param)
 		       (unsigned long long)value);
 	}
 
-	CHECK_EQ(v[DRM_PANFROST_PARAM_GPU_PROD_ID], expect_prod);
-	CHECK(v[DRM_PANFROST_PARAM_SHADER_PRESENT] != 0);
+	/*
+	 * The product and revision of the board's GPU; panfrost passes the
+	 * present masks through whole, though it powers only the first core
+	 * group ("using only 1st core group" in dmesg on a T628 MP6).
+	 */
+	CHECK_EQ(v[DRM_PANFROST_PARAM_GPU_PROD_ID], gpu.product);
+	CHECK_EQ(v[DRM_PANFROST_PARAM_GPU_REVISION], gpu.revision);
+	CHECK_EQ(v[DRM_PANFROST_PARAM_SHADER_PRESENT], gpu.shader_present);
+	CHECK_EQ(v[DRM_PANFROST_PARAM_L2_PRESENT], gpu.l2_present);
+	CHECK_EQ(v[DRM_PANFROST_PARAM_MEM_FEATURES], gpu.mem_features);
 	CHECK(v[DRM_PANFROST_PARAM_TILER_PRESENT] != 0);
-	CHECK(v[DRM_PANFROST_PARAM_L2_PRESENT] != 0);
 	CHECK_EQ(v[DRM_PANFROST_PARAM_JS_PRESENT], 7);
 	CHECK_EQ(v[DRM_PANFROST_PARAM_AS_PRESENT], 0xff);
 	/* panfrost computes this as hweight64(L2_PRESENT). */
@@ -614,6 +623,52 @@ TEST(get_param)
 	gp.param = DRM_PANFROST_PARAM_GPU_PROD_ID;
 	gp.pad = 1;
 	CHECK_ERRNO(pf_ioctl(g_fd, DRM_IOCTL_PANFROST_GET_PARAM, &gp), -EINVAL);
+}
+
+/*
+ * panfrost's probe log for the board's GPU: its model name for the product
+ * (panfrost_gpu.c's table, where 0x620 is "t620" and 0x750 "t760"), the
+ * revision fields, the present masks, and on a GPU of several core groups
+ * that it powers only the first (4 of a T628 MP6's 6 cores).
+ */
+TEST(probe_log)
+{
+	static const struct { uint32_t product; const char *name; } names[] = {
+		{ 0x860, "t860" }, { 0x750, "t760" }, { 0x620, "t620" },
+	};
+	struct board_gpu gpu;
+	char want[128], *log;
+	const char *name = NULL;
+	int size, n;
+
+	REQUIRE(board_gpu_expected(&gpu));
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].product == gpu.product)
+			name = names[i].name;
+	REQUIRE(name);
+	size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	REQUIRE(size > 0);
+	log = malloc((size_t)size + 1);
+	REQUIRE(log);
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, size);
+	CHECK(n > 0);
+	log[n > 0 ? n : 0] = 0;
+
+	snprintf(want, sizeof(want),
+		 "mali-%s id 0x%x major 0x%x minor 0x%x status 0x%x", name,
+		 gpu.product, gpu.revision >> 12, (gpu.revision >> 4) & 0xff,
+		 gpu.revision & 0xf);
+	CHECK(strstr(log, want) != NULL);
+	if (!strstr(log, want))
+		printf("  no \"%s\" in the kernel log\n", want);
+	snprintf(want, sizeof(want), "shader_present=0x%llx l2_present=0x%llx",
+		 (unsigned long long)gpu.shader_present,
+		 (unsigned long long)gpu.l2_present);
+	CHECK(strstr(log, want) != NULL);
+	snprintf(want, sizeof(want), "using only 1st core group (%d cores from %d)",
+		 __builtin_popcountll(gpu.first_group), (int)gpu.cores);
+	CHECK((strstr(log, want) != NULL) == (gpu.l2_present != 1));
+	free(log);
 }
 
 TEST(bo_create_mmap)
@@ -1283,6 +1338,7 @@ int main(int argc, char **argv)
 	RUN(open_device);
 	RUN(version);
 	RUN(get_param);
+	RUN(probe_log);
 	RUN(bo_create_mmap);
 	RUN(null_job);
 	RUN(write_value_chain);

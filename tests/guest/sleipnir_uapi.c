@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "arm_counter.h"
+#include "board_gpu.h"
 #include "sleipnir_uapi.h"
 
 CHECK_MAIN_STATE("sleipnir_uapi");
@@ -386,28 +387,33 @@ static const char *const param_names[NPARAMS] = {
 };
 
 /*
- * Every parameter against the model the board runs: a T860 with the
- * sleipnir-gpu device's default properties (revision 0x2000, 4 shader
- * cores), whose registers are listed in qemu/model/sgpu_products.c and
- * sgpu_gpu_control.c. Derived parameters are recomputed here from their
- * documented definition. The board's DT node is not dma-coherent.
+ * Every parameter against the model the board runs: by default a T860 with
+ * the sleipnir-gpu device's default properties (r2p0, 4 shader cores),
+ * whose registers are listed in qemu/model/sgpu_products.c and
+ * sgpu_gpu_control.c; the identification registers that differ between the
+ * products the board can be (--gpu) come from board_gpu.h. Derived
+ * parameters are recomputed here from their documented definition. The
+ * board's DT node is not dma-coherent.
  */
 TEST(get_param)
 {
-	static const struct {
+	struct board_gpu gpu;
+
+	REQUIRE(board_gpu_expected(&gpu));
+	const struct {
 		uint32_t param;
 		uint64_t value;
 	} expect[] = {
-		{ SLEIPNIR_PARAM_GPU_ID, 0x08602000 },
-		{ SLEIPNIR_PARAM_SHADER_PRESENT, 0xf },
-		{ SLEIPNIR_PARAM_L2_PRESENT, 0x1 },
+		{ SLEIPNIR_PARAM_GPU_ID, gpu.gpu_id },
+		{ SLEIPNIR_PARAM_SHADER_PRESENT, gpu.shader_present },
+		{ SLEIPNIR_PARAM_L2_PRESENT, gpu.l2_present },
 		{ SLEIPNIR_PARAM_AS_PRESENT, 0xff },
 		{ SLEIPNIR_PARAM_JS_PRESENT, 0x7 },
 		{ SLEIPNIR_PARAM_TILER_PRESENT, 0x1 },
-		{ SLEIPNIR_PARAM_L2_FEATURES, 0x07120206 },
+		{ SLEIPNIR_PARAM_L2_FEATURES, gpu.l2_features },
 		{ SLEIPNIR_PARAM_CORE_FEATURES, 0 },
 		{ SLEIPNIR_PARAM_TILER_FEATURES, 0x809 },
-		{ SLEIPNIR_PARAM_MEM_FEATURES, 0x1 },
+		{ SLEIPNIR_PARAM_MEM_FEATURES, gpu.mem_features },
 		{ SLEIPNIR_PARAM_MMU_FEATURES, 0x2830 },
 		{ SLEIPNIR_PARAM_THREAD_FEATURES, 0x0a040400 },
 		{ SLEIPNIR_PARAM_THREAD_MAX_THREADS, 256 },
@@ -423,12 +429,15 @@ TEST(get_param)
 		{ SLEIPNIR_PARAM_JS_FEATURES1, 0x1fe },
 		{ SLEIPNIR_PARAM_JS_FEATURES2, 0x07e },
 		/* JS_FEATURES3..15: slots not in JS_PRESENT read 0 (below). */
-		{ SLEIPNIR_PARAM_GPU_REVISION, 0x2000 },
-		{ SLEIPNIR_PARAM_SHADER_CORE_MASK, 0xf },
-		{ SLEIPNIR_PARAM_SHADER_CORE_COUNT, 4 },
-		{ SLEIPNIR_PARAM_CORE_GROUP_COUNT, 1 },
+		{ SLEIPNIR_PARAM_GPU_REVISION, gpu.revision },
+		{ SLEIPNIR_PARAM_SHADER_CORE_MASK, gpu.first_group },
+		{ SLEIPNIR_PARAM_SHADER_CORE_COUNT,
+		  (uint64_t)__builtin_popcountll(gpu.first_group) },
+		{ SLEIPNIR_PARAM_CORE_GROUP_COUNT,
+		  (uint64_t)__builtin_popcountll(gpu.l2_present) },
 		{ SLEIPNIR_PARAM_THREAD_MAX_REGISTERS, 0x400 },
-		{ SLEIPNIR_PARAM_L2_SIZE, 256 * 1024 },
+		{ SLEIPNIR_PARAM_L2_SIZE,
+		  1ull << ((gpu.l2_features >> 16) & 0xff) },
 		{ SLEIPNIR_PARAM_AS_COUNT, 8 },
 		{ SLEIPNIR_PARAM_JS_COUNT, 3 },
 		{ SLEIPNIR_PARAM_COHERENT, 0 },
@@ -477,7 +486,7 @@ TEST(get_param)
 				      param_names[p], (unsigned long long)v[p]);
 
 	/* Derived parameters, from their definitions. */
-	CHECK_EQ(v[SLEIPNIR_PARAM_GPU_ID] >> 16, 0x860);
+	CHECK_EQ(v[SLEIPNIR_PARAM_GPU_ID] >> 16, gpu.product);
 	CHECK_EQ(v[SLEIPNIR_PARAM_GPU_REVISION],
 		 v[SLEIPNIR_PARAM_GPU_ID] & 0xffff);
 	CHECK_EQ(v[SLEIPNIR_PARAM_SHADER_CORE_MASK] &
@@ -519,8 +528,10 @@ TEST(get_param_errors)
 					SLEIPNIR_PARAM_JOB_TIMEOUT_MAX_MS + 100,
 					0x80000000u, 0xffffffffu };
 	struct drm_sleipnir_get_param gp;
+	struct board_gpu gpu;
 
 	NEED_DEVICE();
+	REQUIRE(board_gpu_expected(&gpu));
 	for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
 		memset(&gp, 0, sizeof(gp));
 		gp.param = bad[i];
@@ -544,7 +555,7 @@ TEST(get_param_errors)
 	/* The same parameter with the pad fixed works. */
 	gp.pad = 0;
 	CHECK_ERRNO(sl_drm_ioctl(g_dev, DRM_IOCTL_SLEIPNIR_GET_PARAM, &gp), 0);
-	CHECK_EQ(gp.value, 0x08602000);
+	CHECK_EQ(gp.value, gpu.gpu_id);
 }
 
 /* The fault bookkeeping starts clean on a new file; GET_FAULT's errors. */

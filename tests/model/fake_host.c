@@ -146,7 +146,8 @@ struct sgpu *fh_create(struct fake_host *fh, enum sgpu_product product,
 		       bool hang_jobs)
 {
 	struct sgpu_config cfg = {
-		.product = product, .revision = 0x2000, .shader_cores = 4,
+		.product = product, .revision = 0x2000,
+		.shader_cores = fh->shader_cores ? fh->shader_cores : 4,
 		.test_hang_jobs = hang_jobs, .timestamp_hz = fh->timestamp_hz,
 		.engine = fh->engine,
 		.shader_threads = fh->shader_threads ? fh->shader_threads : 1,

@@ -46,6 +46,8 @@ struct fake_host {
 	/* sgpu_config.engine and .shader_threads (0: 1) for fh_create(). */
 	enum sgpu_engine engine;
 	unsigned int shader_threads;
+	/* sgpu_config.shader_cores for fh_create() (0: 4). */
+	unsigned int shader_cores;
 	/* Set by an IRQ whose level did not match (RAWSTAT & MASK) != 0. */
 	unsigned int irq_mismatches;
 	/* With trace_jobs, the model's "sgpu_jobs" trace lines (the chains

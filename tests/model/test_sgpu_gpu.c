@@ -77,6 +77,77 @@ TEST(gpu_ids)
 	}
 }
 
+/*
+ * The revisions the boards report (GPU_ID[15:0]): RK3399's T860 r2p0,
+ * RK3288's T760 r0p0, Exynos 5422's T628 r1p0.
+ */
+TEST(board_revisions)
+{
+	CHECK_EQ(sgpu_product_revision(SGPU_T860), 0x2000);
+	CHECK_EQ(sgpu_product_revision(SGPU_T760), 0x0000);
+	CHECK_EQ(sgpu_product_revision(SGPU_T628), 0x1000);
+	CHECK_EQ(sgpu_product_revision(SGPU_PRODUCT_COUNT), 0);
+}
+
+/* SHADER_PRESENT, L2_PRESENT and MEM_FEATURES of one configuration. */
+static void check_groups(enum sgpu_product product, unsigned int cores,
+			 uint64_t shader, uint64_t l2, uint32_t mem)
+{
+	struct fake_host fh;
+
+	fh_init(&fh, RAM_BASE, RAM_SIZE);
+	fh.shader_cores = cores;
+	REQUIRE(fh_create(&fh, product, false));
+	CHECK_EQ(rd64(&fh, GPU_SHADER_PRESENT_LO), shader);
+	CHECK_EQ(rd64(&fh, GPU_L2_PRESENT_LO), l2);
+	CHECK_EQ(rd(&fh, GPU_MEM_FEATURES), mem);
+	CHECK_EQ(rd64(&fh, GPU_TILER_PRESENT_LO), 1);
+	CHECK(fh_fini(&fh));
+}
+
+/*
+ * T62x parts of more than 4 cores are core groups of 4, each behind its
+ * own L2, whose L2_PRESENT bit sits at the group's first core (Exynos
+ * 5422's T628 MP6: 4 + 2). The groups are not L2-coherent (MEM_FEATURES
+ * bit 0 clear). T720 and T7xx/T8xx keep one L2.
+ */
+TEST(core_groups)
+{
+	struct fake_host fh;
+	uint64_t l2, first_group;
+
+	check_groups(SGPU_T628, 4, 0xF, 0x1, 0x1);
+	check_groups(SGPU_T628, 6, 0x3F, 0x11, 0x0);
+	check_groups(SGPU_T628, 8, 0xFF, 0x11, 0x0);
+	check_groups(SGPU_T720, 8, 0xFF, 0x1, 0x1);
+	check_groups(SGPU_T760, 16, 0xFFFF, 0x1, 0x1);
+
+	/* The T628 MP6 as panfrost powers it: the first group only. */
+	fh_init(&fh, RAM_BASE, RAM_SIZE);
+	fh.shader_cores = 6;
+	REQUIRE(fh_create(&fh, SGPU_T628, false));
+	l2 = rd64(&fh, GPU_L2_PRESENT_LO);
+	first_group = ~(l2 - 1) & (l2 - 2);  /* panfrost_get_core_mask() */
+	CHECK_EQ(first_group, 0xF);
+	wr(&fh, GPU_PWRON_BASE + 0x20, (uint32_t)(l2 & first_group));
+	CHECK_EQ(rd(&fh, GPU_READY_BASE + 0x20), 0x1);
+	wr(&fh, GPU_PWRON_BASE, (uint32_t)first_group);
+	CHECK_EQ(rd(&fh, GPU_READY_BASE), 0xF);
+	/* The second group's L2 and cores power up on their own. */
+	wr(&fh, GPU_PWRON_BASE + 0x20, 0x10);
+	CHECK_EQ(rd(&fh, GPU_READY_BASE + 0x20), 0x11);
+	wr(&fh, GPU_PWRON_BASE, 0x30);
+	CHECK_EQ(rd(&fh, GPU_READY_BASE), 0x3F);
+	/* An L2 that is not there does not. */
+	fh.guest_errors = 0;
+	wr(&fh, GPU_PWRON_BASE + 0x20, 0x2);
+	CHECK_EQ(rd(&fh, GPU_READY_BASE + 0x20), 0x11);
+	CHECK(fh.guest_errors == 1);
+	wr(&fh, GPU_PWROFF_BASE + 0x20, 0x10);
+	CHECK_EQ(rd(&fh, GPU_READY_BASE + 0x20), 0x1);
+	CHECK(fh_fini(&fh));
+}
+
 TEST(t860_features_match_rk3399)
 {
 	struct fake_host fh;
@@ -420,6 +491,8 @@ int main(void)
 	RUN(create_rejects_bad_config);
 	RUN(product_names);
 	RUN(gpu_ids);
+	RUN(board_revisions);
+	RUN(core_groups);
 	RUN(t860_features_match_rk3399);
 	RUN(panfrost_probe_and_resume);
 	RUN(partial_power);

@@ -21,9 +21,11 @@ CHECK_MAIN_STATE("model-perfcnt");
 static struct fake_host fh;
 static uint64_t root, buf, jobs;
 
-static bool setup(enum sgpu_product product)
+/* A probed GPU of @cores shader cores (0: 4) with the buffer mapped. */
+static bool setup_cores(enum sgpu_product product, unsigned int cores)
 {
 	fh_init(&fh, RAM_BASE, RAM_SIZE);
+	fh.shader_cores = cores;
 	if (!fh_create(&fh, product, false) || !fh_panfrost_probe(&fh))
 		return false;
 	root = fh_pt_new(&fh);
@@ -32,6 +34,11 @@ static bool setup(enum sgpu_product product)
 	jobs = buf + 0x8000;
 	fh_as_enable(&fh, AS_NR, root);
 	return true;
+}
+
+static bool setup(enum sgpu_product product)
+{
+	return setup_cores(product, 0);
 }
 
 /* Panfrost's enable: clear, clean+invalidate, then configure. */
@@ -238,6 +245,42 @@ TEST(v4_layout_t720)
 	CHECK(fh_fini(&fh));
 }
 
+/*
+ * V4 with two core groups (T628 MP6, 4 + 2 cores): 8 blocks per group as
+ * panfrost sizes the buffer, each group's cores in its own blocks 0-3 and
+ * its own L2 block; one tiler and one JM, in the first group's blocks.
+ */
+TEST(v4_layout_t628_two_groups)
+{
+	uint32_t tasks = 0;
+
+	REQUIRE(setup_cores(SGPU_T628, 6));
+	REQUIRE(perfcnt_enable(0xFFFFFFFF));
+	run_jobs(2, true);
+	memset(fh.ram + (buf - RAM_BASE), 0xEE, 0x1100);
+	REQUIRE(perfcnt_dump());
+	for (unsigned int core = 0; core < 4; core++)
+		CHECK_EQ(counter(core, 2), 0xFFFFFFFF);
+	CHECK_EQ(counter(4, 2), 0xFFFFFFFF);           /* tiler */
+	CHECK_EQ(counter(5, 2), 0xFFFFFFFF);           /* group 0 L2 */
+	CHECK_EQ(counter(6, 2), 0);
+	CHECK_EQ(counter(7, 8 + 8 * JS), 3);           /* 2 NULL + compute */
+	CHECK_EQ(counter(8, 2), 0xFFFFFFFF);           /* core 4 */
+	CHECK_EQ(counter(9, 2), 0xFFFFFFFF);           /* core 5 */
+	CHECK_EQ(counter(10, 2), 0);                   /* no cores 6, 7 */
+	CHECK_EQ(counter(11, 2), 0);
+	CHECK_EQ(counter(12, 2), 0);                   /* no second tiler */
+	CHECK_EQ(counter(13, 2), 0xFFFFFFFF);          /* group 1 L2 */
+	CHECK_EQ(counter(15, 8 + 8 * JS), 0);          /* no second JM */
+	CHECK_EQ(counter(16, 0), 0xEEEEEEEE);          /* 16 blocks only */
+	/* The compute job's 4 workgroups ran on the six cores' blocks. */
+	for (unsigned int b = 0; b < 16; b++)
+		if (b < 4 || b == 8 || b == 9)
+			tasks += counter(b, 23);
+	CHECK_EQ(tasks, 4);
+	CHECK(fh_fini(&fh));
+}
+
 TEST(dump_failures_still_complete)
 {
 	REQUIRE(setup(SGPU_T860));
@@ -262,6 +305,7 @@ int main(void)
 	RUN(v5_layout_t860);
 	RUN(enable_masks);
 	RUN(v4_layout_t720);
+	RUN(v4_layout_t628_two_groups);
 	RUN(dump_failures_still_complete);
 	return check_summary();
 }

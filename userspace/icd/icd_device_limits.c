@@ -57,10 +57,18 @@ bool icd_device_limits_derive(const struct icd_gpu_params *p,
 	uint64_t gpu_space = va_top > p->va_start ? va_top - p->va_start : 0;
 	unsigned int line_log2 = p->l2_features & 0xff;
 
-	out->compute_units = (cl_uint)__builtin_popcountll(p->shader_present);
+	/*
+	 * Work-groups run on the cores the driver uses: with several core
+	 * groups (a T628 MP6 is 4 + 2) only the first group's. The name is
+	 * the part's, all its cores.
+	 */
+	out->compute_units = (cl_uint)__builtin_popcountll(p->shader_present &
+							   p->shader_core_mask);
 	if (!out->compute_units || !p->thread_max_workgroup_size || !gpu_space)
 		return false;
-	device_name(p->gpu_id, out->compute_units, out->name, sizeof(out->name));
+	device_name(p->gpu_id,
+		    (cl_uint)__builtin_popcountll(p->shader_present),
+		    out->name, sizeof(out->name));
 
 	/* One work-group runs on one core, and every dimension alone may
 	 * take the whole group. */
@@ -79,11 +87,13 @@ bool icd_device_limits_derive(const struct icd_gpu_params *p,
 	out->local_mem_size = LOCAL_MEM_BYTES;
 
 	/* L2_FEATURES[7:0] is log2 of the L2's line size (64 bytes on every
-	 * Midgard); one L2 per core group. */
+	 * Midgard); one L2 per core group, whose L2_PRESENT bit sits at the
+	 * group's first core: the L2s of the groups in use. */
 	out->global_mem_cacheline_size = line_log2 && line_log2 < 16 ?
 					 1u << line_log2 : 64;
 	out->global_mem_cache_size =
-		p->l2_size * (cl_ulong)__builtin_popcountll(p->l2_present);
+		p->l2_size * (cl_ulong)__builtin_popcountll(p->l2_present &
+							    p->shader_core_mask);
 
 	/* Profiling reads the GPU's timestamp: one tick, in ns, rounded up. */
 	out->profiling_timer_resolution = p->timestamp_frequency ?

@@ -17,6 +17,8 @@
 struct icd_gpu_params {
 	uint64_t gpu_id;
 	uint64_t shader_present;
+	/* The cores sleipnir.ko runs jobs on: the first core group's. */
+	uint64_t shader_core_mask;
 	uint64_t l2_present;
 	uint64_t l2_features;
 	uint64_t l2_size;

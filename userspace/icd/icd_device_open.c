@@ -21,6 +21,7 @@ static int read_params(struct sl_drm *drm, struct icd_gpu_params *p)
 	{ SLEIPNIR_PARAM_##id, offsetof(struct icd_gpu_params, field) }
 		PARAM(GPU_ID, gpu_id),
 		PARAM(SHADER_PRESENT, shader_present),
+		PARAM(SHADER_CORE_MASK, shader_core_mask),
 		PARAM(L2_PRESENT, l2_present),
 		PARAM(L2_FEATURES, l2_features),
 		PARAM(L2_SIZE, l2_size),

@@ -416,7 +416,6 @@ static struct sim_device *device_create(int *err)
 {
 	const char *name = getenv("SLEIPNIR_SIM_GPU");
 	struct sgpu_config cfg = {
-		.revision = 0x2000,
 		.shader_cores = env_uint("SLEIPNIR_SIM_CORES", 4),
 		.shader_threads = 0,
 	};
@@ -441,6 +440,8 @@ static struct sim_device *device_create(int *err)
 		return NULL;
 	}
 	cfg.product = (enum sgpu_product)product;
+	/* What the product's usual board reports, as QEMU's device does. */
+	cfg.revision = sgpu_product_revision(cfg.product);
 
 	*err = sim_ram_init();
 	if (*err)

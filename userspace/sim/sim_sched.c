@@ -207,7 +207,8 @@ static void hw_start_locked(struct sim_sched *sched, struct sim_job *job)
 	reg_write64(dev, js_reg(js, JS_HEAD_NEXT_LO), job->jc);
 	reg_write64(dev, js_reg(js, JS_AFFINITY_NEXT_LO), sched->affinity);
 	sim_reg_write(dev, js_reg(js, JS_CONFIG_NEXT),
-		      sleipnir_js_config((unsigned int)job->as_nr));
+		      sleipnir_js_config_quirks((unsigned int)job->as_nr,
+						sched->quirks));
 	sim_reg_write(dev, js_reg(js, JS_COMMAND_NEXT), JS_COMMAND_START);
 }
 
@@ -706,6 +707,7 @@ struct sim_sched *sim_sched_create(struct sim_device *dev)
 		       "one JS_FEATURES word per slot the kernel knows");
 	memcpy(sched->js_features, f.js_features, sizeof(sched->js_features));
 	sched->affinity = f.shader_present & sleipnir_core_mask(f.l2_present);
+	sched->quirks = sleipnir_common_model_quirks(f.product, f.revision);
 
 	pthread_mutex_init(&sched->lock, NULL);
 	pthread_mutex_init(&sched->hw_lock, NULL);

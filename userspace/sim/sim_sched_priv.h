@@ -130,6 +130,7 @@ struct sim_sched {
 	unsigned int js_count;
 	unsigned int as_count;
 	uint64_t affinity;           /* JS_AFFINITY of every chain */
+	uint32_t quirks;             /* enum sleipnir_quirk, for JS_CONFIG */
 	uint32_t js_features[SIM_JS_MAX];
 	struct sim_slot slots[SIM_JS_MAX];
 	/* The file each AS was last bound for: whose its faults are. */

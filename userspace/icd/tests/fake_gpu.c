@@ -12,6 +12,7 @@
 const struct icd_gpu_params fake_t860 = {
 	.gpu_id = 0x08602000,
 	.shader_present = 0xf,
+	.shader_core_mask = 0xf,
 	.l2_present = 0x1,
 	.l2_features = 0x07120206,
 	.l2_size = 256 * 1024,

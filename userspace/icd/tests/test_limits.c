@@ -53,6 +53,7 @@ TEST(unknown_product_and_odd_values)
 
 	p.gpu_id = 0x12340000;
 	p.shader_present = 0x3;
+	p.shader_core_mask = 0x3;
 	p.timestamp_frequency = 24000000; /* 41.67 ns: rounded up */
 	p.l2_features = 0;                /* no line size: Midgard's 64 */
 	REQUIRE(icd_device_limits_derive(&p, FAKE_RAM, &l));
@@ -64,12 +65,37 @@ TEST(unknown_product_and_odd_values)
 	CHECK_EQ(l.profiling_timer_resolution, 1);
 }
 
+/*
+ * Exynos 5422's T628 MP6: two core groups (4 + 2 cores, an L2 each), of
+ * which sleipnir.ko uses the first. The part is an MP6; work runs on 4
+ * cores behind one 128 KiB L2.
+ */
+TEST(t628_mp6_uses_its_first_core_group)
+{
+	struct icd_gpu_params p = fake_t860;
+	struct icd_device_limits l;
+
+	p.gpu_id = 0x06201000;
+	p.shader_present = 0x3f;
+	p.shader_core_mask = 0xf;
+	p.l2_present = 0x11;
+	p.l2_features = 0x07110206;
+	p.l2_size = 128 * 1024;
+	REQUIRE(icd_device_limits_derive(&p, FAKE_RAM, &l));
+	CHECK(strcmp(l.name, "Mali-T62x MP6") == 0);
+	CHECK_EQ(l.compute_units, 4);
+	CHECK_EQ(l.global_mem_cache_size, 128 * 1024);
+}
+
 TEST(unusable_gpus_are_refused)
 {
 	struct icd_gpu_params p = fake_t860;
 	struct icd_device_limits l;
 
 	p.shader_present = 0;
+	CHECK(!icd_device_limits_derive(&p, FAKE_RAM, &l));
+	p = fake_t860;
+	p.shader_core_mask = 0;
 	CHECK(!icd_device_limits_derive(&p, FAKE_RAM, &l));
 	p = fake_t860;
 	p.thread_max_workgroup_size = 0;
@@ -85,5 +111,6 @@ void test_limits_all(void)
 	RUN(max_alloc_floor);
 	RUN(global_mem_capped_by_pointers);
 	RUN(unknown_product_and_odd_values);
+	RUN(t628_mp6_uses_its_first_core_group);
 	RUN(unusable_gpus_are_refused);
 }

@@ -311,6 +311,12 @@ static void test_hwcfg(void)
 	CHECK_EQ(SLP_JM_CONFIG_MAX_THROTTLE, 0x1f8);
 	/* AS 2, clean+invalidate before, clean after, priority 8. */
 	CHECK_EQ(sleipnir_js_config(2), 0x00083302);
+	CHECK_EQ(sleipnir_js_config_quirks(2, 0), 0x00083302);
+	/* The same with START_MMU (bit 10), as T60x/T62x/T72x need. */
+	CHECK_EQ(sleipnir_js_config_quirks(2, SLEIPNIR_QUIRK_JS_START_MMU),
+		 0x00083702);
+	CHECK_EQ(sleipnir_js_config_quirks(2, SLEIPNIR_QUIRK_JM_MAX_THROTTLE),
+		 0x00083302);
 	CHECK_EQ(sleipnir_unit_irq_mask(3), 0x00070007);
 	CHECK(sleipnir_unit_irq_mask(16) == 0xffffffffu);
 	CHECK_EQ(sleipnir_irq_units(0x00040001, 3), 0x5);
@@ -325,6 +331,49 @@ static void test_hwcfg(void)
 	CHECK(sleipnir_as_lockaddr(0, 1ull << 48) == 47);
 }
 
+/*
+ * The quirks table against panfrost 6.1's per-model issue lists, worked by
+ * hand: which errata each board's GPU has and the register each sets.
+ * T860 r2p0 (RK3399), T760 r0p0 (RK3288) and r1p0 (RK3288W), T628 r1p0
+ * (Exynos 5422), and the revisions with errata of their own.
+ */
+static void test_quirks(void)
+{
+	const __u32 attr_types = SLEIPNIR_QUIRK_LS_ALLOW_ATTR_TYPES |
+				 SLEIPNIR_QUIRK_TILER_CLOCK_GATE_OVERRIDE;
+	const __u32 v4 = SLEIPNIR_QUIRK_LS_ATTR_CHECK_DISABLE |
+			 SLEIPNIR_QUIRK_JS_START_MMU;
+	const __u32 t620_r0p1 = SLEIPNIR_QUIRK_LS_PAUSEBUFFER_DISABLE |
+				SLEIPNIR_QUIRK_SDC_DISABLE_OQ_DISCARD;
+
+	CHECK_EQ(sleipnir_common_model_quirks(0x0860, 0x2000),
+		 attr_types | SLEIPNIR_QUIRK_JM_MAX_THROTTLE);
+	CHECK_EQ(sleipnir_common_model_quirks(0x0860, 0x1000), attr_types);
+	CHECK_EQ(sleipnir_common_model_quirks(0x0750, 0x0000), attr_types);
+	CHECK_EQ(sleipnir_common_model_quirks(0x0750, 0x0011), attr_types);
+	CHECK_EQ(sleipnir_common_model_quirks(0x0750, 0x1000), attr_types);
+	CHECK_EQ(sleipnir_common_model_quirks(0x0620, 0x1000), v4);
+	CHECK_EQ(sleipnir_common_model_quirks(0x0620, 0x0000), v4);
+	/* r0p1 whatever its status nibble (panfrost matches rev & ~0xf). */
+	CHECK_EQ(sleipnir_common_model_quirks(0x0620, 0x0010), v4 | t620_r0p1);
+	CHECK_EQ(sleipnir_common_model_quirks(0x0620, 0x0012), v4 | t620_r0p1);
+	CHECK_EQ(sleipnir_common_model_quirks(0x0620, 0x0020), v4);
+	CHECK_EQ(sleipnir_common_model_quirks(0x0720, 0x0000),
+		 v4 | SLEIPNIR_QUIRK_TEXGRD_FLAGS);
+	/* T604 r0p0-15dev0 (status 1) keeps its attribute checks. */
+	CHECK_EQ(sleipnir_common_model_quirks(0x0600, 0x0001),
+		 SLEIPNIR_QUIRK_LS_PAUSEBUFFER_DISABLE |
+		 SLEIPNIR_QUIRK_JS_START_MMU);
+	CHECK_EQ(sleipnir_common_model_quirks(0x0600, 0x0000),
+		 SLEIPNIR_QUIRK_LS_PAUSEBUFFER_DISABLE | v4);
+	CHECK_EQ(sleipnir_common_model_quirks(0x0999, 0x0000), 0);
+	/* The registers: T628 r1p0 sets SHADER_CONFIG bit 18 only. */
+	CHECK_EQ(sleipnir_quirk_shader_config(v4), 1u << 18);
+	CHECK_EQ(sleipnir_quirk_tiler_config(0, v4), 0);
+	CHECK_EQ(sleipnir_quirk_shader_config(v4 | t620_r0p1),
+		 1u << 18 | 1u << 16 | 1u << 6);
+}
+
 int main(void)
 {
 	RUN(test_features);
@@ -334,5 +383,6 @@ int main(void)
 	RUN(test_job_end);
 	RUN(test_fault_record);
 	RUN(test_hwcfg);
+	RUN(test_quirks);
 	return sim_test_finish();
 }
