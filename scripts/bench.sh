@@ -217,6 +217,19 @@ with open(f"{out}/dispatch.dat", "w") as f:
         if p in paths:
             f.write(f'"{bar_names[p]}" {paths[p]["median_ns"] / 1e3:.1f}\n')
 
+# Buffer copies on the GPU's kernels (firmware/cl) against the CPU's
+# memcpy, alternately in one program (tests/bench/cl_bench_copy.c).
+gpu_copy = {
+    "benchmark": "gpu_copy",
+    "description": "in-order queue, in the guest under TCG, medians: "
+                   "kernel -> clEnqueueCopyBuffer -> kernel -> clFinish, "
+                   "and the copy alone, with the runtime's GPU copy kernels "
+                   "and with SLEIPNIR_CL_CPU_COPIES=1; copied = bytes the "
+                   "CPU copied per repetition",
+    "results": [{k: v for k, v in l.items() if k != "bench"}
+                for l in lines if l["bench"] == "gpu_copy"],
+}
+
 # The samples on the model (guest) against pocl (host): the best run of
 # each, since under load noise only adds time.
 def sample_runs(records):
@@ -341,7 +354,7 @@ with open(f"{out}/engine.dat", "w") as f:
                 f'{r["work_item_instructions_per_second"] / 1e6:.3f}\n')
 
 json.dump({"benchmarks": [shader, engine, compiler, build_time, zero_copy,
-                          dispatch, samples_vs_pocl, clpeak]},
+                          dispatch, samples_vs_pocl, clpeak, gpu_copy]},
           open(f"{out}/results.json", "w"), indent=2)
 
 def kib(n):
@@ -356,6 +369,11 @@ for r in sizes:
           + ("" if r["verified"] else "  (data wrong)"))
 print(f'  goal (64 MiB: >= 100x, 0 bytes): '
       f'{"met" if zero_copy["goal_met"] else "not met"}')
+for r in gpu_copy["results"]:
+    print(f'  copy {kib(r["bytes"]):>8s}: kernel-copy-kernel GPU '
+          f'{r["chain_gpu_ns"] / 1e6:.2f} ms, CPU {r["chain_cpu_ns"] / 1e6:.2f}'
+          f' ms; copy alone GPU {r["copy_gpu_ns"] / 1e6:.2f} ms, CPU '
+          f'{r["copy_cpu_ns"] / 1e6:.2f} ms')
 print(f'  {"sample":12s} {"model":>10s} {"pocl":>10s} {"ratio":>8s} '
       f'{"baseline":>9s}  (us, best run)')
 for r in samples:

@@ -106,6 +106,8 @@ fi
 
 run cl_bench_zero_copy "$max_mib"
 run cl_bench_dispatch "$runs"
+# Buffer copies on the GPU against the CPU (issue 20), 64 KiB to 4 MiB.
+run cl_bench_copy 4
 
 # Every file on sleipnir.ko is closed once the programs above have exited,
 # so the module can go.

@@ -129,6 +129,7 @@ void cl_api_queue_tests(void);
 void cl_api_event_tests(void);
 void cl_api_buffer_tests(void);
 void cl_api_buffer_ops_tests(void);
+void cl_api_gpu_copy_tests(void);
 void cl_api_image_tests(void);
 void cl_api_program_tests(void);
 void cl_api_kernel_tests(void);

@@ -477,6 +477,7 @@ int main(int argc, char **argv)
 	cl_api_queue_tests();
 	cl_api_event_tests();
 	cl_api_buffer_tests();
+	cl_api_gpu_copy_tests();
 	cl_api_image_tests();
 	cl_api_program_tests();
 	cl_api_ndrange_tests();

@@ -4,8 +4,11 @@
  * forms, clEnqueueFillBuffer, clEnqueueMapBuffer, clEnqueueUnmapMemObject
  * and clEnqueueMigrateMemObjects.
  *
- * CPU and GPU share memory, so each command is CPU work on the queue's
- * thread (icd_queue.h): one memcpy between the application's memory and
+ * Fills and copies between buffers are launches of the runtime's own
+ * GPU kernels (icd_builtin.h) when it has them, chained with the queue's
+ * kernels; the CPU does them otherwise, as it does everything else here.
+ * CPU and GPU share memory, so each other command is CPU work on the
+ * queue's thread (icd_queue.h): one memcpy between the application's memory and
  * the buffer's CPU mapping, bracketed by the cache maintenance the uapi
  * asks for (icd_mem_cpu_begin/end), and counted (icd_copied_add). Map
  * returns a pointer into the storage at once and copies nothing, except
@@ -16,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "icd_builtin.h"
 #include "icd_event.h"
 #include "icd_mem.h"
 #include "icd_queue.h"
@@ -456,6 +460,10 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue,
 		if (a < b + size && b < a + size)
 			return CL_MEM_COPY_OVERLAP;
 	}
+	if (icd_builtin_copy(command_queue, CL_COMMAND_COPY_BUFFER, &t,
+			     num_events_in_wait_list, event_wait_list, event,
+			     &err))
+		return err;
 	return icd_enqueue_transfer(command_queue, CL_COMMAND_COPY_BUFFER, &t,
 				false, num_events_in_wait_list,
 				event_wait_list, event);
@@ -498,6 +506,10 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(
 		if (icd_boxes_overlap(&a, &b, region))
 			return CL_MEM_COPY_OVERLAP;
 	}
+	if (icd_builtin_copy(command_queue, CL_COMMAND_COPY_BUFFER_RECT, &t,
+			     num_events_in_wait_list, event_wait_list, event,
+			     &err))
+		return err;
 	return icd_enqueue_transfer(command_queue, CL_COMMAND_COPY_BUFFER_RECT,
 				&t, false, num_events_in_wait_list,
 				event_wait_list, event);
@@ -573,6 +585,10 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue,
 	if (offset % pattern_size || size % pattern_size)
 		return CL_INVALID_VALUE;
 
+	if (icd_builtin_fill(command_queue, buffer, pattern, pattern_size,
+			     offset, size, num_events_in_wait_list,
+			     event_wait_list, event, &err))
+		return err;
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return CL_OUT_OF_HOST_MEMORY;

@@ -111,6 +111,13 @@ struct icd_gpu_queue {
 	struct retired_bo *retired;
 };
 
+/* Whether @l may write @mem: kernels not into CL_MEM_READ_ONLY buffers,
+ * fills and copies into their target whatever its flags. */
+static bool launch_writes(const struct icd_launch *l, cl_mem mem)
+{
+	return !(mem->flags & CL_MEM_READ_ONLY) || mem == l->writes;
+}
+
 /* --- the queue's GPU state ----------------------------------------------- */
 
 /* The syncobj of @q's chain at @point, 0 if it has none on the GPU
@@ -354,8 +361,7 @@ static int write_chain(cl_command_queue q, struct gpu_slot *slot,
 			/* What the CPU wrote reaches memory first. */
 			icd_mem_gpu_begin(l->mems[m]);
 			err = add_ref(slot, l->mems[m]->bo,
-				      !(l->mems[m]->flags &
-					CL_MEM_READ_ONLY));
+				      launch_writes(l, l->mems[m]));
 		}
 		for (unsigned int j = 0; j < jobs && !err; j++) {
 			bool compute = !prof || j == 1;
@@ -736,8 +742,8 @@ bool icd_launch_finish(cl_command_queue q, unsigned int s, uint64_t point)
 		const struct icd_launch *l = cmds[i]->launch;
 
 		for (unsigned int m = 0; m < l->num_mems; m++)
-			icd_mem_gpu_end(l->mems[m], !(l->mems[m]->flags &
-						      CL_MEM_READ_ONLY));
+			icd_mem_gpu_end(l->mems[m],
+					launch_writes(l, l->mems[m]));
 	}
 	pthread_mutex_unlock(&ctx->gpu_lock);
 	for (unsigned int i = 0; i < n; i++) {

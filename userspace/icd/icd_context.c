@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "icd_builtin.h"
 #include "icd_context.h"
 #include "icd_device.h"
 #include "icd_info.h"
@@ -84,6 +85,7 @@ static cl_context create(const cl_context_properties *properties,
 	ctx->device = device;
 	ctx->notify = pfn_notify;
 	ctx->notify_data = user_data;
+	ctx->builtin = icd_builtin_program_new(ctx);
 	if (errcode_ret)
 		*errcode_ret = CL_SUCCESS;
 	return ctx;
@@ -154,6 +156,8 @@ cl_int CL_API_CALL clReleaseContext(cl_context context)
 	if (!icd_context_valid(context))
 		return CL_INVALID_CONTEXT;
 	if (icd_object_release(&context->obj)) {
+		/* Its GPU copies go while the render node is open. */
+		icd_builtin_release(context->builtin);
 		if (context->drm)
 			sl_drm_close(context->drm);
 		pthread_mutex_destroy(&context->gpu_lock);

@@ -46,6 +46,9 @@ struct _cl_context {
 	uint64_t fault_clears;
 	struct drm_sleipnir_get_fault fault;
 	bool fault_held;
+	/* The program of the runtime's fills and copies, NULL when the CPU
+	 * does them (icd_builtin.h). */
+	cl_program builtin;
 	/* Its command queues (under icd_event_lock()), through
 	 * next_in_context. */
 	cl_command_queue queues;

@@ -25,6 +25,9 @@ struct icd_launch {
 	struct sl_arg *args;         /* the arguments at enqueue time */
 	cl_mem *mems;                /* buffer arguments, retained */
 	unsigned int num_mems;
+	/* One of mems the launch writes whatever its flags: the target of a
+	 * fill or copy (icd_builtin.c), which CL_MEM_READ_ONLY allows. */
+	cl_mem writes;
 	struct sl_launch_params params;
 	struct sl_launch_plan plan;
 };

@@ -58,7 +58,8 @@ void icd_program_release(cl_program program)
 	free(program->binary);
 	pthread_mutex_destroy(&program->lock);
 	pthread_cond_destroy(&program->launches_ended);
-	clReleaseContext(program->context);
+	if (!program->builtin)
+		clReleaseContext(program->context);
 	free(program);
 }
 

@@ -31,6 +31,9 @@ struct _cl_program {
 	struct icd_object obj;
 	cl_context context;          /* retained */
 	enum icd_program_source from;
+	/* The context's own fills and copies (icd_builtin.c): it does not
+	 * hold the context, which frees it at its end. */
+	bool builtin;
 	char *source;                /* ICD_PROGRAM_SOURCE, NUL-terminated */
 	uint8_t *il;                 /* ICD_PROGRAM_IL */
 	size_t il_size;
