@@ -18,6 +18,7 @@
 
 #include "sgpu_regs.h"
 #include "sim_core.h"
+#include "sim_thread.h"
 
 /* How long one sgpu_run() may take before the worker looks around. */
 #define SIM_RUN_BUDGET_NS 5000000ull
@@ -477,11 +478,11 @@ static struct sim_device *device_create(int *err)
 		*err = -ENOMEM;
 		goto fail;
 	}
-	if (pthread_create(&dev->worker, NULL, worker_main, dev)) {
+	if (sim_thread_create(&dev->worker, worker_main, dev)) {
 		*err = -EAGAIN;
 		goto fail;
 	}
-	if (pthread_create(&dev->irq_thread, NULL, irq_main, dev)) {
+	if (sim_thread_create(&dev->irq_thread, irq_main, dev)) {
 		pthread_mutex_lock(&dev->lock);
 		dev->stopping = true;
 		pthread_cond_broadcast(&dev->worker_cond);

@@ -35,6 +35,7 @@
 #include "sgpu_regs.h"
 #include "sim.h"
 #include "sim_sched_priv.h"
+#include "sim_thread.h"
 #include "sleipnir_common.h"
 
 /* How long a soft or hard stop may take before the next step. */
@@ -718,7 +719,7 @@ struct sim_sched *sim_sched_create(struct sim_device *dev)
 	pthread_condattr_destroy(&attr);
 
 	irqs_enable(sched);
-	if (pthread_create(&sched->watchdog, NULL, watchdog_main, sched)) {
+	if (sim_thread_create(&sched->watchdog, watchdog_main, sched)) {
 		sim_sched_destroy(sched);
 		errno = EAGAIN;
 		return NULL;
