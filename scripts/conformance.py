@@ -64,7 +64,8 @@ SUITES = {
 # make check's subset: the piglit tests that caught issue 15's bugs
 # (tests/conformance/quick-piglit.txt) and one CLBlast routine.
 QUICK = [
-    ("piglit", ["piglit", "--timeout", "300", "--tests", "/root/conformance/quick-piglit.txt"]),
+    ("piglit", ["piglit", "--timeout", "300", "--jobs", "2",
+                "--tests", "/root/conformance/quick-piglit.txt"]),
     ("clblast", ["clblast", "--timeout", "900", "xaxpy"]),
 ]
 RESULTS = ("pass", "fail", "crash", "timeout", "skip")
