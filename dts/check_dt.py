@@ -418,7 +418,7 @@ def broken_copies(out, good):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--linux", required=True, help="scripts/fetch-linux-dts.sh's folder")
+    ap.add_argument("--linux", required=True, help="scripts/fetch-linux-source.sh dts's folder")
     ap.add_argument("--qemu", required=True, help="the board's qemu-system-aarch64")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
