@@ -253,33 +253,35 @@ static int add_ref(struct gpu_slot *slot, const struct sl_bo *bo, bool write)
 
 /*
  * A GPU timestamp as CLOCK_MONOTONIC ns, the time base of the host-side
- * profiling times. On Midgard SoCs (and QEMU's virt board) the GPU's
- * system timestamp counts the same system counter the CPUs read as
- * CNTVCT_EL0, so the difference between the two "now"s is the age of the
- * timestamp.
+ * profiling times: the difference between the GPU's "now" and the
+ * timestamp is the timestamp's age. On Midgard SoCs (and QEMU's virt
+ * board) the GPU's system timestamp counts the same system counter the
+ * CPUs read as CNTVCT_EL0. Off arm64 the only GPU is the host simulator
+ * (userspace/sim), whose model counts CLOCK_MONOTONIC itself
+ * (sgpu_timestamp(): floor(ns * hz / 10^9)).
  */
 static cl_ulong gpu_time_to_ns(uint64_t ts, uint64_t hz)
 {
 	cl_ulong now = icd_now_ns();
-#if defined(__aarch64__)
-	uint64_t cnt, frq;
 	unsigned __int128 gpu_now;
 	uint64_t age;
+#if defined(__aarch64__)
+	uint64_t cnt, frq;
 
 	__asm__ volatile("isb; mrs %0, cntvct_el0" : "=r"(cnt));
 	__asm__ volatile("mrs %0, cntfrq_el0" : "=r"(frq));
 	if (!hz || !frq)
 		return now;
 	gpu_now = (unsigned __int128)cnt * hz / frq;
+#else
+	if (!hz)
+		return now;
+	gpu_now = (unsigned __int128)now * hz / 1000000000u;
+#endif
 	if (gpu_now < ts)
 		return now;
 	age = (uint64_t)((gpu_now - ts) * 1000000000u / hz);
 	return age < now ? now - age : 0;
-#else
-	(void)ts;
-	(void)hz;
-	return now;
-#endif
 }
 
 /* --- running a batch ----------------------------------------------------- */
