@@ -15,46 +15,8 @@
 # program that ended without its summary line, i.e. crashed, as a failure).
 fuzz_calls=${1:-8000}
 stress_submits=${2:-400}
-node=/dev/dri/renderD128
 . "$(dirname "$0")/check.sh"
-
-# Runs a test program; fails the check only when it printed no summary line
-# (its own failures are in that line already).
-run_prog() {
-	name=$1
-	shift
-	out=/tmp/reload-$name.log
-	"$@" >"$out" 2>&1
-	status=$?
-	cat "$out"
-	if grep -q "^$name: [0-9]* passed, [0-9]* failed" "$out"; then
-		return 0
-	fi
-	check 1 "$name ended without a summary (exit status $status)"
-}
-
-# Kernel log lines that mean trouble (as tests/board's splat scanner).
-SPLAT='Oops|BUG:|kernel BUG|WARNING:|cut here|KASAN|UBSAN|possible recursive locking|possible circular locking|lockdep|Unable to handle kernel|Kernel panic|general protection fault|Call trace:|INFO: task .* blocked|refcount_t:|list_(add|del) corruption|sleipnir.*(leak|not clean)|drm_mm.*not clean'
-
-wait_node() {
-	i=0
-	while [ ! -e $node ] && [ $i -lt 200 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
-	[ -e $node ]
-}
-
-# Marks the kernel log; log_since prints what came after the mark (all of
-# the log if the mark has already scrolled out of the ring buffer).
-mark() {
-	echo "sleipnir-reload: mark $1" >/dev/kmsg
-}
-log_since() {
-	dmesg | awk -v m="sleipnir-reload: mark $1" \
-		'{ line[n++] = $0 } index($0, m) { from = n }
-		 END { for (i = from; i < n; i++) print line[i] }'
-}
+. "$(dirname "$0")/kernel-log.sh"
 
 debugfs_dir() {
 	[ -d /sys/kernel/debug/dri ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null
@@ -83,13 +45,7 @@ check $? "$node is gone"
 dfs=$(debugfs_dir)
 [ -z "$dfs" ]
 check $? "no sleipnir folder left in /sys/kernel/debug/dri${dfs:+ (found $dfs)}"
-new=$(log_since unload)
-if echo "$new" | grep -Eq "$SPLAT"; then
-	echo "$new" | grep -E "$SPLAT" | head -20
-	check 1 "the kernel log is clean after rmmod"
-else
-	check 0 "the kernel log is clean after rmmod"
-fi
+check_log_clean unload "the kernel log is clean after rmmod"
 
 mark reload
 modprobe sleipnir || insmod "/lib/modules/$(uname -r)/extra/sleipnir.ko"
@@ -101,12 +57,6 @@ check $? "the reloaded driver probed the GPU"
 
 run_prog sleipnir_stress sleipnir_stress -n "$stress_submits"
 
-new=$(log_since reload)
-if echo "$new" | grep -Eq "$SPLAT"; then
-	echo "$new" | grep -E "$SPLAT" | head -20
-	check 1 "the kernel log is clean after the reload"
-else
-	check 0 "the kernel log is clean after the reload"
-fi
+check_log_clean reload "the kernel log is clean after the reload"
 
 summary sleipnir-reload

@@ -17,33 +17,12 @@
 # The kernel log must stay clean throughout (tests/board checks it too).
 # Usage: sleipnir-selftest.sh [STRESS_SUBMITS]
 stress_submits=${1:-40}
-node=/dev/dri/renderD128
 fwdir=/lib/firmware/sleipnir
 fw=$fwdir/midgard-selftest.bin
 saved=/tmp/midgard-selftest.bin
 bad=/opt/sleipnir/share/sleipnir/test-firmware
 . "$(dirname "$0")/check.sh"
-
-SPLAT='Oops|BUG:|kernel BUG|WARNING:|cut here|KASAN|UBSAN|lockdep|Unable to handle kernel|Call trace:|refcount_t:'
-
-wait_node() {
-	i=0
-	while [ ! -e $node ] && [ $i -lt 200 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
-	[ -e $node ]
-}
-
-# Kernel log lines after a mark (all of it if the mark scrolled out).
-mark() {
-	echo "sleipnir-selftest: mark $1" >/dev/kmsg
-}
-log_since() {
-	dmesg | awk -v m="sleipnir-selftest: mark $1" \
-		'{ line[n++] = $0 } index($0, m) { from = n }
-		 END { for (i = from; i < n; i++) print line[i] }'
-}
+. "$(dirname "$0")/kernel-log.sh"
 
 # Reloads sleipnir.ko (with module options $2...) after mark $1; checks that
 # the render node comes back.
@@ -137,12 +116,6 @@ expect_line disabled 'self-test skipped: disabled'
 reload restored
 expect_line restored 'self-test passed: [0-9]+ threads'
 
-new=$(log_since no-file)
-if echo "$new" | grep -Eq "$SPLAT"; then
-	echo "$new" | grep -E "$SPLAT" | head -20
-	check 1 "the kernel log is clean after the reloads"
-else
-	check 0 "the kernel log is clean after the reloads"
-fi
+check_log_clean no-file "the kernel log is clean after the reloads"
 
 summary sleipnir-selftest

@@ -15,27 +15,13 @@
 # Usage: sleipnir-suspend.sh [STRESS_SUBMITS]
 submits=${1:-200}
 . "$(dirname "$0")/check.sh"
+. "$(dirname "$0")/kernel-log.sh"
 
-SPLAT='Oops|BUG:|kernel BUG|WARNING:|cut here|KASAN|UBSAN|possible recursive locking|possible circular locking|lockdep|Unable to handle kernel|Kernel panic|Call trace:|INFO: task .* blocked|refcount_t:'
-
-# Runs a test program; fails the check only when it printed no summary
-# line (its own failures are in that line already).
-run_prog() {
-	name=$1
-	shift
-	out=/tmp/suspend-$name.log
-	"$@" >"$out" 2>&1
-	status=$?
-	cat "$out"
-	grep -q "^$name: [0-9]* passed, [0-9]* failed" "$out" ||
-		check 1 "$name ended without a summary (exit status $status)"
-}
-
-[ -e /dev/dri/renderD128 ]
-check $? "/dev/dri/renderD128 is there"
+[ -e $node ]
+check $? "$node is there"
 run_prog sleipnir_stress sleipnir_stress -n "$submits" -t parallel
 
-echo "sleipnir-suspend: mark" >/dev/kmsg
+mark suspend
 echo 1 >/sys/power/pm_print_times &&
 	echo devices >/sys/power/pm_test &&
 	echo 1 >/sys/module/suspend/parameters/pm_test_delay
@@ -48,7 +34,7 @@ echo 0 >/sys/power/pm_print_times
 # pm_print_times logs each device's callbacks by the bus's name for them
 # (platform_pm_suspend calls the driver's); the line's prefix names the
 # driver bound to the device.
-log=$(dmesg | sed -n '/sleipnir-suspend: mark/,$p')
+log=$(log_since suspend)
 echo "$log" | grep -q '^\[.*\] sleipnir [^ ]*: .*pm_suspend[^ ]* returned 0 '
 check $? "the driver's system suspend returned 0"
 echo "$log" | grep -q '^\[.*\] sleipnir [^ ]*: .*pm_resume[^ ]* returned 0 '
@@ -56,12 +42,7 @@ check $? "the driver's system resume returned 0"
 
 run_prog sleipnir_stress sleipnir_stress -n "$submits" -t parallel
 
-log=$(dmesg | sed -n '/sleipnir-suspend: mark/,$p')
-if echo "$log" | grep -Eq "$SPLAT"; then
-	echo "$log" | grep -E "$SPLAT" | head -20
-	check 1 "the kernel log is clean after suspend and resume"
-else
-	check 0 "the kernel log is clean after suspend and resume"
-fi
+log=$(log_since suspend)
+check_log_clean suspend "the kernel log is clean after suspend and resume"
 
 summary sleipnir-suspend
