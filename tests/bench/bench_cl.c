@@ -62,6 +62,28 @@ void bench_cl_fini(struct bench_cl *b)
 	clReleaseContext(b->context);
 }
 
+cl_kernel bench_cl_kernel(const struct bench_cl *b, const char *source,
+			  const char *name, cl_program *program)
+{
+	cl_kernel k;
+	cl_int err;
+
+	*program = clCreateProgramWithSource(b->context, 1, &source, NULL, &err);
+	bench_cl_check(b, err, "clCreateProgramWithSource");
+	err = clBuildProgram(*program, 1, &b->device, "", NULL, NULL);
+	if (err != CL_SUCCESS) {
+		char log[4096] = "";
+
+		clGetProgramBuildInfo(*program, b->device, CL_PROGRAM_BUILD_LOG,
+				      sizeof(log) - 1, log, NULL);
+		fprintf(stderr, "%s: build log:\n%s\n", b->name, log);
+	}
+	bench_cl_check(b, err, "clBuildProgram");
+	k = clCreateKernel(*program, name, &err);
+	bench_cl_check(b, err, "clCreateKernel");
+	return k;
+}
+
 uint64_t bench_cl_bytes_copied(const struct bench_cl *b)
 {
 	cl_ulong bytes = 0;

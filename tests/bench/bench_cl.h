@@ -30,6 +30,13 @@ void bench_cl_check(const struct bench_cl *b, cl_int err, const char *what);
 #define BENCH_CL(b, call) bench_cl_check((b), (call), #call)
 
 /*
+ * Builds source and makes its kernel called name; *program is the caller's
+ * to release. Exits with the build log on a build error.
+ */
+cl_kernel bench_cl_kernel(const struct bench_cl *b, const char *source,
+			  const char *name, cl_program *program);
+
+/*
  * The bytes the runtime has copied in this process so far (the Sleipnir
  * ICD's CL_DEVICE_SLEIPNIR_BYTES_COPIED); exits when it cannot tell, since
  * the zero-copy benchmark is about that figure.

@@ -32,20 +32,6 @@
 static const char source[] =
 	"__kernel void inc(__global uint *p) { p[get_global_id(0)] += 1; }\n";
 
-static cl_kernel build(struct bench_cl *b, cl_program *program)
-{
-	const char *src = source;
-	cl_kernel k;
-	cl_int err;
-
-	*program = clCreateProgramWithSource(b->context, 1, &src, NULL, &err);
-	bench_cl_check(b, err, "clCreateProgramWithSource");
-	BENCH_CL(b, clBuildProgram(*program, 1, &b->device, "", NULL, NULL));
-	k = clCreateKernel(*program, "inc", &err);
-	bench_cl_check(b, err, "clCreateKernel");
-	return k;
-}
-
 static void cpu_copies(bool on)
 {
 	if (on)
@@ -101,7 +87,7 @@ int main(int argc, char **argv)
 	int status = 0;
 
 	bench_cl_init(&b, "cl_bench_copy");
-	k = build(&b, &program);
+	k = bench_cl_kernel(&b, source, "inc", &program);
 	for (size_t bytes = 64 << 10; bytes <= max; bytes *= 4) {
 		uint32_t *host = malloc(bytes), *back = malloc(bytes);
 		uint64_t gpu_copied, cpu_copied, ignored;

@@ -38,28 +38,6 @@
 static const char kernel_source[] =
 	"__kernel void empty(__global int *unused) { }\n";
 
-static cl_kernel build_kernel(struct bench_cl *b, cl_program *program)
-{
-	const char *src = kernel_source;
-	cl_kernel k;
-	cl_int err;
-
-	*program = clCreateProgramWithSource(b->context, 1, &src, NULL, &err);
-	bench_cl_check(b, err, "clCreateProgramWithSource");
-	err = clBuildProgram(*program, 1, &b->device, "", NULL, NULL);
-	if (err != CL_SUCCESS) {
-		char log[4096] = "";
-
-		clGetProgramBuildInfo(*program, b->device, CL_PROGRAM_BUILD_LOG,
-				      sizeof(log) - 1, log, NULL);
-		fprintf(stderr, "cl_bench_dispatch: build log:\n%s\n", log);
-	}
-	bench_cl_check(b, err, "clBuildProgram");
-	k = clCreateKernel(*program, "empty", &err);
-	bench_cl_check(b, err, "clCreateKernel");
-	return k;
-}
-
 /* One empty-kernel launch and its clFinish: the time in ns. */
 static uint64_t timed_launch(struct bench_cl *b, cl_kernel k)
 {
@@ -95,7 +73,7 @@ int main(int argc, char **argv)
 		return 1;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	bench_cl_init(&b, "cl_bench_dispatch");
-	k = build_kernel(&b, &program);
+	k = bench_cl_kernel(&b, kernel_source, "empty", &program);
 	unused = clCreateBuffer(b.context, CL_MEM_READ_WRITE, 64, NULL, &err);
 	bench_cl_check(&b, err, "clCreateBuffer");
 	BENCH_CL(&b, clSetKernelArg(k, 0, sizeof(unused), &unused));

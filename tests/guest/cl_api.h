@@ -113,6 +113,9 @@ cl_int cl_api_run(cl_command_queue queue, cl_kernel kernel, cl_uint dims,
  * itself fails). */
 cl_int cl_api_event_status(cl_event event);
 
+/* The bytes the runtime has copied so far (CL_DEVICE_SLEIPNIR_BYTES_COPIED). */
+cl_ulong cl_api_bytes_copied(void);
+
 /* A reference count through clGet*Info, for retain/release deltas. */
 cl_uint cl_api_refcount(const void *object, int kind);
 enum { REF_CONTEXT, REF_QUEUE, REF_MEM, REF_PROGRAM, REF_KERNEL, REF_EVENT };

@@ -10,8 +10,6 @@
 
 #include "cl_api.h"
 
-#include "cl_sleipnir.h"
-
 #define SIZE 65536
 
 static void pattern(uint8_t *p, size_t n, unsigned int seed)
@@ -633,16 +631,6 @@ TEST(map_and_kernel_share_data)
 	clReleaseMemObject(buf);
 }
 
-static cl_ulong bytes_copied(void)
-{
-	cl_ulong n = 0;
-
-	CHECK_ERR(clGetDeviceInfo(api.device, CL_DEVICE_SLEIPNIR_BYTES_COPIED,
-				  sizeof(n), &n, NULL),
-		  CL_SUCCESS);
-	return n;
-}
-
 /*
  * The issue's zero copy: map and unmap of an ALLOC_HOST_PTR buffer and of
  * a page-aligned USE_HOST_PTR buffer copy nothing (the runtime's copy
@@ -673,7 +661,7 @@ TEST(zero_copy_map)
 				COUNT * 4, aligned);
 	REQUIRE(use_buf);
 	CHECK_ERR(clFinish(api.queue), CL_SUCCESS);
-	before = bytes_copied();
+	before = cl_api_bytes_copied();
 
 	/* ALLOC_HOST_PTR: write through a map, a kernel, read through a map. */
 	p = clEnqueueMapBuffer(api.queue, alloc_buf, CL_TRUE,
@@ -717,7 +705,7 @@ TEST(zero_copy_map)
 						  NULL, NULL),
 			  CL_SUCCESS);
 	CHECK_ERR(clFinish(api.queue), CL_SUCCESS);
-	after = bytes_copied();
+	after = cl_api_bytes_copied();
 	if (after != before)
 		CHECK_FAIL_AT(
 			__FILE__, __LINE__,
@@ -728,7 +716,7 @@ TEST(zero_copy_map)
 	CHECK_ERR(clEnqueueReadBuffer(api.queue, alloc_buf, CL_TRUE, 0,
 				      sizeof(scratch), scratch, 0, NULL, NULL),
 		  CL_SUCCESS);
-	after = bytes_copied();
+	after = cl_api_bytes_copied();
 	if (after - before < sizeof(scratch))
 		CHECK_FAIL_AT(__FILE__, __LINE__,
 			      "a 4096-byte read moved the copy counter by %llu",

@@ -22,8 +22,6 @@
 
 #include "cl_api.h"
 
-#include "cl_sleipnir.h"
-
 static void noise(uint8_t *p, size_t n, unsigned int seed)
 {
 	uint32_t x = seed * 2654435761u + 1;
@@ -60,16 +58,6 @@ static bool same(cl_command_queue q, cl_mem buf, const uint8_t *want,
 			      "expected 0x%02x", what, d, got[d], want[d]);
 	free(got);
 	return d < 0;
-}
-
-static cl_ulong bytes_copied(void)
-{
-	cl_ulong n = 0;
-
-	CHECK_ERR(clGetDeviceInfo(api.device, CL_DEVICE_SLEIPNIR_BYTES_COPIED,
-				  sizeof(n), &n, NULL),
-		  CL_SUCCESS);
-	return n;
 }
 
 static bool cpu_copies(void)
@@ -569,7 +557,7 @@ TEST(fills_and_copies_run_on_the_gpu)
 				       NULL),
 		  CL_SUCCESS);
 	CHECK_ERR(clFinish(q), CL_SUCCESS);
-	before = bytes_copied();
+	before = cl_api_bytes_copied();
 	CHECK_ERR(clEnqueueFillBuffer(q, b, &word, 4, 0, n, 0, NULL, &ev[0]),
 		  CL_SUCCESS);
 	CHECK_ERR(clEnqueueCopyBuffer(q, a, b, 3, 5, n / 2, 0, NULL, &ev[1]),
@@ -578,7 +566,7 @@ TEST(fills_and_copies_run_on_the_gpu)
 					  4100, 0, 0, NULL, &ev[2]),
 		  CL_SUCCESS);
 	CHECK_ERR(clFinish(q), CL_SUCCESS);
-	moved = bytes_copied() - before;
+	moved = cl_api_bytes_copied() - before;
 	if (cpu_copies())
 		CHECK(moved >= n + n / 2 + 4000 * 500);
 	else if (moved)

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cl_api.h"
+#include "cl_sleipnir.h"
 
 CHECK_MAIN_STATE("cl-api");
 
@@ -244,6 +245,16 @@ cl_int cl_api_event_status(cl_event event)
 		return -9999;
 	}
 	return status;
+}
+
+cl_ulong cl_api_bytes_copied(void)
+{
+	cl_ulong n = 0;
+
+	CHECK_ERR(clGetDeviceInfo(api.device, CL_DEVICE_SLEIPNIR_BYTES_COPIED,
+				  sizeof(n), &n, NULL),
+		  CL_SUCCESS);
+	return n;
 }
 
 cl_uint cl_api_refcount(const void *object, int kind)
