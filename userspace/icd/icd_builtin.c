@@ -20,6 +20,7 @@
 #include "icd_ndrange.h"
 #include "icd_program.h"
 #include "icd_queue.h"
+#include "midgard_isa.h"
 
 #ifndef ICD_DATA_DIR
 #define ICD_DATA_DIR "/usr/local/share/sleipnir"
@@ -115,12 +116,9 @@ static void pick_dir(void)
  * first tag (load/store, texture or ALU), 16 zero bytes at the end. */
 static bool code_valid(const uint8_t *code, size_t size)
 {
-	unsigned int tag;
-
 	if (size < 32 || size % 16 || size > (1u << 20))
 		return false;
-	tag = code[0] & 15;
-	if (!(tag >= 2 && tag <= 5) && tag < 8)
+	if (mdg_tag_kind(code[0] & 15) == MDG_KIND_INVALID)
 		return false;
 	for (size_t i = size - 16; i < size; i++)
 		if (code[i])
