@@ -108,12 +108,14 @@ static struct dma_fence *sleipnir_fence_create(struct sleipnir_device *sdev,
 
 /* ---- running chains ---- */
 
-static void sleipnir_job_hw_start(struct sleipnir_device *sdev,
-				  struct sleipnir_job *job, int as)
+/*
+ * Starts the chain at GPU address @jc on slot @js in address space @as,
+ * on every core in use, with the errata's JS_CONFIG bits. Also the
+ * probe-time self-test's start (sleipnir_selftest.c).
+ */
+void sleipnir_js_start(struct sleipnir_device *sdev, u32 js, u64 jc, int as)
 {
-	u32 js = job->js;
-
-	sleipnir_write64(sdev, SLP_JS_HEAD_NEXT_LO(js), job->jc);
+	sleipnir_write64(sdev, SLP_JS_HEAD_NEXT_LO(js), jc);
 	sleipnir_write64(sdev, SLP_JS_AFFINITY_NEXT_LO(js),
 			 sdev->features.shader_present & sdev->core_mask);
 	sleipnir_write(sdev, SLP_JS_CONFIG_NEXT(js),
@@ -187,7 +189,7 @@ static struct dma_fence *sleipnir_job_run(struct drm_sched_job *sched_job)
 	spin_lock(&sdev->js_lock);
 	WARN_ON(slot->job);
 	slot->job = job;
-	sleipnir_job_hw_start(sdev, job, as);
+	sleipnir_js_start(sdev, job->js, job->jc, as);
 	spin_unlock(&sdev->js_lock);
 
 	return fence;

@@ -15,6 +15,7 @@ int sleipnir_sched_init(struct sleipnir_device *sdev);
 void sleipnir_sched_fini(struct sleipnir_device *sdev);
 int sleipnir_sched_open(struct sleipnir_file *sfile);
 void sleipnir_sched_close(struct sleipnir_file *sfile);
+void sleipnir_js_start(struct sleipnir_device *sdev, u32 js, u64 jc, int as);
 void sleipnir_job_irq_enable(struct sleipnir_device *sdev);
 void sleipnir_job_irq_disable(struct sleipnir_device *sdev);
 bool sleipnir_sched_idle(struct sleipnir_device *sdev);

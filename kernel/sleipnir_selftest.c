@@ -168,13 +168,8 @@ static int sleipnir_selftest_run_chain(struct sleipnir_selftest *st, u32 js,
 		       SLP_JOB_IRQ_DONE(js) | SLP_JOB_IRQ_FAILED(js));
 
 	start = ktime_get();
-	sleipnir_write64(sdev, SLP_JS_HEAD_NEXT_LO(js),
-			 SLEIPNIR_SELFTEST_VA + SLEIPNIR_SELFTEST_JOB);
-	sleipnir_write64(sdev, SLP_JS_AFFINITY_NEXT_LO(js),
-			 sdev->features.shader_present & sdev->core_mask);
-	sleipnir_write(sdev, SLP_JS_CONFIG_NEXT(js),
-		       sleipnir_js_config_quirks(as, sdev->quirks));
-	sleipnir_write(sdev, SLP_JS_COMMAND_NEXT(js), SLP_JS_CMD_START);
+	sleipnir_js_start(sdev, js, SLEIPNIR_SELFTEST_VA + SLEIPNIR_SELFTEST_JOB,
+			  as);
 
 	ret = read_poll_timeout(sleipnir_selftest_rawstat, raw, raw,
 				SLEIPNIR_SELFTEST_POLL_US,
